@@ -1,0 +1,316 @@
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import Bot from '#models/bot'
+import Folder from '#models/folder'
+import PublishedBot from '#models/published_bot'
+import type User from '#models/user'
+import type Workspace from '#models/workspace'
+import AppError from '#exceptions/app_error'
+import { assertFeature, assertWithinLimit, effectivePlan } from '#services/capabilities'
+import { assertPluginsEnabled } from '#services/marketplace'
+import { newId } from '#services/ids'
+import { createBotContent } from '#shared/bot/new_bot'
+import { validateBot } from '#shared/bot/parse'
+import type { BotV6 } from '#shared/bot/types'
+
+/** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
+export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
+/** A domain with an optional path. */
+export const CUSTOM_DOMAIN_PATTERN =
+  /^(?=.{1,253}(\/|$))([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(\/[\w\-./~%]*)?$/i
+
+type Content = Pick<BotV6, 'groups' | 'events' | 'edges' | 'variables' | 'theme' | 'settings'>
+
+function contentOf(bot: BotV6): Content {
+  return {
+    groups: bot.groups,
+    events: bot.events,
+    edges: bot.edges,
+    variables: bot.variables,
+    theme: bot.theme,
+    settings: bot.settings,
+  }
+}
+
+function blockTypes(groups: BotV6['groups']) {
+  return groups.flatMap((g) => g.blocks.map((b) => b.type))
+}
+
+/** Parses against the bot schema; a bot that does not parse is never saved. */
+function assertValid(bot: BotV6) {
+  const checked = validateBot(bot)
+  if (!checked.ok) {
+    const first = checked.errors[0]
+    throw new AppError('Error while updating bot', {
+      status: 422,
+      code: 'E_INVALID_BOT',
+      description: first
+        ? `${first.path}: ${first.message}`
+        : 'The bot does not match the bot format.',
+    })
+  }
+  return checked.bot
+}
+
+async function publicIdIsFree(publicId: string, exceptBotId?: string) {
+  const taken = await Bot.query()
+    .where('public_id', publicId)
+    .if(exceptBotId, (q) => q.whereNot('id', exceptBotId!))
+    .first()
+  return !taken
+}
+
+async function generatePublicId(name: string) {
+  const base =
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'bot'
+  for (;;) {
+    const candidate = `${base}-${newId().slice(-7)}`
+    if (await publicIdIsFree(candidate)) return candidate
+  }
+}
+
+async function assertFolderIn(workspaceId: string, folderId: string | null | undefined) {
+  if (!folderId) return null
+  const folder = await Folder.query()
+    .where('id', folderId)
+    .where('workspace_id', workspaceId)
+    .first()
+  if (!folder)
+    throw new AppError('Folder not found', { status: 404, code: 'E_NOT_FOUND', field: 'folderId' })
+  return folder.id
+}
+
+export class CreateBot {
+  /**
+   * Creates a bot from scratch, a template or an imported file (already migrated to v6).
+   * With `keepIds`, an imported bot keeps its own id and publicId when they are free, so
+   * bots that link each other by id import as a set.
+   */
+  async handle(
+    user: User,
+    workspace: Workspace,
+    input: { name?: string | null; folderId?: string | null; content?: BotV6; keepIds?: boolean }
+  ) {
+    const count = await Bot.query()
+      .where('workspace_id', workspace.id)
+      .where('is_archived', false)
+      .count('* as total')
+    await assertWithinLimit(user, workspace, 'botCreation', Number(count[0].$extras.total))
+
+    const source = input.content ?? createBotContent({ name: input.name ?? undefined })
+    const bot = assertValid({ ...source, name: input.name?.trim() || source.name || 'My bot' })
+    const folderId = await assertFolderIn(workspace.id, input.folderId)
+
+    let id: string | undefined
+    let publicId: string | null = null
+    if (input.keepIds) {
+      if (bot.id && /^[a-z0-9]{8,32}$/i.test(bot.id) && !(await Bot.find(bot.id))) id = bot.id
+      const wanted = (bot as any).publicId
+      if (
+        typeof wanted === 'string' &&
+        PUBLIC_ID_PATTERN.test(wanted) &&
+        (await publicIdIsFree(wanted))
+      ) {
+        publicId = wanted
+      }
+    }
+    return Bot.create({
+      ...(id ? { id } : {}),
+      workspaceId: workspace.id,
+      folderId,
+      createdBy: user.id,
+      name: bot.name,
+      icon: (bot as any).icon ?? null,
+      version: bot.version,
+      publicId,
+      customDomain: null,
+      ...contentOf(bot),
+      isArchived: false,
+      isClosed: false,
+    })
+  }
+}
+
+export interface BotPatch extends Partial<Content> {
+  name?: string
+  icon?: string | null
+  folderId?: string | null
+  publicId?: string | null
+  customDomain?: string | null
+  isArchived?: boolean
+  isClosed?: boolean
+  resultsTablePreferences?: Record<string, unknown> | null
+  selectedThemeTemplateId?: string | null
+}
+
+export class UpdateBot {
+  /**
+   * With `actor`, blocks added by this save must be enabled on the actor's plan; blocks the
+   * bot already had stay editable (and removable) after an admin disables their plugin.
+   */
+  async handle(bot: Bot, patch: BotPatch, actor?: { user: User; workspace: Workspace }) {
+    if (actor && patch.groups) {
+      const before = new Set(blockTypes(bot.groups))
+      const added = blockTypes(patch.groups).filter((type) => !before.has(type))
+      if (added.length > 0) {
+        const { plan } = await effectivePlan(actor.user, actor.workspace)
+        await assertPluginsEnabled(added, plan.name)
+      }
+    }
+    if (
+      patch.groups ||
+      patch.events ||
+      patch.edges ||
+      patch.variables ||
+      patch.theme ||
+      patch.settings
+    ) {
+      const next = assertValid({
+        version: '6',
+        name: patch.name ?? bot.name,
+        groups: patch.groups ?? bot.groups,
+        events: patch.events ?? bot.events,
+        edges: patch.edges ?? bot.edges,
+        variables: patch.variables ?? bot.variables,
+        theme: patch.theme ?? bot.theme,
+        settings: patch.settings ?? bot.settings,
+      } as BotV6)
+      bot.merge(contentOf(next))
+    }
+    if (patch.name !== undefined) bot.name = patch.name.trim() || bot.name
+    if (patch.icon !== undefined) bot.icon = patch.icon
+    if (patch.folderId !== undefined)
+      bot.folderId = await assertFolderIn(bot.workspaceId, patch.folderId)
+    if (patch.publicId !== undefined) {
+      if (patch.publicId !== null) {
+        if (!PUBLIC_ID_PATTERN.test(patch.publicId)) {
+          throw new AppError('Invalid public ID', {
+            status: 422,
+            description: 'Only letters, digits, hyphens and dots are allowed.',
+            field: 'publicId',
+          })
+        }
+        if (!(await publicIdIsFree(patch.publicId, bot.id))) {
+          throw new AppError('Public ID already taken', { status: 409, field: 'publicId' })
+        }
+      }
+      bot.publicId = patch.publicId
+    }
+    if (patch.customDomain !== undefined) {
+      if (patch.customDomain !== null && actor) {
+        await assertFeature(actor.user, actor.workspace, 'customDomain')
+      }
+      if (patch.customDomain !== null) {
+        if (!CUSTOM_DOMAIN_PATTERN.test(patch.customDomain)) {
+          throw new AppError('Invalid domain', {
+            status: 422,
+            description: 'Enter a domain like bot.example.com, with an optional path.',
+            field: 'customDomain',
+          })
+        }
+        const taken = await Bot.query()
+          .where('custom_domain', patch.customDomain)
+          .whereNot('id', bot.id)
+          .first()
+        if (taken) throw new AppError('Domain already used', { status: 409, field: 'customDomain' })
+      }
+      bot.customDomain = patch.customDomain
+    }
+    if (patch.isArchived !== undefined) bot.isArchived = patch.isArchived
+    if (patch.isClosed !== undefined) bot.isClosed = patch.isClosed
+    if (patch.resultsTablePreferences !== undefined)
+      bot.resultsTablePreferences = patch.resultsTablePreferences
+    if (patch.selectedThemeTemplateId !== undefined)
+      bot.selectedThemeTemplateId = patch.selectedThemeTemplateId
+    await bot.save()
+    return bot
+  }
+}
+
+export class DuplicateBot {
+  async handle(user: User, workspace: Workspace, bot: Bot) {
+    return new CreateBot().handle(user, workspace, {
+      name: `${bot.name} (copy)`,
+      folderId: bot.folderId,
+      content: { version: '6', name: bot.name, ...contentOf(bot as unknown as BotV6) } as BotV6,
+    })
+  }
+}
+
+export class PublishBot {
+  /** Stores the published copy the chat engine runs; the bot gets a publicId if it has none. */
+  async handle(user: User, workspace: Workspace, bot: Bot) {
+    const existing = await PublishedBot.findBy('bot_id', bot.id)
+    if (!existing) {
+      const published = await db
+        .from('published_bots')
+        .join('bots', 'bots.id', 'published_bots.bot_id')
+        .where('bots.workspace_id', workspace.id)
+        .count('* as total')
+      await assertWithinLimit(user, workspace, 'botPublish', Number(published[0].total))
+    }
+    const { plan } = await effectivePlan(user, workspace)
+    await assertPluginsEnabled(blockTypes(bot.groups), plan.name)
+    if (!bot.publicId) {
+      bot.publicId = await generatePublicId(bot.name)
+      await bot.save()
+    }
+    const content = { version: bot.version, ...contentOf(bot as unknown as BotV6) }
+    if (existing) {
+      existing.merge(content)
+      await existing.save()
+      return existing
+    }
+    return PublishedBot.create({ botId: bot.id, ...content })
+  }
+}
+
+export class UnpublishBot {
+  async handle(bot: Bot) {
+    const existing = await PublishedBot.findBy('bot_id', bot.id)
+    if (!existing)
+      throw new AppError('Error while unpublishing bot', {
+        status: 400,
+        description: 'The bot is not published.',
+      })
+    await existing.delete()
+  }
+}
+
+/** Restores the published content over the draft (engine 6 only), keeping the draft's metadata. */
+export class RestorePublishedBot {
+  async handle(bot: Bot) {
+    const published = await PublishedBot.findBy('bot_id', bot.id)
+    if (!published) throw AppError.notFound('Published version not found')
+    if (published.version !== '6') {
+      throw new AppError('Cannot restore', {
+        status: 400,
+        description: 'Only bots of engine version 6 can be restored.',
+      })
+    }
+    bot.merge(contentOf(published as unknown as BotV6))
+    await bot.save()
+    return bot
+  }
+}
+
+export function publishedAt(published: PublishedBot | null | undefined): DateTime | null {
+  return published?.updatedAt ?? null
+}
+
+/** Which of these bots have a published copy (one query for a whole list). */
+export async function publishedBotIds(bots: Pick<Bot, 'id'>[]): Promise<Set<string>> {
+  if (bots.length === 0) return new Set()
+  const rows = await PublishedBot.query()
+    .whereIn(
+      'bot_id',
+      bots.map((b) => b.id)
+    )
+    .select('bot_id')
+  return new Set(rows.map((row) => row.botId))
+}

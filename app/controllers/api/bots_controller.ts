@@ -1,0 +1,94 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import Bot from '#models/bot'
+import PublishedBot from '#models/published_bot'
+import AppError from '#exceptions/app_error'
+import { findBotFor } from '#actions/bots/bot_access'
+import {
+  CreateBot,
+  PublishBot,
+  RestorePublishedBot,
+  UnpublishBot,
+  UpdateBot,
+  publishedBotIds,
+} from '#actions/bots/bots'
+import { findWorkspaceFor } from '#services/workspace_access'
+import { toBotDto, toBotSummaryDto } from '#dtos/bot_dto'
+import { updateBotValidator } from '#validators/bot'
+import { BotParseError, importBot } from '#shared/bot/parse'
+import Workspace from '#models/workspace'
+
+/** REST API for bots (API tokens or the session). Documented in the OpenAPI file. */
+export default class ApiBotsController {
+  /** POST /api/v1/bots {workspaceId, bot}: imports like the UI (versions 3 to 6). */
+  async store({ auth, request, response }: HttpContext) {
+    const workspaceId = request.input('workspaceId')
+    if (typeof workspaceId !== 'string' || !workspaceId) {
+      throw new AppError('workspaceId is required', { status: 422, field: 'workspaceId' })
+    }
+    const { workspace, role } = await findWorkspaceFor(auth.user!, workspaceId)
+    if (role === 'GUEST') throw AppError.forbidden('Guests cannot create bots.')
+    let content
+    try {
+      content = importBot(request.input('bot'))
+    } catch (error) {
+      if (error instanceof BotParseError)
+        throw new AppError(error.message, { status: 422, field: 'bot' })
+      throw error
+    }
+    const bot = await new CreateBot().handle(auth.user!, workspace, { content, keepIds: true })
+    return response.created(toBotDto(bot, 'write', null))
+  }
+
+  async index({ auth, params, request, response }: HttpContext) {
+    await findWorkspaceFor(auth.user!, params.id)
+    const query = Bot.query().where('workspace_id', params.id).orderBy('updated_at', 'desc')
+    const folderId = request.qs().folderId
+    if (typeof folderId === 'string') query.where('folder_id', folderId)
+    if (request.qs().archived !== 'true') query.where('is_archived', false)
+    const bots = await query
+    const published = await publishedBotIds(bots)
+    return response.ok({ bots: bots.map((b) => toBotSummaryDto(b, published.has(b.id))) })
+  }
+
+  async show({ auth, params, response }: HttpContext) {
+    const { bot, mode } = await findBotFor(auth.user!, params.id)
+    const published = await PublishedBot.findBy('bot_id', bot.id)
+    return response.ok(toBotDto(bot, mode, published))
+  }
+
+  async update({ auth, params, request, response }: HttpContext) {
+    const { bot, mode } = await findBotFor(auth.user!, params.id, 'write')
+    const patch = await request.validateUsing(updateBotValidator)
+    const workspace = await Workspace.findOrFail(bot.workspaceId)
+    await new UpdateBot().handle(bot, patch as any, { user: auth.user!, workspace })
+    const published = await PublishedBot.findBy('bot_id', bot.id)
+    return response.ok(toBotDto(bot, mode, published))
+  }
+
+  async destroy({ auth, params, response }: HttpContext) {
+    const { bot } = await findBotFor(auth.user!, params.id, 'write')
+    await bot.delete()
+    return response.noContent()
+  }
+
+  async publish({ auth, params, response }: HttpContext) {
+    const { bot, mode } = await findBotFor(auth.user!, params.id, 'write')
+    const workspace = await Workspace.findOrFail(bot.workspaceId)
+    const published = await new PublishBot().handle(auth.user!, workspace, bot)
+    return response.ok(toBotDto(bot, mode, published))
+  }
+
+  async unpublish({ auth, params, response }: HttpContext) {
+    const { bot, mode } = await findBotFor(auth.user!, params.id, 'write')
+    await new UnpublishBot().handle(bot)
+    return response.ok(toBotDto(bot, mode, null))
+  }
+
+  /** Copies the published content over the draft (engine 6 only), keeping the draft's metadata. */
+  async restorePublished({ auth, params, response }: HttpContext) {
+    const { bot, mode } = await findBotFor(auth.user!, params.id, 'write')
+    await new RestorePublishedBot().handle(bot)
+    const published = await PublishedBot.findBy('bot_id', bot.id)
+    return response.ok(toBotDto(bot, mode, published))
+  }
+}

@@ -1,0 +1,49 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { pluginRegistry } from '#services/plugin_registry'
+import { availabilityFor } from '#services/marketplace'
+import { effectivePlan } from '#services/capabilities'
+import { findWorkspaceFor } from '#services/workspace_access'
+import { defaultsOf, formOf, validatorFor } from '#plugins/derive'
+import AppError from '#exceptions/app_error'
+
+/**
+ * GET /api/v1/plugins?workspaceId=…&surface=bot|workflow: what an editor's sidebar shows.
+ * Plugins enabled on the plan come with `locked: false`, those enabled only on other plans
+ * with `locked: true` (shown with an upgrade hint); plugins enabled nowhere are left out.
+ */
+export default class PluginsController {
+  async index({ auth, request, response }: HttpContext) {
+    const { workspaceId, surface } = request.qs()
+    const { workspace } = await findWorkspaceFor(auth.user!, String(workspaceId ?? ''))
+    const { plan } = await effectivePlan(auth.user!, workspace)
+    const availability = await availabilityFor(plan.name)
+    const registry = await pluginRegistry()
+    const plugins = (surface === 'workflow' ? registry.forWorkflows() : registry.forBots())
+      .filter((plugin) => availability.get(plugin.id) !== 'hidden')
+      .map((plugin) => ({
+        id: plugin.id,
+        name: plugin.name,
+        category: plugin.category,
+        icon: plugin.icon ?? null,
+        version: plugin.version,
+        locked: availability.get(plugin.id) === 'locked',
+        defaults: defaultsOf(plugin),
+        form: formOf(plugin),
+      }))
+    return response.ok({ plan: plan.name, plugins })
+  }
+
+  /**
+   * POST /api/v1/plugins/validate {id, options, mode?: 'save'|'run'}: checks a block's
+   * options with the validator derived from its declaration; 422 with field errors.
+   */
+  async validate({ request, response }: HttpContext) {
+    const { id, options, mode } = request.only(['id', 'options', 'mode'])
+    const plugin = (await pluginRegistry()).get(String(id ?? ''))
+    if (!plugin) throw AppError.notFound('Plugin not found')
+    const value = await validatorFor(plugin, { mode: mode === 'save' ? 'save' : 'run' }).validate(
+      options ?? {}
+    )
+    return response.ok({ valid: true, options: value })
+  }
+}

@@ -1,0 +1,25 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { listPlans } from '#services/plans'
+
+/** Pages of the shell whose content arrives with later features show their empty states. */
+export default class PagesController {
+  async plans({ inertia }: HttpContext) {
+    return inertia.render('bots/plans', { plans: await listPlans() })
+  }
+
+  async workflows({ inertia }: HttpContext) {
+    return inertia.render('workflows/index', {})
+  }
+
+  async vectors({ inertia }: HttpContext) {
+    return inertia.render('vectors/index', {})
+  }
+
+  async suspended({ inertia }: HttpContext) {
+    return inertia.render('workspace/suspended', {})
+  }
+
+  async pastDue({ inertia }: HttpContext) {
+    return inertia.render('workspace/past_due', {})
+  }
+}

@@ -1,0 +1,100 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import limiter from '@adonisjs/limiter/services/main'
+import env from '#start/env'
+import AppError from '#exceptions/app_error'
+import SendMagicLink, { safeRedirectPath } from '#actions/auth/send_magic_link'
+import ConsumeMagicLink from '#actions/auth/consume_magic_link'
+import { registerValidator, signInValidator } from '#validators/auth'
+
+/** Sign-in attempts per e-mail and per IP address in 15 minutes. */
+function signInLimiter() {
+  return limiter.use({ requests: env.get('SIGNIN_RATE_LIMIT') ?? 10, duration: '15 mins' })
+}
+
+export default class SignInController {
+  async show({ inertia, request }: HttpContext) {
+    return inertia.render('auth/signin', {
+      mode: 'signin',
+      redirectPath: safeRedirectPath(request.qs().redirectPath) ?? null,
+      email: typeof request.qs().email === 'string' ? request.qs().email : null,
+      signupDisabled: env.get('DISABLE_SIGNUP'),
+    })
+  }
+
+  async showRegister({ inertia, request }: HttpContext) {
+    return inertia.render('auth/signin', {
+      mode: 'register',
+      redirectPath: safeRedirectPath(request.qs().redirectPath) ?? null,
+      email: typeof request.qs().email === 'string' ? request.qs().email : null,
+      signupDisabled: env.get('DISABLE_SIGNUP'),
+    })
+  }
+
+  async store(ctx: HttpContext) {
+    const payload = await ctx.request.validateUsing(signInValidator)
+    await this.sendLink(ctx, payload.email, null, payload.redirectPath)
+    return ctx.response.redirect(`/signin/check-email?email=${encodeURIComponent(payload.email)}`)
+  }
+
+  async register(ctx: HttpContext) {
+    const payload = await ctx.request.validateUsing(registerValidator)
+    await this.sendLink(ctx, payload.email, payload.name ?? null, payload.redirectPath)
+    return ctx.response.redirect(`/signin/check-email?email=${encodeURIComponent(payload.email)}`)
+  }
+
+  private async sendLink(
+    ctx: HttpContext,
+    email: string,
+    name: string | null,
+    redirectPath?: string
+  ) {
+    const key = `signin_${ctx.request.ip()}_${email.toLowerCase()}`
+    const done = await signInLimiter().attempt(key, () =>
+      new SendMagicLink().handle({ email, name, redirectPath })
+    )
+    if (!done) {
+      throw new AppError('Too many requests. Try again later', {
+        status: 429,
+        code: 'E_TOO_MANY_REQUESTS',
+        field: 'email',
+      })
+    }
+  }
+
+  async checkEmail({ inertia, request }: HttpContext) {
+    return inertia.render('auth/check_email', { email: String(request.qs().email ?? '') })
+  }
+
+  async magic(ctx: HttpContext) {
+    try {
+      const { user, redirectPath } = await new ConsumeMagicLink().handle(ctx.params.token)
+      await ctx.auth.use('web').login(user)
+      return ctx.response.redirect(redirectPath ?? '/bots')
+    } catch (error) {
+      if (error instanceof AppError) {
+        ctx.session.flash('toast', {
+          type: 'error',
+          title: error.title,
+          description: error.description,
+        })
+        return ctx.response.redirect('/signin')
+      }
+      throw error
+    }
+  }
+
+  async forgotPassword({ inertia }: HttpContext) {
+    return inertia.render('auth/password_help', { page: 'forgot' })
+  }
+
+  async resetPassword({ inertia }: HttpContext) {
+    return inertia.render('auth/password_help', { page: 'reset' })
+  }
+
+  async logout({ auth, session, response }: HttpContext) {
+    await auth.use('web').logout()
+    session.forget('currentWorkspaceId')
+    session.flash('toast', { type: 'success', title: 'Logged out successfully' })
+    return response.redirect('/signin')
+  }
+}

@@ -1,0 +1,157 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { readFile } from 'node:fs/promises'
+import Bot from '#models/bot'
+import Folder from '#models/folder'
+import AppError from '#exceptions/app_error'
+import { resolveCurrentWorkspace } from '#services/current_workspace'
+import { hasFeature } from '#services/capabilities'
+import { findBotFor } from '#actions/bots/bot_access'
+import { CreateBot, DuplicateBot, UpdateBot, publishedBotIds } from '#actions/bots/bots'
+import { CreateFolder, DeleteFolder, UpdateFolder, findFolderIn } from '#actions/folders/folders'
+import { toBotJson, toBotSummaryDto, toFolderDto } from '#dtos/bot_dto'
+import { createBotValidator, folderValidator, updateBotValidator } from '#validators/bot'
+import { BotParseError, importBot } from '#shared/bot/parse'
+import Workspace from '#models/workspace'
+
+async function currentWorkspaceOf(ctx: HttpContext) {
+  const current = await resolveCurrentWorkspace(ctx, ctx.auth.user!)
+  if (!current) throw AppError.notFound('Workspace not found')
+  if (current.role === 'GUEST' && ctx.request.method() !== 'GET')
+    throw AppError.forbidden('Guests cannot change bots.')
+  return current
+}
+
+/** "My bots": folders and bots of the current workspace, one folder level at a time. */
+export default class DashboardController {
+  async index(ctx: HttpContext) {
+    const { workspace } = await currentWorkspaceOf(ctx)
+    const folderId =
+      typeof ctx.request.qs().folderId === 'string' ? ctx.request.qs().folderId : null
+    const currentFolder = folderId ? await findFolderIn(workspace.id, folderId) : null
+
+    const folders = await Folder.query()
+      .where('workspace_id', workspace.id)
+      .if(currentFolder, (q) => q.where('parent_folder_id', currentFolder!.id))
+      .if(!currentFolder, (q) => q.whereNull('parent_folder_id'))
+      .orderBy('name')
+    const bots = await Bot.query()
+      .where('workspace_id', workspace.id)
+      .where('is_archived', false)
+      .if(currentFolder, (q) => q.where('folder_id', currentFolder!.id))
+      .if(!currentFolder, (q) => q.whereNull('folder_id'))
+      .orderBy('updated_at', 'desc')
+    const published = await publishedBotIds(bots)
+    const breadcrumbs = []
+    for (let cursor = currentFolder; cursor;) {
+      breadcrumbs.unshift({ id: cursor.id, name: cursor.name })
+      cursor = cursor.parentFolderId ? await Folder.find(cursor.parentFolderId) : null
+    }
+    const allFolders = await Folder.query().where('workspace_id', workspace.id).orderBy('name')
+    return ctx.inertia.render('bots/index', {
+      folders: folders.map(toFolderDto),
+      allFolders: allFolders.map(toFolderDto),
+      bots: bots.map((b) => toBotSummaryDto(b, published.has(b.id))),
+      currentFolder: currentFolder ? toFolderDto(currentFolder) : null,
+      breadcrumbs,
+      canUseFolders: await hasFeature(ctx.auth.user!, workspace, 'workspaceWithFolder'),
+    })
+  }
+
+  async createBot(ctx: HttpContext) {
+    const { workspace } = await currentWorkspaceOf(ctx)
+    const payload = await ctx.request.validateUsing(createBotValidator)
+    const bot = await new CreateBot().handle(ctx.auth.user!, workspace, payload)
+    ctx.session.flash('toast', { type: 'success', title: 'Bot created', description: bot.name })
+    return ctx.response.redirect(`/bots/${bot.id}/edit`)
+  }
+
+  /** Import a bot file (versions 3 to 6); a file that is not a bot creates nothing. */
+  async importBot(ctx: HttpContext) {
+    const { workspace } = await currentWorkspaceOf(ctx)
+    const file = ctx.request.file('file', { size: '10mb', extnames: ['json'] })
+    const folderId = ctx.request.input('folderId') || null
+    let raw: unknown
+    try {
+      raw = file?.tmpPath
+        ? JSON.parse(await readFile(file.tmpPath, 'utf8'))
+        : ctx.request.input('bot')
+    } catch {
+      raw = null
+    }
+    let content
+    try {
+      content = importBot(raw)
+    } catch (error) {
+      if (error instanceof BotParseError)
+        throw new AppError(error.message, { status: 422, field: 'file' })
+      throw error
+    }
+    const bot = await new CreateBot().handle(ctx.auth.user!, workspace, { content, folderId })
+    ctx.session.flash('toast', { type: 'success', title: 'Bot imported', description: bot.name })
+    return ctx.response.redirect(bot.folderId ? `/bots?folderId=${bot.folderId}` : '/bots')
+  }
+
+  async exportBot(ctx: HttpContext) {
+    const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id)
+    const name = bot.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'bot'
+    ctx.response.header('content-disposition', `attachment; filename="${name}.json"`)
+    return ctx.response.json(toBotJson(bot))
+  }
+
+  async duplicate(ctx: HttpContext) {
+    const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id, 'write')
+    const workspace = await Workspace.findOrFail(bot.workspaceId)
+    const copy = await new DuplicateBot().handle(ctx.auth.user!, workspace, bot)
+    ctx.session.flash('toast', { type: 'success', title: 'Bot duplicated', description: copy.name })
+    return ctx.response.redirect().withQs().back()
+  }
+
+  /** Rename, move to a folder, archive or restore. */
+  async updateBot(ctx: HttpContext) {
+    const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id, 'write')
+    const patch = await ctx.request.validateUsing(updateBotValidator)
+    await new UpdateBot().handle(bot, {
+      name: patch.name,
+      icon: patch.icon,
+      folderId: patch.folderId,
+      isArchived: patch.isArchived,
+    })
+    return ctx.response.redirect().withQs().back()
+  }
+
+  async deleteBot(ctx: HttpContext) {
+    const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id, 'write')
+    await bot.delete()
+    ctx.session.flash('toast', { type: 'success', title: 'Bot deleted', description: bot.name })
+    return ctx.response.redirect().withQs().back()
+  }
+
+  async createFolder(ctx: HttpContext) {
+    const { workspace } = await currentWorkspaceOf(ctx)
+    const payload = await ctx.request.validateUsing(folderValidator)
+    await new CreateFolder().handle(ctx.auth.user!, workspace, payload)
+    return ctx.response.redirect().withQs().back()
+  }
+
+  async updateFolder(ctx: HttpContext) {
+    const { workspace } = await currentWorkspaceOf(ctx)
+    const folder = await findFolderIn(workspace.id, ctx.params.id)
+    const payload = await ctx.request.validateUsing(folderValidator)
+    await new UpdateFolder().handle(folder, payload)
+    return ctx.response.redirect().withQs().back()
+  }
+
+  async deleteFolder(ctx: HttpContext) {
+    const { workspace } = await currentWorkspaceOf(ctx)
+    const folder = await findFolderIn(workspace.id, ctx.params.id)
+    await new DeleteFolder().handle(folder)
+    ctx.session.flash('toast', {
+      type: 'success',
+      title: 'Folder deleted',
+      description: folder.name,
+    })
+    return ctx.response.redirect(
+      folder.parentFolderId ? `/bots?folderId=${folder.parentFolderId}` : '/bots'
+    )
+  }
+}

@@ -1,0 +1,56 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import WorkspaceMember from '#models/workspace_member'
+import WorkspaceInvitation from '#models/workspace_invitation'
+import { listApiTokens } from '#actions/api_tokens/api_tokens'
+import { resolveCurrentWorkspace } from '#services/current_workspace'
+import { effectivePlan } from '#services/capabilities'
+import { toInvitationDto, toMemberDto } from '#dtos/workspace_dto'
+import { PHOTO_MAX_BYTES } from '#validators/user'
+import { credentialsTabProps } from '#controllers/settings/credentials_controller'
+
+export const SETTINGS_TABS = {
+  account: ['profile', 'preferences', 'keys', 'credentials', 'billing'],
+  workspace: ['setting', 'member'],
+} as const
+
+/**
+ * The settings modal (spec 01 section 2): one page, one tab per route, over the dashboard.
+ */
+export default class SettingsController {
+  async show(ctx: HttpContext) {
+    const { section, tab } = ctx.params as { section: keyof typeof SETTINGS_TABS; tab: string }
+    if (!SETTINGS_TABS[section] || !(SETTINGS_TABS[section] as readonly string[]).includes(tab)) {
+      return ctx.response.redirect('/settings/account/profile')
+    }
+    const user = ctx.auth.user!
+    const current = await resolveCurrentWorkspace(ctx, user)
+    const props: Record<string, unknown> = { section, tab, photoMaxBytes: PHOTO_MAX_BYTES }
+
+    if (tab === 'keys') {
+      props.apiTokens = await listApiTokens(user)
+      props.createdToken = ctx.session.flashMessages.get('createdToken') ?? null
+    }
+    if (tab === 'credentials' && current) {
+      Object.assign(props, await credentialsTabProps(user, current.workspace.id))
+    }
+    if (tab === 'member' && current) {
+      const members = await WorkspaceMember.query()
+        .where('workspace_id', current.workspace.id)
+        .preload('user')
+        .orderBy('created_at', 'asc')
+      const invitations = await WorkspaceInvitation.query()
+        .where('workspace_id', current.workspace.id)
+        .orderBy('created_at', 'asc')
+      props.members = members.map((m) => toMemberDto(m, current.workspace))
+      props.invitations = invitations.map(toInvitationDto)
+      const { plan } = await effectivePlan(user, current.workspace)
+      props.memberLimit = plan.limits.multipleUser
+    }
+    if (tab === 'billing' && current) {
+      const { plan, expired } = await effectivePlan(user, current.workspace)
+      props.plan = plan
+      props.planExpired = expired
+    }
+    return ctx.inertia.render('settings/index', props)
+  }
+}

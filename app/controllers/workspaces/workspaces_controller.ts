@@ -1,0 +1,59 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import Workspace from '#models/workspace'
+import AppError from '#exceptions/app_error'
+import CreateWorkspace from '#actions/workspaces/create_workspace'
+import UpdateWorkspace from '#actions/workspaces/update_workspace'
+import DeleteWorkspace from '#actions/workspaces/delete_workspace'
+import { CURRENT_WORKSPACE_KEY } from '#services/current_workspace'
+import { createWorkspaceValidator, updateWorkspaceValidator } from '#validators/workspace'
+
+async function load(id: string) {
+  const workspace = await Workspace.find(id)
+  if (!workspace) throw AppError.notFound('Workspace not found')
+  return workspace
+}
+
+export default class WorkspacesController {
+  async store({ auth, request, session, response }: HttpContext) {
+    const payload = await request.validateUsing(createWorkspaceValidator)
+    const workspace = await new CreateWorkspace().handle(auth.user!, payload)
+    session.put(CURRENT_WORKSPACE_KEY, workspace.id)
+    session.flash('toast', {
+      type: 'success',
+      title: 'Workspace created',
+      description: workspace.name,
+    })
+    return response.redirect('/bots')
+  }
+
+  /** After switching, the user goes to /bots (spec 01 section 4). */
+  async switch({ bouncer, params, session, response }: HttpContext) {
+    const workspace = await load(params.id)
+    if (await bouncer.with('WorkspacePolicy').denies('view', workspace))
+      throw AppError.notFound('Workspace not found')
+    session.put(CURRENT_WORKSPACE_KEY, workspace.id)
+    return response.redirect('/bots')
+  }
+
+  async update({ auth, bouncer, params, request, session, response }: HttpContext) {
+    const workspace = await load(params.id)
+    await bouncer.with('WorkspacePolicy').authorize('edit', workspace)
+    const payload = await request.validateUsing(updateWorkspaceValidator)
+    await new UpdateWorkspace().handle(auth.user!, workspace, payload)
+    session.flash('toast', { type: 'success', title: 'Workspace updated' })
+    return response.redirect().withQs().back()
+  }
+
+  async destroy({ auth, bouncer, params, session, response }: HttpContext) {
+    const workspace = await load(params.id)
+    await bouncer.with('WorkspacePolicy').authorize('delete', workspace)
+    await new DeleteWorkspace().handle(auth.user!, workspace)
+    if (session.get(CURRENT_WORKSPACE_KEY) === workspace.id) session.forget(CURRENT_WORKSPACE_KEY)
+    session.flash('toast', {
+      type: 'success',
+      title: 'Workspace deleted',
+      description: workspace.name,
+    })
+    return response.redirect('/bots')
+  }
+}

@@ -1,0 +1,63 @@
+import type Bot from '#models/bot'
+import type Folder from '#models/folder'
+import type PublishedBot from '#models/published_bot'
+import type { UserMode } from '#shared/workspace_roles'
+
+export function toFolderDto(folder: Folder) {
+  return {
+    id: folder.id,
+    name: folder.name,
+    parentFolderId: folder.parentFolderId,
+    createdAt: folder.createdAt.toISO()!,
+  }
+}
+
+export function toBotSummaryDto(bot: Bot, published: boolean) {
+  return {
+    id: bot.id,
+    name: bot.name,
+    icon: bot.icon,
+    folderId: bot.folderId,
+    publicId: bot.publicId,
+    isPublished: published,
+    isArchived: !!bot.isArchived,
+    isClosed: !!bot.isClosed,
+    createdAt: bot.createdAt.toISO()!,
+    updatedAt: bot.updatedAt.toISO()!,
+  }
+}
+
+/** The whole bot as the open v6 JSON (what export writes and import reads). */
+export function toBotJson(bot: Bot) {
+  return {
+    version: bot.version,
+    id: bot.id,
+    name: bot.name,
+    icon: bot.icon,
+    folderId: bot.folderId,
+    workspaceId: bot.workspaceId,
+    publicId: bot.publicId,
+    customDomain: bot.customDomain,
+    groups: bot.groups,
+    events: bot.events,
+    edges: bot.edges,
+    variables: bot.variables,
+    theme: bot.theme,
+    settings: bot.settings,
+    selectedThemeTemplateId: bot.selectedThemeTemplateId,
+    resultsTablePreferences: bot.resultsTablePreferences,
+    isArchived: !!bot.isArchived,
+    isClosed: !!bot.isClosed,
+    riskLevel: bot.riskLevel,
+    createdAt: bot.createdAt.toISO()!,
+    updatedAt: bot.updatedAt.toISO()!,
+  }
+}
+
+export function toBotDto(bot: Bot, mode: UserMode, published: PublishedBot | null) {
+  return {
+    bot: toBotJson(bot),
+    currentUserMode: mode,
+    publishedAt: published?.updatedAt.toISO() ?? null,
+  }
+}

@@ -1,0 +1,89 @@
+import app from '@adonisjs/core/services/app'
+import { HttpContext, ExceptionHandler } from '@adonisjs/core/http'
+import type { StatusPageRange, StatusPageRenderer } from '@adonisjs/core/types/http'
+import { errors as vineErrors } from '@vinejs/vine'
+import { errors as authErrors } from '@adonisjs/auth'
+import { errors as bouncerErrors } from '@adonisjs/bouncer'
+import { errors as limiterErrors } from '@adonisjs/limiter'
+import { errors as shieldErrors } from '@adonisjs/shield'
+import AppError from '#exceptions/app_error'
+
+function isJsonRequest(ctx: HttpContext) {
+  return (
+    ctx.request.url().startsWith('/api/') ||
+    (!ctx.request.header('x-inertia') && ctx.request.accepts(['html', 'json']) === 'json')
+  )
+}
+
+export default class HttpExceptionHandler extends ExceptionHandler {
+  protected debug = !app.inProduction
+
+  protected renderStatusPages = app.inProduction
+
+  protected statusPages: Record<StatusPageRange, StatusPageRenderer> = {
+    '404': (error, { inertia }) => inertia.render('errors/not_found', { error: error.message }),
+    '500..599': (_error, { inertia }) => inertia.render('errors/server_error', {}),
+  }
+
+  async handle(error: unknown, ctx: HttpContext) {
+    const json = isJsonRequest(ctx)
+
+    if (error instanceof vineErrors.E_VALIDATION_ERROR && json) {
+      const messages = error.messages as { field: string; message: string }[]
+      return ctx.response.status(422).send({
+        message: messages[0]?.message ?? 'Invalid input',
+        errors: messages,
+      })
+    }
+
+    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
+      const message = 'Too many requests. Try again later'
+      if (json) return ctx.response.status(429).send({ message })
+      ctx.session?.flash('toast', { type: 'error', title: message })
+      ctx.session?.flashErrors({ email: message })
+      return ctx.response.redirect().withQs().back()
+    }
+
+    if (error instanceof AppError) {
+      const body = { message: error.title, description: error.description, field: error.field }
+      if (json) return ctx.response.status(error.status).send(body)
+      if (error.status === 404) return super.handle(error, ctx)
+      ctx.session.flash('toast', {
+        type: 'error',
+        title: error.title,
+        ...(error.description ? { description: error.description } : {}),
+      })
+      if (error.field) {
+        ctx.session.flashErrors({ [error.field]: error.description ?? error.title })
+      }
+      ctx.session.flashAll()
+      return ctx.response.redirect().withQs().back()
+    }
+
+    if (error instanceof bouncerErrors.E_AUTHORIZATION_FAILURE) {
+      if (json) return ctx.response.status(403).send({ message: 'Forbidden' })
+      ctx.session.flash('toast', {
+        type: 'error',
+        title: 'Forbidden',
+        description: "You don't have access to this.",
+      })
+      return ctx.response.redirect().withQs().back()
+    }
+
+    if (error instanceof shieldErrors.E_BAD_CSRF_TOKEN && json) {
+      return ctx.response
+        .status(403)
+        .send({ message: 'Invalid or missing CSRF token. Reload the page and try again.' })
+    }
+
+    if (error instanceof authErrors.E_UNAUTHORIZED_ACCESS && json) {
+      return ctx.response.status(401).send({ message: 'Unauthorized' })
+    }
+
+    return super.handle(error, ctx)
+  }
+
+  async report(error: unknown, ctx: HttpContext) {
+    return super.report(error, ctx)
+  }
+}

@@ -1,0 +1,28 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { resolveCurrentWorkspace } from '#services/current_workspace'
+
+const PAST_DUE_ALLOWED = ['/bots/plans', '/past-due', '/settings/account/billing']
+
+/**
+ * App pages run in a workspace. A suspended workspace leads to /suspended and a past-due one
+ * to /past-due, except the plans page (spec 01 section 4).
+ */
+export default class WorkspaceMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const user = ctx.auth.user!
+    const current = await resolveCurrentWorkspace(ctx, user)
+    const path = ctx.request.url()
+    if (current?.workspace.isSuspended && path !== '/suspended') {
+      return ctx.response.redirect('/suspended')
+    }
+    if (
+      current?.workspace.isPastDue &&
+      !current.workspace.isSuspended &&
+      !PAST_DUE_ALLOWED.includes(path)
+    ) {
+      return ctx.response.redirect('/past-due')
+    }
+    return next()
+  }
+}

@@ -1,0 +1,81 @@
+import { DateTime } from 'luxon'
+import { column, hasOne } from '@adonisjs/lucid/orm'
+import type { HasOne } from '@adonisjs/lucid/types/relations'
+import BaseModelWithId from '#models/base_model_with_id'
+import PublishedBot from '#models/published_bot'
+import { jsonText } from '#models/json_text'
+import type { BotEvent, BotSettings, BotTheme, Edge, Group, Variable } from '#shared/bot/types'
+
+export default class Bot extends BaseModelWithId {
+  @column({ isPrimary: true })
+  declare id: string
+
+  @column()
+  declare workspaceId: string
+
+  @column()
+  declare folderId: string | null
+
+  @column()
+  declare createdBy: string | null
+
+  @column()
+  declare name: string
+
+  @column()
+  declare icon: string | null
+
+  @column()
+  declare version: string
+
+  @column()
+  declare publicId: string | null
+
+  @column()
+  declare customDomain: string | null
+
+  @column(jsonText)
+  declare groups: Group[]
+
+  @column(jsonText)
+  declare events: BotEvent[]
+
+  @column(jsonText)
+  declare edges: Edge[]
+
+  @column(jsonText)
+  declare variables: Variable[]
+
+  @column(jsonText)
+  declare theme: BotTheme
+
+  @column(jsonText)
+  declare settings: BotSettings
+
+  @column()
+  declare selectedThemeTemplateId: string | null
+
+  @column(jsonText)
+  declare resultsTablePreferences: Record<string, unknown> | null
+
+  @column()
+  declare whatsappCredentialsId: string | null
+
+  @column()
+  declare riskLevel: string | null
+
+  @column({ consume: Boolean })
+  declare isArchived: boolean
+
+  @column({ consume: Boolean })
+  declare isClosed: boolean
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+
+  @hasOne(() => PublishedBot)
+  declare published: HasOne<typeof PublishedBot>
+}

@@ -1,0 +1,236 @@
+import { existsSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { builtinModules } from 'node:module'
+import { basename, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import {
+  BOT_CATEGORIES,
+  PLUGIN_CATEGORIES,
+  PLUGIN_SCOPES,
+  PLUGIN_SURFACES,
+  WORKFLOW_CATEGORIES,
+  pluginSlug,
+  slugOf,
+  type PluginCategory,
+  type PluginDeclaration,
+  type Runner,
+} from './define_plugin.js'
+
+/**
+ * The server side registry: every folder of plugins/ with an index file is a plugin.
+ * Discovered once at boot; the browser builds the same list with import.meta.glob.
+ * The core asks the registry by id and never names a plugin itself.
+ */
+
+export type AnyPlugin = PluginDeclaration<any, any, any>
+
+/** What a plugin's runner.ts exports: `run` for a single runner, or one per action. */
+export type RunnerModule = Record<
+  string,
+  Runner<any, any> | Record<string, Runner<any, any>> | undefined
+>
+
+export interface PluginRegistry {
+  all(): AnyPlugin[]
+  get(id: string): AnyPlugin | undefined
+  has(id: string): boolean
+  byCategory(): Partial<Record<PluginCategory, AnyPlugin[]>>
+  forBots(): AnyPlugin[]
+  forWorkflows(): AnyPlugin[]
+  /** The folder of a plugin on disk. */
+  folderOf(id: string): string | undefined
+  /**
+   * The runner of a plugin (of one action when given), imported on first use.
+   * Undefined when the plugin has no runner.ts or does not export that runner.
+   */
+  runnerOf(id: string, action?: string): Promise<Runner<any, any> | undefined>
+}
+
+export class PluginManifestError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid plugins:\n- ${problems.join('\n- ')}`)
+    this.name = 'PluginManifestError'
+  }
+}
+
+// The compiled app (build/) has .js files, development runs the .ts sources.
+const EXTENSIONS = import.meta.url.endsWith('.ts') ? ['ts', 'js'] : ['js', 'ts']
+
+function fileIn(folder: string, name: string) {
+  for (const extension of EXTENSIONS) {
+    const path = join(folder, `${name}.${extension}`)
+    if (existsSync(path)) return path
+  }
+  return undefined
+}
+
+const NODE_MODULES = new Set(builtinModules)
+const IMPORT_SPECIFIER =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g
+
+/**
+ * Manifests are imported by the browser bundle too: refuse Node built-ins and the
+ * server-only runner in index files before anything imports them.
+ */
+export function serverOnlyImportsOf(source: string): string[] {
+  const found: string[] = []
+  for (const match of source.matchAll(IMPORT_SPECIFIER)) {
+    const specifier = match[1] ?? match[2] ?? match[3]
+    if (
+      specifier.startsWith('node:') ||
+      NODE_MODULES.has(specifier.split('/')[0]) ||
+      /(^|\/)runner(\.[jt]s)?$/.test(specifier) ||
+      /(^|\/)credentials(\.[jt]s)?$/.test(specifier)
+    ) {
+      found.push(specifier)
+    }
+  }
+  return found
+}
+
+/** Checks a manifest's own fields; returns the problems found. */
+export function manifestProblems(plugin: unknown, folder: string): string[] {
+  const where = `plugins/${folder}`
+  if (!plugin || typeof plugin !== 'object')
+    return [`${where}: index must export default definePlugin({...})`]
+  const manifest = plugin as AnyPlugin
+  const problems: string[] = []
+  if (typeof manifest.id !== 'string' || manifest.id.trim() === '')
+    problems.push(`${where}: id is missing`)
+  if (typeof manifest.name !== 'string' || manifest.name === '')
+    problems.push(`${where}: name is missing`)
+  if (!PLUGIN_CATEGORIES.includes(manifest.category)) {
+    problems.push(
+      `${where}: category "${manifest.category}" is not one of ${PLUGIN_CATEGORIES.join(', ')}`
+    )
+  }
+  if (!PLUGIN_SCOPES.includes(manifest.scope)) {
+    problems.push(`${where}: scope "${manifest.scope}" is not one of ${PLUGIN_SCOPES.join(', ')}`)
+  }
+  if (!Number.isInteger(manifest.version) || manifest.version < 1) {
+    problems.push(`${where}: version must be a positive integer`)
+  }
+  if (!Array.isArray(manifest.serves) || manifest.serves.length === 0) {
+    problems.push(`${where}: serves must list 'bot' and/or 'workflow'`)
+  } else {
+    for (const surface of manifest.serves) {
+      if (!PLUGIN_SURFACES.includes(surface))
+        problems.push(`${where}: serves has an unknown "${surface}"`)
+    }
+  }
+  // A plugin serving one surface uses that surface's categories; one serving both may use either.
+  if (Array.isArray(manifest.serves) && manifest.serves.length === 1) {
+    const allowed: readonly string[] =
+      manifest.serves[0] === 'bot' ? BOT_CATEGORIES : WORKFLOW_CATEGORIES
+    if (PLUGIN_CATEGORIES.includes(manifest.category) && !allowed.includes(manifest.category)) {
+      problems.push(
+        `${where}: category "${manifest.category}" is not a ${manifest.serves[0]} category (${allowed.join(', ')})`
+      )
+    }
+  }
+  if (typeof manifest.id === 'string') {
+    if (manifest.slug !== undefined && manifest.slug !== slugOf(manifest.slug)) {
+      problems.push(`${where}: slug "${manifest.slug}" must be kebab-case`)
+    }
+    const expected = pluginSlug(manifest)
+    if (expected !== folder) {
+      problems.push(`${where}: the folder of "${manifest.id}" must be plugins/${expected}`)
+    }
+  }
+  return problems
+}
+
+export async function loadPlugins(rootDir: string): Promise<PluginRegistry> {
+  const entries = existsSync(rootDir) ? await readdir(rootDir, { withFileTypes: true }) : []
+  const folders = entries
+    .filter(
+      (entry) => entry.isDirectory() && !entry.name.startsWith('.') && !entry.name.startsWith('_')
+    )
+    .map((entry) => entry.name)
+    .sort()
+
+  const problems: string[] = []
+  const plugins = new Map<string, AnyPlugin>()
+  const folderById = new Map<string, string>()
+
+  for (const folder of folders) {
+    const indexPath = fileIn(join(rootDir, folder), 'index')
+    if (!indexPath) continue
+    const forbidden = serverOnlyImportsOf(await readFile(indexPath, 'utf8'))
+    if (forbidden.length > 0) {
+      problems.push(
+        `plugins/${folder}: index must stay browser-safe, it imports ${forbidden.join(', ')} (move that to runner.ts)`
+      )
+      continue
+    }
+    let plugin: unknown
+    try {
+      plugin = (await import(pathToFileURL(indexPath).href)).default
+    } catch (error: any) {
+      problems.push(`plugins/${folder}: could not be imported (${error?.message ?? error})`)
+      continue
+    }
+    const found = manifestProblems(plugin, folder)
+    if (found.length > 0) {
+      problems.push(...found)
+      continue
+    }
+    const manifest = plugin as AnyPlugin
+    if (plugins.has(manifest.id)) {
+      const other = basename(folderById.get(manifest.id)!)
+      problems.push(`plugins/${folder}: id "${manifest.id}" is already used by plugins/${other}`)
+      continue
+    }
+    plugins.set(manifest.id, manifest)
+    folderById.set(manifest.id, join(rootDir, folder))
+  }
+  if (problems.length > 0) throw new PluginManifestError(problems)
+
+  return createRegistry([...plugins.values()], (id) => folderById.get(id))
+}
+
+/** A registry over already imported manifests (tests, the browser-side mirror). */
+export function createRegistry(
+  plugins: AnyPlugin[],
+  folderOf: (id: string) => string | undefined = () => undefined
+): PluginRegistry {
+  const byId = new Map(plugins.map((plugin) => [plugin.id, plugin]))
+  const runnerModules = new Map<string, Promise<RunnerModule | undefined>>()
+
+  const loadRunnerModule = (id: string) => {
+    let loading = runnerModules.get(id)
+    if (!loading) {
+      const folder = folderOf(id)
+      const path = folder ? fileIn(folder, 'runner') : undefined
+      loading = path ? import(pathToFileURL(path).href) : Promise.resolve(undefined)
+      // A failed import is not cached, so a fixed file is picked up on the next call.
+      loading.catch(() => runnerModules.delete(id))
+      runnerModules.set(id, loading)
+    }
+    return loading
+  }
+
+  return {
+    all: () => [...byId.values()],
+    get: (id) => byId.get(id),
+    has: (id) => byId.has(id),
+    byCategory() {
+      const groups: Partial<Record<PluginCategory, AnyPlugin[]>> = {}
+      for (const plugin of byId.values()) (groups[plugin.category] ??= []).push(plugin)
+      return groups
+    },
+    forBots: () => [...byId.values()].filter((plugin) => plugin.serves.includes('bot')),
+    forWorkflows: () => [...byId.values()].filter((plugin) => plugin.serves.includes('workflow')),
+    folderOf,
+    async runnerOf(id, action) {
+      if (!byId.has(id)) return undefined
+      const module = await loadRunnerModule(id)
+      if (!module) return undefined
+      const candidate = action
+        ? (module[action] ??
+          (module.default as Record<string, Runner<any, any>> | undefined)?.[action])
+        : (module.run ?? module.default)
+      return typeof candidate === 'function' ? (candidate as Runner<any, any>) : undefined
+    },
+  }
+}

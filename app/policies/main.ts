@@ -1,0 +1,6 @@
+/*
+| Policies are lazily imported by name: bouncer.with('WorkspacePolicy').
+*/
+export const policies = {
+  WorkspacePolicy: () => import('#policies/workspace_policy'),
+}

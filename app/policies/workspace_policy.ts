@@ -1,0 +1,26 @@
+import User from '#models/user'
+import Workspace from '#models/workspace'
+import { BasePolicy } from '@adonisjs/bouncer'
+import type { AuthorizerResponse } from '@adonisjs/bouncer/types'
+import { roleIn } from '#services/workspace_access'
+
+/**
+ * Workspace-scoped reads need membership; settings, members and deletion need the ADMIN role.
+ */
+export default class WorkspacePolicy extends BasePolicy {
+  async view(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
+    return (await roleIn(user, workspace.id)) !== null
+  }
+
+  async edit(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
+    return (await roleIn(user, workspace.id)) === 'ADMIN'
+  }
+
+  async manageMembers(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
+    return (await roleIn(user, workspace.id)) === 'ADMIN'
+  }
+
+  async delete(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
+    return (await roleIn(user, workspace.id)) === 'ADMIN'
+  }
+}

@@ -1,0 +1,141 @@
+import type User from '#models/user'
+import type Workspace from '#models/workspace'
+import AppError from '#exceptions/app_error'
+import { getPlan, isExpired } from '#services/plans'
+import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } from '#shared/plans'
+
+/**
+ * The one place that answers "may this person do this here?" from the plans
+ * (spec 01 section 5). A workspace's creator is judged by their own plan, every
+ * other member by the workspace's plan.
+ */
+
+export interface EffectivePlan {
+  plan: PlanDefinition
+  expired: boolean
+  judgedBy: 'user' | 'workspace'
+}
+
+export async function effectivePlan(
+  user: User,
+  workspace?: Workspace | null
+): Promise<EffectivePlan> {
+  if (!workspace || workspace.createdBy === user.id) {
+    return { plan: await getPlan(user.plan), expired: isExpired(user.planEndsAt), judgedBy: 'user' }
+  }
+  return {
+    plan: await getPlan(workspace.plan),
+    expired: isExpired(workspace.planEndsAt),
+    judgedBy: 'workspace',
+  }
+}
+
+export function isBelowLimit(limit: number, current: number) {
+  return limit === UNLIMITED || current < limit
+}
+
+type LimitKey = keyof PlanLimits
+
+const LIMIT_MESSAGES: Partial<Record<LimitKey, { title: string; description: string }>> = {
+  multipleWorkspace: {
+    title: 'Workspace limit reached',
+    description:
+      'You have reached the maximum number of workspaces allowed in your plan. Please upgrade your plan to create more workspaces.',
+  },
+  multipleUser: {
+    title: 'Member limit reached',
+    description:
+      'You have reached the maximum number of members allowed in your plan. Please upgrade your plan to invite more people.',
+  },
+  botCreation: {
+    title: 'Bot limit reached',
+    description:
+      'You have reached the maximum number of bots allowed in your plan. Please upgrade your plan to create more bots.',
+  },
+  botPublish: {
+    title: 'Publish limit reached',
+    description:
+      'You have reached the maximum number of published bots allowed in your plan. Please upgrade your plan to publish more bots.',
+  },
+  workflowCreation: {
+    title: 'Workflow limit reached',
+    description:
+      'You have reached the maximum number of workflows allowed in your plan. Please upgrade your plan to create more workflows.',
+  },
+  workflowActivation: {
+    title: 'Active workflow limit reached',
+    description:
+      'You have reached the maximum number of active workflows allowed in your plan. Please upgrade your plan to activate more workflows.',
+  },
+  vectorLimit: {
+    title: 'Vector store limit reached',
+    description:
+      'You have reached the maximum number of vector stores allowed in your plan. Please upgrade your plan to create more.',
+  },
+}
+
+const FEATURE_MESSAGES: Partial<Record<keyof PlanFeatures, string>> = {
+  workspaceWithFolder:
+    'Folders are not available on your plan. Please upgrade your plan to organise bots in folders.',
+  brandingRemoval: 'Removing the branding is not available on your plan. Please upgrade your plan.',
+  userWiseFolderShare:
+    'Sharing folders with people is not available on your plan. Please upgrade your plan.',
+  fileUpload: 'The file upload block is not available on your plan. Please upgrade your plan.',
+  customDomain: 'Custom domains are not available on your plan. Please upgrade your plan.',
+}
+
+export const planExpiredError = () =>
+  new AppError('Your plan has expired', {
+    status: 403,
+    code: 'E_PLAN_EXPIRED',
+    description: 'Please upgrade your plan to create a new workspace.',
+  })
+
+/**
+ * Throws the spec's message when `current` is not below the plan's limit.
+ * `requireActivePlan` also refuses when the plan has expired.
+ */
+export async function assertWithinLimit(
+  user: User,
+  workspace: Workspace | null,
+  key: LimitKey,
+  current: number,
+  options: { requireActivePlan?: boolean } = {}
+) {
+  const { plan, expired } = await effectivePlan(user, workspace)
+  if (options.requireActivePlan && expired) throw planExpiredError()
+  if (!isBelowLimit(plan.limits[key], current)) {
+    const msg = LIMIT_MESSAGES[key] ?? {
+      title: 'Plan limit reached',
+      description: 'Please upgrade your plan.',
+    }
+    throw new AppError(msg.title, {
+      status: 403,
+      code: 'E_PLAN_LIMIT',
+      description: msg.description,
+    })
+  }
+}
+
+export async function hasFeature(
+  user: User,
+  workspace: Workspace | null,
+  feature: keyof PlanFeatures
+) {
+  const { plan } = await effectivePlan(user, workspace)
+  return !!plan.features[feature]
+}
+
+export async function assertFeature(
+  user: User,
+  workspace: Workspace | null,
+  feature: keyof PlanFeatures
+) {
+  if (!(await hasFeature(user, workspace, feature))) {
+    throw new AppError('Upgrade needed', {
+      status: 403,
+      code: 'E_PLAN_FEATURE',
+      description: FEATURE_MESSAGES[feature] ?? 'This feature is not available on your plan.',
+    })
+  }
+}

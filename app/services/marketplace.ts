@@ -1,0 +1,77 @@
+import PluginPlanSetting from '#models/plugin_plan_setting'
+import AppError from '#exceptions/app_error'
+import { pluginRegistry } from '#services/plugin_registry'
+import { PLAN_NAMES, type PlanName } from '#shared/plans'
+
+/**
+ * The block marketplace: admins enable or disable each plugin per plan. A plugin is
+ * enabled on a plan unless a setting says otherwise, so new plugins work at once.
+ */
+
+export type PluginAvailability = 'enabled' | 'locked' | 'hidden'
+
+export async function planSettings(): Promise<Map<string, Map<PlanName, boolean>>> {
+  const rows = await PluginPlanSetting.all()
+  const settings = new Map<string, Map<PlanName, boolean>>()
+  for (const row of rows) {
+    if (!settings.has(row.pluginId)) settings.set(row.pluginId, new Map())
+    settings.get(row.pluginId)!.set(row.plan, !!row.enabled)
+  }
+  return settings
+}
+
+export function isEnabledIn(
+  settings: Map<string, Map<PlanName, boolean>>,
+  pluginId: string,
+  plan: PlanName
+) {
+  return settings.get(pluginId)?.get(plan) ?? true
+}
+
+/**
+ * Per plugin, for a plan: enabled; locked (enabled on another plan: the editor shows it
+ * with an upgrade hint); or hidden (enabled on no plan).
+ */
+export async function availabilityFor(plan: PlanName): Promise<Map<string, PluginAvailability>> {
+  const settings = await planSettings()
+  const result = new Map<string, PluginAvailability>()
+  for (const plugin of (await pluginRegistry()).all()) {
+    if (isEnabledIn(settings, plugin.id, plan)) result.set(plugin.id, 'enabled')
+    else if (PLAN_NAMES.some((p) => isEnabledIn(settings, plugin.id, p)))
+      result.set(plugin.id, 'locked')
+    else result.set(plugin.id, 'hidden')
+  }
+  return result
+}
+
+export async function setPluginEnabled(pluginId: string, plan: PlanName, enabled: boolean) {
+  if (!(await pluginRegistry()).has(pluginId)) throw AppError.notFound('Plugin not found')
+  await PluginPlanSetting.updateOrCreate({ pluginId, plan }, { enabled })
+}
+
+/**
+ * Refuses block types that are unknown or not enabled on the plan, with a message that
+ * names the block (used when saving or running a bot or workflow).
+ */
+export async function assertPluginsEnabled(types: Iterable<string>, plan: PlanName) {
+  const registry = await pluginRegistry()
+  const availability = await availabilityFor(plan)
+  for (const type of new Set(types)) {
+    const plugin = registry.get(type)
+    if (!plugin) {
+      throw new AppError('Unknown block', {
+        status: 422,
+        code: 'E_UNKNOWN_PLUGIN',
+        description: 'This block type is not installed on this server.',
+      })
+    }
+    if (availability.get(type) !== 'enabled') {
+      throw new AppError('Block not available on your plan', {
+        status: 403,
+        code: 'E_PLUGIN_DISABLED',
+        description:
+          'This block is not available on your plan. Upgrade your plan or remove the block.',
+      })
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { DateTime } from 'luxon'
+import Plan from '#models/plan'
+import { DEFAULT_PLANS, parseDuration, type PlanDefinition, type PlanName } from '#shared/plans'
+
+/**
+ * Plans as stored (admins may edit the rows); the seeded defaults answer for a plan
+ * that is missing from the table, and FREE answers for an unknown name.
+ */
+export async function getPlan(name: PlanName | string): Promise<PlanDefinition> {
+  const row = await Plan.find(name)
+  if (row) {
+    return {
+      name: row.name,
+      label: row.label,
+      priceMonthly: row.priceMonthly,
+      duration: row.duration,
+      limits: row.limits,
+      features: row.features,
+    }
+  }
+  return DEFAULT_PLANS.find((p) => p.name === name) ?? DEFAULT_PLANS[0]
+}
+
+export async function listPlans(): Promise<PlanDefinition[]> {
+  const rows = await Plan.query().orderBy('sort_order', 'asc')
+  if (rows.length === 0) return DEFAULT_PLANS
+  return rows.map((row) => ({
+    name: row.name,
+    label: row.label,
+    priceMonthly: row.priceMonthly,
+    duration: row.duration,
+    limits: row.limits,
+    features: row.features,
+  }))
+}
+
+/** End date of a plan that starts now. */
+export function planEndDate(plan: PlanDefinition, from: DateTime = DateTime.now()): DateTime {
+  return from.plus(parseDuration(plan.duration))
+}
+
+/** Remaining plan days: the ceiling of the days to the end date, at least 0 (spec 01 section 5). */
+export function remainingDays(
+  endsAt: DateTime | null,
+  now: DateTime = DateTime.now()
+): number | null {
+  if (!endsAt) return null
+  const days = endsAt.diff(now, 'days').days
+  return Math.max(0, Math.ceil(days))
+}
+
+export function isExpired(endsAt: DateTime | null, now: DateTime = DateTime.now()): boolean {
+  return !!endsAt && endsAt <= now
+}
+
+/** Upserts the default plans; run by the seeder at every start. Keeps admins' edits. */
+export async function seedPlans() {
+  let order = 0
+  for (const plan of DEFAULT_PLANS) {
+    const existing = await Plan.find(plan.name)
+    if (!existing) {
+      await Plan.create({
+        name: plan.name,
+        label: plan.label,
+        priceMonthly: plan.priceMonthly,
+        duration: plan.duration,
+        limits: plan.limits,
+        features: plan.features,
+        sortOrder: order,
+      })
+    } else {
+      // New limit or feature keys added in a release get their default value.
+      existing.limits = { ...plan.limits, ...existing.limits }
+      existing.features = { ...plan.features, ...existing.features }
+      existing.sortOrder = order
+      await existing.save()
+    }
+    order++
+  }
+}

@@ -1,0 +1,39 @@
+import app from '@adonisjs/core/services/app'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { loadPlugins, type AnyPlugin, type PluginRegistry } from '#plugins/registry'
+import type { HttpClient } from '#plugins/define_plugin'
+
+let registry: Promise<PluginRegistry> | null = null
+
+/** The plugins of this installation, discovered once (plugins/ beside the app). */
+export function pluginRegistry(): Promise<PluginRegistry> {
+  registry ??= loadPlugins(app.makePath('plugins'))
+  return registry
+}
+
+export interface CredentialsTestContext {
+  credentials: Record<string, unknown>
+  http: HttpClient
+  signal: AbortSignal
+}
+
+/** What a plugin's credentials.ts may export: a check that the key works. */
+export interface CredentialsModule {
+  test?: (ctx: CredentialsTestContext) => Promise<{ ok: boolean; message?: string }>
+}
+
+const modules = new Map<string, Promise<CredentialsModule | null>>()
+
+/** The plugin's credentials.ts (server only), when it has one. */
+export async function credentialsModuleOf(plugin: AnyPlugin): Promise<CredentialsModule | null> {
+  const folder = (await pluginRegistry()).folderOf(plugin.id)
+  if (!folder) return null
+  if (!modules.has(plugin.id)) {
+    const candidates = ['credentials.js', 'credentials.ts'].map((f) => join(folder, f))
+    const file = candidates.find((f) => existsSync(f))
+    modules.set(plugin.id, file ? import(pathToFileURL(file).href) : Promise.resolve(null))
+  }
+  return modules.get(plugin.id)!
+}

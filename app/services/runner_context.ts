@@ -1,0 +1,211 @@
+import env from '#start/env'
+import { appUrl } from '#config/app'
+import Credential from '#models/credential'
+import { readCredentials } from '#actions/credentials/credentials'
+import { putFile } from '#services/storage'
+import { newId } from '#services/ids'
+import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
+import { createGuardedHttp } from '#plugins/guarded_http'
+import { substituteDeep, formatVariableValue } from '#plugins/substitute'
+import { codeKeysOf } from '#plugins/derive'
+import {
+  runSafely,
+  type LogEntry,
+  type RunResult,
+  type Runner,
+  type RunnerContext,
+  type RunnerVariables,
+  type VariableValue,
+} from '#plugins/define_plugin'
+import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
+
+/**
+ * Builds what a plugin runner receives (DESIGN.md section 3) and runs it. Engines (bot chat,
+ * workflow executor) call `runPlugin`; nothing here reads an HTTP context, so queue workers
+ * use it as well.
+ */
+
+export interface VariableState {
+  id: string
+  name: string
+  value?: VariableValue
+  isSessionVariable?: boolean
+}
+
+/** The variables a runner reads and writes; the caller gets back what changed. */
+export function createVariableStore(initial: readonly VariableState[]) {
+  const variables = initial.map((v) => ({ ...v }))
+  const changed = new Map<string, VariableValue>()
+  const store: RunnerVariables = {
+    get(idOrName) {
+      const found =
+        variables.find((v) => v.id === idOrName) ?? variables.find((v) => v.name === idOrName)
+      return found?.value
+    },
+    set(id, value) {
+      if (!id) return
+      const found = variables.find((v) => v.id === id)
+      if (!found) return
+      found.value = value
+      changed.set(id, value)
+    },
+    list: () => variables.map(({ id, name, value }) => ({ id, name, value })),
+  }
+  return { store, changes: () => [...changed.entries()].map(([id, value]) => ({ id, value })) }
+}
+
+export interface RunPluginInput {
+  registry: PluginRegistry
+  plugin: AnyPlugin
+  /** The block's stored options (before substitution). */
+  options: Record<string, unknown>
+  variables: readonly VariableState[]
+  /** The workspace the bot or workflow belongs to: credentials must come from it. */
+  workspaceId: string
+  /** Whose user-scoped credentials may be used (the bot's or workflow's owner). */
+  ownerId?: string | null
+  timeoutMs?: number
+  signal?: AbortSignal
+}
+
+export interface RunPluginOutput {
+  result: RunResult
+  logs: LogEntry[]
+  variablesSet: { id: string; value: VariableValue }[]
+}
+
+/**
+ * Evaluates each {{= expression =}} in the sandbox. A {{Variable}} inside an expression reads
+ * the variable's value (not its text), so `{{= {{Count}} * 2 =}}` computes with numbers and
+ * a value can never inject code.
+ */
+async function evaluateExpressions(
+  text: string,
+  variables: readonly VariableState[]
+): Promise<string> {
+  const scope = Object.fromEntries(variables.map((v) => [v.name, v.value ?? null]))
+  let output = text
+  for (const match of text.matchAll(/\{\{=([\s\S]+?)=\}\}/g)) {
+    const expression = match[1]
+      .trim()
+      .replace(
+        /\{\{([^{}]+?)\}\}/g,
+        (_, name: string) => `variables[${JSON.stringify(name.trim())}]`
+      )
+    const evaluated = await evaluateExpression(expression, scope, { timeoutMs: 10_000 })
+    output = output.replace(match[0], evaluated.ok ? formatVariableValue(evaluated.value) : '')
+  }
+  return output
+}
+
+async function resolveExpressions(
+  value: unknown,
+  variables: readonly VariableState[]
+): Promise<unknown> {
+  if (typeof value === 'string')
+    return value.includes('{{=') ? evaluateExpressions(value, variables) : value
+  if (Array.isArray(value)) return Promise.all(value.map((v) => resolveExpressions(v, variables)))
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) out[k] = await resolveExpressions(v, variables)
+    return out
+  }
+  return value
+}
+
+async function credentialsFor(input: Omit<RunPluginInput, 'registry'>, logs: LogEntry[]) {
+  const id = input.options.credentialsId
+  if (!input.plugin.credentials || typeof id !== 'string' || !id) return {}
+  const record = await Credential.find(id)
+  const usable =
+    record &&
+    record.workspaceId === input.workspaceId &&
+    (input.plugin.scope === 'workspace' || !input.ownerId || record.userId === input.ownerId)
+  if (!usable) {
+    logs.push({
+      status: 'error',
+      description: `${input.plugin.name}: the selected credentials were not found`,
+    })
+    return null
+  }
+  try {
+    return readCredentials(record)
+  } catch (error) {
+    logs.push({ status: 'error', description: (error as Error).message })
+    return null
+  }
+}
+
+export async function runPlugin(input: RunPluginInput): Promise<RunPluginOutput> {
+  const logs: LogEntry[] = []
+  const action = typeof input.options.action === 'string' ? input.options.action : undefined
+  const runner = (await input.registry.runnerOf(input.plugin.id, action)) as
+    Runner<any, any> | undefined
+  if (!runner) {
+    logs.push({
+      status: 'error',
+      description: `${input.plugin.name}${action ? ` (${action})` : ''} cannot run on the server`,
+    })
+    return { result: undefined, logs, variablesSet: [] }
+  }
+  return runWithContext(runner, input, logs)
+}
+
+/** Runs one runner with a full context; a throw becomes an error log and the flow goes on. */
+export async function runWithContext(
+  runner: Runner<any, any>,
+  input: Omit<RunPluginInput, 'registry'>,
+  logs: LogEntry[] = []
+): Promise<RunPluginOutput> {
+  const { store, changes } = createVariableStore(input.variables)
+  const substituted = substituteDeep(input.options, input.variables, {
+    skipKeys: codeKeysOf(input.plugin),
+  })
+  const options = (
+    substituted.expressions.length > 0
+      ? await resolveExpressions(substituted.value, input.variables)
+      : substituted.value
+  ) as Record<string, unknown>
+
+  const credentials = await credentialsFor(input, logs)
+  if (credentials === null) return { result: undefined, logs, variablesSet: [] }
+
+  const timeout = AbortSignal.timeout(input.timeoutMs ?? 60_000)
+  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
+  const context: RunnerContext = {
+    options,
+    credentials,
+    variables: store,
+    logger: {
+      success: (description, details) => logs.push({ status: 'success', description, details }),
+      info: (description, details) => logs.push({ status: 'info', description, details }),
+      error: (description, details) => logs.push({ status: 'error', description, details }),
+    },
+    http: createGuardedHttp({ allowInternal: env.get('ALLOW_INTERNAL_HTTP') }),
+    storage: {
+      async put(bytes, { type, name }) {
+        const extension = (name?.split('.').pop() ?? type.split('/').pop() ?? 'bin').replace(
+          /[^a-z0-9]/gi,
+          ''
+        )
+        const path = await putFile(
+          `public/${input.workspaceId}/${newId()}.${extension}`,
+          Buffer.from(bytes)
+        )
+        return `${appUrl}${path}`
+      },
+    },
+    sandbox: {
+      async run(code, variables) {
+        // Variables by name (as the Code block reads them) and under `variables`.
+        const outcome = await runInSandbox(code, { variables, args: variables })
+        if (!outcome.ok) throw new Error(`${outcome.error.name}: ${outcome.error.message}`)
+        return outcome.value
+      },
+    },
+    signal,
+  }
+  const { result, error } = await runSafely(runner, context)
+  if (error) logs.push(error)
+  return { result, logs, variablesSet: changes() }
+}

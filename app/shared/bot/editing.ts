@@ -1,0 +1,766 @@
+/**
+ * The editing rules of the bot graph (spec 01 section 4, spec 02 section 4) as pure
+ * functions: each takes a bot and returns a new one, never touching its input. The
+ * editor's zustand store calls them and pushes the result on its undo history; the
+ * server may replay them (copilot, API). Conventions:
+ * - an operation naming something that does not exist returns the very same bot, so
+ *   `next === bot` means "nothing happened" (no re-render, no history entry);
+ * - groups, blocks and items that did not change keep their identity, so memoised
+ *   nodes that select their own data by id do not re-render;
+ * - operations that create something return `{ bot, <new id> }`, the others the bot;
+ * - edges and outgoingEdgeIds are reconciled after every change (pruneEdges).
+ */
+import {
+  allIds,
+  isEventSource,
+  locateBlock,
+  mapStrings,
+  pruneEdges,
+  round2,
+  sourceKey,
+  withoutOutgoingEdge,
+} from './graph.js'
+import { createId } from './new_bot.js'
+import type {
+  Block,
+  BlockOptions,
+  BotV6,
+  Coordinates,
+  Edge,
+  EdgeSource,
+  EdgeTarget,
+  Group,
+  Item,
+  Variable,
+} from './types.js'
+import { sanitizeVariableName } from './variable_names.js'
+
+export { sanitizeVariableName } from './variable_names.js'
+
+/** Where a duplicate or a paste without a position lands, relative to its original. */
+export const DUPLICATE_OFFSET: Readonly<Coordinates> = { x: 200, y: 100 }
+
+/** The most entries the variable picker suggests. */
+export const MAX_VARIABLE_SUGGESTIONS = 50
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+function replaceGroup(bot: BotV6, groupId: string, fn: (group: Group) => Group): BotV6 {
+  let changed = false
+  const groups = bot.groups.map((group) => {
+    if (group.id !== groupId) return group
+    const next = fn(group)
+    if (next !== group) changed = true
+    return next
+  })
+  return changed ? { ...bot, groups } : bot
+}
+
+function replaceBlock(bot: BotV6, blockId: string, fn: (block: Block) => Block): BotV6 {
+  const location = locateBlock(bot, blockId)
+  if (!location) return bot
+  const next = fn(location.block)
+  if (next === location.block) return bot
+  return replaceGroup(bot, location.group.id, (group) => ({
+    ...group,
+    blocks: group.blocks.map((block) => (block.id === blockId ? next : block)),
+  }))
+}
+
+/** Empty groups are removed automatically (spec); edges into them go too. */
+export function removeEmptyGroups(bot: BotV6): BotV6 {
+  if (!isEmptyGroupPresent(bot)) return bot
+  return pruneEdges({ ...bot, groups: bot.groups.filter((group) => group.blocks.length > 0) })
+}
+
+/** True while some group has no block (mid-drag states): undo skips those. */
+export function isEmptyGroupPresent(bot: BotV6): boolean {
+  return bot.groups.some((group) => group.blocks.length === 0)
+}
+
+const GROUP_TITLE = /^Group #(\d+)$/
+
+/**
+ * 'Group #N' with N one more than the highest number in use (1 for the first group):
+ * numbers are never reused while a higher one exists, so titles read in creation order.
+ */
+export function nextGroupTitle(bot: BotV6): string {
+  let highest = 0
+  for (const group of bot.groups) {
+    const match = GROUP_TITLE.exec(group.title)
+    if (match) highest = Math.max(highest, Number(match[1]))
+  }
+  return `Group #${highest + 1}`
+}
+
+/** '<title> copy', then '<title> copy 2', '<title> copy 3'... the first one not taken. */
+export function copyTitle(title: string, taken: Iterable<string>): string {
+  const titles = new Set(taken)
+  const base = `${title} copy`
+  let candidate = base
+  for (let n = 2; titles.has(candidate); n++) candidate = `${base} ${n}`
+  return candidate
+}
+
+function roundCoordinates(coordinates: Coordinates): Coordinates {
+  return { x: round2(coordinates.x), y: round2(coordinates.y) }
+}
+
+function offset(coordinates: Coordinates, by: Coordinates): Coordinates {
+  return roundCoordinates({ x: coordinates.x + by.x, y: coordinates.y + by.y })
+}
+
+/** A block as dropped from the sidebar: fresh ids for it and its items. */
+export function newBlock(
+  type: string,
+  init: {
+    id?: string
+    options?: BlockOptions
+    content?: Record<string, unknown>
+    items?: Partial<Item>[]
+  } = {}
+): Block {
+  const id = init.id ?? createId()
+  const block: Block = { id, type }
+  if (init.options !== undefined) block.options = structuredClone(init.options)
+  if (init.content !== undefined) block.content = structuredClone(init.content)
+  if (init.items !== undefined) {
+    block.items = init.items.map((item) => ({
+      ...structuredClone(item),
+      id: item.id ?? createId(),
+      blockId: id,
+    }))
+  }
+  return block
+}
+
+/** A deep copy with new ids for the block and its items, without outgoing edges. */
+function cloneWithNewIds(block: Block): Block {
+  const id = createId()
+  const copy = withoutOutgoingEdge({ ...structuredClone(block), id })
+  if (copy.items) {
+    copy.items = copy.items.map((item) =>
+      withoutOutgoingEdge({
+        ...item,
+        id: createId(),
+        ...('blockId' in item ? { blockId: id } : {}),
+      })
+    )
+  }
+  return copy
+}
+
+function blockIds(block: Block): string[] {
+  return [block.id, ...(block.items ?? []).map((item) => item.id)]
+}
+
+/**
+ * Puts a block at `index` of a group. When it lands at the end, after an existing block,
+ * that block loses its outgoing edge (spec: the flow now goes on to the new block). The
+ * placed block keeps its own outgoing edge only when it ends last: an outgoing edge in
+ * the middle of a group would make the engine skip the blocks after it. Item edges stay.
+ */
+function placeBlock(bot: BotV6, groupId: string, index: number, block: Block): BotV6 {
+  const cut: string[] = []
+  const next = replaceGroup(bot, groupId, (group) => {
+    const at = Math.max(0, Math.min(Math.trunc(index), group.blocks.length))
+    const isLast = at === group.blocks.length
+    const blocks = [...group.blocks]
+    if (isLast && at > 0) {
+      cut.push(blocks[at - 1].id)
+      blocks[at - 1] = withoutOutgoingEdge(blocks[at - 1])
+    }
+    if (!isLast) cut.push(block.id)
+    blocks.splice(at, 0, isLast ? block : withoutOutgoingEdge(block))
+    return { ...group, blocks }
+  })
+  // The cut edges go too, or pruneEdges would hand them back to their source.
+  const edges = next.edges.filter(
+    (edge) =>
+      isEventSource(edge.from) || edge.from.itemId !== undefined || !cut.includes(edge.from.blockId)
+  )
+  return pruneEdges(edges.length === next.edges.length ? next : { ...next, edges })
+}
+
+// ---------------------------------------------------------------------------
+// Edges
+// ---------------------------------------------------------------------------
+
+function sourceExists(bot: BotV6, from: EdgeSource): boolean {
+  if (isEventSource(from)) return bot.events.some((event) => event.id === from.eventId)
+  const location = locateBlock(bot, from.blockId)
+  if (!location) return false
+  return from.itemId === undefined || !!location.block.items?.some((i) => i.id === from.itemId)
+}
+
+function targetExists(bot: BotV6, to: EdgeTarget): boolean {
+  const group = bot.groups.find((candidate) => candidate.id === to.groupId)
+  if (!group) return false
+  return to.blockId === undefined || group.blocks.some((block) => block.id === to.blockId)
+}
+
+function setOutgoingEdge(bot: BotV6, from: EdgeSource, edgeId: string): BotV6 {
+  if (isEventSource(from)) {
+    return {
+      ...bot,
+      events: bot.events.map((event) =>
+        event.id === from.eventId ? { ...event, outgoingEdgeId: edgeId } : event
+      ),
+    }
+  }
+  return replaceBlock(bot, from.blockId, (block) => {
+    if (from.itemId === undefined) return { ...block, outgoingEdgeId: edgeId }
+    return {
+      ...block,
+      items: block.items?.map((item) =>
+        item.id === from.itemId ? { ...item, outgoingEdgeId: edgeId } : item
+      ),
+    }
+  })
+}
+
+/**
+ * Joins a source (the start event, a block, an item) to a group or one of its blocks.
+ * The source's previous edge, if any, is replaced: a source has one way out.
+ */
+export function connect(
+  bot: BotV6,
+  from: EdgeSource,
+  to: EdgeTarget,
+  edgeId: string = createId()
+): BotV6 {
+  if (!sourceExists(bot, from) || !targetExists(bot, to)) return bot
+  const cleanFrom: EdgeSource = isEventSource(from)
+    ? { eventId: from.eventId }
+    : from.itemId === undefined
+      ? { blockId: from.blockId }
+      : { blockId: from.blockId, itemId: from.itemId }
+  const cleanTo: EdgeTarget =
+    to.blockId === undefined
+      ? { groupId: to.groupId }
+      : { groupId: to.groupId, blockId: to.blockId }
+  const key = sourceKey(cleanFrom)
+  const edges = bot.edges.filter((edge) => sourceKey(edge.from) !== key)
+  const edge: Edge = { id: edgeId, from: cleanFrom, to: cleanTo }
+  return pruneEdges(setOutgoingEdge({ ...bot, edges: [...edges, edge] }, cleanFrom, edgeId))
+}
+
+export function deleteEdge(bot: BotV6, edgeId: string): BotV6 {
+  if (!bot.edges.some((edge) => edge.id === edgeId)) return bot
+  return pruneEdges({ ...bot, edges: bot.edges.filter((edge) => edge.id !== edgeId) })
+}
+
+// ---------------------------------------------------------------------------
+// Groups
+// ---------------------------------------------------------------------------
+
+/**
+ * A new group at `coordinates` titled 'Group #N', holding `block` when given (the usual
+ * case: a block dropped on the canvas). Without a block the group is empty, as during a
+ * drag; removeEmptyGroups clears it if nothing lands in it.
+ */
+export function addGroup(
+  bot: BotV6,
+  input: { coordinates: Coordinates; block?: Block; title?: string; id?: string }
+): { bot: BotV6; groupId?: string } {
+  const used = allIds(bot)
+  const groupId = input.id ?? createId()
+  const newIds = [groupId, ...(input.block ? blockIds(input.block) : [])]
+  if (newIds.some((id) => used.has(id)) || new Set(newIds).size !== newIds.length) return { bot }
+  const group: Group = {
+    id: groupId,
+    title: input.title ?? nextGroupTitle(bot),
+    graphCoordinates: roundCoordinates(input.coordinates),
+    blocks: input.block ? [withoutEdges(input.block)] : [],
+  }
+  return { bot: { ...bot, groups: [...bot.groups, group] }, groupId }
+}
+
+/** A block that is new to the bot has no edges yet, whatever it carried. */
+function withoutEdges(block: Block): Block {
+  const clean = withoutOutgoingEdge(block)
+  if (!clean.items?.some((item) => item.outgoingEdgeId !== undefined)) return clean
+  return { ...clean, items: clean.items.map((item) => withoutOutgoingEdge(item)) }
+}
+
+export function deleteGroup(bot: BotV6, groupId: string): BotV6 {
+  if (!bot.groups.some((group) => group.id === groupId)) return bot
+  return pruneEdges({ ...bot, groups: bot.groups.filter((group) => group.id !== groupId) })
+}
+
+/** Moves a group; coordinates are rounded to 2 decimals (spec). */
+export function moveGroup(bot: BotV6, groupId: string, coordinates: Coordinates): BotV6 {
+  const rounded = roundCoordinates(coordinates)
+  return replaceGroup(bot, groupId, (group) =>
+    group.graphCoordinates.x === rounded.x && group.graphCoordinates.y === rounded.y
+      ? group
+      : { ...group, graphCoordinates: { ...group.graphCoordinates, ...rounded } }
+  )
+}
+
+/** Moves an event (the start event) the same way. */
+export function moveEvent(bot: BotV6, eventId: string, coordinates: Coordinates): BotV6 {
+  const rounded = roundCoordinates(coordinates)
+  let changed = false
+  const events = bot.events.map((event) => {
+    if (event.id !== eventId) return event
+    if (event.graphCoordinates.x === rounded.x && event.graphCoordinates.y === rounded.y) {
+      return event
+    }
+    changed = true
+    return { ...event, graphCoordinates: { ...event.graphCoordinates, ...rounded } }
+  })
+  return changed ? { ...bot, events } : bot
+}
+
+/** A blank title is ignored (the group keeps its previous one), like variable names. */
+export function renameGroup(bot: BotV6, groupId: string, title: string): BotV6 {
+  if (title.trim() === '') return bot
+  return replaceGroup(bot, groupId, (group) =>
+    group.title === title ? group : { ...group, title }
+  )
+}
+
+/**
+ * A copy of a group beside it (x+200, y+100): new ids for the group, its blocks and
+ * items, no outgoing edges, and a unique title '<title> copy' ('<title> copy 2', ...).
+ */
+export function duplicateGroup(bot: BotV6, groupId: string): { bot: BotV6; groupId?: string } {
+  const original = bot.groups.find((group) => group.id === groupId)
+  if (!original) return { bot }
+  const copy: Group = {
+    ...structuredClone(original),
+    id: createId(),
+    title: copyTitle(
+      original.title,
+      bot.groups.map((group) => group.title)
+    ),
+    graphCoordinates: offset(original.graphCoordinates, DUPLICATE_OFFSET),
+    blocks: original.blocks.map(cloneWithNewIds),
+  }
+  const index = bot.groups.indexOf(original)
+  const groups = [...bot.groups.slice(0, index + 1), copy, ...bot.groups.slice(index + 1)]
+  return { bot: { ...bot, groups }, groupId: copy.id }
+}
+
+// ---------------------------------------------------------------------------
+// Blocks
+// ---------------------------------------------------------------------------
+
+/**
+ * Inserts a new block (see newBlock) at `index` of a group (clamped to its ends).
+ * Inserted after the last block, that block's outgoing edge is removed (spec). Refused
+ * (same bot back) when the group is missing or an id of the block is already used.
+ */
+export function insertBlock(bot: BotV6, groupId: string, index: number, block: Block): BotV6 {
+  if (!bot.groups.some((group) => group.id === groupId)) return bot
+  const used = allIds(bot)
+  const ids = blockIds(block)
+  if (ids.some((id) => used.has(id)) || new Set(ids).size !== ids.length) return bot
+  const clean = withoutEdges(block)
+  return placeBlock(bot, groupId, index, clean)
+}
+
+/** Edges aimed at a moved block follow it to its new group. */
+function retargetEdges(edges: Edge[], blockId: string, groupId: string): Edge[] {
+  return edges.map((edge) =>
+    edge.to.blockId === blockId && edge.to.groupId !== groupId
+      ? { ...edge, to: { ...edge.to, groupId } }
+      : edge
+  )
+}
+
+function takeBlockOut(bot: BotV6, blockId: string) {
+  const location = locateBlock(bot, blockId)
+  if (!location) return undefined
+  const groups = bot.groups.map((group) =>
+    group.id === location.group.id
+      ? { ...group, blocks: group.blocks.filter((block) => block.id !== blockId) }
+      : group
+  )
+  return { location, bot: { ...bot, groups } }
+}
+
+/**
+ * Moves a block to `toIndex` of a group (the same or another), the index counted once
+ * the block has been taken out. The end-of-group rule of insertBlock applies; the group
+ * it leaves is removed when left empty; edges aimed at the block follow it.
+ */
+export function moveBlock(bot: BotV6, blockId: string, toGroupId: string, toIndex: number): BotV6 {
+  if (!bot.groups.some((group) => group.id === toGroupId)) return bot
+  const taken = takeBlockOut(bot, blockId)
+  if (!taken) return bot
+  const { location } = taken
+  const target = taken.bot.groups.find((group) => group.id === toGroupId)!
+  const at = Math.max(0, Math.min(Math.trunc(toIndex), target.blocks.length))
+  if (location.group.id === toGroupId && at === location.blockIndex) return bot
+  // Retarget before placing: placing reconciles edges, which would drop them otherwise.
+  const retargeted = { ...taken.bot, edges: retargetEdges(taken.bot.edges, blockId, toGroupId) }
+  return removeEmptyGroups(placeBlock(retargeted, toGroupId, at, location.block))
+}
+
+/**
+ * Drags a block out onto the canvas: a new group 'Group #N' at `coordinates` holds it,
+ * keeping its edges (it is the last block there). The group it left goes if empty.
+ */
+export function moveBlockToNewGroup(
+  bot: BotV6,
+  blockId: string,
+  coordinates: Coordinates
+): { bot: BotV6; groupId?: string } {
+  const taken = takeBlockOut(bot, blockId)
+  if (!taken) return { bot }
+  const group: Group = {
+    id: createId(),
+    title: nextGroupTitle(bot),
+    graphCoordinates: roundCoordinates(coordinates),
+    blocks: [taken.location.block],
+  }
+  let next: BotV6 = { ...taken.bot, groups: [...taken.bot.groups, group] }
+  next = { ...next, edges: retargetEdges(next.edges, blockId, group.id) }
+  return { bot: removeEmptyGroups(pruneEdges(next)), groupId: group.id }
+}
+
+/** Removes a block and every edge from or to it; its group goes when left empty. */
+export function deleteBlock(bot: BotV6, blockId: string): BotV6 {
+  const taken = takeBlockOut(bot, blockId)
+  if (!taken) return bot
+  return removeEmptyGroups(pruneEdges(taken.bot))
+}
+
+/**
+ * A copy of a block in a new group 'Group #N' offset by x+200, y+100 from the block's
+ * group: new ids for the group, block and items, no outgoing edges.
+ */
+export function duplicateBlock(
+  bot: BotV6,
+  blockId: string
+): { bot: BotV6; groupId?: string; blockId?: string } {
+  const location = locateBlock(bot, blockId)
+  if (!location) return { bot }
+  const copy = cloneWithNewIds(location.block)
+  const group: Group = {
+    id: createId(),
+    title: nextGroupTitle(bot),
+    graphCoordinates: offset(location.group.graphCoordinates, DUPLICATE_OFFSET),
+    blocks: [copy],
+  }
+  return { bot: { ...bot, groups: [...bot.groups, group] }, groupId: group.id, blockId: copy.id }
+}
+
+/**
+ * Merges `patch` into the block's options; a function receives the current options and
+ * returns the new ones whole.
+ */
+export function updateBlockOptions(
+  bot: BotV6,
+  blockId: string,
+  patch: BlockOptions | ((options: BlockOptions) => BlockOptions)
+): BotV6 {
+  return replaceBlock(bot, blockId, (block) => ({
+    ...block,
+    options:
+      typeof patch === 'function' ? patch(block.options ?? {}) : { ...block.options, ...patch },
+  }))
+}
+
+/** The same for bubbles, which keep their settings in `content`. */
+export function updateBlockContent(
+  bot: BotV6,
+  blockId: string,
+  patch: Record<string, unknown> | ((content: Record<string, unknown>) => Record<string, unknown>)
+): BotV6 {
+  return replaceBlock(bot, blockId, (block) => ({
+    ...block,
+    content:
+      typeof patch === 'function' ? patch(block.content ?? {}) : { ...block.content, ...patch },
+  }))
+}
+
+// ---------------------------------------------------------------------------
+// Items
+// ---------------------------------------------------------------------------
+
+/**
+ * Adds an item (a button, a condition branch...) at `index` (default: last) with a new
+ * id. `maxItems` comes from the plugin's items declaration; at the limit, nothing is added.
+ */
+export function addItem(
+  bot: BotV6,
+  blockId: string,
+  item: Partial<Item> = {},
+  options: { index?: number; maxItems?: number } = {}
+): { bot: BotV6; itemId?: string } {
+  const location = locateBlock(bot, blockId)
+  if (!location) return { bot }
+  const items = location.block.items ?? []
+  if (options.maxItems !== undefined && items.length >= options.maxItems) return { bot }
+  const itemId = item.id && !allIds(bot).has(item.id) ? item.id : createId()
+  const created = withoutOutgoingEdge({ ...structuredClone(item), id: itemId, blockId } as Item)
+  const at = Math.max(0, Math.min(Math.trunc(options.index ?? items.length), items.length))
+  const next = replaceBlock(bot, blockId, (block) => ({
+    ...block,
+    items: [...items.slice(0, at), created, ...items.slice(at)],
+  }))
+  return { bot: next, itemId }
+}
+
+export function updateItem(
+  bot: BotV6,
+  blockId: string,
+  itemId: string,
+  patch: Partial<Omit<Item, 'id' | 'blockId' | 'outgoingEdgeId'>>
+): BotV6 {
+  return replaceBlock(bot, blockId, (block) => {
+    if (!block.items?.some((item) => item.id === itemId)) return block
+    return {
+      ...block,
+      items: block.items.map((item) => (item.id === itemId ? { ...item, ...patch } : item)),
+    }
+  })
+}
+
+export type DeleteItemResult =
+  { bot: BotV6; deleted: true } | { bot: BotV6; deleted: false; reason: 'not-found' | 'last-item' }
+
+/**
+ * Removes an item and its edge. The last item of a block cannot be deleted (spec);
+ * `minItems` (the plugin's items.min, e.g. 2 for an AB test) raises that floor.
+ */
+export function deleteItem(
+  bot: BotV6,
+  blockId: string,
+  itemId: string,
+  options: { minItems?: number } = {}
+): DeleteItemResult {
+  const block = locateBlock(bot, blockId)?.block
+  const items = block?.items ?? []
+  if (!items.some((item) => item.id === itemId)) return { bot, deleted: false, reason: 'not-found' }
+  if (items.length <= Math.max(1, options.minItems ?? 1)) {
+    return { bot, deleted: false, reason: 'last-item' }
+  }
+  const next = replaceBlock(bot, blockId, (current) => ({
+    ...current,
+    items: items.filter((item) => item.id !== itemId),
+  }))
+  return { bot: pruneEdges(next), deleted: true }
+}
+
+// ---------------------------------------------------------------------------
+// Copy and paste
+// ---------------------------------------------------------------------------
+
+/** What the editor keeps on its clipboard: self-contained, plain JSON. */
+export interface BotClipboard {
+  groups: Group[]
+  /** Edges between the copied groups only. */
+  edges: Edge[]
+  /** Variables the copied blocks use (by id, or by {{name}} in their texts). */
+  variables: Variable[]
+}
+
+/** Calls visit on every string inside the blocks (options, content, items). */
+function visitStrings(value: unknown, visit: (text: string) => void) {
+  mapStrings(value, (text) => {
+    visit(text)
+    return text
+  })
+}
+
+const VARIABLE_REFERENCE = /{{([^{}]+)}}/g
+
+export function copySelection(bot: BotV6, groupIds: string[]): BotClipboard {
+  const selected = new Set(groupIds)
+  const groups = bot.groups.filter((group) => selected.has(group.id))
+  const blockIdsInside = new Set(groups.flatMap((group) => group.blocks.map((block) => block.id)))
+  const edges = bot.edges.filter(
+    (edge) =>
+      !isEventSource(edge.from) &&
+      blockIdsInside.has(edge.from.blockId) &&
+      selected.has(edge.to.groupId)
+  )
+  const byId = new Map(bot.variables.map((variable) => [variable.id, variable]))
+  const byName = new Map(bot.variables.map((variable) => [variable.name, variable]))
+  const used = new Map<string, Variable>()
+  visitStrings(groups, (text) => {
+    const variable = byId.get(text)
+    if (variable) used.set(variable.id, variable)
+    for (const match of text.matchAll(VARIABLE_REFERENCE)) {
+      const named = byName.get(match[1])
+      if (named) used.set(named.id, named)
+    }
+  })
+  return structuredClone({ groups, edges, variables: [...used.values()] })
+}
+
+/**
+ * Pastes a clipboard: new ids for groups, blocks, items and edges; edges between pasted
+ * groups kept (remapped), edges to anything else dropped. Each clipboard variable is
+ * matched by name: an existing variable of the same name is reused, otherwise it is
+ * created (with a new id); references inside the pasted blocks are rewritten to match.
+ * With `at`, the selection's top-left corner lands there; without, it is offset by
+ * x+200, y+100 from where it was copied. Titles already in use get the ' copy' suffix.
+ */
+export function pasteSelection(
+  bot: BotV6,
+  clipboard: BotClipboard,
+  at?: Coordinates
+): { bot: BotV6; groupIds: string[] } {
+  if (clipboard.groups.length === 0) return { bot, groupIds: [] }
+  const ids = new Map<string, string>()
+  const remap = (id: string) => {
+    if (!ids.has(id)) ids.set(id, createId())
+    return ids.get(id)!
+  }
+
+  const variables = [...bot.variables]
+  const variableIds = new Map<string, string>()
+  for (const variable of clipboard.variables) {
+    const existing = variables.find((candidate) => candidate.name === variable.name)
+    if (existing) {
+      variableIds.set(variable.id, existing.id)
+    } else {
+      const created = { ...structuredClone(variable), id: `v${createId()}` }
+      variables.push(created)
+      variableIds.set(variable.id, created.id)
+    }
+  }
+  const rewriteVariables = (value: unknown) =>
+    mapStrings(value, (text) => variableIds.get(text) ?? text)
+
+  const edgeIds = new Set(clipboard.edges.map((edge) => edge.id))
+  const keepEdge = (edgeId?: string) =>
+    edgeId !== undefined && edgeIds.has(edgeId) ? { outgoingEdgeId: remap(edgeId) } : {}
+
+  const minX = Math.min(...clipboard.groups.map((group) => group.graphCoordinates.x))
+  const minY = Math.min(...clipboard.groups.map((group) => group.graphCoordinates.y))
+  const shift = at ? { x: at.x - minX, y: at.y - minY } : DUPLICATE_OFFSET
+  const titles = new Set(bot.groups.map((group) => group.title))
+
+  const groups = clipboard.groups.map((group): Group => {
+    const title = titles.has(group.title) ? copyTitle(group.title, titles) : group.title
+    titles.add(title)
+    return {
+      ...structuredClone(group),
+      id: remap(group.id),
+      title,
+      graphCoordinates: offset(group.graphCoordinates, shift),
+      blocks: group.blocks.map((block): Block => {
+        const { id, outgoingEdgeId, items, options, content, ...rest } = structuredClone(block)
+        const pasted: Block = {
+          ...(rewriteVariables(rest) as Omit<Block, 'id'>),
+          id: remap(id),
+          ...keepEdge(outgoingEdgeId),
+        }
+        if (options !== undefined) pasted.options = rewriteVariables(options) as BlockOptions
+        if (content !== undefined) pasted.content = rewriteVariables(content) as Block['content']
+        if (items !== undefined) {
+          pasted.items = items.map((item): Item => {
+            const { id: itemId, outgoingEdgeId: itemEdge, ...fields } = item
+            // The pasted item belongs to the pasted block.
+            delete fields.blockId
+            return {
+              ...(rewriteVariables(fields) as Omit<Item, 'id'>),
+              id: remap(itemId),
+              blockId: pasted.id,
+              ...keepEdge(itemEdge),
+            }
+          })
+        }
+        return pasted
+      }),
+    }
+  })
+
+  const edges = clipboard.edges.map((edge): Edge => {
+    const from = edge.from as { blockId: string; itemId?: string }
+    return {
+      ...structuredClone(edge),
+      id: remap(edge.id),
+      from: {
+        blockId: remap(from.blockId),
+        ...(from.itemId !== undefined ? { itemId: remap(from.itemId) } : {}),
+      },
+      to: {
+        groupId: remap(edge.to.groupId),
+        ...(edge.to.blockId !== undefined ? { blockId: remap(edge.to.blockId) } : {}),
+      },
+    }
+  })
+
+  const next = pruneEdges({
+    ...bot,
+    groups: [...bot.groups, ...groups],
+    edges: [...bot.edges, ...edges],
+    variables,
+  })
+  return { bot: next, groupIds: groups.map((group) => group.id) }
+}
+
+// ---------------------------------------------------------------------------
+// Variables (spec 01 sections 4 and 5)
+// ---------------------------------------------------------------------------
+
+/**
+ * The name the picker would create for what the builder typed, or undefined when
+ * nothing is left after sanitizing or a variable of that name exists already (the
+ * picker then shows no "create" entry).
+ */
+export function variableToCreate(variables: Variable[], typed: string): string | undefined {
+  const name = sanitizeVariableName(typed).trim()
+  if (name === '' || variables.some((variable) => variable.name === name)) return undefined
+  return name
+}
+
+/**
+ * Creates a variable from the picker: id 'v' + a new id, isSessionVariable true. The
+ * name is sanitized and trimmed; an empty one is refused (variable undefined). A name
+ * already taken gives back that existing variable rather than a twin.
+ */
+export function createVariable(bot: BotV6, name: string): { bot: BotV6; variable?: Variable } {
+  const clean = sanitizeVariableName(name).trim()
+  if (clean === '') return { bot }
+  const existing = bot.variables.find((variable) => variable.name === clean)
+  if (existing) return { bot, variable: existing }
+  const variable: Variable = { id: `v${createId()}`, name: clean, isSessionVariable: true }
+  return { bot: { ...bot, variables: [...bot.variables, variable] }, variable }
+}
+
+/**
+ * Renames inline. A blank name is ignored (spec), and so is a name another variable
+ * already has: {{Name}} references must point at one variable.
+ */
+export function renameVariable(bot: BotV6, variableId: string, name: string): BotV6 {
+  const clean = sanitizeVariableName(name).trim()
+  if (clean === '') return bot
+  if (bot.variables.some((variable) => variable.name === clean && variable.id !== variableId)) {
+    return bot
+  }
+  let changed = false
+  const variables = bot.variables.map((variable) => {
+    if (variable.id !== variableId || variable.name === clean) return variable
+    changed = true
+    return { ...variable, name: clean }
+  })
+  return changed ? { ...bot, variables } : bot
+}
+
+/**
+ * Removes a variable from the list. Blocks still naming its id keep it: the engine reads
+ * an unknown variable as empty, and undo brings the variable back intact.
+ */
+export function removeVariable(bot: BotV6, variableId: string): BotV6 {
+  if (!bot.variables.some((variable) => variable.id === variableId)) return bot
+  return { ...bot, variables: bot.variables.filter((variable) => variable.id !== variableId) }
+}
+
+/** The picker's list: names containing the query, case-insensitively, at most 50. */
+export function suggestVariables(variables: Variable[], query: string): Variable[] {
+  const needle = query.trim().toLowerCase()
+  const matches = needle
+    ? variables.filter((variable) => variable.name.toLowerCase().includes(needle))
+    : variables
+  return matches.slice(0, MAX_VARIABLE_SUGGESTIONS)
+}

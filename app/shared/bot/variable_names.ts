@@ -1,0 +1,32 @@
+/**
+ * The variable name rule (spec 01 section 5): letters, digits, spaces, underscore and
+ * hyphen; at most 255 characters; never empty. Letters and digits of any script count,
+ * so that builders name variables in their own language ("Prénom", "Имя").
+ */
+
+export const VARIABLE_NAME_MAX_LENGTH = 255
+
+const FORBIDDEN = /[^\p{L}\p{M}\p{Nd} _-]/gu
+const ALLOWED = /^[\p{L}\p{M}\p{Nd} _-]+$/u
+
+/**
+ * Strips what the rule forbids, as the picker does while the builder types. Does not
+ * trim: a space typed between two words must survive the keystroke before the second.
+ */
+export function sanitizeVariableName(name: string): string {
+  // Array.from counts characters, not UTF-16 units: never cuts a letter in half.
+  return Array.from(name.replace(FORBIDDEN, '')).slice(0, VARIABLE_NAME_MAX_LENGTH).join('')
+}
+
+/** Why a stored name breaks the rule, or undefined when it is fine. */
+export function variableNameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string') return 'Variable name must be a text'
+  if (name.trim() === '') return 'Variable name cannot be empty'
+  if (Array.from(name).length > VARIABLE_NAME_MAX_LENGTH) {
+    return `Variable name must be at most ${VARIABLE_NAME_MAX_LENGTH} characters long`
+  }
+  if (!ALLOWED.test(name)) {
+    return 'Variable name may only hold letters, digits, spaces, underscores and hyphens'
+  }
+  return undefined
+}

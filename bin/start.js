@@ -1,0 +1,67 @@
+/*
+| `npm start`: the embedded default. Creates .env when missing, builds the app when the
+| build is missing or older than the sources, runs migrations and the (idempotent) seed,
+| then starts the server. Data stays outside build/ (tmp/, storage/), so rebuilding never
+| loses it.
+*/
+import { spawn, spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensureEnvFile } from './prepare.js'
+
+const root = process.cwd()
+const node = process.execPath
+const nodeFlags = ['--no-node-snapshot']
+
+function run(args, opts = {}) {
+  const result = spawnSync(node, [...nodeFlags, ...args], { stdio: 'inherit', cwd: root, ...opts })
+  if (result.status !== 0) {
+    console.error(`[start] "${args.join(' ')}" failed`)
+    process.exit(result.status ?? 1)
+  }
+}
+
+function newestMtime(dir) {
+  let newest = 0
+  if (!existsSync(dir)) return 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue
+    const path = join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
+  }
+  return newest
+}
+
+function sourceStamp() {
+  const parts = ['app', 'start', 'config', 'resources', 'database', 'plugins', 'commands', 'providers', 'bin']
+  let newest = 0
+  for (const p of parts) newest = Math.max(newest, newestMtime(join(root, p)))
+  for (const f of ['package.json', 'adonisrc.ts', 'vite.config.ts', 'tsconfig.json']) {
+    if (existsSync(join(root, f))) newest = Math.max(newest, statSync(join(root, f)).mtimeMs)
+  }
+  return String(Math.floor(newest))
+}
+
+ensureEnvFile(root)
+
+const stampFile = join(root, 'build', '.source-stamp')
+const stamp = sourceStamp()
+const built = existsSync(join(root, 'build', 'bin', 'server.js'))
+if (!built || !existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+  console.log(built ? '[start] sources changed: rebuilding…' : '[start] building the app (first run, about a minute)…')
+  run(['ace.js', 'build'])
+  writeFileSync(stampFile, stamp)
+}
+
+// The build reads its environment from build/.env; the project's .env is the one to edit.
+copyFileSync(join(root, '.env'), join(root, 'build', '.env'))
+
+run(['build/ace.js', 'migration:run', '--force'])
+run(['build/ace.js', 'db:seed'])
+run(['build/ace.js', 'user:signin-link', '--if-no-smtp'])
+
+const server = spawn(node, [...nodeFlags, 'build/bin/server.js'], { stdio: 'inherit', cwd: root })
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => server.kill(signal))
+}
+server.on('exit', (code) => process.exit(code ?? 0))

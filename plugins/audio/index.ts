@@ -1,0 +1,23 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+/** Audio bubble: an uploaded or linked MP3 or WAV file. */
+export default definePlugin({
+  id: 'audio',
+  name: 'Audio',
+  description: 'Send an audio file (MP3 or WAV)',
+  category: 'bubble',
+  scope: 'user',
+  icon: 'audio-lines',
+  version: 1,
+  serves: ['bot'],
+  storedIn: 'content',
+  options: {
+    url: field.string({
+      label: 'Audio URL',
+      placeholder: 'Paste the audio file link...',
+      allowVariables: true,
+    }),
+    isAutoplayEnabled: field.boolean({ label: 'Autoplay', defaultValue: true }),
+  },
+})

@@ -1,0 +1,25 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+
+/** An e-mail address, validated before the flow goes on. */
+export default definePlugin({
+  id: 'email input',
+  name: 'Email',
+  description: 'Ask for an e-mail address',
+  category: 'input',
+  scope: 'user',
+  icon: 'at-sign',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    labels: field.object({
+      placeholder: field.string({ label: 'Placeholder', defaultValue: 'Type your email...' }),
+      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+    }),
+    retryMessageContent: retryMessageField(
+      "This email doesn't seem to be valid. Can you type it again?"
+    ),
+    variableId: answerVariableField(),
+  },
+})

@@ -1,0 +1,54 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+
+/** File upload; the URLs of the uploaded files are saved in the variable. */
+export default definePlugin({
+  id: 'file input',
+  name: 'File',
+  description: 'Ask for one or several files',
+  category: 'input',
+  scope: 'user',
+  icon: 'paperclip',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    isRequired: field.boolean({ label: 'Required', defaultValue: true }),
+    isMultipleAllowed: field.boolean({ label: 'Allow multiple files', defaultValue: false }),
+    visibility: field.enum({
+      label: 'Visibility',
+      options: ['Auto', 'Public', 'Private'],
+      defaultValue: 'Auto',
+      helperText: 'Private files are only reachable by signed-in members of the workspace',
+    }),
+    sizeLimit: field.number({
+      label: 'Size limit (MB)',
+      min: 0,
+      helperText: 'Only read by bots of version 5; newer bots use the server limit',
+      hidden: true,
+    }),
+    labels: field.object({
+      placeholder: field.string({
+        label: 'Placeholder',
+        multiline: true,
+        defaultValue: '<strong>Click to upload</strong> or drag and drop<br>(size limit: 10MB)',
+      }),
+      button: field.string({ label: 'Button label', defaultValue: 'Upload' }),
+      clear: field.string({ label: 'Clear button label', defaultValue: 'Clear' }),
+      skip: field.string({ label: 'Skip button label', defaultValue: 'Skip' }),
+      success: field.object(
+        {
+          single: field.string({ label: 'Single file success', defaultValue: 'File uploaded' }),
+          multiple: field.string({
+            label: 'Multiple files success',
+            defaultValue: '{total} files uploaded',
+            helperText: '{total} is replaced by the number of files',
+          }),
+        },
+        { label: 'Success labels' }
+      ),
+    }),
+    retryMessageContent: retryMessageField(),
+    variableId: answerVariableField(),
+  },
+})

@@ -1,0 +1,70 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+export const HTTP_METHODS = [
+  'POST',
+  'GET',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'HEAD',
+  'CONNECT',
+  'OPTIONS',
+  'TRACE',
+] as const
+
+/** Seconds. The spec gives the minimum only; 120 s matches the format's other tools. */
+export const DEFAULT_TIMEOUT = 10
+export const MAX_TIMEOUT = 120
+
+/**
+ * The outgoing HTTP request. Its stored type is 'Webhook' (capitalised, as exported by
+ * other tools), which has the same slug as the waiting 'webhook' block: hence the
+ * explicit slug.
+ */
+export default definePlugin({
+  id: 'Webhook',
+  slug: 'http-request',
+  name: 'HTTP request',
+  description: 'Call an API and save parts of its answer',
+  category: 'integration',
+  scope: 'user',
+  icon: 'globe',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    webhook: field.object(
+      {
+        method: field.enum({ label: 'Method', options: HTTP_METHODS, defaultValue: 'POST' }),
+        url: field.string({ label: 'URL', placeholder: 'Paste the URL...', allowVariables: true }),
+        queryParams: field.keyValue({ label: 'Query params', allowVariables: true }),
+        headers: field.keyValue({ label: 'Headers', allowVariables: true }),
+        body: field.code({
+          label: 'Body',
+          lang: 'json',
+          placeholder: '{ "name": "{{Name}}" }',
+          showIf: { field: '$.isCustomBody', equals: true },
+        }),
+      },
+      { label: 'Request' }
+    ),
+    isAdvancedConfig: field.boolean({ label: 'Advanced configuration', defaultValue: false }),
+    isCustomBody: field.boolean({ label: 'Custom body', defaultValue: false }),
+    isExecutedOnClient: field.boolean({ label: 'Execute on client', defaultValue: false }),
+    timeout: field.number({
+      label: 'Timeout (seconds)',
+      min: 1,
+      max: MAX_TIMEOUT,
+      step: 1,
+      defaultValue: DEFAULT_TIMEOUT,
+    }),
+    variablesForTest: field.list(
+      {
+        variableId: field.variable({ label: 'Variable' }),
+        value: field.string({ label: 'Test value' }),
+      },
+      { label: 'Variable values for test', itemLabel: 'variable' }
+    ),
+    responseVariableMapping: field.responseMapping({ label: 'Save in variables', key: 'bodyPath' }),
+  },
+})

@@ -1,0 +1,37 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+/** Image bubble: a link or an upload, optionally clickable. */
+export default definePlugin({
+  id: 'image',
+  name: 'Image',
+  description: 'Send an image',
+  category: 'bubble',
+  scope: 'user',
+  icon: 'image',
+  version: 1,
+  serves: ['bot'],
+  storedIn: 'content',
+  options: {
+    url: field.string({
+      label: 'Image URL',
+      placeholder: 'Paste the image link...',
+      allowVariables: true,
+    }),
+    clickLink: field.object(
+      {
+        url: field.string({
+          label: 'Link',
+          placeholder: 'https://example.com',
+          allowVariables: true,
+        }),
+        alt: field.string({
+          label: 'Alternative text',
+          placeholder: 'Image description',
+          allowVariables: true,
+        }),
+      },
+      { label: 'On click' }
+    ),
+  },
+})

@@ -1,0 +1,21 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+/** Jumps to a group (and optionally a block in it) without an edge. */
+export default definePlugin({
+  id: 'Jump',
+  name: 'Jump',
+  description: 'Go to another group',
+  category: 'logic',
+  scope: 'user',
+  icon: 'corner-down-right',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    groupId: field.string({ label: 'Group', optionsFrom: { fetcher: 'groups' } }),
+    blockId: field.string({
+      label: 'Block',
+      optionsFrom: { fetcher: 'blocks', dependsOn: ['groupId'] },
+    }),
+  },
+})

@@ -1,0 +1,31 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { answerVariableField } from '../../app/plugins/common_fields.js'
+
+/**
+ * Asks the visitor to share their location through the browser. The spec names its
+ * parts (question label, yes and no buttons, browser details) but not their defaults.
+ */
+export default definePlugin({
+  id: 'location input',
+  name: 'Location',
+  description: "Ask for the visitor's location",
+  category: 'input',
+  scope: 'user',
+  icon: 'map-pin',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    labels: field.object({
+      question: field.string({ label: 'Question', defaultValue: 'Can we use your location?' }),
+      yes: field.string({ label: 'Yes button label', defaultValue: 'Yes' }),
+      no: field.string({ label: 'No button label', defaultValue: 'No' }),
+    }),
+    browserDetails: field.boolean({
+      label: 'Save browser details',
+      helperText: 'Also keep the browser and device details with the answer',
+      defaultValue: false,
+    }),
+    variableId: answerVariableField(),
+  },
+})

@@ -1,0 +1,26 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+
+/** A number answer within optional bounds; bounds may hold a {{variable}}. */
+export default definePlugin({
+  id: 'number input',
+  name: 'Number',
+  description: 'Ask for a number',
+  category: 'input',
+  scope: 'user',
+  icon: 'hash',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    labels: field.object({
+      placeholder: field.string({ label: 'Placeholder', defaultValue: 'Type a number...' }),
+      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+    }),
+    min: field.number({ label: 'Minimum', allowVariable: true }),
+    max: field.number({ label: 'Maximum', allowVariable: true }),
+    step: field.number({ label: 'Step', allowVariable: true }),
+    retryMessageContent: retryMessageField(),
+    variableId: answerVariableField(),
+  },
+})

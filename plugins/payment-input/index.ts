@@ -1,0 +1,64 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+
+/** Collects a payment through Stripe (the only provider), with the visitor's details. */
+export default definePlugin({
+  id: 'payment input',
+  name: 'Payment',
+  description: 'Collect a payment',
+  category: 'input',
+  scope: 'workspace',
+  icon: 'credit-card',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    provider: field.enum({ label: 'Provider', options: ['Stripe'], defaultValue: 'Stripe' }),
+    credentialsId: field.credentials({
+      label: 'Account',
+      credentialType: 'stripe',
+      required: true,
+    }),
+    amount: field.string({
+      label: 'Price amount',
+      placeholder: '30.00',
+      allowVariables: true,
+      required: true,
+    }),
+    currency: field.string({ label: 'Currency', placeholder: 'USD', defaultValue: 'USD' }),
+    labels: field.object({
+      button: field.string({ label: 'Button label', defaultValue: 'Pay' }),
+      success: field.string({ label: 'Success message', defaultValue: 'Success' }),
+    }),
+    additionalInformation: field.object(
+      {
+        name: field.string({ label: 'Name', placeholder: 'John Smith', allowVariables: true }),
+        email: field.string({
+          label: 'Email',
+          placeholder: 'john@gmail.com',
+          allowVariables: true,
+        }),
+        phoneNumber: field.string({
+          label: 'Phone number',
+          placeholder: '+33XXXXXXXXX',
+          allowVariables: true,
+        }),
+        description: field.string({ label: 'Description', allowVariables: true }),
+        address: field.object(
+          {
+            country: field.string({ label: 'Country', allowVariables: true }),
+            line1: field.string({ label: 'Line 1', allowVariables: true }),
+            line2: field.string({ label: 'Line 2', allowVariables: true }),
+            state: field.string({ label: 'State', allowVariables: true }),
+            city: field.string({ label: 'City', allowVariables: true }),
+            postalCode: field.string({ label: 'Postal code', allowVariables: true }),
+          },
+          { label: 'Address' }
+        ),
+      },
+      { label: 'Additional information' }
+    ),
+    retryMessageContent: retryMessageField('Payment failed. Please, try again.'),
+    variableId: answerVariableField(),
+  },
+})

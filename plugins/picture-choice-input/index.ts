@@ -1,0 +1,63 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import {
+  answerVariableField,
+  displayConditionField,
+  retryMessageField,
+} from '../../app/plugins/common_fields.js'
+
+/** Picture choice: cards with a picture, a title and a description. */
+export default definePlugin({
+  id: 'picture choice input',
+  name: 'Pic choice',
+  description: 'Offer pictures to choose from',
+  category: 'input',
+  scope: 'user',
+  icon: 'images',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    isMultipleChoice: field.boolean({ label: 'Multiple choice', defaultValue: false }),
+    buttonLabel: field.string({
+      label: 'Submit label',
+      defaultValue: 'Send',
+      showIf: { field: 'isMultipleChoice', equals: true },
+    }),
+    isSearchable: field.boolean({ label: 'Is searchable', defaultValue: false }),
+    searchInputPlaceholder: field.string({
+      label: 'Search input placeholder',
+      defaultValue: 'Filter the options...',
+      showIf: { field: 'isSearchable', equals: true },
+    }),
+    dynamicItems: field.object(
+      {
+        isEnabled: field.boolean({ label: 'Dynamic items', defaultValue: false }),
+        pictureSrcsVariableId: field.variable({
+          label: 'Images from',
+          showIf: { field: 'isEnabled', equals: true },
+        }),
+        titlesVariableId: field.variable({
+          label: 'Titles from',
+          showIf: { field: 'isEnabled', equals: true },
+        }),
+        descriptionsVariableId: field.variable({
+          label: 'Descriptions from',
+          showIf: { field: 'isEnabled', equals: true },
+        }),
+      },
+      { label: 'Dynamic items' }
+    ),
+    retryMessageContent: retryMessageField(),
+    variableId: answerVariableField(),
+  },
+  items: {
+    fields: {
+      pictureSrc: field.string({ label: 'Image URL', allowVariables: true }),
+      title: field.string({ label: 'Title', allowVariables: true }),
+      description: field.string({ label: 'Description', allowVariables: true }),
+      displayCondition: displayConditionField(),
+    },
+    min: 1,
+    defaultItems: [{}],
+  },
+})

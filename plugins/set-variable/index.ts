@@ -1,0 +1,87 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+/** The 18 kinds of value Set variable can compute, in the spec's order. */
+export const SET_VARIABLE_TYPES = [
+  'Custom',
+  'Today',
+  'Now',
+  'Yesterday',
+  'Tomorrow',
+  'Moment of the day',
+  'Empty',
+  'Environment name',
+  'User ID',
+  'Result ID',
+  'Random ID',
+  'Phone number',
+  'Contact name',
+  'Transcript',
+  'Pop',
+  'Shift',
+  'Map item with same index',
+  'Append value(s)',
+] as const
+
+const DATE_TYPES = ['Now', 'Today', 'Yesterday', 'Tomorrow']
+
+/**
+ * Sets a variable to a computed value. Custom evaluates text with {{variables}}, or
+ * JavaScript in the sandbox when isCode is on.
+ */
+export default definePlugin({
+  id: 'Set variable',
+  name: 'Set variable',
+  description: 'Give a variable a value',
+  category: 'logic',
+  scope: 'user',
+  icon: 'pen-line',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    variableId: field.variable({ label: 'Variable', writes: true }),
+    type: field.enum({ label: 'Value', options: SET_VARIABLE_TYPES, defaultValue: 'Custom' }),
+    isCode: field.boolean({
+      label: 'Evaluate as code',
+      defaultValue: false,
+      showIf: { field: 'type', equals: 'Custom' },
+    }),
+    expressionToEvaluate: field.code({
+      label: 'Value',
+      lang: 'javascript',
+      placeholder: 'Type a value or {{a variable}}',
+      showIf: { field: 'type', equals: 'Custom' },
+    }),
+    timeZone: field.string({
+      label: 'Time zone',
+      placeholder: 'Europe/Paris',
+      showIf: { field: 'type', in: DATE_TYPES },
+    }),
+    item: field.string({
+      label: 'Value(s) to append',
+      allowVariables: true,
+      showIf: { field: 'type', equals: 'Append value(s)' },
+    }),
+    saveItemInVariableId: field.variable({
+      label: 'Save the removed item in',
+      writes: true,
+      showIf: { field: 'type', in: ['Pop', 'Shift'] },
+    }),
+    mapListItemParams: field.object(
+      {
+        baseItemVariableId: field.variable({ label: 'Base item' }),
+        baseListVariableId: field.variable({ label: 'Base list' }),
+        targetListVariableId: field.variable({ label: 'Target list' }),
+      },
+      {
+        label: 'Map item with same index',
+        showIf: { field: 'type', equals: 'Map item with same index' },
+      }
+    ),
+    isExecutedOnClient: field.boolean({
+      label: 'Execute on client',
+      defaultValue: false,
+      showIf: { field: 'type', equals: 'Custom' },
+    }),
+  },
+})

@@ -1,0 +1,58 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+
+/** Free text answer, on one line or several, optionally with a voice clip or attachments. */
+export default definePlugin({
+  id: 'text input',
+  name: 'Text',
+  description: 'Ask for a text answer',
+  category: 'input',
+  scope: 'user',
+  icon: 'text-cursor-input',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    labels: field.object({
+      placeholder: field.string({ label: 'Placeholder', defaultValue: 'Type your answer...' }),
+      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+    }),
+    isLong: field.boolean({ label: 'Long text', defaultValue: false }),
+    audioClip: field.object(
+      {
+        isEnabled: field.boolean({ label: 'Allow audio clip', defaultValue: false }),
+        saveVariableId: field.variable({
+          label: 'Save the audio clip URL in',
+          writes: true,
+          showIf: { field: 'isEnabled', equals: true },
+        }),
+        visibility: field.enum({
+          label: 'Visibility',
+          options: ['Auto', 'Public', 'Private'],
+          defaultValue: 'Auto',
+          showIf: { field: 'isEnabled', equals: true },
+        }),
+      },
+      { label: 'Audio clip' }
+    ),
+    attachments: field.object(
+      {
+        isEnabled: field.boolean({ label: 'Allow attachments', defaultValue: false }),
+        saveVariableId: field.variable({
+          label: 'Save the attachment URLs in',
+          writes: true,
+          showIf: { field: 'isEnabled', equals: true },
+        }),
+        visibility: field.enum({
+          label: 'Visibility',
+          options: ['Auto', 'Public', 'Private'],
+          defaultValue: 'Auto',
+          showIf: { field: 'isEnabled', equals: true },
+        }),
+      },
+      { label: 'Attachments' }
+    ),
+    retryMessageContent: retryMessageField(),
+    variableId: answerVariableField(),
+  },
+})

@@ -1,0 +1,23 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+/**
+ * Text bubble. The v6 format keeps bubble settings in `content`; the editor writes
+ * richText (Slate nodes), imports may carry html or plainText instead.
+ */
+export default definePlugin({
+  id: 'text',
+  name: 'Text',
+  description: 'Send a text message',
+  category: 'bubble',
+  scope: 'user',
+  icon: 'message-square',
+  version: 1,
+  serves: ['bot'],
+  storedIn: 'content',
+  options: {
+    richText: field.json({ label: 'Text' }),
+    html: field.string({ label: 'HTML', multiline: true, hidden: true }),
+    plainText: field.string({ label: 'Plain text', multiline: true, hidden: true }),
+  },
+})

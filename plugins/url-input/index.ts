@@ -1,0 +1,25 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+
+/** A website address, validated before the flow goes on. */
+export default definePlugin({
+  id: 'url input',
+  name: 'Website',
+  description: 'Ask for a URL',
+  category: 'input',
+  scope: 'user',
+  icon: 'link',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    labels: field.object({
+      placeholder: field.string({ label: 'Placeholder', defaultValue: 'Type a URL...' }),
+      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+    }),
+    retryMessageContent: retryMessageField(
+      "This URL doesn't seem to be valid. Can you type it again?"
+    ),
+    variableId: answerVariableField(),
+  },
+})

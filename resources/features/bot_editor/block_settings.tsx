@@ -1,0 +1,322 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
+import {
+  addItem,
+  deleteItem,
+  updateBlockContent,
+  updateBlockOptions,
+  updateItem,
+} from '#shared/bot/editing'
+import { locateBlock } from '#shared/bot/graph'
+import type { Block, Item } from '#shared/bot/types'
+import { Button } from '~/components/ui/button'
+import { FieldHint, Label } from '~/components/ui/label'
+import { Textarea } from '~/components/ui/textarea'
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '~/components/ui/select'
+import { PluginForm } from '~/features/plugin_form/plugin_form'
+import { defaultsOfFields } from '~/features/plugin_form/values'
+import { PluginIcon } from '~/features/plugin_form/plugin_icon'
+import { useBotEditor, useBotEditorApi } from './bot_editor_store'
+import { plainToRichText, textBubbleText } from './block_summary'
+import { useEditorPlugin } from './editor_plugins'
+import { VariablesPicker } from './variables_picker'
+import type { EditorPlugin } from './types'
+
+/**
+ * The settings of the open block, in a panel over the right of the canvas: the plugin's
+ * generated form (PluginForm), an action select for plugins with actions, the item editor
+ * for blocks with items, and the variable picker.
+ */
+export function BlockSettings() {
+  const { t } = useTranslation()
+  const api = useBotEditorApi()
+  const openBlockId = useBotEditor((state) => state.openBlockId)
+  const block = useBotEditor((state) =>
+    state.openBlockId ? locateBlock(state.history.present, state.openBlockId)?.block : undefined
+  )
+  const readOnly = useBotEditor((state) => state.readOnly)
+  const plugin = useEditorPlugin(block?.type ?? '')
+  const panelRef = useRef<HTMLElement>(null)
+
+  // The block went away (deleted, undone): close.
+  useEffect(() => {
+    if (openBlockId && !block) api.getState().openBlock(null)
+  }, [openBlockId, block, api])
+
+  useEffect(() => {
+    if (openBlockId) panelRef.current?.focus()
+  }, [openBlockId])
+
+  if (!block) return null
+  const close = () => api.getState().openBlock(null)
+
+  return (
+    <aside
+      ref={panelRef}
+      tabIndex={-1}
+      data-testid="block-settings"
+      aria-label={t('editor.block.settings')}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') close()
+      }}
+      className="absolute top-3 right-3 bottom-3 z-10 flex w-96 max-w-[calc(100%-1.5rem)] flex-col rounded-xl border bg-card shadow-lg outline-none"
+    >
+      <header className="flex items-center gap-2 border-b px-4 py-3">
+        <PluginIcon id={block.type} icon={plugin?.icon} className="size-4 text-primary" />
+        <h2 className="min-w-0 flex-1 truncate text-sm font-semibold">
+          {plugin?.name ?? block.type}
+        </h2>
+        <button
+          type="button"
+          data-testid="block-settings-close"
+          aria-label={t('common.close')}
+          onClick={close}
+          className="rounded-md p-1 text-muted-foreground outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
+        >
+          <XIcon className="size-4" />
+        </button>
+      </header>
+      <div className="grid min-h-0 flex-1 content-start gap-6 overflow-y-auto p-4">
+        {plugin ? (
+          <BlockForm key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
+        ) : (
+          <p className="text-sm text-muted-foreground">{t('editor.block.unknownPlugin')}</p>
+        )}
+        <VariablesPicker readOnly={readOnly} />
+      </div>
+    </aside>
+  )
+}
+
+function useFormVariables() {
+  return useBotEditor((state) => state.history.present.variables)
+}
+
+function BlockForm({
+  block,
+  plugin,
+  readOnly,
+}: {
+  block: Block
+  plugin: EditorPlugin
+  readOnly: boolean
+}) {
+  const { t } = useTranslation()
+  const id = useId()
+  const api = useBotEditorApi()
+  const variables = useFormVariables()
+  const form = plugin.form
+  const edit = api.getState().edit
+
+  if (block.type === 'text') return <TextBubbleEditor block={block} readOnly={readOnly} />
+
+  const inContent = form.storedIn === 'content'
+  const value = (inContent ? block.content : block.options) ?? {}
+  const change = (next: Record<string, unknown>) =>
+    edit(
+      (bot) =>
+        inContent
+          ? updateBlockContent(bot, block.id, () => next)
+          : updateBlockOptions(bot, block.id, () => next),
+      { coalesceKey: `block:${block.id}` }
+    )
+
+  const actions = form.actions ?? []
+  const actionName = typeof value.action === 'string' ? value.action : undefined
+  const action = actions.find((candidate) => candidate.name === actionName)
+  const fields = action ? [...form.fields, ...action.fields] : form.fields
+
+  return (
+    <div className="grid gap-6">
+      {actions.length > 0 && (
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-action`}>{t('editor.block.action')}</Label>
+          <Select
+            value={actionName ?? ''}
+            disabled={readOnly}
+            onValueChange={(name) => {
+              const chosen = actions.find((candidate) => candidate.name === name)
+              if (!chosen) return
+              // Shared options stay; the previous action's own options go.
+              const shared: Record<string, unknown> = {}
+              for (const field of form.fields) {
+                if (value[field.name] !== undefined) shared[field.name] = value[field.name]
+              }
+              change({ ...shared, ...defaultsOfFields(chosen.fields), action: name })
+            }}
+          >
+            <SelectTrigger id={`${id}-action`} data-testid="block-action" className="w-full">
+              <SelectValue placeholder={t('editor.block.chooseAction')} />
+            </SelectTrigger>
+            <SelectContent>
+              {actions.map((candidate) => (
+                <SelectItem key={candidate.name} value={candidate.name}>
+                  {candidate.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          {action?.description && <FieldHint>{action.description}</FieldHint>}
+        </div>
+      )}
+      {fields.length > 0 && (
+        <PluginForm
+          fields={fields}
+          value={value}
+          onChange={change}
+          readOnly={readOnly}
+          variables={variables}
+          idPrefix={`block-${block.id}`}
+          testId="block-form"
+        />
+      )}
+      {form.items && <ItemsEditor block={block} plugin={plugin} readOnly={readOnly} />}
+    </div>
+  )
+}
+
+function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean }) {
+  const { t } = useTranslation()
+  const id = useId()
+  const api = useBotEditorApi()
+  const [text, setText] = useState(() => textBubbleText(block))
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{t('editor.block.text')}</Label>
+      <Textarea
+        id={id}
+        data-testid="text-bubble-input"
+        value={text}
+        readOnly={readOnly}
+        rows={5}
+        placeholder={t('editor.block.textPlaceholder')}
+        onChange={(event) => {
+          const next = event.target.value
+          setText(next)
+          api.getState().edit(
+            (bot) =>
+              updateBlockContent(bot, block.id, (content) => ({
+                ...content,
+                plainText: next,
+                richText: plainToRichText(next),
+                html: undefined,
+              })),
+            { coalesceKey: `block:${block.id}` }
+          )
+        }}
+      />
+      <FieldHint>{t('editor.block.textHint', { example: '{{Variable name}}' })}</FieldHint>
+    </div>
+  )
+}
+
+function ItemsEditor({
+  block,
+  plugin,
+  readOnly,
+}: {
+  block: Block
+  plugin: EditorPlugin
+  readOnly: boolean
+}) {
+  const { t } = useTranslation()
+  const api = useBotEditorApi()
+  const variables = useFormVariables()
+  const [refusal, setRefusal] = useState<string | null>(null)
+  const itemsForm = plugin.form.items!
+  const items = block.items ?? []
+  const floor = Math.max(1, itemsForm.min ?? 1)
+  const atMax = itemsForm.max !== undefined && items.length >= itemsForm.max
+  const atMin = items.length <= floor
+  const edit = api.getState().edit
+  const floorMessage =
+    floor > 1 ? t('editor.items.minItems', { count: floor }) : t('editor.items.lastItem')
+
+  function remove(item: Item) {
+    let reason: string | null = null
+    edit((bot) => {
+      const result = deleteItem(bot, block.id, item.id, { minItems: itemsForm.min })
+      if (!result.deleted && result.reason === 'last-item') reason = 'last'
+      return result.bot
+    })
+    setRefusal(reason ? floorMessage : null)
+  }
+
+  return (
+    <section className="grid gap-3" data-testid="items-editor">
+      <h3 className="text-sm font-semibold">{t('editor.items.title')}</h3>
+      <ol className="grid gap-3">
+        {items.map((item, index) => {
+          const value: Record<string, unknown> = { ...item }
+          delete value.id
+          delete value.blockId
+          delete value.outgoingEdgeId
+          return (
+            <li
+              key={item.id}
+              className="grid gap-2 rounded-lg border p-3"
+              data-testid="item-editor"
+            >
+              <div className="flex items-center justify-between">
+                <span className="text-xs font-medium text-muted-foreground">
+                  {t('editor.items.item', { number: index + 1 })}
+                </span>
+                {!readOnly && (
+                  <button
+                    type="button"
+                    data-testid="item-delete"
+                    aria-label={t('editor.items.delete')}
+                    aria-disabled={atMin || undefined}
+                    title={atMin ? floorMessage : undefined}
+                    onClick={() => remove(item)}
+                    className="rounded p-1 text-muted-foreground outline-none hover:bg-muted hover:text-destructive focus-visible:ring-2 focus-visible:ring-ring/50 aria-disabled:opacity-50"
+                  >
+                    <Trash2Icon className="size-3.5" />
+                  </button>
+                )}
+              </div>
+              <PluginForm
+                fields={itemsForm.fields}
+                value={value}
+                readOnly={readOnly}
+                variables={variables}
+                idPrefix={`item-${item.id}`}
+                onChange={(next) =>
+                  edit((bot) => updateItem(bot, block.id, item.id, next), {
+                    coalesceKey: `item:${item.id}`,
+                  })
+                }
+              />
+            </li>
+          )
+        })}
+      </ol>
+      {refusal && (
+        <p role="alert" data-testid="item-refusal" className="text-sm text-destructive">
+          {refusal}
+        </p>
+      )}
+      {!readOnly && !atMax && (
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          data-testid="item-add"
+          onClick={() => {
+            setRefusal(null)
+            edit((bot) => addItem(bot, block.id, {}, { maxItems: itemsForm.max }).bot)
+          }}
+        >
+          <PlusIcon /> {t('editor.items.add')}
+        </Button>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,134 @@
+import { useEffect, useMemo, useState } from 'react'
+import { ReactFlowProvider } from '@xyflow/react'
+import { useTranslation } from 'react-i18next'
+import { EyeIcon } from 'lucide-react'
+import { copySelection, pasteSelection, type BotClipboard } from '#shared/bot/editing'
+import type { GraphNavigation } from '#shared/workspace_roles'
+import { usePageProps } from '~/hooks/use_shared_props'
+import { jsonFetch } from '~/lib/http'
+import { showToast } from '~/lib/toast'
+import { BotEditorContext, createBotEditorStore, type BotEditorStore } from './bot_editor_store'
+import { EditorPluginsContext } from './editor_plugins'
+import { EditorHeader } from './editor_header'
+import { GraphCanvas } from './graph_canvas'
+import { BlocksSidebar } from './blocks_sidebar'
+import { BlockSettings } from './block_settings'
+import { SettingsPanel, ThemePanel } from './bot_settings_panels'
+import { useAutosave } from './use_autosave'
+import type { EditorPageProps } from './types'
+
+/** The clipboard outlives the page, so groups can be pasted into another bot. */
+let clipboard: BotClipboard | null = null
+
+function isTyping(target: EventTarget | null) {
+  const element = target as HTMLElement | null
+  if (!element) return false
+  return (
+    element.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName) ||
+    element.getAttribute('role') === 'textbox'
+  )
+}
+
+/** Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z or Ctrl+Y, Ctrl/Cmd+C and Ctrl/Cmd+V on selected groups. */
+function useEditorShortcuts(store: BotEditorStore, enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || isTyping(event.target)) return
+      const key = event.key.toLowerCase()
+      const state = store.getState()
+      if (key === 'z' && !event.shiftKey) {
+        event.preventDefault()
+        state.undo()
+      } else if ((key === 'z' && event.shiftKey) || key === 'y') {
+        event.preventDefault()
+        state.redo()
+      } else if (key === 'c') {
+        const ids = Object.keys(state.selection.groups)
+        if (ids.length === 0 || window.getSelection()?.toString()) return
+        clipboard = copySelection(state.history.present, ids)
+      } else if (key === 'v' && clipboard) {
+        event.preventDefault()
+        const copied = clipboard
+        state.edit((bot) => pasteSelection(bot, copied).bot)
+      }
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [store, enabled])
+}
+
+/** Pages ending in /edit own the viewport (spec): no body scrolling. */
+function useBodyScrollLock() {
+  useEffect(() => {
+    document.body.classList.add('no-scroll')
+    return () => document.body.classList.remove('no-scroll')
+  }, [])
+}
+
+export function BotEditor({ tab, bot, currentUserMode, published, plugins }: EditorPageProps) {
+  const { t } = useTranslation()
+  const { user } = usePageProps()
+  const readOnly = currentUserMode !== 'write'
+  const [store] = useState(() => createBotEditorStore({ bot, readOnly, published }))
+  const pluginMap = useMemo(() => new Map(plugins.map((plugin) => [plugin.id, plugin])), [plugins])
+  const [graphNavigation, setGraphNavigation] = useState<GraphNavigation>(
+    user?.graphNavigation ?? 'mouse'
+  )
+  useAutosave(store)
+  useEditorShortcuts(store, !readOnly)
+  useBodyScrollLock()
+
+  async function changeGraphNavigation(value: GraphNavigation) {
+    const previous = graphNavigation
+    setGraphNavigation(value)
+    if (!user) return
+    try {
+      await jsonFetch(`/api/users/${user.id}`, {
+        method: 'PATCH',
+        body: { graphNavigation: value },
+      })
+    } catch (error) {
+      setGraphNavigation(previous)
+      showToast('error', t('settings.userUpdateError.title'), (error as Error).message)
+    }
+  }
+
+  return (
+    <BotEditorContext.Provider value={store}>
+      <EditorPluginsContext.Provider value={pluginMap}>
+        <ReactFlowProvider>
+          <div className="flex h-dvh flex-col overflow-hidden bg-background">
+            <EditorHeader
+              tab={tab}
+              graphNavigation={graphNavigation}
+              onGraphNavigationChange={changeGraphNavigation}
+            />
+            {readOnly && (
+              <div
+                data-testid="readonly-banner"
+                role="status"
+                className="flex items-center justify-center gap-2 border-b bg-muted px-3 py-1.5 text-sm text-muted-foreground"
+              >
+                <EyeIcon className="size-4" aria-hidden />
+                {t('editor.readOnly')}
+              </div>
+            )}
+            <main className="relative min-h-0 flex-1">
+              {tab === 'edit' && (
+                <>
+                  <GraphCanvas graphNavigation={graphNavigation} />
+                  {!readOnly && <BlocksSidebar plugins={plugins} />}
+                  <BlockSettings />
+                </>
+              )}
+              {tab === 'settings' && <SettingsPanel />}
+              {tab === 'theme' && <ThemePanel />}
+            </main>
+          </div>
+        </ReactFlowProvider>
+      </EditorPluginsContext.Provider>
+    </BotEditorContext.Provider>
+  )
+}

@@ -1,0 +1,282 @@
+import { createContext, useContext } from 'react'
+import { createStore, useStore, type StoreApi } from 'zustand'
+import i18n from 'i18next'
+import type { BotV6 } from '#shared/bot/types'
+import { createHistory, push, redo, undo, type History } from '#shared/bot/history'
+import { validateBot } from '#shared/bot/parse'
+import { jsonFetch } from '~/lib/http'
+import { showToast } from '~/lib/toast'
+import type { BotSaveResponse, PublishedContent } from './types'
+
+/**
+ * The bot editor's state (DESIGN section 6): one store per editor page. The bot lives in
+ * an undo history (app/shared/bot/history.ts) and changes only through the pure editing
+ * functions of app/shared/bot/editing.ts, passed to `edit`. Selection is its own map.
+ */
+
+export type SaveStatus = 'saved' | 'saving' | 'unsaved'
+
+/** Form edits typed in a row land in one undo step when they touch the same thing. */
+const COALESCE_MS = 1000
+
+export interface BotEditorState {
+  botId: string
+  readOnly: boolean
+  history: History<BotV6>
+  /** The state the server holds: a failed save returns to it. */
+  savedBot: BotV6
+  saving: boolean
+  published: PublishedContent | null
+  /** Selected group ids and edge ids (React Flow keeps its own copy for drawing). */
+  selection: { groups: Record<string, true>; edges: Record<string, true> }
+  /** The block whose settings panel is open. */
+  openBlockId: string | null
+  lastEdit: { key: string; at: number } | null
+
+  /**
+   * Applies a pure editing function to the present bot. Nothing happens in read-only
+   * modes or when the function returns the same bot. With `coalesceKey`, edits of the
+   * same key within a second replace each other instead of filling the undo history.
+   */
+  edit: (fn: (bot: BotV6) => BotV6, options?: { coalesceKey?: string }) => void
+  undo: () => void
+  redo: () => void
+  setSelection: (selection: { groups?: string[]; edges?: string[] }) => void
+  openBlock: (blockId: string | null) => void
+  /** Sends the draft if it changed since the last save. Resolves false on failure. */
+  save: () => Promise<boolean>
+  setPublished: (published: PublishedContent | null) => void
+  /**
+   * Takes the server's bot metadata (publicId, customDomain, isClosed): saved apart from the
+   * content, so it is written into every history state and the saved state, not undoable.
+   */
+  syncMetadata: (bot: Partial<Pick<BotV6, BotMetadataKey>>) => void
+  /** Replaces the present bot with one the server holds (restore published): a new undo step, saved. */
+  replaceWithSaved: (bot: BotV6 & { id: string }) => void
+}
+
+/** Bot fields saved by their own PATCH calls, outside the content autosave. */
+export const BOT_METADATA_KEYS = ['publicId', 'customDomain', 'isClosed'] as const
+export type BotMetadataKey = (typeof BOT_METADATA_KEYS)[number]
+
+export type BotEditorStore = StoreApi<BotEditorState>
+
+function toSet(ids: string[] | undefined): Record<string, true> {
+  const map: Record<string, true> = {}
+  for (const id of ids ?? []) map[id] = true
+  return map
+}
+
+export function createBotEditorStore(init: {
+  bot: BotV6 & { id: string }
+  readOnly: boolean
+  published: PublishedContent | null
+}): BotEditorStore {
+  let inFlight: Promise<boolean> | null = null
+  /** States rewritten by syncMetadata: a save in flight then marks the rewritten one saved. */
+  const rewritten = new WeakMap<BotV6, BotV6>()
+  const latest = (bot: BotV6) => {
+    let current = bot
+    while (rewritten.has(current)) current = rewritten.get(current)!
+    return current
+  }
+
+  return createStore<BotEditorState>()((set, get) => {
+    async function send(): Promise<boolean> {
+      const { history, savedBot, readOnly, botId } = get()
+      const bot = history.present
+      if (readOnly || bot === savedBot) return true
+      const checked = validateBot(bot)
+      if (!checked.ok) {
+        const first = checked.errors[0]
+        showToast(
+          'error',
+          i18n.t('editor.errors.updateBot'),
+          first ? `${first.path}: ${first.message}` : undefined
+        )
+        return false
+      }
+      set({ saving: true })
+      try {
+        await jsonFetch<BotSaveResponse>(`/api/v1/bots/${botId}`, {
+          method: 'PATCH',
+          body: {
+            name: bot.name,
+            groups: bot.groups,
+            events: bot.events,
+            edges: bot.edges,
+            variables: bot.variables,
+            theme: bot.theme,
+            settings: bot.settings,
+          },
+        })
+        set({ savedBot: latest(bot), saving: false })
+        return true
+      } catch (error) {
+        // A failed save reverts to the last saved state (undo brings the edits back).
+        const current = get()
+        set({
+          saving: false,
+          history: push(current.history, current.savedBot),
+          openBlockId: null,
+        })
+        showToast(
+          'error',
+          i18n.t('editor.errors.updateBot'),
+          (error as { description?: string }).description ?? (error as Error).message
+        )
+        return false
+      }
+    }
+
+    return {
+      botId: init.bot.id,
+      readOnly: init.readOnly,
+      history: createHistory<BotV6>(init.bot),
+      savedBot: init.bot,
+      saving: false,
+      published: init.published,
+      selection: { groups: {}, edges: {} },
+      openBlockId: null,
+      lastEdit: null,
+
+      edit(fn, options = {}) {
+        const state = get()
+        if (state.readOnly) return
+        const next = fn(state.history.present)
+        if (next === state.history.present) return
+        const now = Date.now()
+        const key = options.coalesceKey
+        const coalesce =
+          key !== undefined &&
+          state.lastEdit?.key === key &&
+          now - state.lastEdit.at < COALESCE_MS &&
+          state.history.past.length > 0
+        set({
+          history: coalesce
+            ? { ...state.history, present: next, future: [] }
+            : push(state.history, next),
+          lastEdit: key === undefined ? null : { key, at: now },
+        })
+      },
+      undo() {
+        if (get().readOnly) return
+        set((state) => ({ history: undo(state.history), lastEdit: null }))
+      },
+      redo() {
+        if (get().readOnly) return
+        set((state) => ({ history: redo(state.history), lastEdit: null }))
+      },
+      setSelection(selection) {
+        set((state) => ({
+          selection: {
+            groups: selection.groups ? toSet(selection.groups) : state.selection.groups,
+            edges: selection.edges ? toSet(selection.edges) : state.selection.edges,
+          },
+        }))
+      },
+      openBlock(blockId) {
+        set({ openBlockId: blockId })
+      },
+      save() {
+        // One save at a time; a change made meanwhile is sent by the next call.
+        const run = (inFlight ?? Promise.resolve(true)).then(() => send())
+        inFlight = run.finally(() => {
+          if (inFlight === run) inFlight = null
+        })
+        return run
+      },
+      setPublished(published) {
+        set({ published })
+      },
+      syncMetadata(metadata) {
+        const patch: Partial<BotV6> = {}
+        for (const key of BOT_METADATA_KEYS) {
+          if (metadata[key] !== undefined) (patch as Record<string, unknown>)[key] = metadata[key]
+        }
+        const state = get()
+        // One rewritten object per state, so `present === savedBot` keeps its meaning.
+        const map = new Map<BotV6, BotV6>()
+        const apply = (bot: BotV6) => {
+          let next = map.get(bot)
+          if (!next) {
+            next = { ...bot, ...patch }
+            map.set(bot, next)
+            rewritten.set(bot, next)
+          }
+          return next
+        }
+        set({
+          history: {
+            past: state.history.past.map(apply),
+            present: apply(state.history.present),
+            future: state.history.future.map(apply),
+          },
+          savedBot: apply(state.savedBot),
+        })
+      },
+      replaceWithSaved(bot) {
+        const state = get()
+        set({
+          history: push(state.history, bot),
+          savedBot: bot,
+          lastEdit: null,
+          openBlockId: null,
+          selection: { groups: {}, edges: {} },
+        })
+      },
+    }
+  })
+}
+
+export const BotEditorContext = createContext<BotEditorStore | null>(null)
+
+export function useBotEditorApi(): BotEditorStore {
+  const store = useContext(BotEditorContext)
+  if (!store) throw new Error('useBotEditor must be used inside <BotEditorContext>')
+  return store
+}
+
+/** Selects from the editor store: keep selectors narrow (one group by id, a flag...). */
+export function useBotEditor<T>(selector: (state: BotEditorState) => T): T {
+  return useStore(useBotEditorApi(), selector)
+}
+
+export function selectSaveStatus(state: BotEditorState): SaveStatus {
+  if (state.saving) return 'saving'
+  return state.history.present === state.savedBot ? 'saved' : 'unsaved'
+}
+
+/** Deep equality of JSON values, ignoring key order and undefined properties. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    return (a ?? null) === (b ?? null)
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  if (Array.isArray(a)) {
+    const other = b as unknown[]
+    return a.length === other.length && a.every((value, index) => jsonEqual(value, other[index]))
+  }
+  const left = a as Record<string, unknown>
+  const right = b as Record<string, unknown>
+  const keys = new Set(
+    [...Object.keys(left), ...Object.keys(right)].filter(
+      (key) => left[key] !== undefined || right[key] !== undefined
+    )
+  )
+  for (const key of keys) if (!jsonEqual(left[key], right[key])) return false
+  return true
+}
+
+/** Published-and-current: the draft's groups, settings, theme, variables and events. */
+export function hasUnpublishedChanges(bot: BotV6, published: PublishedContent | null) {
+  if (!published) return false
+  return !(
+    jsonEqual(bot.groups, published.groups) &&
+    jsonEqual(bot.settings, published.settings) &&
+    jsonEqual(bot.theme, published.theme) &&
+    jsonEqual(bot.variables, published.variables) &&
+    jsonEqual(bot.events, published.events)
+  )
+}

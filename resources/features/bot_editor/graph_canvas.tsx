@@ -1,0 +1,343 @@
+import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react'
+import {
+  applyNodeChanges,
+  Background,
+  BaseEdge,
+  Controls,
+  EdgeLabelRenderer,
+  getBezierPath,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type Edge as FlowEdge,
+  type EdgeChange,
+  type EdgeProps,
+  type EdgeTypes,
+  type Node as FlowNode,
+  type NodeChange,
+  type NodeTypes,
+  type OnDelete,
+} from '@xyflow/react'
+import '@xyflow/react/dist/style.css'
+import { useTranslation } from 'react-i18next'
+import { XIcon } from 'lucide-react'
+import {
+  addGroup,
+  connect,
+  deleteEdge,
+  deleteGroup,
+  moveBlockToNewGroup,
+  moveEvent,
+  moveGroup,
+  newBlock,
+} from '#shared/bot/editing'
+import type { BotV6, EdgeSource } from '#shared/bot/types'
+import type { GraphNavigation } from '#shared/workspace_roles'
+import { useBotEditor, useBotEditorApi } from './bot_editor_store'
+import { MOVE_BLOCK_MIME, NEW_BLOCK_MIME, useEditorPlugins } from './editor_plugins'
+import {
+  blockHandleId,
+  blockInit,
+  EVENT_HANDLE,
+  GroupNode,
+  itemHandleId,
+  StartNode,
+  TARGET_HANDLE,
+} from './group_node'
+
+// Built once (DESIGN section 6): a new object each render would remount every node.
+const nodeTypes: NodeTypes = { botGroup: GroupNode, start: StartNode }
+const edgeTypes: EdgeTypes = { deletable: DeletableEdge }
+
+type Placed = { id: string; graphCoordinates: { x: number; y: number }; blocks?: unknown[] }
+
+/*
+ * Size hints for nodes not measured yet: with them React Flow knows which nodes are off
+ * screen and does not mount them (onlyRenderVisibleElements), instead of mounting all of a
+ * large bot's groups to measure them first.
+ */
+const GROUP_WIDTH_HINT = 300
+const groupHeightHint = (blocks: number) => 56 + 44 * Math.max(1, blocks)
+
+/** Keeps node objects whose position did not change, so React Flow skips them. */
+function reconcileNodes(previous: FlowNode[], bot: BotV6): FlowNode[] {
+  const byId = new Map(previous.map((node) => [node.id, node]))
+  const place = (item: Placed, type: 'botGroup' | 'start'): FlowNode => {
+    const { x, y } = item.graphCoordinates
+    const node = byId.get(item.id)
+    if (node && node.type === type) {
+      if (node.dragging || (node.position.x === x && node.position.y === y)) return node
+      return { ...node, position: { x, y } }
+    }
+    return {
+      id: item.id,
+      type,
+      position: { x, y },
+      data: { groupId: item.id },
+      initialWidth: GROUP_WIDTH_HINT,
+      initialHeight: type === 'start' ? 48 : groupHeightHint(item.blocks?.length ?? 0),
+    }
+  }
+  const next = [
+    ...bot.events.map((event) => place(event, 'start')),
+    ...bot.groups.map((group) => place(group, 'botGroup')),
+  ]
+  const same = next.length === previous.length && next.every((node, i) => node === previous[i])
+  return same ? previous : next
+}
+
+function parseSource(node: string, handle: string | null | undefined): EdgeSource | null {
+  if (!handle || handle === EVENT_HANDLE) return { eventId: node }
+  const [kind, blockId, itemId] = handle.split(':')
+  if (kind === 'block' && blockId) return { blockId }
+  if (kind === 'item' && blockId && itemId) return { blockId, itemId }
+  return null
+}
+
+/** Above this many groups the editor opens on the start event instead of fitting everything. */
+const LARGE_BOT_GROUPS = 40
+
+export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigation }) {
+  const api = useBotEditorApi()
+  const plugins = useEditorPlugins()
+  const { screenToFlowPosition } = useReactFlow()
+  const groups = useBotEditor((state) => state.history.present.groups)
+  const events = useBotEditor((state) => state.history.present.events)
+  const botEdges = useBotEditor((state) => state.history.present.edges)
+  const selectedEdges = useBotEditor((state) => state.selection.edges)
+  const readOnly = useBotEditor((state) => state.readOnly)
+
+  // Large bots open on their start event at full size and render only what is on screen;
+  // fitting 300 groups into view would paint every one of them at once.
+  const [largeBot] = useState(() => api.getState().history.present.groups.length > LARGE_BOT_GROUPS)
+  const [startViewport] = useState(() => {
+    const start = api.getState().history.present.events[0]?.graphCoordinates ?? { x: 0, y: 0 }
+    return { x: 120 - start.x, y: 160 - start.y, zoom: 1 }
+  })
+  const [nodes, setNodes] = useState<FlowNode[]>(() =>
+    reconcileNodes([], api.getState().history.present)
+  )
+  useEffect(() => {
+    setNodes((previous) => reconcileNodes(previous, api.getState().history.present))
+  }, [groups, events, api])
+
+  const edges = useMemo<FlowEdge[]>(() => {
+    const groupOfBlock = new Map<string, string>()
+    for (const group of groups)
+      for (const block of group.blocks) groupOfBlock.set(block.id, group.id)
+    return botEdges.flatMap((edge): FlowEdge[] => {
+      const from = edge.from
+      let source: string | undefined
+      let sourceHandle: string
+      if ('eventId' in from) {
+        source = from.eventId
+        sourceHandle = EVENT_HANDLE
+      } else {
+        source = groupOfBlock.get(from.blockId)
+        sourceHandle =
+          from.itemId === undefined
+            ? blockHandleId(from.blockId)
+            : itemHandleId(from.blockId, from.itemId)
+      }
+      if (!source) return []
+      return [
+        {
+          id: edge.id,
+          type: 'deletable',
+          source,
+          sourceHandle,
+          target: edge.to.groupId,
+          targetHandle: TARGET_HANDLE,
+          selected: !!selectedEdges[edge.id],
+        },
+      ]
+    })
+  }, [groups, botEdges, selectedEdges])
+
+  const onNodesChange = useCallback((changes: NodeChange[]) => {
+    // Removals go through onDelete (one undo step for groups and edges together).
+    const kept = changes.filter((change) => change.type !== 'remove')
+    setNodes((previous) => applyNodeChanges(kept, previous))
+  }, [])
+
+  const onSelectionChange = useCallback(
+    ({ nodes: selectedNodes }: { nodes: FlowNode[] }) => {
+      api.getState().setSelection({
+        groups: selectedNodes.filter((node) => node.type === 'botGroup').map((node) => node.id),
+      })
+    },
+    [api]
+  )
+
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange[]) => {
+      const selects = changes.filter((change) => change.type === 'select')
+      if (selects.length === 0) return
+      const current = { ...api.getState().selection.edges }
+      for (const change of selects) {
+        if (change.selected) current[change.id] = true
+        else delete current[change.id]
+      }
+      api.getState().setSelection({ edges: Object.keys(current) })
+    },
+    [api]
+  )
+
+  const onDelete: OnDelete = useCallback(
+    ({ nodes: removedNodes, edges: removedEdges }) => {
+      api.getState().edit((bot) => {
+        let next = bot
+        for (const node of removedNodes)
+          if (node.type === 'botGroup') next = deleteGroup(next, node.id)
+        for (const edge of removedEdges) next = deleteEdge(next, edge.id)
+        return next
+      })
+    },
+    [api]
+  )
+
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      const from = parseSource(connection.source, connection.sourceHandle)
+      if (!from) return
+      api.getState().edit((bot) => connect(bot, from, { groupId: connection.target }))
+    },
+    [api]
+  )
+
+  const onNodeDragStop = useCallback(
+    (_event: unknown, _node: FlowNode, dragged: FlowNode[]) => {
+      api.getState().edit((bot) => {
+        let next = bot
+        for (const node of dragged) {
+          next =
+            node.type === 'start'
+              ? moveEvent(next, node.id, node.position)
+              : moveGroup(next, node.id, node.position)
+        }
+        return next
+      })
+    },
+    [api]
+  )
+
+  function isDraggedBlock(event: DragEvent) {
+    const types = Array.from(event.dataTransfer.types)
+    return types.includes(NEW_BLOCK_MIME) || types.includes(MOVE_BLOCK_MIME)
+  }
+
+  function onDragOver(event: DragEvent<HTMLDivElement>) {
+    if (readOnly || !isDraggedBlock(event)) return
+    event.preventDefault()
+    event.dataTransfer.dropEffect = 'move'
+  }
+
+  function onDrop(event: DragEvent<HTMLDivElement>) {
+    if (readOnly || !isDraggedBlock(event)) return
+    event.preventDefault()
+    const position = screenToFlowPosition({ x: event.clientX, y: event.clientY })
+    const pluginId = event.dataTransfer.getData(NEW_BLOCK_MIME)
+    const blockId = event.dataTransfer.getData(MOVE_BLOCK_MIME)
+    const { edit, openBlock } = api.getState()
+    if (pluginId) {
+      const plugin = plugins.get(pluginId)
+      if (!plugin || plugin.locked) return
+      const block = newBlock(pluginId, blockInit(plugin))
+      edit((bot) => addGroup(bot, { coordinates: position, block }).bot)
+      openBlock(block.id)
+    } else if (blockId) {
+      edit((bot) => moveBlockToNewGroup(bot, blockId, position).bot)
+    }
+  }
+
+  const trackpad = graphNavigation === 'trackpad'
+  return (
+    <div
+      data-testid="editor-canvas"
+      className="relative h-full w-full"
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+    >
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onDelete={onDelete}
+        onSelectionChange={onSelectionChange}
+        onConnect={onConnect}
+        onNodeDragStop={onNodeDragStop}
+        isValidConnection={(connection) => connection.source !== connection.target}
+        onPaneClick={() => api.getState().openBlock(null)}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+        panOnScroll={trackpad}
+        zoomOnScroll={!trackpad}
+        zoomOnPinch
+        panOnDrag={trackpad ? [1, 2] : true}
+        selectionOnDrag={trackpad}
+        minZoom={0.1}
+        maxZoom={2}
+        fitView={!largeBot}
+        fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+        defaultViewport={largeBot ? startViewport : undefined}
+        onlyRenderVisibleElements={largeBot}
+      >
+        <Background gap={20} />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  )
+}
+
+/** A bezier edge with a delete button at its middle while selected (write mode). */
+function DeletableEdge({
+  id,
+  sourceX,
+  sourceY,
+  targetX,
+  targetY,
+  sourcePosition,
+  targetPosition,
+  selected,
+  markerEnd,
+}: EdgeProps) {
+  const { t } = useTranslation()
+  const api = useBotEditorApi()
+  const readOnly = useBotEditor((state) => state.readOnly)
+  const [path, labelX, labelY] = getBezierPath({
+    sourceX,
+    sourceY,
+    targetX,
+    targetY,
+    sourcePosition,
+    targetPosition,
+  })
+  return (
+    <>
+      <BaseEdge
+        id={id}
+        path={path}
+        markerEnd={markerEnd}
+        style={{ strokeWidth: selected ? 3 : 2, stroke: selected ? 'var(--primary)' : undefined }}
+      />
+      {selected && !readOnly && (
+        <EdgeLabelRenderer>
+          <button
+            type="button"
+            data-testid="delete-edge"
+            aria-label={t('editor.deleteEdge')}
+            className="nodrag nopan pointer-events-auto absolute flex size-6 items-center justify-center rounded-full border bg-background shadow outline-none hover:bg-destructive hover:text-white focus-visible:ring-2 focus-visible:ring-ring/50"
+            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+            onClick={() => api.getState().edit((bot) => deleteEdge(bot, id))}
+          >
+            <XIcon className="size-3.5" />
+          </button>
+        </EdgeLabelRenderer>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,410 @@
+import { memo, useEffect, useState, type DragEvent, type KeyboardEvent } from 'react'
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react'
+import { useShallow } from 'zustand/react/shallow'
+import { useTranslation } from 'react-i18next'
+import { CopyIcon, EllipsisIcon, PlayIcon, Trash2Icon } from 'lucide-react'
+import {
+  deleteBlock,
+  deleteGroup,
+  duplicateBlock,
+  duplicateGroup,
+  insertBlock,
+  moveBlock,
+  newBlock,
+  renameGroup,
+} from '#shared/bot/editing'
+import type { Block, Group, Variable } from '#shared/bot/types'
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '~/components/ui/dropdown_menu'
+import { PluginIcon } from '~/features/plugin_form/plugin_icon'
+import { cn } from '~/lib/utils'
+import { useBotEditor, useBotEditorApi } from './bot_editor_store'
+import { blockSummary, itemSummary } from './block_summary'
+import {
+  MOVE_BLOCK_MIME,
+  NEW_BLOCK_MIME,
+  useEditorPlugin,
+  useEditorPlugins,
+} from './editor_plugins'
+
+export interface GroupNodeData extends Record<string, unknown> {
+  groupId: string
+}
+
+const EMPTY_GROUP: Group = { id: '', title: '', graphCoordinates: { x: 0, y: 0 }, blocks: [] }
+
+/** Handle ids: the start event, a block, an item of a block; the group's target. */
+export const EVENT_HANDLE = 'event'
+export const TARGET_HANDLE = 'in'
+export const blockHandleId = (blockId: string) => `block:${blockId}`
+export const itemHandleId = (blockId: string, itemId: string) => `item:${blockId}:${itemId}`
+
+/** Blocks whose items cover every way out: no block-level handle. */
+const NO_DEFAULT_PATH = new Set(['AB test'])
+
+function isDraggedBlock(event: DragEvent) {
+  const types = Array.from(event.dataTransfer.types)
+  return types.includes(NEW_BLOCK_MIME) || types.includes(MOVE_BLOCK_MIME)
+}
+
+/**
+ * A group on the canvas: its title and ordered blocks. Memoised and reading only its own
+ * group from the store (by id), so that editing one group re-renders that group alone.
+ */
+export const GroupNode = memo(function GroupNodeView({ id, selected }: NodeProps) {
+  const { t } = useTranslation()
+  const api = useBotEditorApi()
+  const { group, variables, readOnly, openBlockId } = useBotEditor(
+    useShallow((state) => {
+      const found = state.history.present.groups.find((candidate) => candidate.id === id)
+      return {
+        group: found ?? EMPTY_GROUP,
+        variables: state.history.present.variables,
+        readOnly: state.readOnly,
+        openBlockId:
+          state.openBlockId && found?.blocks.some((block) => block.id === state.openBlockId)
+            ? state.openBlockId
+            : null,
+      }
+    })
+  )
+  const plugins = useEditorPlugins()
+  const updateNodeInternals = useUpdateNodeInternals()
+  const [dropIndex, setDropIndex] = useState<number | null>(null)
+  const [title, setTitle] = useState(group.title)
+
+  useEffect(() => setTitle(group.title), [group.title])
+  // Handles move with the blocks: React Flow must measure them again.
+  useEffect(() => updateNodeInternals(id), [group.blocks, id, updateNodeInternals])
+
+  const edit = api.getState().edit
+
+  function commitTitle() {
+    if (title.trim() === '') setTitle(group.title)
+    else if (title !== group.title) edit((bot) => renameGroup(bot, id, title))
+  }
+
+  function indexAt(event: DragEvent<HTMLElement>) {
+    const rows = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[data-block-row]'))
+    const index = rows.findIndex((row) => {
+      const rect = row.getBoundingClientRect()
+      return event.clientY < rect.top + rect.height / 2
+    })
+    return index === -1 ? rows.length : index
+  }
+
+  function onDragOver(event: DragEvent<HTMLElement>) {
+    if (readOnly || !isDraggedBlock(event)) return
+    event.preventDefault()
+    event.stopPropagation()
+    event.dataTransfer.dropEffect = 'move'
+    const index = indexAt(event)
+    if (index !== dropIndex) setDropIndex(index)
+  }
+
+  function onDrop(event: DragEvent<HTMLElement>) {
+    if (readOnly || !isDraggedBlock(event)) return
+    event.preventDefault()
+    event.stopPropagation()
+    const index = indexAt(event)
+    setDropIndex(null)
+    const pluginId = event.dataTransfer.getData(NEW_BLOCK_MIME)
+    const blockId = event.dataTransfer.getData(MOVE_BLOCK_MIME)
+    if (pluginId) {
+      const plugin = plugins.get(pluginId)
+      if (!plugin || plugin.locked) return
+      const block = newBlock(pluginId, blockInit(plugin))
+      edit((bot) => insertBlock(bot, id, index, block))
+      api.getState().openBlock(block.id)
+    } else if (blockId) {
+      const from = group.blocks.findIndex((block) => block.id === blockId)
+      // moveBlock counts the index once the block is out of its group.
+      const to = from !== -1 && from < index ? index - 1 : index
+      edit((bot) => moveBlock(bot, blockId, id, to))
+    }
+  }
+
+  return (
+    <div
+      data-testid="group-node"
+      data-group-id={id}
+      onDragOver={onDragOver}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropIndex(null)
+      }}
+      onDrop={onDrop}
+      className={cn(
+        'w-72 rounded-xl border bg-card p-3 text-left text-card-foreground shadow-sm',
+        selected && 'border-primary ring-2 ring-primary/30'
+      )}
+    >
+      <Handle
+        type="target"
+        id={TARGET_HANDLE}
+        position={Position.Left}
+        className="!size-3 !border-2 !border-background !bg-primary"
+        style={{ top: 22 }}
+        isConnectable={!readOnly}
+      />
+      <div className="mb-2 flex items-center gap-1">
+        {readOnly ? (
+          <h3
+            data-testid="group-title"
+            className="min-w-0 flex-1 truncate px-1 text-sm font-semibold"
+          >
+            {group.title}
+          </h3>
+        ) : (
+          <input
+            data-testid="group-title"
+            aria-label={t('editor.group.title')}
+            className="nodrag min-w-0 flex-1 rounded-md bg-transparent px-1 py-0.5 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
+            value={title}
+            maxLength={200}
+            onChange={(event) => setTitle(event.target.value)}
+            onBlur={commitTitle}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') event.currentTarget.blur()
+              if (event.key === 'Escape') {
+                setTitle(group.title)
+                event.currentTarget.blur()
+              }
+            }}
+          />
+        )}
+        {!readOnly && (
+          <DropdownMenu>
+            <DropdownMenuTrigger
+              className="nodrag rounded-md p-1 text-muted-foreground outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
+              aria-label={t('editor.group.menu')}
+              data-testid="group-menu"
+            >
+              <EllipsisIcon className="size-4" />
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              <DropdownMenuItem onSelect={() => edit((bot) => duplicateGroup(bot, id).bot)}>
+                <CopyIcon /> {t('editor.duplicate')}
+              </DropdownMenuItem>
+              <DropdownMenuItem
+                variant="destructive"
+                onSelect={() => edit((bot) => deleteGroup(bot, id))}
+              >
+                <Trash2Icon /> {t('editor.delete')}
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        )}
+      </div>
+      <ol className="flex flex-col gap-2">
+        {group.blocks.map((block, index) => (
+          <li key={block.id} data-block-row className="relative">
+            {dropIndex === index && <DropIndicator />}
+            <BlockRow
+              block={block}
+              variables={variables}
+              readOnly={readOnly}
+              isOpen={openBlockId === block.id}
+              showDefaultHandle={!NO_DEFAULT_PATH.has(block.type)}
+            />
+          </li>
+        ))}
+        {dropIndex === group.blocks.length && <DropIndicator />}
+      </ol>
+    </div>
+  )
+})
+
+function DropIndicator() {
+  return <div data-testid="drop-indicator" className="-my-1 h-1 rounded-full bg-primary" />
+}
+
+export function blockInit(plugin: {
+  defaults: Record<string, unknown>
+  defaultItems: Record<string, unknown>[]
+  form: { storedIn: 'options' | 'content'; items?: unknown }
+}) {
+  const init: Parameters<typeof newBlock>[1] = {}
+  if (plugin.form.storedIn === 'content') init.content = plugin.defaults
+  else init.options = plugin.defaults
+  if (plugin.form.items || plugin.defaultItems.length > 0) init.items = plugin.defaultItems
+  return init
+}
+
+const handleClass = '!size-3 !border-2 !border-background !bg-primary'
+
+function BlockRow({
+  block,
+  variables,
+  readOnly,
+  isOpen,
+  showDefaultHandle,
+}: {
+  block: Block
+  variables: Variable[]
+  readOnly: boolean
+  isOpen: boolean
+  showDefaultHandle: boolean
+}) {
+  const { t } = useTranslation()
+  const api = useBotEditorApi()
+  const plugin = useEditorPlugin(block.type)
+  const [menuOpen, setMenuOpen] = useState(false)
+  const summary = blockSummary(block, variables)
+  const items = block.items ?? []
+  const edit = api.getState().edit
+
+  function open() {
+    api.getState().openBlock(block.id)
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.target !== event.currentTarget) return
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault()
+      open()
+    }
+    if (!readOnly && event.key === 'Delete') {
+      event.stopPropagation()
+      edit((bot) => deleteBlock(bot, block.id))
+    }
+  }
+
+  return (
+    <div
+      data-testid="block-item"
+      data-block-id={block.id}
+      role="button"
+      tabIndex={0}
+      aria-label={plugin?.name ?? block.type}
+      draggable={!readOnly}
+      onDragStart={(event) => {
+        event.stopPropagation()
+        event.dataTransfer.setData(MOVE_BLOCK_MIME, block.id)
+        event.dataTransfer.effectAllowed = 'move'
+      }}
+      onClick={open}
+      onKeyDown={onKeyDown}
+      onContextMenu={(event) => {
+        if (readOnly) return
+        event.preventDefault()
+        setMenuOpen(true)
+      }}
+      className={cn(
+        'nodrag group/block relative cursor-pointer rounded-lg border bg-background px-2.5 py-2 text-sm outline-none hover:border-primary/60 focus-visible:ring-2 focus-visible:ring-ring/50',
+        isOpen && 'border-primary ring-2 ring-primary/30'
+      )}
+    >
+      <div className="flex items-start gap-2">
+        <PluginIcon
+          id={block.type}
+          icon={plugin?.icon}
+          className="mt-0.5 size-4 shrink-0 text-primary"
+        />
+        <div className="min-w-0 flex-1">
+          <p className={cn('truncate', !summary && 'text-muted-foreground')}>
+            {summary || plugin?.name || block.type}
+          </p>
+        </div>
+        {!readOnly && (
+          <DropdownMenu open={menuOpen} onOpenChange={setMenuOpen}>
+            <DropdownMenuTrigger
+              className="nodrag -my-0.5 rounded p-0.5 text-muted-foreground opacity-0 outline-none group-hover/block:opacity-100 hover:bg-muted focus-visible:opacity-100 focus-visible:ring-2 focus-visible:ring-ring/50 data-[state=open]:opacity-100"
+              aria-label={t('editor.block.menu')}
+              data-testid="block-menu"
+              onClick={(event) => event.stopPropagation()}
+            >
+              <EllipsisIcon className="size-4" />
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end" onClick={(event) => event.stopPropagation()}>
+              <DropdownMenuItem onSelect={() => edit((bot) => duplicateBlock(bot, block.id).bot)}>
+                <CopyIcon /> {t('editor.duplicate')}
+              </DropdownMenuItem>
+              <DropdownMenuItem
+                variant="destructive"
+                onSelect={() => edit((bot) => deleteBlock(bot, block.id))}
+              >
+                <Trash2Icon /> {t('editor.delete')}
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        )}
+      </div>
+      {items.length > 0 && (
+        <ul className="mt-2 flex flex-col gap-1.5">
+          {items.map((item) => (
+            <li
+              key={item.id}
+              data-testid="block-item-entry"
+              className="relative rounded-md border bg-muted/50 px-2 py-1 text-xs"
+            >
+              <span className="block truncate">
+                {itemSummary(block, item, variables) || (
+                  <span className="text-muted-foreground">{t('editor.block.emptyItem')}</span>
+                )}
+              </span>
+              <Handle
+                type="source"
+                id={itemHandleId(block.id, item.id)}
+                position={Position.Right}
+                className={handleClass}
+                style={{ right: -24 }}
+                data-testid="item-handle"
+                isConnectable={!readOnly}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      {(items.length === 0 || showDefaultHandle) && (
+        <>
+          {items.length > 0 && (
+            <p className="mt-1.5 text-right text-xs text-muted-foreground">
+              {t('editor.block.defaultPath')}
+            </p>
+          )}
+          <Handle
+            type="source"
+            id={blockHandleId(block.id)}
+            position={Position.Right}
+            className={handleClass}
+            style={{
+              right: -18,
+              top: items.length > 0 ? 'auto' : '50%',
+              bottom: items.length > 0 ? 2 : 'auto',
+            }}
+            isConnectable={!readOnly}
+          />
+        </>
+      )}
+    </div>
+  )
+}
+
+/** The start event: where every chat begins. */
+export const StartNode = memo(function StartNodeView({ selected }: NodeProps) {
+  const { t } = useTranslation()
+  const readOnly = useBotEditor((state) => state.readOnly)
+  return (
+    <div
+      data-testid="start-node"
+      className={cn(
+        'flex w-44 items-center gap-2 text-left rounded-xl border bg-card px-3 py-2.5 text-sm font-semibold shadow-sm',
+        selected && 'border-primary ring-2 ring-primary/30'
+      )}
+    >
+      <PlayIcon className="size-4 text-primary" aria-hidden />
+      {t('editor.start')}
+      <Handle
+        type="source"
+        id={EVENT_HANDLE}
+        position={Position.Right}
+        className={handleClass}
+        isConnectable={!readOnly}
+      />
+    </div>
+  )
+})

@@ -1,0 +1,44 @@
+import type { BotV6 } from '#shared/bot/types'
+import type { UserMode } from '#shared/workspace_roles'
+import type { FormDescription } from '~/features/plugin_form/types'
+
+export type EditorTab = 'edit' | 'theme' | 'settings'
+
+/** A plugin as the editor controller sends it (app/controllers/bots/editor_controller.ts). */
+export interface EditorPlugin {
+  id: string
+  name: string
+  category: 'bubble' | 'input' | 'logic' | 'integration'
+  icon: string | null
+  locked: boolean
+  defaults: Record<string, unknown>
+  defaultItems: Record<string, unknown>[]
+  form: FormDescription
+}
+
+/** The published version, compared with the draft for the unpublished-changes indicator. */
+export interface PublishedContent {
+  groups: unknown
+  events: unknown
+  edges?: unknown
+  variables: unknown
+  theme: unknown
+  settings: unknown
+  publishedAt: string | null
+  version?: string
+}
+
+export interface EditorPageProps {
+  tab: EditorTab
+  bot: BotV6 & { id: string }
+  currentUserMode: UserMode
+  published: PublishedContent | null
+  plugins: EditorPlugin[]
+}
+
+/** The answer of PATCH /api/v1/bots/:id, publish and unpublish. */
+export interface BotSaveResponse {
+  bot: BotV6 & { id: string }
+  currentUserMode?: UserMode
+  publishedAt: string | null
+}

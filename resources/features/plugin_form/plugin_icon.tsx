@@ -1,0 +1,97 @@
+import {
+  AtSignIcon,
+  AudioLinesIcon,
+  CalendarIcon,
+  CodeXmlIcon,
+  CornerDownRightIcon,
+  CreditCardIcon,
+  ExternalLinkIcon,
+  FilmIcon,
+  GlobeIcon,
+  HashIcon,
+  ImageIcon,
+  ImagesIcon,
+  LinkIcon,
+  MapPinIcon,
+  MessageSquareIcon,
+  PaperclipIcon,
+  PenLineIcon,
+  PhoneIcon,
+  PuzzleIcon,
+  ShuffleIcon,
+  SparklesIcon,
+  SplitIcon,
+  SquareCheckIcon,
+  SquareCodeIcon,
+  StarIcon,
+  TextCursorInputIcon,
+  TimerIcon,
+  WebhookIcon,
+  WorkflowIcon,
+  type LucideIcon,
+} from 'lucide-react'
+import { clientPlugin, pluginSlugOf } from '~/lib/plugin_registry'
+
+/*
+ * A plugin shows either a lucide icon named in its manifest (the names below: importing the
+ * whole icon set would add 750 kB to the editor) or its own plugins/<slug>/icon.svg, which
+ * needs no change outside the plugin folder.
+ */
+const LUCIDE: Record<string, LucideIcon> = {
+  'at-sign': AtSignIcon,
+  'audio-lines': AudioLinesIcon,
+  'calendar': CalendarIcon,
+  'code-xml': CodeXmlIcon,
+  'corner-down-right': CornerDownRightIcon,
+  'credit-card': CreditCardIcon,
+  'external-link': ExternalLinkIcon,
+  'film': FilmIcon,
+  'globe': GlobeIcon,
+  'hash': HashIcon,
+  'image': ImageIcon,
+  'images': ImagesIcon,
+  'link': LinkIcon,
+  'map-pin': MapPinIcon,
+  'message-square': MessageSquareIcon,
+  'paperclip': PaperclipIcon,
+  'pen-line': PenLineIcon,
+  'phone': PhoneIcon,
+  'shuffle': ShuffleIcon,
+  'sparkles': SparklesIcon,
+  'split': SplitIcon,
+  'square-check': SquareCheckIcon,
+  'square-code': SquareCodeIcon,
+  'star': StarIcon,
+  'text-cursor-input': TextCursorInputIcon,
+  'timer': TimerIcon,
+  'webhook': WebhookIcon,
+  'workflow': WorkflowIcon,
+}
+
+const SVG_ICONS = import.meta.glob<string>('../../../plugins/*/icon.svg', {
+  eager: true,
+  query: '?url',
+  import: 'default',
+})
+
+/** The lucide icon a manifest names, or a generic one. */
+export function lucideIconOf(name: string | null | undefined): LucideIcon {
+  return (name && LUCIDE[name]) || PuzzleIcon
+}
+
+/** A plugin's icon: its icon.svg when it ships one, else the lucide icon its manifest names. */
+export function PluginIcon({
+  id,
+  icon,
+  className,
+}: {
+  id: string
+  icon?: string | null
+  className?: string
+}) {
+  const slug = pluginSlugOf(id)
+  const svg = slug ? SVG_ICONS[`../../../plugins/${slug}/icon.svg`] : undefined
+  if (svg) return <img src={svg} alt="" aria-hidden className={className} />
+  const Icon = lucideIconOf(clientPlugin(id)?.icon ?? icon)
+  return <Icon aria-hidden className={className} />
+}

@@ -1,0 +1,102 @@
+import { Link } from '@inertiajs/react'
+import { useTranslation } from 'react-i18next'
+import type { PlanDefinition } from '#shared/plans'
+import { usePageProps } from '~/hooks/use_shared_props'
+import { Badge } from '~/components/ui/badge'
+import { buttonVariants } from '~/components/ui/button'
+import { EmptyState } from '~/components/empty_state'
+import { formatDate, formatPrice } from '~/lib/format'
+import { FEATURE_KEYS, FeatureMark, LIMIT_KEYS, useLimitText } from '~/features/plans/plan_values'
+import { SettingsSection } from './settings_section'
+
+export function BillingTab({
+  plan,
+  planExpired,
+}: {
+  plan?: PlanDefinition
+  planExpired?: boolean
+}) {
+  const { t } = useTranslation()
+  const { currentWorkspace, user } = usePageProps()
+  const limitText = useLimitText()
+
+  if (!plan || !currentWorkspace) {
+    return (
+      <EmptyState
+        title={t('settings.workspace.noneTitle')}
+        description={t('settings.workspace.noneDescription')}
+      />
+    )
+  }
+
+  // The workspace owner is judged by their own plan, other members by the workspace's (spec 01 section 5).
+  const owner = currentWorkspace.isOwner
+  const remainingDays = owner ? (user?.remainingDays ?? null) : currentWorkspace.remainingDays
+  const endsAt = owner ? (user?.planEndsAt ?? null) : currentWorkspace.planEndsAt
+
+  return (
+    <div className="grid gap-6">
+      <SettingsSection title={t('settings.billing.currentPlan')} testId="billing-plan">
+        <div className="flex flex-wrap items-center gap-3">
+          <span className="text-2xl font-semibold" data-testid="billing-plan-label">
+            {plan.label}
+          </span>
+          {planExpired ? (
+            <Badge variant="destructive" data-testid="plan-expired">
+              {t('settings.billing.expired')}
+            </Badge>
+          ) : (
+            <Badge variant="success">{t('settings.billing.active')}</Badge>
+          )}
+          <span className="text-sm text-muted-foreground">
+            {formatPrice(plan.priceMonthly)} {t('plans.perMonth')}
+          </span>
+        </div>
+        <p className="text-sm text-muted-foreground" data-testid="remaining-days">
+          {remainingDays === null
+            ? t('settings.billing.noEndDate')
+            : t('settings.billing.remainingDays', {
+                count: remainingDays,
+                date: formatDate(endsAt),
+              })}
+        </p>
+        <p className="text-xs text-muted-foreground">
+          {owner ? t('settings.billing.ownerNote') : t('settings.billing.memberNote')}
+        </p>
+        <div>
+          <Link
+            href="/bots/plans"
+            className={buttonVariants({ variant: 'outline', size: 'sm' })}
+            data-testid="billing-view-plans"
+          >
+            {t('settings.billing.comparePlans')}
+          </Link>
+        </div>
+      </SettingsSection>
+
+      <SettingsSection title={t('settings.billing.limitsTitle')}>
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+          {LIMIT_KEYS.map((key) => (
+            <div key={key} className="flex items-center justify-between gap-3 border-b py-1.5">
+              <dt className="text-muted-foreground">{t(`plans.limits.${key}`)}</dt>
+              <dd className="font-medium tabular-nums" data-testid={`limit-${key}`}>
+                {limitText(plan.limits?.[key])}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </SettingsSection>
+
+      <SettingsSection title={t('plans.featuresHeading')}>
+        <ul className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+          {FEATURE_KEYS.map((key) => (
+            <li key={key} className="flex items-center gap-2">
+              <FeatureMark enabled={!!plan.features?.[key]} />
+              <span>{t(`plans.features.${key}`)}</span>
+            </li>
+          ))}
+        </ul>
+      </SettingsSection>
+    </div>
+  )
+}

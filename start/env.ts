@@ -1,0 +1,97 @@
+/*
+| Environment variables are validated here at boot, so that a wrong value stops the
+| process with a message that names the variable instead of failing later.
+| Every variable is documented in .env.example and in the README.
+*/
+import { Env } from '@adonisjs/core/env'
+
+function oneOf<T extends string>(allowed: readonly T[], fallback: T) {
+  return (name: string, value?: string): T => {
+    if (value === undefined || value === '') return fallback
+    if (!allowed.includes(value as T)) {
+      throw new Error(`${name} must be one of ${allowed.join(', ')} (got "${value}")`)
+    }
+    return value as T
+  }
+}
+
+function bool(fallback: boolean) {
+  return (name: string, value?: string): boolean => {
+    if (value === undefined || value === '') return fallback
+    if (['true', '1', 'yes'].includes(value)) return true
+    if (['false', '0', 'no'].includes(value)) return false
+    throw new Error(`${name} must be true or false (got "${value}")`)
+  }
+}
+
+export default await Env.create(new URL('../', import.meta.url), {
+  NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
+  PORT: Env.schema.number(),
+  HOST: Env.schema.string({ format: 'host' }),
+  APP_URL: Env.schema.string.optional(),
+  APP_KEY: Env.schema.string(),
+  LOG_LEVEL: Env.schema.enum.optional([
+    'fatal',
+    'error',
+    'warn',
+    'info',
+    'debug',
+    'trace',
+  ] as const),
+
+  ENCRYPTION_SECRET: (name: string, value?: string) => {
+    if (!value || value.length !== 32) {
+      throw new Error(
+        `${name} must be exactly 32 characters long (got ${value ? value.length : 0}). ` +
+          "Generate one with: node -e \"console.log(require('crypto').randomBytes(16).toString('hex'))\""
+      )
+    }
+    return value
+  },
+
+  SESSION_DRIVER: Env.schema.enum.optional(['cookie', 'memory'] as const),
+
+  DB_CONNECTION: oneOf(['sqlite', 'pg', 'mysql'] as const, 'sqlite'),
+  DATABASE_URL: (name: string, value?: string) => {
+    if (!value) return undefined
+    if (!/^(postgres|postgresql|mysql):\/\//.test(value)) {
+      throw new Error(`${name} must be a postgres:// or mysql:// URL`)
+    }
+    return value
+  },
+  SQLITE_PATH: Env.schema.string.optional(),
+
+  REDIS_URL: Env.schema.string.optional(),
+  QUEUE_DRIVER: oneOf(['in-process', 'bullmq'] as const, 'in-process'),
+
+  SMTP_HOST: Env.schema.string.optional(),
+  SMTP_PORT: Env.schema.number.optional(),
+  SMTP_USERNAME: Env.schema.string.optional(),
+  SMTP_PASSWORD: Env.schema.string.optional(),
+  SMTP_SECURE: bool(false),
+  MAIL_FROM: Env.schema.string.optional(),
+
+  DISABLE_SIGNUP: bool(false),
+  ADMIN_EMAILS: Env.schema.string.optional(),
+  DEFAULT_WORKSPACE_PLAN: oneOf(
+    ['FREE', 'BASIC', 'STANDARD', 'ENTERPRIZE', 'UNLIMITED'] as const,
+    'FREE'
+  ),
+
+  GITHUB_CLIENT_ID: Env.schema.string.optional(),
+  GITHUB_CLIENT_SECRET: Env.schema.string.optional(),
+  GITHUB_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  GITHUB_API_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  GOOGLE_CLIENT_ID: Env.schema.string.optional(),
+  GOOGLE_CLIENT_SECRET: Env.schema.string.optional(),
+
+  STORAGE_PATH: Env.schema.string.optional(),
+  S3_ENDPOINT: Env.schema.string.optional(),
+  S3_ACCESS_KEY: Env.schema.string.optional(),
+  S3_SECRET_KEY: Env.schema.string.optional(),
+  S3_BUCKET: Env.schema.string.optional(),
+  S3_REGION: Env.schema.string.optional(),
+
+  ALLOW_INTERNAL_HTTP: bool(false),
+  SIGNIN_RATE_LIMIT: Env.schema.number.optional(),
+})

@@ -1,0 +1,7 @@
+/*
+| Routes, one file per area under start/routes/.
+*/
+import './routes/auth.js'
+import './routes/app.js'
+import './routes/api.js'
+import './routes/system.js'

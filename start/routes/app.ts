@@ -1,0 +1,78 @@
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const PagesController = () => import('#controllers/app/pages_controller')
+const SettingsController = () => import('#controllers/settings/settings_controller')
+const WorkspacesController = () => import('#controllers/workspaces/workspaces_controller')
+const MembersController = () => import('#controllers/workspaces/members_controller')
+const UsersController = () => import('#controllers/account/users_controller')
+const ApiTokensController = () => import('#controllers/account/api_tokens_controller')
+const EditorController = () => import('#controllers/bots/editor_controller')
+const DashboardController = () => import('#controllers/bots/dashboard_controller')
+const CredentialsController = () => import('#controllers/settings/credentials_controller')
+const AdminPluginsController = () => import('#controllers/admin/plugins_controller')
+
+router.get('/', ({ response }) => response.redirect('/bots'))
+
+// Exempt from the sign-in redirect (spec 01 section 2); the controller decides the mode.
+router.get('/bots/:id/edit', [EditorController, 'show'])
+router.get('/bots/:id/theme', [EditorController, 'show'])
+router.get('/bots/:id/settings', [EditorController, 'show'])
+
+router
+  .group(() => {
+    router.get('/bots', [DashboardController, 'index'])
+    router.post('/bots', [DashboardController, 'createBot'])
+    router.post('/bots/import', [DashboardController, 'importBot'])
+    router.get('/bots/:id/export', [DashboardController, 'exportBot'])
+    router.post('/bots/:id/duplicate', [DashboardController, 'duplicate'])
+    router.patch('/bots/:id', [DashboardController, 'updateBot'])
+    router.delete('/bots/:id', [DashboardController, 'deleteBot'])
+    router.post('/folders', [DashboardController, 'createFolder'])
+    router.patch('/folders/:id', [DashboardController, 'updateFolder'])
+    router.delete('/folders/:id', [DashboardController, 'deleteFolder'])
+    router.get('/bots/plans', [PagesController, 'plans'])
+    router.get('/workflows', [PagesController, 'workflows'])
+    router.get('/vectors', [PagesController, 'vectors'])
+    router.get('/suspended', [PagesController, 'suspended'])
+    router.get('/past-due', [PagesController, 'pastDue'])
+    router.get('/dashboard', ({ response }) => response.redirect('/bots'))
+    router.get('/_app', ({ response }) => response.redirect('/bots'))
+    router.get('/account', ({ response }) => response.redirect('/settings/account/profile'))
+    router.get('/settings', ({ response }) => response.redirect('/settings/account/profile'))
+    router.get('/settings/:section/:tab', [SettingsController, 'show'])
+
+    router.post('/workspaces', [WorkspacesController, 'store'])
+    router.post('/workspaces/:id/switch', [WorkspacesController, 'switch'])
+    router.patch('/workspaces/:id', [WorkspacesController, 'update'])
+    router.delete('/workspaces/:id', [WorkspacesController, 'destroy'])
+    router.post('/workspaces/:id/invitations', [MembersController, 'invite'])
+    router.delete('/workspaces/:id/invitations/:invitationId', [
+      MembersController,
+      'revokeInvitation',
+    ])
+    router.patch('/workspaces/:id/members/:userId', [MembersController, 'update'])
+    router.delete('/workspaces/:id/members/:userId', [MembersController, 'destroy'])
+
+    router.post('/settings/account/photo', [UsersController, 'updatePhoto'])
+    router.delete('/settings/account/photo', [UsersController, 'removePhoto'])
+    router.post('/settings/account/keys', [ApiTokensController, 'store'])
+    router.delete('/settings/account/keys/:id', [ApiTokensController, 'destroy'])
+    router.post('/settings/account/credentials', [CredentialsController, 'store'])
+    router.patch('/settings/account/credentials/:id', [CredentialsController, 'update'])
+    router.delete('/settings/account/credentials/:id', [CredentialsController, 'destroy'])
+
+    router.get('/admin/plugins', [AdminPluginsController, 'index'])
+    router.get('/admin/plugins/:id', [AdminPluginsController, 'show'])
+    router.post('/admin/plugins/:id/plans/:plan', [AdminPluginsController, 'update'])
+  })
+  .use([middleware.auth(), middleware.workspace()])
+
+// JSON calls of the app's own pages (session + XSRF header).
+router
+  .group(() => {
+    router.patch('/api/users/:id', [UsersController, 'update'])
+    router.post('/api/updateTourStatus', [UsersController, 'updateTourStatus'])
+    router.post('/api/credentials/:id/test', [CredentialsController, 'test'])
+  })
+  .use(middleware.auth())

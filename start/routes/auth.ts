@@ -1,0 +1,22 @@
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const SignInController = () => import('#controllers/auth/sign_in_controller')
+const OauthController = () => import('#controllers/auth/oauth_controller')
+
+router
+  .group(() => {
+    router.get('/signin', [SignInController, 'show'])
+    router.post('/signin', [SignInController, 'store'])
+    router.get('/register', [SignInController, 'showRegister'])
+    router.post('/register', [SignInController, 'register'])
+    router.get('/auth/:provider/redirect', [OauthController, 'redirect'])
+    router.get('/auth/:provider/callback', [OauthController, 'callback'])
+  })
+  .use(middleware.guest())
+
+router.get('/signin/check-email', [SignInController, 'checkEmail'])
+router.get('/auth/magic/:token', [SignInController, 'magic'])
+router.get('/forgot-password', [SignInController, 'forgotPassword'])
+router.get('/reset-password', [SignInController, 'resetPassword'])
+router.post('/logout', [SignInController, 'logout'])

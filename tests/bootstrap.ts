@@ -1,0 +1,68 @@
+import { assert } from '@japa/assert'
+import { apiClient } from '@japa/api-client'
+import app from '@adonisjs/core/services/app'
+import type { Config } from '@japa/runner/types'
+import { pluginAdonisJS } from '@japa/plugin-adonisjs'
+import { sessionApiClient } from '@adonisjs/session/plugins/api_client'
+import { authApiClient } from '@adonisjs/auth/plugins/api_client'
+import { inertiaApiClient } from '@adonisjs/inertia/plugins/api_client'
+import { shieldApiClient } from '@adonisjs/shield/plugins/api_client'
+import testUtils from '@adonisjs/core/services/test_utils'
+import { browserClient } from '@japa/browser-client'
+import { chromium } from 'playwright'
+
+/**
+ * Japa plugins. The browser client drives Debian's Chromium (no downloaded browser).
+ */
+export const plugins: Config['plugins'] = [
+  assert(),
+  pluginAdonisJS(app),
+  apiClient(),
+  sessionApiClient(app),
+  authApiClient(app),
+  inertiaApiClient(app),
+  shieldApiClient(),
+  browserClient({
+    runInSuites: ['browser'],
+    launcher: (options) =>
+      chromium.launch({
+        ...options,
+        headless: true,
+        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--no-first-run',
+          '--disable-sync',
+        ],
+      }),
+  }),
+]
+
+/**
+ * The test database is migrated from scratch once per run and seeded with the plans.
+ */
+export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
+  setup: [
+    async () => {
+      const ace = await app.container.make('ace')
+      const command = await ace.exec('migration:fresh', ['--force'])
+      if (command.exitCode) throw command.error ?? new Error('migration:fresh failed')
+    },
+    () => testUtils.db().seed(),
+  ],
+  teardown: [],
+}
+
+/**
+ * Functional and browser suites need the HTTP server.
+ */
+export const configureSuite: Config['configureSuite'] = (suite) => {
+  if (['browser', 'functional', 'e2e'].includes(suite.name)) {
+    return suite.setup(() => testUtils.httpServer().start())
+  }
+}

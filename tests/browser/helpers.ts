@@ -1,0 +1,12 @@
+import type { Page } from 'playwright'
+
+/** Signs in the way a newcomer does: e-mail on /signin, then the link in the dev mailbox. */
+export async function signInThroughMailbox(page: Page, email: string) {
+  await page.goto('/signin')
+  await page.getByTestId('signin-email').fill(email)
+  await page.getByTestId('signin-submit').click()
+  await page.waitForURL(/\/signin\/check-email/)
+  await page.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`)
+  await page.getByTestId('mail-link').first().click()
+  await page.waitForURL(/\/bots$/)
+}

@@ -1,0 +1,141 @@
+import { test } from '@japa/runner'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { runWithContext } from '#services/runner_context'
+import { definePlugin } from '#plugins/define_plugin'
+import { field } from '#plugins/fields'
+import { CreateCredential } from '#actions/credentials/credentials'
+import { createUser, firstWorkspaceOf } from '#tests/helpers'
+
+const probe = definePlugin({
+  id: 'probe',
+  name: 'Probe',
+  category: 'integration',
+  scope: 'user',
+  version: 1,
+  serves: ['bot'],
+  credentials: { apiKey: field.string({ secret: true, required: true }) },
+  options: {
+    url: field.string({ allowVariables: true }),
+    greeting: field.string({ allowVariables: true }),
+    code: field.code({ lang: 'javascript' }),
+    saveIn: field.variable({ writes: true }),
+    credentialsId: field.credentials({ credentialType: 'probe' }),
+  },
+})
+
+const variables = [
+  { id: 'v1', name: 'First name', value: 'Ada' },
+  { id: 'v2', name: 'Count', value: 2 },
+  { id: 'v3', name: 'Result' },
+]
+
+test.group('Runner context', () => {
+  test('options arrive substituted, expressions evaluated in the sandbox, code left as is', async ({
+    assert,
+  }) => {
+    let seen: any
+    const out = await runWithContext(
+      async (ctx) => {
+        seen = ctx.options
+        ctx.variables.set('v3', `${ctx.variables.get('First name')}!`)
+        ctx.logger.success('done')
+      },
+      {
+        plugin: probe,
+        workspaceId: 'w',
+        variables,
+        options: {
+          greeting: 'Hi {{First name}}, {{Unknown}}x {{= {{Count}} * 21 =}}',
+          code: 'return {{Count}}',
+          saveIn: 'v3',
+        },
+      }
+    )
+    assert.equal(seen.greeting, 'Hi Ada, x 42')
+    assert.equal(seen.code, 'return {{Count}}')
+    assert.deepEqual(out.variablesSet, [{ id: 'v3', value: 'Ada!' }])
+    assert.deepEqual(out.logs, [{ status: 'success', description: 'done', details: undefined }])
+  })
+
+  test('a thrown error becomes an error log and nothing else fails', async ({ assert }) => {
+    const out = await runWithContext(
+      async () => {
+        throw new Error('Service unavailable')
+      },
+      { plugin: probe, workspaceId: 'w', variables, options: {} }
+    )
+    assert.equal(out.logs[0].status, 'error')
+    assert.equal(out.logs[0].description, 'Service unavailable')
+    assert.isUndefined(out.result)
+  })
+
+  test('credentials are decrypted for the runner, only from the same workspace and owner', async ({
+    assert,
+  }) => {
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    // Credentials of a real plugin type; the probe runner reads them as its own.
+    const record = await new CreateCredential().handle(user, workspace, {
+      type: 'openai',
+      name: 'k',
+      data: { apiKey: 'sk-secret' },
+    })
+    let received: any
+    await runWithContext(
+      async (ctx) => {
+        received = ctx.credentials
+      },
+      {
+        plugin: probe,
+        workspaceId: workspace.id,
+        ownerId: user.id,
+        variables,
+        options: { credentialsId: record.id },
+      }
+    )
+    assert.equal(received.apiKey, 'sk-secret')
+
+    const other = await runWithContext(async () => {}, {
+      plugin: probe,
+      workspaceId: 'another-workspace',
+      variables,
+      options: { credentialsId: record.id },
+    })
+    assert.deepEqual(
+      other.logs.map((l) => l.description),
+      ['Probe: the selected credentials were not found']
+    )
+  })
+
+  test('the HTTP client, storage and sandbox are real', async ({ assert }) => {
+    const server = createServer((_req, res) => res.end('pong'))
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const { port } = server.address() as AddressInfo
+    let body = ''
+    let url = ''
+    let computed: unknown
+    await runWithContext(
+      async (ctx) => {
+        body = await (
+          await ctx.http.request(String((ctx.options as Record<string, unknown>).url))
+        ).text()
+        url = await ctx.storage.put(new TextEncoder().encode('hello'), {
+          type: 'text/plain',
+          name: 'a.txt',
+        })
+        computed = await ctx.sandbox!.run('return a + b', { a: 1, b: 2 })
+      },
+      {
+        plugin: probe,
+        workspaceId: 'w',
+        variables,
+        options: { url: `http://127.0.0.1:${port}/ping` },
+      }
+    )
+    server.close()
+    assert.equal(body, 'pong')
+    assert.match(url, /\/storage\/public\/w\/c[0-9a-z]+\.txt$/)
+    assert.equal(computed, 3)
+  })
+})

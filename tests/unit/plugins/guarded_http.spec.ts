@@ -1,0 +1,203 @@
+import { test } from '@japa/runner'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import {
+  BlockedRequestError,
+  RequestTimeoutError,
+  assertAllowedUrl,
+  createGuardedHttp,
+  isInternalAddress,
+} from '#plugins/guarded_http'
+
+/** A loopback stand-in: /ok, /redirect -> /ok, /loop -> /loop, /slow never answers in time. */
+function startServer(): Promise<Server> {
+  const server = createServer((request, response) => {
+    if (request.url === '/ok') return response.end(JSON.stringify({ method: request.method }))
+    if (request.url === '/redirect') {
+      response.writeHead(302, { location: '/ok' })
+      return response.end()
+    }
+    if (request.url === '/loop') {
+      response.writeHead(307, { location: '/loop' })
+      return response.end()
+    }
+    if (request.url === '/slow') {
+      setTimeout(() => response.end('late'), 1000)
+      return
+    }
+    response.writeHead(404).end()
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+}
+
+const publicLookup = async (hostname: string) => {
+  if (hostname === 'public.test') return [{ address: '93.184.216.34', family: 4 }]
+  if (hostname === 'mixed.test') {
+    return [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.1.2.3', family: 4 },
+    ]
+  }
+  throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' })
+}
+
+test.group('Guarded HTTP: addresses', () => {
+  test('classifies internal and public addresses', ({ assert }) => {
+    const internal = [
+      '127.0.0.1',
+      '127.1.2.3',
+      '10.0.0.1',
+      '172.16.5.4',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.127.255.255',
+      '0.0.0.0',
+      '0.1.2.3',
+      '224.0.0.1',
+      '239.255.255.250',
+      '255.255.255.255',
+      '::',
+      '::1',
+      '[::1]',
+      'fd00::1',
+      'fc00::1',
+      'fe80::1%eth0',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::a00:1',
+      '2002:0a00:0001::1',
+      'not an ip',
+    ]
+    for (const address of internal) assert.isTrue(isInternalAddress(address), address)
+    const publicOnes = [
+      '8.8.8.8',
+      '93.184.216.34',
+      '172.32.0.1',
+      '100.128.0.1',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+    ]
+    for (const address of publicOnes) assert.isFalse(isInternalAddress(address), address)
+  })
+
+  test('refuses loopback, private, link-local and IPv6 loopback URLs', async ({ assert }) => {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://10.0.0.5:8080/admin',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]:3333/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://0x7f000001/',
+      'http://localhost:3333/',
+    ]) {
+      await assert.rejects(
+        () => assertAllowedUrl(url),
+        /internal network addresses are not allowed/
+      )
+    }
+  })
+
+  test('refuses other schemes and invalid URLs', async ({ assert }) => {
+    await assert.rejects(
+      () => assertAllowedUrl('file:///etc/passwd', { allowInternal: true }),
+      /Only http and https URLs are allowed \(got file\)/
+    )
+    await assert.rejects(() => assertAllowedUrl('ftp://example.com/'), /Only http and https/)
+    await assert.rejects(() => assertAllowedUrl('not a url'), /Invalid URL/)
+  })
+
+  test('checks every address a host resolves to', async ({ assert }) => {
+    const url = await assertAllowedUrl('https://public.test/path', { lookup: publicLookup })
+    assert.equal(url.hostname, 'public.test')
+    await assert.rejects(
+      () => assertAllowedUrl('https://mixed.test/', { lookup: publicLookup }),
+      /resolves to 10\.1\.2\.3/
+    )
+    await assert.rejects(
+      () => assertAllowedUrl('https://nowhere.test/', { lookup: publicLookup }),
+      /Could not resolve the host nowhere\.test/
+    )
+  })
+})
+
+test.group('Guarded HTTP: client', (group) => {
+  let server: Server
+  let base: string
+  group.setup(async () => {
+    server = await startServer()
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    return () => new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+
+  test('refuses the loopback stand-in by default', async ({ assert }) => {
+    await assert.rejects(() => createGuardedHttp().request(`${base}/ok`), BlockedRequestError)
+  })
+
+  test('reaches it when allowInternal is set, following redirects', async ({ assert }) => {
+    const http = createGuardedHttp({ allowInternal: true })
+    const direct = await http.request(`${base}/ok`)
+    assert.deepEqual(await direct.json(), { method: 'GET' })
+    const redirected = await http.request(`${base}/redirect`, { method: 'POST', body: 'x' })
+    assert.equal(redirected.status, 200)
+    // 302 after POST continues as GET, like browsers do.
+    assert.deepEqual(await redirected.json(), { method: 'GET' })
+  })
+
+  test('stops after 5 redirects', async ({ assert }) => {
+    const http = createGuardedHttp({ allowInternal: true })
+    await assert.rejects(() => http.request(`${base}/loop`), /Too many redirects \(more than 5\)/)
+  })
+
+  test('times out', async ({ assert }) => {
+    const http = createGuardedHttp({ allowInternal: true, timeoutMs: 100 })
+    await assert.rejects(() => http.request(`${base}/slow`), RequestTimeoutError)
+    await assert.rejects(() => http.request(`${base}/slow`), /timed out after 100 ms/)
+  })
+
+  test('re-checks each redirect hop and drops credentials across origins', async ({ assert }) => {
+    const calls: { url: string; method: string; headers: Record<string, string>; body: unknown }[] =
+      []
+    const fakeFetch = (async (url: URL, init: RequestInit) => {
+      calls.push({
+        url: url.href,
+        method: init.method!,
+        headers: { ...(init.headers as any) },
+        body: init.body,
+      })
+      if (url.pathname === '/to-internal')
+        return new Response(null, { status: 302, headers: { location: 'http://127.0.0.1/' } })
+      if (url.pathname === '/see-other')
+        return new Response(null, { status: 303, headers: { location: 'https://other.test/done' } })
+      return new Response('done')
+    }) as unknown as typeof fetch
+    const lookup = async () => [{ address: '93.184.216.34', family: 4 }]
+    const http = createGuardedHttp({ fetch: fakeFetch, lookup })
+
+    await assert.rejects(
+      () => http.request('https://public.test/to-internal'),
+      /internal network addresses are not allowed/
+    )
+
+    calls.length = 0
+    const response = await http.request('https://public.test/see-other', {
+      method: 'POST',
+      body: '{"a":1}',
+      headers: {
+        'Authorization': 'Bearer secret',
+        'Content-Type': 'application/json',
+        'X-Keep': '1',
+      },
+    })
+    assert.equal(await response.text(), 'done')
+    assert.deepEqual(calls[1], {
+      url: 'https://other.test/done',
+      method: 'GET',
+      headers: { 'X-Keep': '1' },
+      body: undefined,
+    })
+  })
+})

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite'
+import { fileURLToPath } from 'node:url'
+import adonisjs from '@adonisjs/vite/client'
+import inertia from '@adonisjs/inertia/client'
+import react from '@vitejs/plugin-react'
+import tailwindcss from '@tailwindcss/vite'
+
+export default defineConfig({
+  plugins: [
+    inertia({ ssr: { enabled: false } }),
+    react(),
+    tailwindcss(),
+    adonisjs({ entrypoints: ['resources/app.tsx'], reload: ['resources/views/**/*.edge'] }),
+  ],
+  resolve: {
+    alias: [
+      { find: /^~\//, replacement: fileURLToPath(new URL('./resources/', import.meta.url)) },
+      { find: /^#shared\//, replacement: fileURLToPath(new URL('./app/shared/', import.meta.url)) },
+    ],
+  },
+})
