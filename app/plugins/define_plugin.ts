@@ -156,10 +156,47 @@ export interface RunnerSandbox {
   run(code: string, variables: Record<string, unknown>): Promise<unknown>
 }
 
+/** A block as a bot runner sees it: its items are those shown (display conditions applied). */
+export interface RunnerBlock {
+  id: string
+  type: string
+  groupId: string
+  outgoingEdgeId?: string
+  items?: { id: string; outgoingEdgeId?: string; content?: unknown; [key: string]: unknown }[]
+}
+
+export interface TranscriptEntry {
+  role: 'bot' | 'user'
+  type: string
+  text: string
+}
+
+/** What a bot block's runner knows of the chat it runs in (absent for workflow nodes). */
+export interface BotRunContext {
+  block: RunnerBlock
+  botId: string
+  sessionId: string
+  resultId?: string
+  isPreview: boolean
+  /** Where the visitor chats: 'web', 'api', 'whatsapp', 'telegram'. */
+  environment: string
+  textBubbleContentFormat: 'richText' | 'markdown'
+  /** The conversation so far, oldest first. */
+  transcript(): TranscriptEntry[]
+  /** Evaluates a condition ({comparisons, logicalOperator}) against the current variables. */
+  evaluateCondition(condition: unknown): boolean
+  /** The visitor's contact details on messaging channels. */
+  contact?: { name?: string; phoneNumber?: string }
+  /** Links in messages and webhooks point here (the app's public URL). */
+  appUrl: string
+}
+
 export interface RunnerContext<
   Options = Record<string, unknown>,
   Credentials = Record<string, unknown>,
 > {
+  /** Set when the runner runs a bot block. */
+  bot?: BotRunContext
   /** Options with {{variables}} already substituted. */
   options: Options
   /** Decrypted credentials, when the block uses some. */
@@ -179,13 +216,65 @@ export interface ChatMessage {
 }
 
 export interface BotRunResult {
+  /** Leave the block through this edge instead of its own (Condition, AB test, ...). */
   outgoingEdgeId?: string
   messages?: ChatMessage[]
-  input?: unknown
+  /**
+   * Input blocks: what the visitor is asked (options resolved, items filtered). When an
+   * input runner returns nothing, the engine asks with the block's substituted options.
+   */
+  input?: { options?: Record<string, unknown>; items?: RunnerBlock['items']; runtimeOptions?: Record<string, unknown> }
+  /** Input blocks: skip the question and go on (e.g. dynamic choice with no item). */
+  skipInput?: boolean
   clientSideActions?: unknown[]
   variablesToSet?: { id: string; value: VariableValue }[]
   logs?: LogEntry[]
+  /** Jump: continue at this group (and block); a later Return comes back after the jump. */
+  jump?: { groupId: string; blockId?: string }
+  /** Return: go back to where the last Jump left. */
+  returnFromJump?: boolean
+  /** Bot link: run another bot (by id), from a group, then come back here. */
+  link?: { botId: string; groupId?: string; mergeResults?: boolean }
+  /**
+   * Stop the turn here: the client runs the last client-side action and calls
+   * continueChat (Wait with shouldPause, Code or Set variable on the client, webhook).
+   * The engine goes on through the block's outgoing edge on the next call.
+   */
+  pause?: boolean
+  /** With pause: the value sent back by the client is saved in this variable. */
+  saveReplyInVariableId?: string
 }
+
+/** A visitor's answer to an input block. */
+export interface InputAnswer {
+  text: string
+  attachedFileUrls?: string[]
+}
+
+export type ParsedAnswer =
+  | {
+      status: 'success'
+      /** What is recorded as the answer and shown as the visitor's message. */
+      value: string
+      /** What the answer variable receives (defaults to value); lists for multiple choice. */
+      variableValue?: VariableValue
+      /** Leave through this edge (the chosen button's) instead of the block's. */
+      outgoingEdgeId?: string
+      attachedFileUrls?: string[]
+    }
+  | {
+      status: 'fail'
+      /** Why, for the logs; the visitor sees the block's retry message. */
+      reason?: string
+    }
+
+/**
+ * An input plugin's `parse` export (runner.ts): validates and normalises the answer.
+ * It receives the block's substituted options and `bot.block.items` as they were shown.
+ */
+export type InputParser<P = PluginDeclaration> = (
+  context: RunnerContext<OptionsOf<P>, CredentialsOf<P>> & { answer: InputAnswer }
+) => ParsedAnswer | Promise<ParsedAnswer>
 
 export interface WorkflowRunResult {
   output: unknown

@@ -14,6 +14,7 @@ import {
   type PluginCategory,
   type PluginDeclaration,
   type Runner,
+  type InputParser,
 } from './define_plugin.js'
 
 /**
@@ -27,7 +28,7 @@ export type AnyPlugin = PluginDeclaration<any, any, any>
 /** What a plugin's runner.ts exports: `run` for a single runner, or one per action. */
 export type RunnerModule = Record<
   string,
-  Runner<any, any> | Record<string, Runner<any, any>> | undefined
+  Runner<any, any> | InputParser<any> | Record<string, Runner<any, any>> | undefined
 >
 
 export interface PluginRegistry {
@@ -44,6 +45,8 @@ export interface PluginRegistry {
    * Undefined when the plugin has no runner.ts or does not export that runner.
    */
   runnerOf(id: string, action?: string): Promise<Runner<any, any> | undefined>
+  /** An input plugin's answer parser (the `parse` export of its runner.ts). */
+  parserOf(id: string): Promise<InputParser<any> | undefined>
 }
 
 export class PluginManifestError extends Error {
@@ -231,6 +234,12 @@ export function createRegistry(
           (module.default as Record<string, Runner<any, any>> | undefined)?.[action])
         : (module.run ?? module.default)
       return typeof candidate === 'function' ? (candidate as Runner<any, any>) : undefined
+    },
+    async parserOf(id) {
+      if (!byId.has(id)) return undefined
+      const module = await loadRunnerModule(id)
+      const candidate = module?.parse
+      return typeof candidate === 'function' ? (candidate as InputParser<any>) : undefined
     },
   }
 }

@@ -1,7 +1,6 @@
 import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { LANGUAGES, type Language } from '#shared/workspace_roles'
-import en from '~/locales/en/translation.json'
 import enServer from '~/locales/en/server.json'
 
 /**
@@ -9,29 +8,49 @@ import enServer from '~/locales/en/server.json'
  * (flashed toasts, AppError titles and descriptions, JSON error bodies), keyed by the exact
  * English text; see translateServerMessage.
  */
+type Catalogue = Record<string, unknown>
+
+/*
+ * The `translation` namespace is translation.json plus one file per feature area
+ * (viewer.json, theme.json, ...) with distinct top-level keys, so that areas grow their
+ * strings without editing one shared file.
+ */
+function mergeCatalogues(modules: { default: Catalogue }[]): Catalogue {
+  return Object.assign({}, ...modules.map((module) => module.default))
+}
+
+const englishFiles = import.meta.glob<{ default: Catalogue }>(
+  ['../locales/en/*.json', '!../locales/en/server.json'],
+  { eager: true }
+)
+
 export const resources = {
-  en: { translation: en, server: enServer },
-} as const
+  en: { translation: mergeCatalogues(Object.values(englishFiles)), server: enServer },
+}
 
 /*
  * English ships in the main bundle (it is the fallback); every other language is a chunk
  * of its own, loaded before the first render in that language, so nobody downloads the
  * eight languages they do not read.
  */
-const bundles = import.meta.glob<{ default: Record<string, unknown> }>([
-  '../locales/*/translation.json',
-  '../locales/*/server.json',
+const bundles = import.meta.glob<{ default: Catalogue }>([
+  '../locales/*/*.json',
   '!../locales/en/*.json',
 ])
 
 export async function loadLanguage(lang: Language) {
   if (lang === 'en' || i18n.hasResourceBundle(lang, 'translation')) return
-  const [translation, server] = await Promise.all([
-    bundles[`../locales/${lang}/translation.json`]?.(),
-    bundles[`../locales/${lang}/server.json`]?.(),
-  ])
-  if (translation) i18n.addResourceBundle(lang, 'translation', translation.default, true, true)
-  if (server) i18n.addResourceBundle(lang, 'server', server.default, true, true)
+  const prefix = `../locales/${lang}/`
+  const paths = Object.keys(bundles).filter((path) => path.startsWith(prefix))
+  const loaded = await Promise.all(
+    paths.map(async (path) => ({ path, module: await bundles[path]() }))
+  )
+  const server = loaded.find(({ path }) => path.endsWith('/server.json'))
+  const translation = mergeCatalogues(
+    loaded.filter((entry) => entry !== server).map(({ module }) => module)
+  )
+  i18n.addResourceBundle(lang, 'translation', translation, true, true)
+  if (server) i18n.addResourceBundle(lang, 'server', server.module.default, true, true)
 }
 
 /** Each language named in its own language (the language select shows these). */

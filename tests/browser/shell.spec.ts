@@ -104,8 +104,10 @@ test.group('App shell in the browser', () => {
     // After a reload the page is French and dark from the first paint.
     await page.reload()
     assert.isTrue(await page.evaluate(() => document.documentElement.classList.contains('dark')))
+    // The server renders the user's language into <html lang> (no wait for the client).
     const lang = await page.evaluate(() => document.documentElement.lang)
     assert.equal(lang, 'fr')
+    await page.getByTestId('nav-settings').getByText('Paramètres').waitFor()
     await page.screenshot({ path: `${screenshots}/settings-dark-fr.png` })
   })
 })

@@ -261,14 +261,26 @@ function sourceFiles(dir: string): string[] {
 }
 
 test.group('Locales', () => {
-  test('every language has translation.json with the English keys and placeholders', ({
+  test('every language has each React catalogue with the English keys and placeholders', ({
     assert,
   }) => {
-    const problems = compareCatalogues(
-      (lang) => join(LOCALES, lang, 'translation.json'),
-      i18nextTokens
+    // translation.json plus one file per feature (viewer.json, ...), merged by i18n.ts.
+    const files = readdirSync(join(LOCALES, 'en')).filter(
+      (name) => name.endsWith('.json') && name !== 'server.json'
+    )
+    assert.include(files, 'translation.json')
+    const problems = files.flatMap((name) =>
+      compareCatalogues((lang) => join(LOCALES, lang, name), i18nextTokens)
     )
     assert.deepEqual(problems, [])
+    // Feature files share the `translation` namespace: their top-level keys must not collide.
+    const owners = new Map<string, string>()
+    for (const name of files) {
+      for (const key of Object.keys(readJson(join(LOCALES, 'en', name)))) {
+        assert.isUndefined(owners.get(key), `"${key}" is in ${owners.get(key)} and ${name}`)
+        owners.set(key, name)
+      }
+    }
   })
 
   test('every language has server.json with the English keys, translated', ({ assert }) => {

@@ -1,0 +1,198 @@
+/**
+ * The chat API contract (spec 02 section 7): what startChat / continueChat receive and
+ * answer. Shared by the server (engine, controllers, OpenAPI) and the browser (viewer,
+ * embed), so this file holds types and small pure helpers only.
+ *
+ * Field names follow the open format of this ecosystem so that existing embeds and API
+ * clients keep working against us.
+ */
+import type { Block, BotSettings, BotTheme, Item } from '../bot/types.js'
+
+export type TextBubbleContentFormat = 'richText' | 'markdown'
+
+/** A Slate-like rich text node, as the editor stores text bubbles. */
+export interface RichTextNode {
+  type?: string
+  text?: string
+  bold?: boolean
+  italic?: boolean
+  underline?: boolean
+  url?: string
+  children?: RichTextNode[]
+  [key: string]: unknown
+}
+
+// ---------------------------------------------------------------------------
+// Messages (bubbles)
+// ---------------------------------------------------------------------------
+
+export type TextMessageContent =
+  | { type: 'richText'; richText: RichTextNode[] }
+  | { type: 'markdown'; markdown: string }
+
+export interface TextMessage {
+  id: string
+  type: 'text'
+  content: TextMessageContent
+}
+
+export interface ImageMessage {
+  id: string
+  type: 'image'
+  content: { url?: string; clickLink?: { url?: string; alt?: string } }
+}
+
+export type VideoProvider = 'url' | 'youtube' | 'vimeo' | 'tiktok' | 'gumlet'
+
+export interface VideoMessage {
+  id: string
+  type: 'video'
+  content: {
+    url?: string
+    /** The provider's video id, when `type` is not 'url'. */
+    id?: string
+    type?: VideoProvider
+    height?: number | string
+    aspectRatio?: string
+    maxWidth?: string
+    queryParamsStr?: string
+    areControlsDisplayed?: boolean
+    isAutoplayEnabled?: boolean
+  }
+}
+
+export interface AudioMessage {
+  id: string
+  type: 'audio'
+  content: { url?: string; isAutoplayEnabled?: boolean }
+}
+
+export interface EmbedMessage {
+  id: string
+  type: 'embed'
+  content: {
+    url?: string
+    height?: number | string
+    /** The chat waits for this window message before it goes on. */
+    waitForEvent?: { isEnabled?: boolean; name?: string; saveDataInVariableId?: string }
+  }
+}
+
+export type ChatMessage = TextMessage | ImageMessage | VideoMessage | AudioMessage | EmbedMessage
+
+// ---------------------------------------------------------------------------
+// Input (the block the visitor answers)
+// ---------------------------------------------------------------------------
+
+/**
+ * The input block with its options resolved: {{variables}} substituted, choice items
+ * filtered by their display conditions or built from the dynamic variable.
+ */
+export interface ChatInput {
+  id: string
+  /** The block type: 'text input', 'choice input', ... */
+  type: string
+  options: Record<string, unknown>
+  items?: Item[]
+  /** The variable's current value, when input prefill is on. */
+  prefilledValue?: string
+  /** Values computed at run time that are not options (e.g. a payment's client secret). */
+  runtimeOptions?: Record<string, unknown>
+}
+
+// ---------------------------------------------------------------------------
+// Client-side actions
+// ---------------------------------------------------------------------------
+
+interface ClientSideActionBase {
+  /** Run the action after this bubble is shown (otherwise before the messages). */
+  lastBubbleBlockId?: string
+  /**
+   * The flow is paused on this action: once it is done the client calls continueChat
+   * (with the action's result as message, or no message).
+   */
+  expectsDedicatedReply?: boolean
+}
+
+export type ClientSideAction = ClientSideActionBase &
+  (
+    | { type: 'redirect'; redirect: { url?: string; isNewTab?: boolean } }
+    | { type: 'wait'; wait: { secondsToWaitFor: number } }
+    | {
+        type: 'scriptToExecute'
+        scriptToExecute: { content: string; args: { id: string; value: unknown }[] }
+      }
+    | {
+        /** Runs code in the browser and sends its result back as the next message. */
+        type: 'setVariable'
+        setVariable: { scriptToExecute: { content: string; args: { id: string; value: unknown }[] } }
+      }
+    | { type: 'googleAnalytics'; googleAnalytics: Record<string, unknown> }
+    | { type: 'pixel'; pixel: Record<string, unknown> }
+    | { type: 'chatwoot'; chatwoot: { scriptToExecute: { content: string; args: unknown[] } } }
+    | { type: 'webhookToExecute'; webhookToExecute: Record<string, unknown> }
+    | { type: 'listenForWebhook'; listenForWebhook: { url: string } }
+    | { type: 'stream'; stream: true }
+  )
+
+// ---------------------------------------------------------------------------
+// Logs, progress, replies
+// ---------------------------------------------------------------------------
+
+export interface ChatLog {
+  status: 'success' | 'info' | 'error'
+  description: string
+  details?: unknown
+}
+
+export interface ChatReply {
+  messages: ChatMessage[]
+  input?: ChatInput
+  clientSideActions?: ClientSideAction[]
+  logs?: ChatLog[]
+  dynamicTheme?: { hostAvatarUrl?: string; guestAvatarUrl?: string }
+  /** 0 to 100, when the theme shows a progress bar. */
+  progress?: number
+  /** Set (and messages empty) when the workspace used its chats of the month. */
+  chatLimitExceededError?: string
+  aiCreditLimitExceededError?: string
+}
+
+export interface StartChatRequest {
+  message?: string
+  resultId?: string
+  isStreamEnabled?: boolean
+  /** Create the session and return the first messages without counting a start. */
+  isOnlyRegistering?: boolean
+  prefilledVariables?: Record<string, unknown>
+  textBubbleContentFormat?: TextBubbleContentFormat
+}
+
+export interface PreviewStartChatRequest extends StartChatRequest {
+  startFrom?: { type: 'group'; groupId: string } | { type: 'event'; eventId: string }
+}
+
+export interface StartChatResponse extends ChatReply {
+  sessionId: string
+  /** Absent in preview. */
+  resultId?: string
+  typebot: {
+    id: string
+    theme: BotTheme
+    settings: BotSettings
+    publishedAt?: string | null
+  }
+}
+
+export type ContinueChatMessage =
+  | string
+  | { type: 'text'; text: string; attachedFileUrls?: string[] }
+  | { type: 'audio'; url: string }
+
+export interface ContinueChatRequest {
+  message?: ContinueChatMessage
+  textBubbleContentFormat?: TextBubbleContentFormat
+}
+
+export type ContinueChatResponse = ChatReply
+
