@@ -38,8 +38,7 @@ export default defineConfig({
     suites: [
       { files: ['tests/unit/**/*.spec(.ts|.js)'], name: 'unit', timeout: 10000 },
       { files: ['tests/functional/**/*.spec(.ts|.js)'], name: 'functional', timeout: 30000 },
-      // One retry: a loaded CI machine can miss a browser timing once; a real failure fails twice.
-      { files: ['tests/browser/**/*.spec(.ts|.js)'], name: 'browser', timeout: 120000, retries: 1 },
+      { files: ['tests/browser/**/*.spec(.ts|.js)'], name: 'browser', timeout: 120000 },
     ],
     forceExit: true,
   },

@@ -31,6 +31,11 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     processCLIArgs(process.argv.splice(2))
     configure({
       ...app.rcFile.tests,
+      // One retry for browser tests: a loaded CI machine can miss a timing once; a real
+      // failure fails twice.
+      suites: app.rcFile.tests.suites.map((suite) =>
+        suite.name === 'browser' ? { ...suite, retries: 1 } : suite
+      ),
       ...config,
       ...{
         setup: runnerHooks.setup,

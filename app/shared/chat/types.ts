@@ -6,7 +6,7 @@
  * Field names follow the open format of this ecosystem so that existing embeds and API
  * clients keep working against us.
  */
-import type { Block, BotSettings, BotTheme, Item } from '../bot/types.js'
+import type { BotSettings, BotTheme, Item } from '../bot/types.js'
 
 export type TextBubbleContentFormat = 'richText' | 'markdown'
 
