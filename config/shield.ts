@@ -9,6 +9,7 @@ const PUBLIC_API = [
   /^\/api\/v1\/bots\/[^/]+\/startChat/,
   /^\/api\/v[12]\/sessions\//,
   /^\/api\/v1\/workflows\/[^/]+\/webhook/,
+  /^\/api\/v1\/typebots\/[^/]+\/blocks\/[^/]+\/results\/[^/]+\/executeWebhook/,
 ]
 
 const shieldConfig = defineConfig({

@@ -4,7 +4,7 @@
  */
 import { field } from './fields.js'
 
-/** The 12 comparison operators of the spec, in its order. */
+/** The 12 comparison operators of the spec, in its order, plus the two inclusive ones. */
 export const COMPARISON_OPERATORS = [
   'Equal to',
   'Not equal',
@@ -12,6 +12,8 @@ export const COMPARISON_OPERATORS = [
   'Does not contain',
   'Greater than',
   'Less than',
+  'Greater or equal to',
+  'Less or equal to',
   'Is set',
   'Is empty',
   'Starts with',

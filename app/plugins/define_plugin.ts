@@ -189,6 +189,11 @@ export interface BotRunContext {
   contact?: { name?: string; phoneNumber?: string }
   /** Links in messages and webhooks point here (the app's public URL). */
   appUrl: string
+  /**
+   * Set when a paused block is run again because what it waited for came (the body of
+   * a webhook call): the runner maps it to variables and does not pause again.
+   */
+  resumeWith?: unknown
 }
 
 export interface RunnerContext<

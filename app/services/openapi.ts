@@ -13,6 +13,163 @@ const idParam = (name: string, description: string) => ({
 })
 const error = { $ref: '#/components/responses/Error' }
 
+const json = (schema: unknown) => ({ 'application/json': { schema } })
+
+/** Shapes of app/shared/chat/types.ts, loosely: the viewer and embeds rely on them. */
+const chatReply = {
+  type: 'object',
+  properties: {
+    messages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          type: { type: 'string', enum: ['text', 'image', 'video', 'audio', 'embed'] },
+          content: { type: 'object' },
+        },
+      },
+    },
+    input: {
+      type: 'object',
+      description: 'The input block to answer, options resolved (items filtered, prefilledValue)',
+    },
+    clientSideActions: { type: 'array', items: { type: 'object' } },
+    logs: { type: 'array', items: { type: 'object' }, description: 'Preview only' },
+    progress: { type: 'number' },
+    dynamicTheme: { type: 'object' },
+    chatLimitExceededError: { type: 'string' },
+  },
+}
+
+const startBody = {
+  type: 'object',
+  properties: {
+    message: { type: 'string', description: 'Answers the first input at once' },
+    resultId: { type: 'string', description: 'Resume a remembered visitor (rememberUser)' },
+    isStreamEnabled: { type: 'boolean' },
+    isOnlyRegistering: { type: 'boolean' },
+    prefilledVariables: { type: 'object', additionalProperties: true },
+    textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
+  },
+}
+
+const startResponse = {
+  allOf: [
+    chatReply,
+    {
+      type: 'object',
+      properties: {
+        sessionId: { type: 'string' },
+        resultId: { type: 'string' },
+        typebot: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            theme: { type: 'object' },
+            settings: { type: 'object' },
+            publishedAt: { type: ['string', 'null'] },
+          },
+        },
+      },
+    },
+  ],
+}
+
+/** The public chat API: no token, callable from any site (allowed origins aside). */
+function chatPaths() {
+  const start = (param: string) => ({
+    post: {
+      summary: 'Start a chat on a published bot',
+      security: [],
+      parameters: [idParam(param, 'The public id of the bot (or its id)')],
+      requestBody: { content: json(startBody) },
+      responses: {
+        200: { description: 'The first messages and input', content: json(startResponse) },
+        403: error,
+        404: error,
+      },
+    },
+  })
+  return {
+    '/api/v1/typebots/{publicId}/startChat': start('publicId'),
+    '/api/v1/bots/{publicId}/startChat': start('publicId'),
+    '/api/v1/sessions/{sessionId}/continueChat': {
+      post: {
+        summary: "Answer the session's input (or go on after a client-side action)",
+        security: [],
+        parameters: [idParam('sessionId', 'The session id from startChat')],
+        requestBody: {
+          content: json({
+            type: 'object',
+            properties: {
+              message: {
+                oneOf: [
+                  { type: 'string' },
+                  {
+                    type: 'object',
+                    properties: {
+                      type: { type: 'string', enum: ['text', 'audio'] },
+                      text: { type: 'string' },
+                      url: { type: 'string' },
+                      attachedFileUrls: { type: 'array', items: { type: 'string' } },
+                    },
+                  },
+                ],
+              },
+              textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
+            },
+          }),
+        },
+        responses: {
+          200: { description: 'The next messages and input', content: json(chatReply) },
+          404: error,
+        },
+      },
+    },
+    '/api/v1/typebots/{botId}/preview/startChat': {
+      post: {
+        summary: 'Start a preview of the draft (no results saved)',
+        parameters: [idParam('botId', 'Bot id')],
+        requestBody: {
+          content: json({
+            allOf: [
+              startBody,
+              {
+                type: 'object',
+                properties: {
+                  startFrom: {
+                    type: 'object',
+                    properties: {
+                      type: { type: 'string', enum: ['group', 'event'] },
+                      groupId: { type: 'string' },
+                      eventId: { type: 'string' },
+                    },
+                  },
+                },
+              },
+            ],
+          }),
+        },
+        responses: { 200: { description: 'Started', content: json(startResponse) }, 404: error },
+      },
+    },
+    '/api/v1/typebots/{botId}/blocks/{blockId}/results/{resultId}/executeWebhook': {
+      post: {
+        summary: 'Call the URL of a waiting webhook block: its body resumes the chat',
+        security: [],
+        parameters: [
+          idParam('botId', 'Bot id'),
+          idParam('blockId', 'The webhook block id'),
+          idParam('resultId', 'The result of the waiting chat'),
+        ],
+        requestBody: { content: json({ type: 'object', additionalProperties: true }) },
+        responses: { 200: { description: 'Received' }, 404: error },
+      },
+    },
+  }
+}
+
 export function openApiDocument(serverUrl: string) {
   return {
     openapi: '3.1.0',
@@ -293,6 +450,7 @@ export function openApiDocument(serverUrl: string) {
           responses: { 200: { description: 'Unpublished' }, 400: error },
         },
       },
+      ...chatPaths(),
     },
   }
 }

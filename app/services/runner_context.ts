@@ -16,6 +16,11 @@ import {
   type RunnerContext,
   type RunnerVariables,
   type VariableValue,
+  type BotRunContext,
+  type InputAnswer,
+  type InputParser,
+  type ParsedAnswer,
+  errorToLog,
 } from '#plugins/define_plugin'
 import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
 
@@ -66,12 +71,18 @@ export interface RunPluginInput {
   ownerId?: string | null
   timeoutMs?: number
   signal?: AbortSignal
+  /** Set when a bot block runs (the chat engine). */
+  bot?: BotRunContext
+  /** A plugin without a runner is fine (bubbles and inputs need none): no error log. */
+  runnerIsOptional?: boolean
 }
 
 export interface RunPluginOutput {
   result: RunResult
   logs: LogEntry[]
   variablesSet: { id: string; value: VariableValue }[]
+  /** The options as the runner received them ({{variables}} substituted). */
+  options: Record<string, unknown>
 }
 
 /**
@@ -142,37 +153,41 @@ export async function runPlugin(input: RunPluginInput): Promise<RunPluginOutput>
   const runner = (await input.registry.runnerOf(input.plugin.id, action)) as
     Runner<any, any> | undefined
   if (!runner) {
+    if (input.runnerIsOptional) {
+      return { result: undefined, logs, variablesSet: [], options: await substitutedOptions(input) }
+    }
     logs.push({
       status: 'error',
       description: `${input.plugin.name}${action ? ` (${action})` : ''} cannot run on the server`,
     })
-    return { result: undefined, logs, variablesSet: [] }
+    return { result: undefined, logs, variablesSet: [], options: input.options }
   }
   return runWithContext(runner, input, logs)
 }
 
-/** Runs one runner with a full context; a throw becomes an error log and the flow goes on. */
-export async function runWithContext(
-  runner: Runner<any, any>,
-  input: Omit<RunPluginInput, 'registry'>,
-  logs: LogEntry[] = []
-): Promise<RunPluginOutput> {
-  const { store, changes } = createVariableStore(input.variables)
+async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>) {
   const substituted = substituteDeep(input.options, input.variables, {
     skipKeys: codeKeysOf(input.plugin),
   })
-  const options = (
+  return (
     substituted.expressions.length > 0
       ? await resolveExpressions(substituted.value, input.variables)
       : substituted.value
   ) as Record<string, unknown>
+}
 
-  const credentials = await credentialsFor(input, logs)
-  if (credentials === null) return { result: undefined, logs, variablesSet: [] }
-
+/** The context every runner and parser receives (DESIGN.md section 3). */
+function buildContext(
+  input: Omit<RunPluginInput, 'registry'>,
+  options: Record<string, unknown>,
+  credentials: Record<string, unknown>,
+  store: RunnerVariables,
+  logs: LogEntry[]
+): RunnerContext {
   const timeout = AbortSignal.timeout(input.timeoutMs ?? 60_000)
   const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
-  const context: RunnerContext = {
+  return {
+    bot: input.bot,
     options,
     credentials,
     variables: store,
@@ -199,13 +214,54 @@ export async function runWithContext(
       async run(code, variables) {
         // Variables by name (as the Code block reads them) and under `variables`.
         const outcome = await runInSandbox(code, { variables, args: variables })
+        // setVariable(name, value) calls of the code reach the flow's variables.
+        for (const { name, value } of outcome.variablesSet) {
+          const target = store.list().find((v) => v.name === name)
+          if (target) store.set(target.id, value as VariableValue)
+        }
         if (!outcome.ok) throw new Error(`${outcome.error.name}: ${outcome.error.message}`)
         return outcome.value
       },
     },
     signal,
   }
+}
+
+/** Runs one runner with a full context; a throw becomes an error log and the flow goes on. */
+export async function runWithContext(
+  runner: Runner<any, any>,
+  input: Omit<RunPluginInput, 'registry'>,
+  logs: LogEntry[] = []
+): Promise<RunPluginOutput> {
+  const { store, changes } = createVariableStore(input.variables)
+  const options = await substitutedOptions(input)
+
+  const credentials = await credentialsFor(input, logs)
+  if (credentials === null) return { result: undefined, logs, variablesSet: [], options }
+
+  const context = buildContext(input, options, credentials, store, logs)
   const { result, error } = await runSafely(runner, context)
   if (error) logs.push(error)
-  return { result, logs, variablesSet: changes() }
+  return { result, logs, variablesSet: changes(), options }
+}
+
+/**
+ * Parses a visitor's answer with an input plugin's parser. The options are those the
+ * input was shown with (already substituted). A throwing parser refuses the answer.
+ */
+export async function parseWithContext(
+  parser: InputParser<any>,
+  input: Omit<RunPluginInput, 'registry'>,
+  answer: InputAnswer
+): Promise<{ parsed: ParsedAnswer; logs: LogEntry[] }> {
+  const logs: LogEntry[] = []
+  const { store } = createVariableStore(input.variables)
+  const credentials = (await credentialsFor(input, logs)) ?? {}
+  const context = buildContext(input, input.options, credentials, store, logs)
+  try {
+    return { parsed: await parser({ ...context, answer }), logs }
+  } catch (error) {
+    logs.push(errorToLog(error))
+    return { parsed: { status: 'fail', reason: (error as Error).message }, logs }
+  }
 }

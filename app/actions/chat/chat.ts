@@ -1,0 +1,310 @@
+import AppError from '#exceptions/app_error'
+import Bot from '#models/bot'
+import type User from '#models/user'
+import { newId } from '#services/ids'
+import { getPlan } from '#services/plans'
+import { isBelowLimit } from '#services/capabilities'
+import { findBotFor } from '#actions/bots/bot_access'
+import { continueChat, startChat, type TurnOutput } from '#engine/bot/engine'
+import type { EngineBot, EnginePorts } from '#engine/bot/ports'
+import type { SessionState } from '#engine/bot/state'
+import { migrateBot } from '#shared/bot/migrate'
+import { resolveSettings, resolveTheme, type BotV6 } from '#shared/bot/types'
+import type {
+  ChatReply,
+  ContinueChatRequest,
+  PreviewStartChatRequest,
+  StartChatRequest,
+  StartChatResponse,
+} from '#shared/chat/types'
+import type { InputAnswer } from '#plugins/define_plugin'
+import { enginePorts } from '#services/chat/engine_ports'
+import {
+  publishedBotById,
+  publishedBotByPublicId,
+  type PublishedBotEntry,
+} from '#services/chat/bot_cache'
+import {
+  chatsThisMonth,
+  insertResult,
+  insertSession,
+  persistEffects,
+  readSession,
+  updateSession,
+} from '#services/chat/chat_store'
+import db from '@adonisjs/lucid/services/db'
+
+/**
+ * The chat use cases behind the public chat API (spec 02 section 7): start a chat on a
+ * published bot, continue a session, preview a draft. They take explicit arguments (no
+ * HTTP context) so that messaging channels and workers can call them too.
+ */
+
+export const CHAT_LIMIT_MESSAGE =
+  'This bot has reached its chat limit for the month. Please come back later.'
+
+/** Who is chatting, from the request (never required). */
+export interface VisitorInfo {
+  origin?: string | null
+  deviceDetails?: Record<string, unknown> | null
+  location?: Record<string, unknown> | null
+}
+
+let defaultPorts: Promise<EnginePorts> | undefined
+function publishedPorts() {
+  defaultPorts ??= enginePorts()
+  return defaultPorts
+}
+
+function assertOrigin(allowed: string[] | undefined, origin: string | null | undefined) {
+  if (!allowed || allowed.length === 0 || !origin) return
+  const normalized = origin.replace(/\/$/, '')
+  if (!allowed.some((candidate) => candidate.replace(/\/$/, '') === normalized)) {
+    throw new AppError('Origin not allowed', {
+      status: 403,
+      description: 'This bot does not accept chats from this website.',
+    })
+  }
+}
+
+/** The continueChat message as an answer (a text, or a text or audio object). */
+export function toInputAnswer(message: unknown): InputAnswer | undefined {
+  if (message === undefined || message === null) return undefined
+  if (typeof message === 'string') return { text: message }
+  if (typeof message === 'object') {
+    const record = message as Record<string, unknown>
+    const files = Array.isArray(record.attachedFileUrls)
+      ? record.attachedFileUrls.filter((url): url is string => typeof url === 'string')
+      : undefined
+    if (record.type === 'text' && typeof record.text === 'string') {
+      return { text: record.text, attachedFileUrls: files?.length ? files : undefined }
+    }
+    if (record.type === 'audio' && typeof record.url === 'string') {
+      return { text: record.url, attachedFileUrls: [record.url] }
+    }
+  }
+  throw new AppError('Invalid message', {
+    status: 400,
+    description: 'A message is a text, or {type: "text", text} or {type: "audio", url}.',
+    field: 'message',
+  })
+}
+
+function botInfo(bot: EngineBot) {
+  return {
+    id: bot.id,
+    theme: resolveTheme(bot.content.theme),
+    settings: resolveSettings(bot.content.settings),
+    publishedAt: bot.publishedAt === 'draft' ? null : bot.publishedAt,
+  }
+}
+
+async function chatLimitReached(entry: PublishedBotEntry): Promise<boolean> {
+  const owner = entry.createdBy
+    ? await db.from('users').where('id', entry.createdBy).select('plan').first()
+    : null
+  const plan = await getPlan(owner?.plan ?? 'FREE')
+  const used = await chatsThisMonth(entry.bot.workspaceId)
+  return !isBelowLimit(plan.limits.conversations, used)
+}
+
+/** Variables of a remembered result, as prefilled values by name. */
+async function rememberedVariables(resultId: string, botId: string) {
+  const row = await db.from('results').where({ id: resultId, bot_id: botId }).select('variables').first()
+  if (!row) return undefined
+  const variables = JSON.parse(row.variables) as { name: string; value: unknown }[]
+  return Object.fromEntries(variables.map((v) => [v.name, v.value]))
+}
+
+export class StartChat {
+  async handle(publicId: string, body: StartChatRequest, visitor: VisitorInfo = {}): Promise<StartChatResponse> {
+    const entry = await publishedBotByPublicId(publicId)
+    if (!entry || entry.isArchived) throw AppError.notFound('Bot not found')
+    const settings = resolveSettings(entry.bot.content.settings)
+    assertOrigin(settings.security?.allowedOrigins, visitor.origin)
+    if (entry.isClosed) {
+      throw new AppError('This bot is closed', {
+        status: 403,
+        description: 'It no longer accepts new answers.',
+      })
+    }
+    if (await chatLimitReached(entry)) {
+      return {
+        sessionId: '',
+        typebot: botInfo(entry.bot),
+        messages: [],
+        chatLimitExceededError: CHAT_LIMIT_MESSAGE,
+      }
+    }
+
+    // rememberUser: the visitor's earlier result goes on, with its variables.
+    let resultId: string | undefined
+    let prefilled = settings.general?.isInputPrefillEnabled ? body.prefilledVariables : undefined
+    if (body.resultId && settings.general?.rememberUser?.isEnabled) {
+      const remembered = await rememberedVariables(body.resultId, entry.bot.id)
+      if (remembered) {
+        resultId = body.resultId
+        prefilled = { ...remembered, ...prefilled }
+      }
+    }
+    // Hidden variables set by the embed's prefilledVariables are allowed even without
+    // input prefill: it only decides whether inputs show the values.
+    if (!settings.general?.isInputPrefillEnabled && body.prefilledVariables) {
+      prefilled = { ...prefilled, ...body.prefilledVariables }
+    }
+    const isNewResult = !resultId
+    resultId ??= newId()
+    const sessionId = newId()
+    const ports = await publishedPorts()
+    const output = await startChat(ports, {
+      bot: entry.bot,
+      sessionId,
+      resultId,
+      prefilledVariables: prefilled,
+      textBubbleContentFormat: body.textBubbleContentFormat,
+      isOnlyRegistering: body.isOnlyRegistering,
+      message: body.message ? { text: body.message } : undefined,
+      allowedOrigins: settings.security?.allowedOrigins?.length ? settings.security.allowedOrigins : undefined,
+    })
+    const now = new Date()
+    if (isNewResult) {
+      const update = output.effects.results.get(resultId)
+      await insertResult(
+        {
+          id: resultId,
+          botId: entry.bot.id,
+          sessionId,
+          variables: update?.variables ?? [],
+          isCompleted: update?.isCompleted,
+          deviceDetails: visitor.deviceDetails,
+          location: visitor.location,
+        },
+        now
+      )
+      // Inserted as it is now: no second write unless the chat also started (counted).
+      if (update && !update.hasStarted) output.effects.results.delete(resultId)
+    }
+    await Promise.all([
+      insertSession(sessionId, output.state, entry.bot.id, now),
+      persistEffects(output.effects, { sessionId, workspaceId: entry.bot.workspaceId }, now),
+    ])
+    return { sessionId, resultId, typebot: botInfo(entry.bot), ...output.reply }
+  }
+}
+
+/** A draft bot as the engine runs it (preview). */
+function draftOf(bot: Bot): EngineBot {
+  const content = migrateBot({
+    version: bot.version,
+    id: bot.id,
+    name: bot.name,
+    groups: bot.groups,
+    events: bot.events,
+    edges: bot.edges,
+    variables: bot.variables,
+    theme: bot.theme,
+    settings: bot.settings,
+  }) as BotV6
+  return { id: bot.id, workspaceId: bot.workspaceId, ownerId: bot.createdBy, publishedAt: 'draft', content }
+}
+
+async function loadDraft(botId: string, from: EngineBot) {
+  const bot = await Bot.find(botId)
+  if (!bot || bot.workspaceId !== from.workspaceId) return undefined
+  return draftOf(bot)
+}
+
+let previewPorts: Promise<EnginePorts> | undefined
+function draftPorts() {
+  previewPorts ??= enginePorts({ loadDraft })
+  return previewPorts
+}
+
+export class StartPreviewChat {
+  async handle(user: User, botId: string, body: PreviewStartChatRequest): Promise<StartChatResponse> {
+    const { bot } = await findBotFor(user, botId, 'read')
+    const engineBot = draftOf(bot)
+    const startFrom = body.startFrom
+    if (startFrom?.type === 'group' && !engineBot.content.groups.some((g) => g.id === startFrom.groupId)) {
+      throw new AppError('Group not found', { status: 404, field: 'startFrom' })
+    }
+    const sessionId = newId()
+    const output = await startChat(await draftPorts(), {
+      bot: engineBot,
+      sessionId,
+      isPreview: true,
+      startFrom: body.startFrom as SessionState['startFrom'],
+      prefilledVariables: body.prefilledVariables,
+      textBubbleContentFormat: body.textBubbleContentFormat,
+      isOnlyRegistering: body.isOnlyRegistering,
+      message: body.message ? { text: body.message } : undefined,
+    })
+    await insertSession(sessionId, output.state, bot.id)
+    return { sessionId, typebot: botInfo(engineBot), ...output.reply }
+  }
+}
+
+export class ContinueChat {
+  async handle(sessionId: string, body: ContinueChatRequest, visitor: VisitorInfo = {}): Promise<ChatReply> {
+    const session = await readSession(sessionId)
+    if (!session) throw AppError.notFound('Session not found')
+    if (session.expiresAt && session.expiresAt.getTime() < Date.now()) {
+      throw new AppError('Session expired', {
+        status: 404,
+        description: 'You need to start a new session.',
+      })
+    }
+    const state = session.state
+    assertOrigin(state.allowedOrigins, visitor.origin)
+    const head = state.botsQueue[0]
+    if (!head) throw AppError.notFound('Session not found')
+
+    let bot: EngineBot | undefined
+    let ports: EnginePorts
+    if (state.isPreview) {
+      const draft = await Bot.find(head.botId)
+      bot = draft ? draftOf(draft) : undefined
+      ports = await draftPorts()
+    } else {
+      const entry = await publishedBotById(head.botId)
+      bot = entry?.bot
+      ports = await publishedPorts()
+    }
+    if (!bot) throw AppError.notFound('Bot not found')
+
+    const output: TurnOutput = await continueChat(ports, {
+      state,
+      sessionId,
+      bot,
+      message: toInputAnswer(body.message),
+      textBubbleContentFormat: body.textBubbleContentFormat,
+    })
+    const now = new Date()
+    await Promise.all([
+      updateSession(sessionId, output.state, now),
+      state.isPreview
+        ? Promise.resolve()
+        : persistEffects(output.effects, { sessionId, workspaceId: bot.workspaceId }, now),
+    ])
+    return output.reply
+  }
+}
+
+/**
+ * A call to a waiting webhook block's URL: the body is kept in the session of the
+ * result, and the next continueChat resumes the flow with it.
+ */
+export class ReceiveBlockWebhook {
+  async handle(botId: string, blockId: string, resultId: string, payload: unknown) {
+    const result = await db.from('results').where({ id: resultId, bot_id: botId }).select('last_chat_session_id').first()
+    const sessionId = result?.last_chat_session_id
+    const session = sessionId ? await readSession(sessionId) : null
+    const awaiting = session?.state.awaiting
+    if (!session || !awaiting?.awaitsWebhook || awaiting.blockId !== blockId) {
+      throw new AppError('No chat is waiting for this webhook', { status: 404 })
+    }
+    session.state.webhookPayload = payload ?? {}
+    await updateSession(session.id, session.state)
+    return { message: 'Webhook received' }
+  }
+}

@@ -1,0 +1,709 @@
+import type { Block, Group } from '#shared/bot/types'
+import type {
+  ChatInput,
+  ChatLog,
+  ChatMessage,
+  ChatReply,
+  ClientSideAction,
+  TextBubbleContentFormat,
+  TextMessageContent,
+} from '#shared/chat/types'
+import { richTextToPlainText } from '#shared/chat/rich_text'
+import { resolveTheme, resolveSettings } from '#shared/bot/types'
+import { substituteDeep, formatVariableValue } from '#plugins/substitute'
+import type {
+  BotRunContext,
+  BotRunResult,
+  InputAnswer,
+  LogEntry,
+  RunnerBlock,
+  TranscriptEntry,
+} from '#plugins/define_plugin'
+import { evaluateCondition } from './conditions.js'
+import type { EngineBot, EnginePorts } from './ports.js'
+import {
+  TRANSCRIPT_LIMIT,
+  type EngineVariable,
+  type EngineVariableValue,
+  type QueuedBot,
+  type ResumePoint,
+  type SessionState,
+} from './state.js'
+
+/**
+ * The chat engine (DESIGN.md section 4): a pure function of (bot, session state, incoming
+ * message) giving (reply, new state, effects to persist). It walks from the start event,
+ * collects bubbles, stops at inputs, validates answers through the input plugins, follows
+ * block, item and event edges, and calls every block's runner through the ports.
+ */
+
+/** Block visits per turn before the engine decides the flow loops without input. */
+export const MAX_BLOCK_VISITS = 500
+
+export const DEFAULT_RETRY_MESSAGE = 'Invalid message. Please, try again.'
+
+export interface AnswerRecord {
+  resultId: string
+  blockId: string
+  groupId: string
+  variableId?: string
+  content: string
+  attachedFileUrls?: string[]
+}
+
+export interface ResultUpdate {
+  botId: string
+  variables: { id: string; name: string; value: EngineVariableValue }[]
+  hasStarted?: boolean
+  isCompleted?: boolean
+}
+
+export interface TurnEffects {
+  answers: AnswerRecord[]
+  logs: (ChatLog & { resultId: string })[]
+  /** Per result id: its variables now, and what changed in its flags. */
+  results: Map<string, ResultUpdate>
+  /** Results created this turn (linked bots that do not merge their results). */
+  newResults: { id: string; botId: string }[]
+}
+
+export interface TurnOutput {
+  reply: ChatReply
+  state: SessionState
+  effects: TurnEffects
+}
+
+export interface StartInput {
+  bot: EngineBot
+  sessionId: string
+  resultId?: string
+  prefilledVariables?: Record<string, unknown>
+  textBubbleContentFormat?: TextBubbleContentFormat
+  isPreview?: boolean
+  startFrom?: SessionState['startFrom']
+  source?: string
+  isOnlyRegistering?: boolean
+  /** Answers the first input straight away (messaging channels, API clients). */
+  message?: InputAnswer
+  allowedOrigins?: string[]
+  expiryTimeout?: number
+  contact?: BotRunContext['contact']
+}
+
+export interface ContinueInput {
+  state: SessionState
+  sessionId: string
+  /** The bot at the head of the session's queue (the caller loads it, usually cached). */
+  bot: EngineBot
+  message?: InputAnswer
+  textBubbleContentFormat?: TextBubbleContentFormat
+  contact?: BotRunContext['contact']
+}
+
+type Position = { group: Group; index: number }
+
+function cloneVariables(variables: readonly EngineVariable[]): EngineVariable[] {
+  return variables.map((v) => ({ ...v }))
+}
+
+function prefill(variables: EngineVariable[], values: Record<string, unknown> | undefined) {
+  if (!values) return
+  for (const [name, value] of Object.entries(values)) {
+    const variable = variables.find((v) => v.name === name || v.id === name)
+    if (!variable) continue
+    variable.value = Array.isArray(value)
+      ? value.map((item) => formatVariableValue(item))
+      : value === null || value === undefined
+        ? null
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value)
+  }
+}
+
+export function textContent(text: string, format: TextBubbleContentFormat): TextMessageContent {
+  return format === 'markdown'
+    ? { type: 'markdown', markdown: text }
+    : {
+        type: 'richText',
+        richText: text.split('\n').map((line) => ({ type: 'p', children: [{ text: line }] })),
+      }
+}
+
+/** The plain text of a message, for transcripts. */
+export function messageText(message: ChatMessage): string {
+  switch (message.type) {
+    case 'text':
+      return message.content.type === 'markdown'
+        ? message.content.markdown
+        : richTextToPlainText(message.content.richText)
+    case 'image':
+    case 'video':
+    case 'audio':
+    case 'embed':
+      return message.content.url ?? ''
+    default:
+      return ''
+  }
+}
+
+class Turn {
+  readonly messages: ChatMessage[] = []
+  readonly actions: ClientSideAction[] = []
+  readonly logs: ChatLog[] = []
+  readonly effects: TurnEffects = {
+    answers: [],
+    logs: [],
+    results: new Map(),
+    newResults: [],
+  }
+  input?: ChatInput
+  private visits = 0
+
+  constructor(
+    readonly state: SessionState,
+    readonly ports: EnginePorts,
+    readonly sessionId: string,
+    public bot: EngineBot,
+    readonly contact?: BotRunContext['contact']
+  ) {}
+
+  get current(): QueuedBot {
+    return this.state.botsQueue[0]
+  }
+
+  get variables(): EngineVariable[] {
+    return this.current.variables
+  }
+
+  // -- records --------------------------------------------------------------
+
+  log(entry: LogEntry) {
+    const log: ChatLog = { status: entry.status, description: entry.description }
+    if (entry.details !== undefined) log.details = entry.details
+    this.logs.push(log)
+    if (this.current.resultId) this.effects.logs.push({ ...log, resultId: this.current.resultId })
+  }
+
+  touchResult(): ResultUpdate | undefined {
+    const id = this.current.resultId
+    if (!id) return undefined
+    let update = this.effects.results.get(id)
+    if (!update) {
+      update = { botId: this.current.botId, variables: [] }
+      this.effects.results.set(id, update)
+    }
+    update.variables = this.variables
+      .filter((v) => !v.isSessionVariable && v.value !== undefined && v.value !== null)
+      .map(({ id: variableId, name, value }) => ({ id: variableId, name, value }))
+    return update
+  }
+
+  setVariable(id: string | undefined, value: EngineVariableValue) {
+    if (!id) return
+    const variable = this.variables.find((v) => v.id === id)
+    if (!variable) return
+    variable.value = value
+    this.touchResult()
+  }
+
+  private pushTranscript(entry: TranscriptEntry) {
+    const transcript = this.state.transcript
+    transcript.push(entry)
+    if (transcript.length > TRANSCRIPT_LIMIT) transcript.splice(0, transcript.length - TRANSCRIPT_LIMIT)
+  }
+
+  addMessage(message: ChatMessage) {
+    this.messages.push(message)
+    this.pushTranscript({ role: 'bot', type: message.type, text: messageText(message) })
+  }
+
+  addAction(action: ClientSideAction) {
+    const last = this.messages.at(-1)
+    this.actions.push(last && !action.lastBubbleBlockId ? { ...action, lastBubbleBlockId: last.id } : action)
+  }
+
+  // -- graph ----------------------------------------------------------------
+
+  private groupById(id: string) {
+    return this.bot.content.groups.find((group) => group.id === id)
+  }
+
+  resolve(point: ResumePoint): Position | undefined {
+    if ('edgeId' in point) {
+      const edge = this.bot.content.edges.find((candidate) => candidate.id === point.edgeId)
+      if (!edge) return undefined
+      const group = this.groupById(edge.to.groupId)
+      if (!group) return undefined
+      const index = edge.to.blockId ? group.blocks.findIndex((b) => b.id === edge.to.blockId) : 0
+      return { group, index: Math.max(index, 0) }
+    }
+    const group = this.groupById(point.groupId)
+    return group ? { group, index: point.blockIndex } : undefined
+  }
+
+  /** Where the flow goes after a block that did not choose an edge itself. */
+  pointAfter(group: Group, index: number, block: Block): ResumePoint | null {
+    if (block.outgoingEdgeId) return { edgeId: block.outgoingEdgeId }
+    if (index + 1 < group.blocks.length) return { groupId: group.id, blockIndex: index + 1 }
+    return null
+  }
+
+  startPoint(startFrom?: SessionState['startFrom']): ResumePoint | null {
+    const content = this.bot.content
+    if (startFrom?.type === 'group') return { groupId: startFrom.groupId, blockIndex: 0 }
+    const event =
+      startFrom?.type === 'event'
+        ? content.events.find((e) => e.id === startFrom.eventId)
+        : (content.events.find((e) => e.type === 'start') ?? content.events[0])
+    return event?.outgoingEdgeId ? { edgeId: event.outgoingEdgeId } : null
+  }
+
+  /** End of a path: back to the bot that linked this one, or the end of the chat. */
+  private async endOfPath(): Promise<ResumePoint | null> {
+    while (this.state.botsQueue.length > 1) {
+      const child = this.state.botsQueue.shift()!
+      const parent = this.current
+      // Variables of the same name flow back to the parent.
+      for (const variable of child.variables) {
+        const target = parent.variables.find((v) => v.name === variable.name)
+        if (target && variable.value !== undefined) target.value = variable.value
+      }
+      const parentBot = await this.ports.loadBot(parent.botId, this.bot)
+      if (!parentBot) {
+        this.log({ status: 'error', description: 'The bot that linked this one is gone' })
+        break
+      }
+      this.bot = parentBot
+      this.touchResult()
+      if (child.resumeParentAt) return child.resumeParentAt
+    }
+    this.state.isCompleted = true
+    const update = this.touchResult()
+    if (update) update.isCompleted = true
+    return null
+  }
+
+  // -- running blocks -------------------------------------------------------
+
+  private botContext(block: Block, group: Group, items?: RunnerBlock['items']): BotRunContext {
+    return {
+      block: {
+        id: block.id,
+        type: block.type,
+        groupId: group.id,
+        outgoingEdgeId: block.outgoingEdgeId,
+        items: items ?? (block.items as RunnerBlock['items']),
+      },
+      botId: this.bot.id,
+      sessionId: this.sessionId,
+      resultId: this.current.resultId,
+      isPreview: this.state.isPreview,
+      environment: this.state.source,
+      textBubbleContentFormat: this.state.textBubbleContentFormat,
+      transcript: () => this.state.transcript.slice(),
+      evaluateCondition: (condition) => evaluateCondition(condition as any, this.variables),
+      contact: this.contact,
+      appUrl: this.ports.appUrl,
+    }
+  }
+
+  private applyResult(result: BotRunResult | void, variablesSet: { id: string; value: any }[]) {
+    for (const { id, value } of variablesSet) this.setVariable(id, value)
+    if (!result) return
+    for (const { id, value } of result.variablesToSet ?? []) this.setVariable(id, value)
+    for (const entry of result.logs ?? []) this.log(entry)
+    for (const message of result.messages ?? []) {
+      this.addMessage({ ...(message as ChatMessage), id: message.id ?? this.ports.newId() })
+    }
+    for (const action of result.clientSideActions ?? []) this.addAction(action as ClientSideAction)
+  }
+
+  /**
+   * Runs one block. Returns the runner's result, or 'skip' when the block cannot run
+   * (unknown or disabled type: logged, and the flow goes on as if it were not there).
+   */
+  private async run(block: Block, group: Group, resumeWith?: unknown) {
+    const category = this.ports.categoryOf(block.type)
+    if (!category) {
+      this.log({ status: 'error', description: `Unknown block type "${block.type}"`, details: { blockId: block.id } })
+      return { kind: 'skip' as const }
+    }
+    if (!(await this.ports.isAllowed(block.type, this.bot))) {
+      this.log({
+        status: 'error',
+        description: `Block not available on your plan: ${block.type}`,
+        details: { blockId: block.id },
+      })
+      return { kind: 'skip' as const }
+    }
+    const items = block.items?.length
+      ? (substituteDeep(block.items, this.variables).value as RunnerBlock['items'])
+      : undefined
+    const context = this.botContext(block, group, items)
+    if (resumeWith !== undefined) context.resumeWith = resumeWith
+    const outcome = await this.ports.runBlock({
+      bot: this.bot,
+      block,
+      groupId: group.id,
+      variables: this.variables,
+      context,
+    })
+    for (const entry of outcome.logs) this.log(entry)
+    this.applyResult(outcome.result, outcome.variablesSet)
+    return { kind: 'ran' as const, category, result: outcome.result || undefined, options: outcome.options, items }
+  }
+
+  private askInput(
+    block: Block,
+    group: Group,
+    options: Record<string, unknown>,
+    result: BotRunResult | undefined,
+    items: RunnerBlock['items']
+  ) {
+    const asked = result?.input
+    const input: ChatInput = {
+      id: block.id,
+      type: block.type,
+      options: asked?.options ?? options,
+    }
+    const shownItems = asked?.items ?? items
+    if (shownItems) input.items = shownItems as ChatInput['items']
+    if (asked?.runtimeOptions) input.runtimeOptions = asked.runtimeOptions
+    const settings = resolveSettings(this.bot.content.settings)
+    const variableId = typeof input.options.variableId === 'string' ? input.options.variableId : undefined
+    if (settings.general?.isInputPrefillEnabled && variableId) {
+      const value = this.variables.find((v) => v.id === variableId)?.value
+      if (value !== undefined && value !== null && value !== '') input.prefilledValue = formatVariableValue(value)
+    }
+    this.input = input
+    this.state.awaiting = { blockId: block.id, groupId: group.id, kind: 'input', input }
+  }
+
+  /** Walks from a point until an input, a pause, the end, or the visit bound. */
+  async walk(from: ResumePoint | null): Promise<void> {
+    let next: ResumePoint | null = from
+    this.state.awaiting = undefined
+    for (;;) {
+      if (!next) {
+        next = await this.endOfPath()
+        if (!next) return
+      }
+      const position = this.resolve(next)
+      next = null
+      if (!position) continue
+      const { group } = position
+      for (let index = position.index; index < group.blocks.length; index++) {
+        const block = group.blocks[index]
+        if (++this.visits > MAX_BLOCK_VISITS) {
+          this.log({
+            status: 'error',
+            description: `The flow was stopped after ${MAX_BLOCK_VISITS} blocks without an answer (a loop?)`,
+            details: { blockId: block.id, groupId: group.id },
+          })
+          return
+        }
+        const after = this.pointAfter(group, index, block)
+        const outcome = await this.run(block, group)
+        if (outcome.kind === 'skip') {
+          next = after
+          break
+        }
+        const { result, category } = outcome
+        if (category === 'input' && !result?.skipInput) {
+          this.askInput(block, group, outcome.options, result, outcome.items)
+          return
+        }
+        if (result?.pause) {
+          const awaitsWebhook = (result.clientSideActions ?? []).some(
+            (action: any) => action?.type === 'listenForWebhook'
+          )
+          const last = this.actions.at(-1)
+          if (last && !awaitsWebhook) last.expectsDedicatedReply = true
+          this.state.awaiting = {
+            blockId: block.id,
+            groupId: group.id,
+            kind: 'pause',
+            saveReplyInVariableId: result.saveReplyInVariableId,
+            awaitsWebhook: awaitsWebhook || undefined,
+          }
+          this.state.webhookPayload = undefined
+          return
+        }
+        if (result?.jump) {
+          const target = this.groupById(result.jump.groupId)
+          if (!target) {
+            this.log({ status: 'error', description: 'Jump: the target group does not exist' })
+          } else {
+            if (after) this.current.returnMarks.push(after)
+            const blockIndex = result.jump.blockId
+              ? Math.max(target.blocks.findIndex((b) => b.id === result.jump!.blockId), 0)
+              : 0
+            next = { groupId: target.id, blockIndex }
+            break
+          }
+        }
+        if (result?.returnFromJump) {
+          next = this.current.returnMarks.pop() ?? after
+          break
+        }
+        if (result?.link) {
+          const linked = await this.link(result.link, after)
+          if (linked !== undefined) {
+            next = linked
+            break
+          }
+        }
+        if (result?.outgoingEdgeId) {
+          next = { edgeId: result.outgoingEdgeId }
+          break
+        }
+        if (block.outgoingEdgeId) {
+          next = { edgeId: block.outgoingEdgeId }
+          break
+        }
+      }
+    }
+  }
+
+  /** Starts a linked bot; returns where to go on, or undefined when the link failed. */
+  private async link(
+    link: NonNullable<BotRunResult['link']>,
+    after: ResumePoint | null
+  ): Promise<ResumePoint | null | undefined> {
+    const targetId = link.botId === 'current' ? this.bot.id : link.botId
+    const linked = targetId === this.bot.id ? this.bot : await this.ports.loadBot(targetId, this.bot)
+    if (!linked) {
+      this.log({ status: 'error', description: 'Bot link: the linked bot was not found or is not published', details: { botId: link.botId } })
+      return undefined
+    }
+    const parent = this.current
+    const variables = cloneVariables(linked.content.variables)
+    for (const variable of variables) {
+      const source = parent.variables.find((v) => v.name === variable.name)
+      if (source && source.value !== undefined && source.value !== null) variable.value = source.value
+    }
+    const merge = link.mergeResults !== false
+    let resultId = parent.resultId
+    if (!merge && parent.resultId) {
+      resultId = this.ports.newId()
+      this.effects.newResults.push({ id: resultId, botId: linked.id })
+    }
+    this.state.botsQueue.unshift({
+      botId: linked.id,
+      publishedAt: linked.publishedAt,
+      workspaceId: linked.workspaceId,
+      resultId,
+      isMergingWithParent: merge,
+      variables,
+      resumeParentAt: after,
+      returnMarks: [],
+    })
+    this.bot = linked
+    if (link.groupId) {
+      if (!linked.content.groups.some((g) => g.id === link.groupId)) {
+        this.log({ status: 'error', description: 'Bot link: the group does not exist in the linked bot' })
+      } else {
+        return { groupId: link.groupId, blockIndex: 0 }
+      }
+    }
+    return this.startPoint()
+  }
+
+  /** Handles the visitor's answer to the awaited input. */
+  async answer(message: InputAnswer | undefined): Promise<void> {
+    const awaiting = this.state.awaiting
+    if (!awaiting) return
+    const group = this.groupById(awaiting.groupId) ?? this.bot.content.groups.find((g) => g.blocks.some((b) => b.id === awaiting.blockId))
+    const index = group ? group.blocks.findIndex((b) => b.id === awaiting.blockId) : -1
+    if (!group || index < 0) {
+      this.log({ status: 'error', description: 'The awaited block no longer exists in this bot' })
+      this.state.awaiting = undefined
+      return this.walk(null)
+    }
+    const block = group.blocks[index]
+
+    if (awaiting.kind === 'pause') {
+      if (awaiting.awaitsWebhook) {
+        if (this.state.webhookPayload === undefined) {
+          // Still waiting: the block announces its URL again and nothing moves.
+          const outcome = await this.run(block, group)
+          if (outcome.kind === 'ran' && outcome.result?.pause) return
+        } else {
+          const payload = this.state.webhookPayload
+          this.state.webhookPayload = undefined
+          await this.run(block, group, payload)
+        }
+      } else if (awaiting.saveReplyInVariableId && message) {
+        this.setVariable(awaiting.saveReplyInVariableId, message.text)
+      }
+      this.state.awaiting = undefined
+      return this.walk(this.pointAfter(group, index, block))
+    }
+
+    if (!message) {
+      // Nothing to parse: ask again without a retry message.
+      this.input = awaiting.input
+      return
+    }
+    const input = awaiting.input ?? { id: block.id, type: block.type, options: block.options ?? {} }
+    const context = this.botContext(block, group, input.items as RunnerBlock['items'])
+    const { parsed, logs } = await this.ports.parseAnswer({
+      bot: this.bot,
+      block,
+      groupId: group.id,
+      variables: this.variables,
+      context,
+      input,
+      answer: message,
+    })
+    for (const entry of logs) this.log(entry)
+    if (parsed.status === 'fail') {
+      const retry =
+        typeof input.options.retryMessageContent === 'string' && input.options.retryMessageContent.trim()
+          ? input.options.retryMessageContent
+          : DEFAULT_RETRY_MESSAGE
+      this.addMessage({
+        id: this.ports.newId(),
+        type: 'text',
+        content: textContent(retry, this.state.textBubbleContentFormat),
+      })
+      this.input = input
+      return
+    }
+
+    this.pushTranscript({ role: 'user', type: 'text', text: parsed.value })
+    this.state.answeredCount += 1
+    const variableId = typeof input.options.variableId === 'string' ? input.options.variableId : undefined
+    if (variableId) this.setVariable(variableId, parsed.variableValue ?? parsed.value)
+    if (this.current.resultId) {
+      this.effects.answers.push({
+        resultId: this.current.resultId,
+        blockId: block.id,
+        groupId: group.id,
+        variableId,
+        content: parsed.value,
+        attachedFileUrls: parsed.attachedFileUrls ?? message.attachedFileUrls,
+      })
+      const update = this.touchResult()
+      const started = (this.state.startedResultIds ??= [])
+      if (update && !started.includes(this.current.resultId)) {
+        // Counted once per result: the chat starts with its first answer.
+        started.push(this.current.resultId)
+        update.hasStarted = true
+      }
+    }
+    this.state.awaiting = undefined
+    const next = parsed.outgoingEdgeId ? { edgeId: parsed.outgoingEdgeId } : this.pointAfter(group, index, block)
+    return this.walk(next)
+  }
+
+  /** 0-100: answers given over answers given plus the inputs still reachable. */
+  progress(): number | undefined {
+    const theme = resolveTheme(this.bot.content.theme)
+    if (!theme.general?.progressBar?.isEnabled) return undefined
+    if (this.state.isCompleted && !this.state.awaiting) return 100
+    const remaining = this.remainingInputs()
+    const answered = this.state.answeredCount
+    const total = answered + remaining
+    return total === 0 ? 0 : Math.round((answered / total) * 100)
+  }
+
+  private remainingInputs(): number {
+    const awaiting = this.state.awaiting
+    if (!awaiting) return 0
+    const content = this.bot.content
+    const edges = new Map(content.edges.map((e) => [e.id, e]))
+    const seen = new Set<string>()
+    let count = 0
+    const queue: string[] = [awaiting.groupId]
+    let first = true
+    while (queue.length > 0 && seen.size < 1000) {
+      const groupId = queue.shift()!
+      if (seen.has(groupId)) continue
+      seen.add(groupId)
+      const group = this.groupById(groupId)
+      if (!group) continue
+      const start = first ? Math.max(group.blocks.findIndex((b) => b.id === awaiting.blockId), 0) : 0
+      first = false
+      for (const block of group.blocks.slice(start)) {
+        if (this.ports.categoryOf(block.type) === 'input') count++
+        const edgeIds = [block.outgoingEdgeId, ...(block.items ?? []).map((i) => i.outgoingEdgeId)]
+        for (const id of edgeIds) {
+          const edge = id ? edges.get(id) : undefined
+          if (edge) queue.push(edge.to.groupId)
+        }
+      }
+    }
+    return count
+  }
+
+  output(): TurnOutput {
+    const reply: ChatReply = { messages: this.messages }
+    if (this.input) reply.input = this.input
+    if (this.actions.length > 0) reply.clientSideActions = this.actions
+    if (this.state.isPreview && this.logs.length > 0) reply.logs = this.logs
+    const progress = this.progress()
+    if (progress !== undefined) reply.progress = progress
+    return { reply, state: this.state, effects: this.effects }
+  }
+}
+
+/** Starts a chat: a new state, the walk from the start (or from startFrom in preview). */
+export async function startChat(ports: EnginePorts, input: StartInput): Promise<TurnOutput> {
+  const variables = cloneVariables(input.bot.content.variables)
+  prefill(variables, input.prefilledVariables)
+  const state: SessionState = {
+    version: '3',
+    botsQueue: [
+      {
+        botId: input.bot.id,
+        publishedAt: input.bot.publishedAt,
+        workspaceId: input.bot.workspaceId,
+        resultId: input.resultId,
+        variables,
+        resumeParentAt: null,
+        returnMarks: [],
+      },
+    ],
+    textBubbleContentFormat: input.textBubbleContentFormat ?? 'richText',
+    isPreview: Boolean(input.isPreview),
+    source: input.source ?? 'web',
+    answeredCount: 0,
+    transcript: [],
+    allowedOrigins: input.allowedOrigins,
+    expiryTimeout: input.expiryTimeout,
+    startFrom: input.startFrom,
+  }
+  const turn = new Turn(state, ports, input.sessionId, input.bot, input.contact)
+  if (input.resultId) {
+    // The result exists from the first view, with its prefilled variables.
+    turn.touchResult()
+  }
+  if (input.isOnlyRegistering) {
+    state.notStarted = true
+    return turn.output()
+  }
+  await turn.walk(turn.startPoint(input.startFrom))
+  if (input.message && state.awaiting) await turn.answer(input.message)
+  return turn.output()
+}
+
+/** Takes the next turn of a session with the visitor's message (or none). */
+export async function continueChat(ports: EnginePorts, input: ContinueInput): Promise<TurnOutput> {
+  const state = input.state
+  if (input.textBubbleContentFormat) state.textBubbleContentFormat = input.textBubbleContentFormat
+  const turn = new Turn(state, ports, input.sessionId, input.bot, input.contact)
+  if (state.notStarted) {
+    state.notStarted = false
+    await turn.walk(turn.startPoint(state.startFrom))
+    if (input.message && state.awaiting) await turn.answer(input.message)
+    return turn.output()
+  }
+  if (!state.awaiting) {
+    // The chat is over: nothing more to say.
+    return turn.output()
+  }
+  await turn.answer(input.message)
+  return turn.output()
+}

@@ -1,0 +1,119 @@
+import db from '@adonisjs/lucid/services/db'
+import { migrateBot } from '#shared/bot/migrate'
+import type { BotV6 } from '#shared/bot/types'
+import type { EngineBot } from '#engine/bot/ports'
+import { jsonText } from '#models/json_text'
+
+/**
+ * Published bots in memory, by bot id, so that a chat turn reads no bot from the
+ * database (DESIGN.md section 4). Entries live a few seconds and are dropped at once
+ * when this process publishes or unpublishes; other processes see the change when the
+ * entry expires.
+ */
+
+export interface PublishedBotEntry {
+  bot: EngineBot
+  publicId: string | null
+  customDomain: string | null
+  isClosed: boolean
+  isArchived: boolean
+  /** Who created the bot: the workspace plan judges their chats. */
+  createdBy: string | null
+  loadedAt: number
+}
+
+const TTL_MS = 10_000
+const byId = new Map<string, PublishedBotEntry>()
+const idByPublicId = new Map<string, string>()
+
+function parse(value: unknown) {
+  return jsonText.consume(value)
+}
+
+async function load(where: { column: string; value: string }): Promise<PublishedBotEntry | null> {
+  const row = await db
+    .from('bots')
+    .join('published_bots', 'published_bots.bot_id', 'bots.id')
+    .where(`bots.${where.column}`, where.value)
+    .select(
+      'bots.id',
+      'bots.name',
+      'bots.workspace_id',
+      'bots.created_by',
+      'bots.public_id',
+      'bots.custom_domain',
+      'bots.is_closed',
+      'bots.is_archived',
+      'published_bots.version',
+      'published_bots.groups',
+      'published_bots.events',
+      'published_bots.edges',
+      'published_bots.variables',
+      'published_bots.theme',
+      'published_bots.settings',
+      'published_bots.updated_at'
+    )
+    .first()
+  if (!row) return null
+  const raw = {
+    version: row.version,
+    id: row.id,
+    name: row.name,
+    groups: parse(row.groups),
+    events: parse(row.events),
+    edges: parse(row.edges),
+    variables: parse(row.variables),
+    theme: parse(row.theme),
+    settings: parse(row.settings),
+  }
+  const content: BotV6 = row.version === '6' ? (raw as BotV6) : migrateBot(raw)
+  const updatedAt = row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at)
+  const entry: PublishedBotEntry = {
+    bot: {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      ownerId: row.created_by,
+      publishedAt: updatedAt.toISOString(),
+      content,
+    },
+    publicId: row.public_id,
+    customDomain: row.custom_domain,
+    isClosed: Boolean(row.is_closed),
+    isArchived: Boolean(row.is_archived),
+    createdBy: row.created_by,
+    loadedAt: Date.now(),
+  }
+  byId.set(entry.bot.id, entry)
+  if (entry.publicId) idByPublicId.set(entry.publicId, entry.bot.id)
+  return entry
+}
+
+function fresh(entry: PublishedBotEntry | undefined) {
+  return entry && Date.now() - entry.loadedAt < TTL_MS ? entry : undefined
+}
+
+export async function publishedBotById(botId: string): Promise<PublishedBotEntry | null> {
+  return fresh(byId.get(botId)) ?? (await load({ column: 'id', value: botId }))
+}
+
+/** A public id, or a bot id (links shared before a public id was set keep working). */
+export async function publishedBotByPublicId(publicId: string): Promise<PublishedBotEntry | null> {
+  const id = idByPublicId.get(publicId)
+  const cached = id ? fresh(byId.get(id)) : undefined
+  if (cached && cached.publicId === publicId) return cached
+  return (
+    (await load({ column: 'public_id', value: publicId })) ??
+    (await load({ column: 'id', value: publicId }))
+  )
+}
+
+export async function publishedBotByDomain(domain: string): Promise<PublishedBotEntry | null> {
+  return load({ column: 'custom_domain', value: domain })
+}
+
+/** Called when this process publishes, unpublishes, closes or deletes a bot. */
+export function forgetPublishedBot(botId: string) {
+  const entry = byId.get(botId)
+  byId.delete(botId)
+  if (entry?.publicId) idByPublicId.delete(entry.publicId)
+}

@@ -1,0 +1,171 @@
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import type { TurnEffects } from '#engine/bot/engine'
+import { upgradeState, type SessionState } from '#engine/bot/state'
+
+/**
+ * Persistence of chat turns, written for the hot path: plain queries, no models. A turn
+ * reads its session once and writes it once, plus one update per touched result and one
+ * insert for its answers (and one for its logs when there are some).
+ */
+
+export interface StoredSession {
+  id: string
+  state: SessionState
+  expiresAt: Date | null
+}
+
+/**
+ * Dates as Lucid writes them for the connection's dialect, so that models read the rows
+ * written here (SQLite would otherwise store a JS Date as a number).
+ */
+function stamp(date: Date) {
+  return DateTime.fromJSDate(date).toFormat(db.connection().dialect.dateTimeFormat)
+}
+
+/** Web sessions end after a week without a turn unless the bot says otherwise. */
+export const DEFAULT_SESSION_EXPIRY_MS = 7 * 24 * 3600 * 1000
+
+function expiryOf(state: SessionState, now: Date) {
+  const timeout = state.expiryTimeout && state.expiryTimeout >= 1 ? state.expiryTimeout : DEFAULT_SESSION_EXPIRY_MS
+  return new Date(now.getTime() + timeout)
+}
+
+export async function readSession(id: string): Promise<StoredSession | null> {
+  const row = await db.from('chat_sessions').where('id', id).select('state', 'expires_at').first()
+  if (!row) return null
+  const expiresAt = row.expires_at ? new Date(row.expires_at) : null
+  return { id, state: upgradeState(JSON.parse(row.state)), expiresAt }
+}
+
+export async function insertSession(id: string, state: SessionState, botId: string, now = new Date()) {
+  await db.table('chat_sessions').insert({
+    id,
+    state: JSON.stringify(state),
+    source: state.source,
+    bot_id: botId,
+    is_replying: false,
+    expires_at: stamp(expiryOf(state, now)),
+    created_at: stamp(now),
+    updated_at: stamp(now),
+  })
+}
+
+export async function updateSession(id: string, state: SessionState, now = new Date()) {
+  await db
+    .from('chat_sessions')
+    .where('id', id)
+    .update({
+      state: JSON.stringify(state),
+      expires_at: stamp(expiryOf(state, now)),
+      updated_at: stamp(now),
+    })
+}
+
+export interface NewResult {
+  id: string
+  botId: string
+  sessionId: string
+  variables: unknown[]
+  isCompleted?: boolean
+  deviceDetails?: Record<string, unknown> | null
+  location?: Record<string, unknown> | null
+  uniqueUserId?: string | null
+}
+
+export async function insertResult(result: NewResult, now = new Date()) {
+  await db.table('results').insert({
+    id: result.id,
+    bot_id: result.botId,
+    variables: JSON.stringify(result.variables),
+    has_started: false,
+    is_completed: Boolean(result.isCompleted),
+    is_archived: false,
+    last_chat_session_id: result.sessionId,
+    device_details: result.deviceDetails ? JSON.stringify(result.deviceDetails) : null,
+    location: result.location ? JSON.stringify(result.location) : null,
+    unique_user_id: result.uniqueUserId ?? null,
+    created_at: stamp(now),
+    updated_at: stamp(now),
+  })
+}
+
+function period(now: Date) {
+  return now.toISOString().slice(0, 7)
+}
+
+/** Chats counted this month in a workspace (spec 02 section 1). */
+export async function chatsThisMonth(workspaceId: string, now = new Date()): Promise<number> {
+  const row = await db
+    .from('chat_usage')
+    .where({ workspace_id: workspaceId, period: period(now) })
+    .select('chats')
+    .first()
+  return Number(row?.chats ?? 0)
+}
+
+async function countChat(workspaceId: string, now: Date) {
+  await db
+    .knexQuery()
+    .table('chat_usage')
+    .insert({ workspace_id: workspaceId, period: period(now), chats: 1 })
+    .onConflict(['workspace_id', 'period'])
+    .merge({ chats: db.knexRawQuery('chat_usage.chats + 1') as any })
+}
+
+/**
+ * Writes what a turn produced. Results created this turn (linked bots keeping their own
+ * results) are inserted first so that answers can point at them.
+ */
+export async function persistEffects(
+  effects: TurnEffects,
+  context: { sessionId: string; workspaceId: string },
+  now = new Date()
+) {
+  for (const created of effects.newResults) {
+    await insertResult({ id: created.id, botId: created.botId, sessionId: context.sessionId, variables: [] }, now)
+  }
+  const writes: Promise<unknown>[] = []
+  for (const [resultId, update] of effects.results) {
+    const patch: Record<string, unknown> = {
+      variables: JSON.stringify(update.variables),
+      last_chat_session_id: context.sessionId,
+      updated_at: stamp(now),
+    }
+    if (update.hasStarted) patch.has_started = true
+    if (update.isCompleted) patch.is_completed = true
+    writes.push(db.from('results').where('id', resultId).update(patch))
+    if (update.hasStarted) writes.push(countChat(context.workspaceId, now))
+  }
+  if (effects.answers.length > 0) {
+    writes.push(
+      db.table('answers').multiInsert(
+        effects.answers.map((answer) => ({
+          result_id: answer.resultId,
+          block_id: answer.blockId,
+          group_id: answer.groupId,
+          variable_id: answer.variableId ?? null,
+          content: answer.content,
+          attached_file_urls: answer.attachedFileUrls?.length
+            ? JSON.stringify(answer.attachedFileUrls)
+            : null,
+          created_at: stamp(now),
+        }))
+      )
+    )
+  }
+  if (effects.logs.length > 0) {
+    writes.push(
+      db.table('result_logs').multiInsert(
+        effects.logs.map((log) => ({
+          result_id: log.resultId,
+          status: log.status,
+          description: log.description.slice(0, 10_000),
+          details: log.details === undefined ? null : JSON.stringify(log.details),
+          created_at: stamp(now),
+        }))
+      )
+    )
+  }
+  await Promise.all(writes)
+}

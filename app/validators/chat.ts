@@ -1,0 +1,37 @@
+import vine from '@vinejs/vine'
+
+/** The chat API's bodies (spec 02 section 7, app/shared/chat/types.ts). */
+
+const format = vine.enum(['richText', 'markdown'] as const).optional()
+
+const startFields = {
+  message: vine.string().maxLength(10_000).optional(),
+  resultId: vine.string().trim().maxLength(64).optional(),
+  isStreamEnabled: vine.boolean().optional(),
+  isOnlyRegistering: vine.boolean().optional(),
+  prefilledVariables: vine.record(vine.any()).optional(),
+  textBubbleContentFormat: format,
+}
+
+export const startChatValidator = vine.compile(vine.object(startFields))
+
+export const previewStartChatValidator = vine.compile(
+  vine.object({
+    ...startFields,
+    startFrom: vine
+      .object({
+        type: vine.enum(['group', 'event'] as const),
+        groupId: vine.string().trim().maxLength(64).optional().requiredWhen('type', '=', 'group'),
+        eventId: vine.string().trim().maxLength(64).optional().requiredWhen('type', '=', 'event'),
+      })
+      .optional(),
+  })
+)
+
+/** The message is a text or {type, text|url, attachedFileUrls}: checked by toInputAnswer. */
+export const continueChatValidator = vine.compile(
+  vine.object({
+    message: vine.any().optional(),
+    textBubbleContentFormat: format,
+  })
+)

@@ -1,0 +1,14 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+
+/** Goes back to the block after the last Jump (nothing to do without a Jump). */
+export default definePlugin({
+  id: 'Return',
+  name: 'Return',
+  description: 'Go back to where the last Jump left',
+  category: 'logic',
+  scope: 'user',
+  icon: 'undo-2',
+  version: 1,
+  serves: ['bot'],
+  options: {},
+})
