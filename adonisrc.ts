@@ -47,6 +47,8 @@ export default defineConfig({
     { pattern: 'resources/views/**/*.edge', reloadServer: false },
     { pattern: 'public/**', reloadServer: false },
     { pattern: 'resources/lang/**', reloadServer: false },
+    // The embed script's source: compiled on first request (app/services/chat/embed_script.ts).
+    { pattern: 'resources/embed/**', reloadServer: false },
   ],
 
   assetsBundler: false,

@@ -49,12 +49,15 @@ const dbConfig = defineConfig({
     pg: {
       client: 'pg',
       connection: databaseUrl?.startsWith('postgres') ? databaseUrl : undefined,
+      // A chat turn runs its writes in parallel: more than knex's 10 connections help.
+      pool: { min: 2, max: env.get('DB_POOL_MAX') ?? 20 },
       migrations,
       seeders,
     },
     mysql: {
       client: 'mysql2',
       connection: (databaseUrl?.startsWith('mysql') ? databaseUrl : undefined) as any,
+      pool: { min: 2, max: env.get('DB_POOL_MAX') ?? 20 },
       migrations,
       seeders,
     },

@@ -60,6 +60,7 @@ export default await Env.create(new URL('../', import.meta.url), {
     return value
   },
   SQLITE_PATH: Env.schema.string.optional(),
+  DB_POOL_MAX: Env.schema.number.optional(),
 
   REDIS_URL: Env.schema.string.optional(),
   QUEUE_DRIVER: oneOf(['in-process', 'bullmq'] as const, 'in-process'),

@@ -1,9 +1,10 @@
 import { DateTime } from 'luxon'
-import { column, hasOne } from '@adonisjs/lucid/orm'
+import { afterDelete, afterSave, column, hasOne } from '@adonisjs/lucid/orm'
 import type { HasOne } from '@adonisjs/lucid/types/relations'
 import BaseModelWithId from '#models/base_model_with_id'
 import PublishedBot from '#models/published_bot'
 import { jsonText } from '#models/json_text'
+import { forgetPublishedBot } from '#services/chat/bot_cache'
 import type { BotEvent, BotSettings, BotTheme, Edge, Group, Variable } from '#shared/bot/types'
 
 export default class Bot extends BaseModelWithId {
@@ -78,4 +79,11 @@ export default class Bot extends BaseModelWithId {
 
   @hasOne(() => PublishedBot)
   declare published: HasOne<typeof PublishedBot>
+
+  /** The chat engine's cache of published bots must not serve a stale copy. */
+  @afterSave()
+  @afterDelete()
+  static forgetCachedCopy(bot: Bot) {
+    forgetPublishedBot(bot.id)
+  }
 }

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon'
-import { column } from '@adonisjs/lucid/orm'
+import { afterDelete, afterSave, column } from '@adonisjs/lucid/orm'
 import BaseModelWithId from '#models/base_model_with_id'
 import { jsonText } from '#models/json_text'
+import { forgetPublishedBot } from '#services/chat/bot_cache'
 import type { BotEvent, BotSettings, BotTheme, Edge, Group, Variable } from '#shared/bot/types'
 
 export default class PublishedBot extends BaseModelWithId {
@@ -37,4 +38,11 @@ export default class PublishedBot extends BaseModelWithId {
 
   @column.dateTime({ autoCreate: true, autoUpdate: true })
   declare updatedAt: DateTime
+
+  /** The chat engine's cache of published bots must not serve a stale copy. */
+  @afterSave()
+  @afterDelete()
+  static forgetCachedCopy(published: PublishedBot) {
+    forgetPublishedBot(published.botId)
+  }
 }

@@ -3,6 +3,8 @@
  * /api/docs/openapi.json). Kept by hand next to the routes; a functional test checks that
  * every /api/v1 route is documented.
  */
+import { resultsPaths } from '#services/openapi_results'
+
 const bearer = [{ bearerAuth: [] }]
 const idParam = (name: string, description: string) => ({
   name,
@@ -152,6 +154,29 @@ function chatPaths() {
           }),
         },
         responses: { 200: { description: 'Started', content: json(startResponse) }, 404: error },
+      },
+    },
+    '/api/v1/sessions/{sessionId}/files': {
+      post: {
+        summary: 'Upload a file for the file input the session waits on',
+        security: [],
+        parameters: [idParam('sessionId', 'The session id from startChat')],
+        requestBody: {
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['file', 'blockId'],
+                properties: { file: { type: 'string', format: 'binary' }, blockId: { type: 'string' } },
+              },
+            },
+          },
+        },
+        responses: {
+          200: { description: 'The stored file', content: json({ type: 'object', properties: { url: { type: 'string' } } }) },
+          400: error,
+          413: error,
+        },
       },
     },
     '/api/v1/typebots/{botId}/blocks/{blockId}/results/{resultId}/executeWebhook': {
@@ -451,6 +476,7 @@ export function openApiDocument(serverUrl: string) {
         },
       },
       ...chatPaths(),
+      ...resultsPaths(),
     },
   }
 }

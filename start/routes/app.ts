@@ -12,12 +12,16 @@ const DashboardController = () => import('#controllers/bots/dashboard_controller
 const CredentialsController = () => import('#controllers/settings/credentials_controller')
 const AdminPluginsController = () => import('#controllers/admin/plugins_controller')
 
-router.get('/', ({ response }) => response.redirect('/bots'))
+const ViewerController = () => import('#controllers/chat/viewer_controller')
+
+// A custom domain shows its bot at its root; the app's own host goes to the dashboard.
+router.get('/', [ViewerController, 'root'])
 
 // Exempt from the sign-in redirect (spec 01 section 2); the controller decides the mode.
 router.get('/bots/:id/edit', [EditorController, 'show'])
 router.get('/bots/:id/theme', [EditorController, 'show'])
 router.get('/bots/:id/settings', [EditorController, 'show'])
+router.get('/bots/:id/results', [EditorController, 'show'])
 
 router
   .group(() => {

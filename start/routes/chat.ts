@@ -23,3 +23,23 @@ router
 router
   .post('/api/v1/typebots/:botId/preview/startChat', [ChatController, 'preview'])
   .use(middleware.apiAuth())
+
+const ChatFilesController = () => import('#controllers/chat/files_controller')
+const ViewerController = () => import('#controllers/chat/viewer_controller')
+
+router.post('/api/v1/sessions/:sessionId/files', [ChatFilesController, 'store'])
+
+router.get('/embed.js', async ({ response }) => {
+  const { embedScript } = await import('#services/chat/embed_script')
+  response.header('Content-Type', 'application/javascript; charset=utf-8')
+  response.header('Cache-Control', 'public, max-age=300')
+  response.header('Access-Control-Allow-Origin', '*')
+  return embedScript()
+})
+
+/*
+| The public bot page. Registered last: static paths of the app win over this pattern.
+| A public id holds letters, digits, hyphens and dots (spec 02 section 5).
+*/
+router.get('/:publicId', [ViewerController, 'show']).where('publicId', /^[A-Za-z0-9][A-Za-z0-9.-]*$/)
+

@@ -99,13 +99,30 @@ function botInfo(bot: EngineBot) {
   }
 }
 
+/**
+ * Whether the workspace used its chats of the month. Read at most every few seconds per
+ * workspace: a start costs no query in the steady state, and a limit may be passed by
+ * the chats of those few seconds.
+ */
+const LIMIT_CACHE_MS = 5000
+const limitCache = new Map<string, { reached: boolean; at: number }>()
+
 async function chatLimitReached(entry: PublishedBotEntry): Promise<boolean> {
+  const cached = limitCache.get(entry.bot.workspaceId)
+  if (cached && Date.now() - cached.at < LIMIT_CACHE_MS) return cached.reached
   const owner = entry.createdBy
     ? await db.from('users').where('id', entry.createdBy).select('plan').first()
     : null
   const plan = await getPlan(owner?.plan ?? 'FREE')
   const used = await chatsThisMonth(entry.bot.workspaceId)
-  return !isBelowLimit(plan.limits.conversations, used)
+  const reached = !isBelowLimit(plan.limits.conversations, used)
+  limitCache.set(entry.bot.workspaceId, { reached, at: Date.now() })
+  return reached
+}
+
+/** Tests and plan changes: read the limit again on the next start. */
+export function forgetChatLimits() {
+  limitCache.clear()
 }
 
 /** Variables of a remembered result, as prefilled values by name. */

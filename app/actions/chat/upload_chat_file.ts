@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises'
+import type { MultipartFile } from '@adonisjs/core/bodyparser'
+import AppError from '#exceptions/app_error'
+import { appUrl } from '#config/app'
+import { newId } from '#services/ids'
+import { putFile } from '#services/storage'
+import { readSession } from '#services/chat/chat_store'
+
+/** Size limit of a file answer when the block sets none (spec 02: "10MB"). */
+export const DEFAULT_FILE_LIMIT_MB = 10
+
+/**
+ * Stores a file a visitor uploads for the input the session waits on, and returns its
+ * URL for the answer. Only the awaited block accepts files, within its size limit.
+ * Files live under an unguessable path per result.
+ */
+export class UploadChatFile {
+  async handle(sessionId: string, blockId: string, file: MultipartFile | null) {
+    const session = await readSession(sessionId)
+    if (!session) throw AppError.notFound('Session not found')
+    const awaiting = session.state.awaiting
+    if (!awaiting || awaiting.kind !== 'input' || awaiting.blockId !== blockId) {
+      throw new AppError('This chat is not waiting for a file', { status: 400, field: 'blockId' })
+    }
+    if (!file) throw new AppError('No file received', { status: 400, field: 'file' })
+    const options = awaiting.input?.options ?? {}
+    const limitMb = Number(options.sizeLimit) > 0 ? Number(options.sizeLimit) : DEFAULT_FILE_LIMIT_MB
+    if (file.size > limitMb * 1024 * 1024) {
+      throw new AppError('File too large', {
+        status: 413,
+        description: `The limit is ${limitMb} MB.`,
+        field: 'file',
+      })
+    }
+    if (!file.tmpPath) throw new AppError('No file received', { status: 400, field: 'file' })
+    const head = session.state.botsQueue[0]
+    const safeName = (file.clientName || 'file').replace(/[^\w.-]+/g, '_').slice(-100)
+    const key = `public/results/${head?.botId ?? 'preview'}/${head?.resultId ?? 'preview'}/${newId()}-${safeName}`
+    const path = await putFile(key, await readFile(file.tmpPath))
+    return { url: `${appUrl}${path}` }
+  }
+}
