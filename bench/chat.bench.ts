@@ -63,7 +63,9 @@ export function benchBot() {
         {
           id: `ci${turn}`,
           content: {
-            comparisons: [{ variableId: `va${turn}`, comparisonOperator: 'Greater than', value: '50' }],
+            comparisons: [
+              { variableId: `va${turn}`, comparisonOperator: 'Greater than', value: '50' },
+            ],
             logicalOperator: 'AND',
           },
         },
@@ -77,14 +79,26 @@ export function benchBot() {
         {
           id: `t${turn}`,
           type: 'text',
-          content: { richText: [{ type: 'p', children: [{ text: `Question ${turn + 1}, total so far {{Total}}` }] }] },
+          content: {
+            richText: [
+              { type: 'p', children: [{ text: `Question ${turn + 1}, total so far {{Total}}` }] },
+            ],
+          },
         },
-        { id: `n${turn}`, type: 'number input', options: { variableId: `va${turn}`, min: 0, max: 100 } },
+        {
+          id: `n${turn}`,
+          type: 'number input',
+          options: { variableId: `va${turn}`, min: 0, max: 100 },
+        },
         condition,
         {
           id: `s${turn}`,
           type: 'Set variable',
-          options: { variableId: 'vtotal', type: 'Custom', expressionToEvaluate: '{{Answer ' + turn + '}}' },
+          options: {
+            variableId: 'vtotal',
+            type: 'Custom',
+            expressionToEvaluate: '{{Answer ' + turn + '}}',
+          },
         },
       ],
     })
@@ -98,7 +112,13 @@ export function benchBot() {
     id: 'gend',
     title: 'End',
     graphCoordinates: { x: 0, y: 400 },
-    blocks: [{ id: 'tend', type: 'text', content: { richText: [{ type: 'p', children: [{ text: 'Thanks!' }] }] } }],
+    blocks: [
+      {
+        id: 'tend',
+        type: 'text',
+        content: { richText: [{ type: 'p', children: [{ text: 'Thanks!' }] }] },
+      },
+    ],
   })
   const lastRound = groups[TURNS - 1].blocks.at(-1)
   lastRound.outgoingEdgeId = 'eend'
@@ -108,7 +128,9 @@ export function benchBot() {
     version: '6',
     name: 'Chat benchmark',
     groups,
-    events: [{ id: 'start', type: 'start', graphCoordinates: { x: -300, y: 0 }, outgoingEdgeId: 'estart' }],
+    events: [
+      { id: 'start', type: 'start', graphCoordinates: { x: -300, y: 0 }, outgoingEdgeId: 'estart' },
+    ],
     edges,
     variables,
     theme: {},
@@ -134,7 +156,9 @@ async function post(path: string, body: unknown) {
 /** Single-row upserts/s PostgreSQL sustains here (16 connections, 5 s). */
 async function measureUpserts(): Promise<number> {
   const pool = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 16, max: 16 } })
-  await pool.raw('CREATE TABLE IF NOT EXISTS bench_upserts (id text PRIMARY KEY, n integer, payload text)')
+  await pool.raw(
+    'CREATE TABLE IF NOT EXISTS bench_upserts (id text PRIMARY KEY, n integer, payload text)'
+  )
   let count = 0
   const until = Date.now() + 5000
   await Promise.all(
@@ -162,10 +186,17 @@ async function writesSoFar(client: Knex) {
 }
 
 export async function run(): Promise<BenchReport> {
-  spawnSync('psql', ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-c', 'CREATE DATABASE bench'], {
-    encoding: 'utf8',
+  spawnSync(
+    'psql',
+    ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-c', 'CREATE DATABASE bench'],
+    {
+      encoding: 'utf8',
+    }
+  )
+  const built = spawnSync(process.execPath, ['ace.js', 'build', '--ignore-ts-errors'], {
+    cwd: ROOT,
+    stdio: 'inherit',
   })
-  const built = spawnSync(process.execPath, ['ace.js', 'build', '--ignore-ts-errors'], { cwd: ROOT, stdio: 'inherit' })
   if (built.status !== 0) throw new Error('build failed')
   ensureEnvFile(ROOT)
   copyFileSync(join(ROOT, '.env'), join(ROOT, 'build/.env'))
@@ -187,11 +218,14 @@ export async function run(): Promise<BenchReport> {
       } catch {}
       await new Promise((r) => setTimeout(r, 100))
     }
-    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const auth = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
     const me = await (await fetch(`${BASE}/api/v1/workspaces`, { headers: auth })).json()
     const workspaceId = me.workspaces[0].id
     // The benchmark's owner gets the unlimited plan so the monthly chat limit stays out of the way.
-    await stats.raw("UPDATE users SET plan = 'UNLIMITED', plan_ends_at = NOW() + interval '30 days' WHERE email = ?", [email])
+    await stats.raw(
+      "UPDATE users SET plan = 'UNLIMITED', plan_ends_at = NOW() + interval '30 days' WHERE email = ?",
+      [email]
+    )
     const created = await fetch(`${BASE}/api/v1/bots`, {
       method: 'POST',
       headers: auth,
@@ -199,14 +233,19 @@ export async function run(): Promise<BenchReport> {
     })
     if (!created.ok) throw new Error(`could not create the bot: ${await created.text()}`)
     const botId = (await created.json()).bot.id
-    const published = await fetch(`${BASE}/api/v1/bots/${botId}/publish`, { method: 'POST', headers: auth })
+    const published = await fetch(`${BASE}/api/v1/bots/${botId}/publish`, {
+      method: 'POST',
+      headers: auth,
+    })
     if (!published.ok) throw new Error(`could not publish: ${await published.text()}`)
-    const publicId = (await (await fetch(`${BASE}/api/v1/bots/${botId}`, { headers: auth })).json()).bot.publicId
+    const publicId = (await (await fetch(`${BASE}/api/v1/bots/${botId}`, { headers: auth })).json())
+      .bot.publicId
 
     // Warm-up: a few conversations so caches and JIT are in their steady state.
     for (let i = 0; i < 20; i++) {
       const start = await post(`/api/v1/typebots/${publicId}/startChat`, {})
-      for (let t = 0; t < TURNS; t++) await post(`/api/v1/sessions/${start.json.sessionId}/continueChat`, { message: '60' })
+      for (let t = 0; t < TURNS; t++)
+        await post(`/api/v1/sessions/${start.json.sessionId}/continueChat`, { message: '60' })
     }
 
     const upsertsPerSecond = await measureUpserts()
@@ -231,7 +270,9 @@ export async function run(): Promise<BenchReport> {
           const { sessionId, resultId } = start.json
           for (let t = 0; t < TURNS && Date.now() < until; t++) {
             const answer = String(Math.floor(Math.random() * 100))
-            const reply = await post(`/api/v1/sessions/${sessionId}/continueChat`, { message: answer }).catch(() => null)
+            const reply = await post(`/api/v1/sessions/${sessionId}/continueChat`, {
+              message: answer,
+            }).catch(() => null)
             if (!reply?.ok || !reply.json.messages) {
               errors++
               break
@@ -254,7 +295,9 @@ export async function run(): Promise<BenchReport> {
       'SELECT result_id, COUNT(*)::int AS answers FROM answers WHERE result_id = ANY(?) GROUP BY result_id',
       [[...sent.keys()]]
     )
-    const stored = new Map<string, number>(rows.map((row: any) => [row.result_id, Number(row.answers)]))
+    const stored = new Map<string, number>(
+      rows.map((row: any) => [row.result_id, Number(row.answers)])
+    )
     let lost = 0
     for (const [resultId, count] of sent) lost += Math.max(0, count - (stored.get(resultId) ?? 0))
 
@@ -267,12 +310,28 @@ export async function run(): Promise<BenchReport> {
     return {
       name: SOAK ? 'chat (soak)' : 'chat',
       results: [
-        { metric: 'turns per second', value: turnsPerSecond, unit: 'turns/s', aim: '>= 1000', met: turnsPerSecond >= 1000 },
+        {
+          metric: 'turns per second',
+          value: turnsPerSecond,
+          unit: 'turns/s',
+          aim: '>= 1000',
+          met: turnsPerSecond >= 1000,
+        },
         { metric: 'latency p50', value: p50, unit: 'ms' },
         { metric: 'latency p95', value: p95, unit: 'ms' },
         { metric: 'latency p99', value: p99, unit: 'ms', aim: '< 50', met: p99 < 50 },
-        { metric: 'database writes per turn', value: writesPerTurn, unit: 'rows', aim: '<= 3', met: writesPerTurn <= 3 },
-        { metric: 'PostgreSQL single-row upserts (16 connections)', value: upsertsPerSecond, unit: 'upserts/s' },
+        {
+          metric: 'database writes per turn',
+          value: writesPerTurn,
+          unit: 'rows',
+          aim: '<= 3',
+          met: writesPerTurn <= 3,
+        },
+        {
+          metric: 'PostgreSQL single-row upserts (16 connections)',
+          value: upsertsPerSecond,
+          unit: 'upserts/s',
+        },
         { metric: 'errors', value: errors, unit: 'requests', aim: '0', met: errors === 0 },
         { metric: 'answers lost', value: lost, unit: 'answers', aim: '0', met: lost === 0 },
         { metric: 'turns', value: turns, unit: 'turns' },

@@ -228,7 +228,11 @@ export interface BotRunResult {
    * Input blocks: what the visitor is asked (options resolved, items filtered). When an
    * input runner returns nothing, the engine asks with the block's substituted options.
    */
-  input?: { options?: Record<string, unknown>; items?: RunnerBlock['items']; runtimeOptions?: Record<string, unknown> }
+  input?: {
+    options?: Record<string, unknown>
+    items?: RunnerBlock['items']
+    runtimeOptions?: Record<string, unknown>
+  }
   /** Input blocks: skip the question and go on (e.g. dynamic choice with no item). */
   skipInput?: boolean
   clientSideActions?: unknown[]

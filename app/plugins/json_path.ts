@@ -30,7 +30,13 @@ export function toVariableValue(value: unknown): string | string[] | null {
   if (typeof value === 'string') return value
   if (Array.isArray(value)) {
     return value.map((item) =>
-      typeof item === 'string' ? item : item === null || item === undefined ? '' : typeof item === 'object' ? JSON.stringify(item) : String(item)
+      typeof item === 'string'
+        ? item
+        : item === null || item === undefined
+          ? ''
+          : typeof item === 'object'
+            ? JSON.stringify(item)
+            : String(item)
     )
   }
   if (typeof value === 'object') return JSON.stringify(value)

@@ -56,19 +56,33 @@ export const run: Runner<typeof plugin> = async ({ options, variables, http, log
       body = substituteVariables(request.body ?? '', variables.list())
     } else {
       // Without a custom body, every variable is sent by name.
-      body = JSON.stringify(Object.fromEntries(variables.list().map((v) => [v.name, v.value ?? null])))
+      body = JSON.stringify(
+        Object.fromEntries(variables.list().map((v) => [v.name, v.value ?? null]))
+      )
     }
     if (body && !Object.keys(headers).some((key) => key.toLowerCase() === 'content-type')) {
       headers['Content-Type'] = /^\s*[[{]/.test(body) ? 'application/json' : 'text/plain'
     }
   }
-  const seconds = Math.min(Math.max(Number(options.timeout ?? DEFAULT_TIMEOUT) || DEFAULT_TIMEOUT, 1), MAX_TIMEOUT)
+  const seconds = Math.min(
+    Math.max(Number(options.timeout ?? DEFAULT_TIMEOUT) || DEFAULT_TIMEOUT, 1),
+    MAX_TIMEOUT
+  )
 
   let response: HttpResponseSummary
   try {
-    const answer = await http.request(target, { method, headers, body, timeoutMs: seconds * 1000, signal })
+    const answer = await http.request(target, {
+      method,
+      headers,
+      body,
+      timeoutMs: seconds * 1000,
+      signal,
+    })
     const text = await answer.text()
-    response = { statusCode: answer.status, data: parseBody(text, answer.headers.get('content-type')) }
+    response = {
+      statusCode: answer.status,
+      data: parseBody(text, answer.headers.get('content-type')),
+    }
   } catch (error) {
     logger.error(`HTTP request to ${target.host} failed: ${(error as Error).message}`)
     return {}

@@ -12,11 +12,36 @@ export default definePlugin({
   icon: 'credit-card',
   version: 1,
   serves: ['bot'],
+  // A live pair, and a test pair used in preview when set (spec 02: Stripe credentials).
+  credentials: {
+    livePublicKey: field.string({
+      label: 'Live publishable key',
+      placeholder: 'pk_live_...',
+      required: true,
+    }),
+    liveSecretKey: field.string({
+      label: 'Live secret key',
+      placeholder: 'sk_live_...',
+      secret: true,
+      required: true,
+    }),
+    testPublicKey: field.string({
+      label: 'Test publishable key',
+      placeholder: 'pk_test_...',
+      helperText: 'Used in preview when both test keys are set',
+    }),
+    testSecretKey: field.string({
+      label: 'Test secret key',
+      placeholder: 'sk_test_...',
+      secret: true,
+    }),
+  },
   options: {
     provider: field.enum({ label: 'Provider', options: ['Stripe'], defaultValue: 'Stripe' }),
     credentialsId: field.credentials({
       label: 'Account',
-      credentialType: 'stripe',
+      // Credential records are typed by the plugin id.
+      credentialType: 'payment input',
       required: true,
     }),
     amount: field.string({

@@ -13,5 +13,9 @@ export const run: Runner<typeof plugin> = ({ options, logger }) => {
     logger.error('Redirect: javascript: URLs are not allowed')
     return {}
   }
-  return { clientSideActions: [{ type: 'redirect', redirect: { url: safe, isNewTab: Boolean(options.isNewTab) } }] }
+  return {
+    clientSideActions: [
+      { type: 'redirect', redirect: { url: safe, isNewTab: Boolean(options.isNewTab) } },
+    ],
+  }
 }

@@ -20,7 +20,8 @@ function asList(value: VariableValue): string[] {
     if (value.startsWith('[')) {
       try {
         const parsed = JSON.parse(value)
-        if (Array.isArray(parsed)) return parsed.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
+        if (Array.isArray(parsed))
+          return parsed.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
       } catch {}
     }
     return [value]
@@ -49,13 +50,17 @@ function asFunctionBody(code: string) {
 }
 
 function codeWithVariables(code: string) {
-  return code.replace(/\{\{([^{}]+?)\}\}/g, (_, name: string) => `variables[${JSON.stringify(name.trim())}]`)
+  return code.replace(
+    /\{\{([^{}]+?)\}\}/g,
+    (_, name: string) => `variables[${JSON.stringify(name.trim())}]`
+  )
 }
 
 function toValue(value: unknown): VariableValue {
   if (value === undefined || value === null) return null
   if (typeof value === 'string') return value
-  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
+  if (Array.isArray(value))
+    return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
   if (typeof value === 'object') return JSON.stringify(value)
   return String(value)
 }

@@ -17,7 +17,9 @@ export const run: Runner<typeof plugin> = ({ options, logger }) => {
     return {}
   }
   return {
-    clientSideActions: [{ type: 'wait', wait: { secondsToWaitFor: Math.min(seconds, MAX_SECONDS) } }],
+    clientSideActions: [
+      { type: 'wait', wait: { secondsToWaitFor: Math.min(seconds, MAX_SECONDS) } },
+    ],
     pause: Boolean(options.shouldPause),
   }
 }

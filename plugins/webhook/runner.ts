@@ -24,5 +24,8 @@ export const run: Runner<typeof plugin> = ({ options, bot, logger }) => {
     return {}
   }
   const url = `${bot.appUrl}/api/v1/typebots/${bot.botId}/blocks/${bot.block.id}/results/${bot.resultId}/executeWebhook`
-  return { clientSideActions: [{ type: 'listenForWebhook', listenForWebhook: { url } }], pause: true }
+  return {
+    clientSideActions: [{ type: 'listenForWebhook', listenForWebhook: { url } }],
+    pause: true,
+  }
 }

@@ -41,5 +41,6 @@ router.get('/embed.js', async ({ response }) => {
 | The public bot page. Registered last: static paths of the app win over this pattern.
 | A public id holds letters, digits, hyphens and dots (spec 02 section 5).
 */
-router.get('/:publicId', [ViewerController, 'show']).where('publicId', /^[A-Za-z0-9][A-Za-z0-9.-]*$/)
-
+router
+  .get('/:publicId', [ViewerController, 'show'])
+  .where('publicId', /^[A-Za-z0-9][A-Za-z0-9.-]*$/)

@@ -28,12 +28,18 @@ async function owner(plan: User['plan'] = 'UNLIMITED'): Promise<Owner> {
   // Many bots are published here: no plan limit in the way.
   await setUserPlan(user, plan)
   const workspace = await firstWorkspaceOf(user)
-  const token = (await new CreateApiToken().handle(user, `chat-${Date.now()}-${Math.random()}`)).value
+  const token = (await new CreateApiToken().handle(user, `chat-${Date.now()}-${Math.random()}`))
+    .value
   return { user, token, workspaceId: workspace.id }
 }
 
 /** Imports (ids kept) and publishes a bot; returns its public id. */
-async function publish(client: ApiClient, who: Owner, raw: Record<string, any>, extra: Record<string, any> = {}) {
+async function publish(
+  client: ApiClient,
+  who: Owner,
+  raw: Record<string, any>,
+  extra: Record<string, any> = {}
+) {
   const imported = await client
     .post('/api/v1/bots')
     .bearerToken(who.token)
@@ -85,8 +91,10 @@ test.group('Chat API: fixture conversations', (group) => {
             .json(turn.send === undefined ? {} : { message: turn.send })
           reply.assertStatus(200)
           const where = `turn ${index + 2}`
-          if (turn.expect.messages) assert.deepEqual(texts(reply.body().messages), turn.expect.messages, where)
-          if ('input' in turn.expect) assert.equal(reply.body().input?.type ?? null, turn.expect.input, where)
+          if (turn.expect.messages)
+            assert.deepEqual(texts(reply.body().messages), turn.expect.messages, where)
+          if ('input' in turn.expect)
+            assert.equal(reply.body().input?.type ?? null, turn.expect.input, where)
           if (turn.expect.actions) {
             assert.deepEqual(
               (reply.body().clientSideActions ?? []).map((a: any) => a.type),
@@ -101,7 +109,11 @@ test.group('Chat API: fixture conversations', (group) => {
         if (last.completed !== undefined) assert.equal(result.isCompleted, last.completed)
         for (const [name, value] of Object.entries(last.variables ?? {})) {
           if (value === null) continue
-          assert.deepEqual(result.variables.find((v) => v.name === name)?.value, value, `result ${name}`)
+          assert.deepEqual(
+            result.variables.find((v) => v.name === name)?.value,
+            value,
+            `result ${name}`
+          )
         }
         for (const name of last.resultVariablesExclude ?? []) {
           assert.isUndefined(result.variables.find((v) => v.name === name))
@@ -119,7 +131,10 @@ test.group('Chat API: sessions and results', (group) => {
     who = await owner()
   })
 
-  test('a conversation leaves a result with answers, and the chat is counted once', async ({ client, assert }) => {
+  test('a conversation leaves a result with answers, and the chat is counted once', async ({
+    client,
+    assert,
+  }) => {
     const raw = chatFixture('greeting').bot
     greeting = await publish(client, who, { ...raw, id: undefined, publicId: undefined })
     const usage = async () =>
@@ -129,7 +144,10 @@ test.group('Chat API: sessions and results', (group) => {
     const before = await usage()
     const start = await client
       .post(`/api/v1/bots/${greeting.publicId}/startChat`)
-      .header('user-agent', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36')
+      .header(
+        'user-agent',
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36'
+      )
       .json({ textBubbleContentFormat: 'markdown' })
     start.assertStatus(200)
     assert.deepEqual(start.body().messages[0].content, {
@@ -142,7 +160,9 @@ test.group('Chat API: sessions and results', (group) => {
     assert.equal(await usage(), before)
 
     const { sessionId, resultId } = start.body()
-    const reply = await client.post(`/api/v1/sessions/${sessionId}/continueChat`).json({ message: 'Ada' })
+    const reply = await client
+      .post(`/api/v1/sessions/${sessionId}/continueChat`)
+      .json({ message: 'Ada' })
     reply.assertStatus(200)
     const result = await Result.query().where('id', resultId).preload('answers').firstOrFail()
     assert.isTrue(result.hasStarted)
@@ -153,7 +173,9 @@ test.group('Chat API: sessions and results', (group) => {
     assert.equal(await usage(), before + 1)
 
     // The chat is over: a further message changes nothing.
-    const after = await client.post(`/api/v1/sessions/${sessionId}/continueChat`).json({ message: 'again' })
+    const after = await client
+      .post(`/api/v1/sessions/${sessionId}/continueChat`)
+      .json({ message: 'again' })
     after.assertStatus(200)
     assert.deepEqual(after.body().messages, [])
     assert.equal(await usage(), before + 1)
@@ -161,13 +183,19 @@ test.group('Chat API: sessions and results', (group) => {
 
   test('unknown bots and sessions answer 404; bad messages 400 or 422', async ({ client }) => {
     ;(await client.post('/api/v1/typebots/nope-nope/startChat').json({})).assertStatus(404)
-    ;(await client.post('/api/v1/sessions/nope/continueChat').json({ message: 'x' })).assertStatus(404)
+    ;(await client.post('/api/v1/sessions/nope/continueChat').json({ message: 'x' })).assertStatus(
+      404
+    )
     const start = await client.post(`/api/v1/typebots/${greeting.publicId}/startChat`).json({})
     const bad = await client
       .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
       .json({ message: { type: 'video' } })
     bad.assertStatus(400)
-    ;(await client.post(`/api/v1/typebots/${greeting.publicId}/startChat`).json({ textBubbleContentFormat: 'html' })).assertStatus(422)
+    ;(
+      await client
+        .post(`/api/v1/typebots/${greeting.publicId}/startChat`)
+        .json({ textBubbleContentFormat: 'html' })
+    ).assertStatus(422)
   })
 
   test('a closed bot refuses new chats with a message', async ({ client, assert }) => {
@@ -204,11 +232,16 @@ test.group('Chat API: sessions and results', (group) => {
     continued.assertStatus(403)
   })
 
-  test('the monthly chat limit stops new chats with chatLimitExceededError', async ({ client, assert }) => {
+  test('the monthly chat limit stops new chats with chatLimitExceededError', async ({
+    client,
+    assert,
+  }) => {
     const other = await owner('FREE')
     const bot = await publish(client, other, { ...chatFixture('greeting').bot, id: undefined })
     const period = new Date().toISOString().slice(0, 7)
-    await db.table('chat_usage').insert({ workspace_id: other.workspaceId, period, chats: 1_000_000 })
+    await db
+      .table('chat_usage')
+      .insert({ workspace_id: other.workspaceId, period, chats: 1_000_000 })
     forgetChatLimits()
     const response = await client.post(`/api/v1/typebots/${bot.publicId}/startChat`).json({})
     response.assertStatus(200)
@@ -218,20 +251,33 @@ test.group('Chat API: sessions and results', (group) => {
 
   test('expired sessions must start again', async ({ client, assert }) => {
     const start = await client.post(`/api/v1/typebots/${greeting.publicId}/startChat`).json({})
-    await db.from('chat_sessions').where('id', start.body().sessionId).update({ expires_at: new Date(Date.now() - 1000) })
-    const response = await client.post(`/api/v1/sessions/${start.body().sessionId}/continueChat`).json({ message: 'x' })
+    await db
+      .from('chat_sessions')
+      .where('id', start.body().sessionId)
+      .update({ expires_at: new Date(Date.now() - 1000) })
+    const response = await client
+      .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
+      .json({ message: 'x' })
     response.assertStatus(404)
     assert.equal(response.body().message, 'Session expired')
   })
 
-  test('isOnlyRegistering creates the session; the first continue starts the flow', async ({ client, assert }) => {
+  test('isOnlyRegistering creates the session; the first continue starts the flow', async ({
+    client,
+    assert,
+  }) => {
     const start = await client
       .post(`/api/v1/typebots/${greeting.publicId}/startChat`)
       .json({ isOnlyRegistering: true })
     start.assertStatus(200)
     assert.deepEqual(start.body().messages, [])
-    const first = await client.post(`/api/v1/sessions/${start.body().sessionId}/continueChat`).json({ message: 'Zoe' })
-    assert.deepEqual(texts(first.body().messages).slice(0, 2), ['Hello! What is your name?', 'Nice to meet you Zoe.'])
+    const first = await client
+      .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
+      .json({ message: 'Zoe' })
+    assert.deepEqual(texts(first.body().messages).slice(0, 2), [
+      'Hello! What is your name?',
+      'Nice to meet you Zoe.',
+    ])
   })
 
   test('rememberUser resumes the same result with its variables', async ({ client, assert }) => {
@@ -242,14 +288,24 @@ test.group('Chat API: sessions and results', (group) => {
       settings: { general: { rememberUser: { isEnabled: true, storage: 'local' } } },
     })
     const first = await client.post(`/api/v1/typebots/${bot.publicId}/startChat`).json({})
-    await client.post(`/api/v1/sessions/${first.body().sessionId}/continueChat`).json({ message: 'Kim' })
+    await client
+      .post(`/api/v1/sessions/${first.body().sessionId}/continueChat`)
+      .json({ message: 'Kim' })
     const again = await client
       .post(`/api/v1/typebots/${bot.publicId}/startChat`)
       .json({ resultId: first.body().resultId })
     assert.equal(again.body().resultId, first.body().resultId)
-    const reply = await client.post(`/api/v1/sessions/${again.body().sessionId}/continueChat`).json({ message: 'Lee' })
+    const reply = await client
+      .post(`/api/v1/sessions/${again.body().sessionId}/continueChat`)
+      .json({ message: 'Lee' })
     assert.include(texts(reply.body().messages), 'Nice to meet you Lee.')
-    assert.equal(await Result.query().where('bot_id', bot.id).count('* as total').then((r) => Number(r[0].$extras.total)), 1)
+    assert.equal(
+      await Result.query()
+        .where('bot_id', bot.id)
+        .count('* as total')
+        .then((r) => Number(r[0].$extras.total)),
+      1
+    )
   })
 
   test('the webhook block waits for its URL to be called', async ({ client, assert }) => {
@@ -273,12 +329,19 @@ test.group('Chat API: sessions and results', (group) => {
     ;(await client.post(path).json({})).assertStatus(404)
   })
 
-  test('preview runs the draft from a group, saves no result, needs a sign-in', async ({ client, assert }) => {
+  test('preview runs the draft from a group, saves no result, needs a sign-in', async ({
+    client,
+    assert,
+  }) => {
     const raw = chatFixture('conditions').bot
     const bot = await publish(client, who, { ...raw, id: undefined })
-    const results = async () => Number((await db.from('results').where('bot_id', bot.id).count('* as total'))[0].total)
+    const results = async () =>
+      Number((await db.from('results').where('bot_id', bot.id).count('* as total'))[0].total)
     ;(
-      await client.post(`/api/v1/typebots/${bot.id}/preview/startChat`).bearerToken('fc_nope').json({})
+      await client
+        .post(`/api/v1/typebots/${bot.id}/preview/startChat`)
+        .bearerToken('fc_nope')
+        .json({})
     ).assertStatus(401)
     const response = await client
       .post(`/api/v1/typebots/${bot.id}/preview/startChat`)
@@ -298,11 +361,21 @@ test.group('Chat API: sessions and results', (group) => {
     ).assertStatus(404)
   })
 
-  test('preview logs are returned; a loop is stopped with an error log', async ({ client, assert }) => {
+  test('preview logs are returned; a loop is stopped with an error log', async ({
+    client,
+    assert,
+  }) => {
     const bot = await publish(client, who, { ...chatFixture('loop').bot, id: undefined })
-    const response = await client.post(`/api/v1/typebots/${bot.id}/preview/startChat`).bearerToken(who.token).json({})
+    const response = await client
+      .post(`/api/v1/typebots/${bot.id}/preview/startChat`)
+      .bearerToken(who.token)
+      .json({})
     response.assertStatus(200)
-    assert.isTrue(response.body().logs.some((log: any) => log.status === 'error' && log.description.includes('stopped')))
+    assert.isTrue(
+      response
+        .body()
+        .logs.some((log: any) => log.status === 'error' && log.description.includes('stopped'))
+    )
   })
 })
 
@@ -313,7 +386,10 @@ test.group('Chat API: public page, files and embed', (group) => {
     who = await owner()
   })
 
-  test('the public page renders the bot with its metadata in the head', async ({ client, assert }) => {
+  test('the public page renders the bot with its metadata in the head', async ({
+    client,
+    assert,
+  }) => {
     const raw = chatFixture('greeting').bot
     const bot = await publish(client, who, {
       ...raw,
@@ -355,10 +431,14 @@ test.group('Chat API: public page, files and embed', (group) => {
           id: 'g1',
           title: 'Upload',
           graphCoordinates: { x: 0, y: 0 },
-          blocks: [{ id: 'file1', type: 'file input', options: { sizeLimit: 1, isRequired: true } }],
+          blocks: [
+            { id: 'file1', type: 'file input', options: { sizeLimit: 1, isRequired: true } },
+          ],
         },
       ],
-      events: [{ id: 'start', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' }],
+      events: [
+        { id: 'start', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' },
+      ],
       edges: [{ id: 'e1', from: { eventId: 'start' }, to: { groupId: 'g1' } }],
       variables: [],
       theme: {},
@@ -387,9 +467,9 @@ test.group('Chat API: public page, files and embed', (group) => {
       .file('file', Buffer.from('x'), { filename: 'x.txt' })
     wrong.assertStatus(400)
 
-    const answer = await client
-      .post(`/api/v1/sessions/${sessionId}/continueChat`)
-      .json({ message: { type: 'text', text: small.body().url, attachedFileUrls: [small.body().url] } })
+    const answer = await client.post(`/api/v1/sessions/${sessionId}/continueChat`).json({
+      message: { type: 'text', text: small.body().url, attachedFileUrls: [small.body().url] },
+    })
     answer.assertStatus(200)
     const saved = await db.from('answers').where('block_id', 'file1').orderBy('id', 'desc').first()
     assert.equal(saved.content, small.body().url)

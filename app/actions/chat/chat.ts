@@ -127,14 +127,22 @@ export function forgetChatLimits() {
 
 /** Variables of a remembered result, as prefilled values by name. */
 async function rememberedVariables(resultId: string, botId: string) {
-  const row = await db.from('results').where({ id: resultId, bot_id: botId }).select('variables').first()
+  const row = await db
+    .from('results')
+    .where({ id: resultId, bot_id: botId })
+    .select('variables')
+    .first()
   if (!row) return undefined
   const variables = JSON.parse(row.variables) as { name: string; value: unknown }[]
   return Object.fromEntries(variables.map((v) => [v.name, v.value]))
 }
 
 export class StartChat {
-  async handle(publicId: string, body: StartChatRequest, visitor: VisitorInfo = {}): Promise<StartChatResponse> {
+  async handle(
+    publicId: string,
+    body: StartChatRequest,
+    visitor: VisitorInfo = {}
+  ): Promise<StartChatResponse> {
     const entry = await publishedBotByPublicId(publicId)
     if (!entry || entry.isArchived) throw AppError.notFound('Bot not found')
     const settings = resolveSettings(entry.bot.content.settings)
@@ -181,7 +189,9 @@ export class StartChat {
       textBubbleContentFormat: body.textBubbleContentFormat,
       isOnlyRegistering: body.isOnlyRegistering,
       message: body.message ? { text: body.message } : undefined,
-      allowedOrigins: settings.security?.allowedOrigins?.length ? settings.security.allowedOrigins : undefined,
+      allowedOrigins: settings.security?.allowedOrigins?.length
+        ? settings.security.allowedOrigins
+        : undefined,
     })
     const now = new Date()
     if (isNewResult) {
@@ -222,7 +232,13 @@ function draftOf(bot: Bot): EngineBot {
     theme: bot.theme,
     settings: bot.settings,
   }) as BotV6
-  return { id: bot.id, workspaceId: bot.workspaceId, ownerId: bot.createdBy, publishedAt: 'draft', content }
+  return {
+    id: bot.id,
+    workspaceId: bot.workspaceId,
+    ownerId: bot.createdBy,
+    publishedAt: 'draft',
+    content,
+  }
 }
 
 async function loadDraft(botId: string, from: EngineBot) {
@@ -238,11 +254,18 @@ function draftPorts() {
 }
 
 export class StartPreviewChat {
-  async handle(user: User, botId: string, body: PreviewStartChatRequest): Promise<StartChatResponse> {
+  async handle(
+    user: User,
+    botId: string,
+    body: PreviewStartChatRequest
+  ): Promise<StartChatResponse> {
     const { bot } = await findBotFor(user, botId, 'read')
     const engineBot = draftOf(bot)
     const startFrom = body.startFrom
-    if (startFrom?.type === 'group' && !engineBot.content.groups.some((g) => g.id === startFrom.groupId)) {
+    if (
+      startFrom?.type === 'group' &&
+      !engineBot.content.groups.some((g) => g.id === startFrom.groupId)
+    ) {
       throw new AppError('Group not found', { status: 404, field: 'startFrom' })
     }
     const sessionId = newId()
@@ -262,7 +285,11 @@ export class StartPreviewChat {
 }
 
 export class ContinueChat {
-  async handle(sessionId: string, body: ContinueChatRequest, visitor: VisitorInfo = {}): Promise<ChatReply> {
+  async handle(
+    sessionId: string,
+    body: ContinueChatRequest,
+    visitor: VisitorInfo = {}
+  ): Promise<ChatReply> {
     const session = await readSession(sessionId)
     if (!session) throw AppError.notFound('Session not found')
     if (session.expiresAt && session.expiresAt.getTime() < Date.now()) {
@@ -313,7 +340,11 @@ export class ContinueChat {
  */
 export class ReceiveBlockWebhook {
   async handle(botId: string, blockId: string, resultId: string, payload: unknown) {
-    const result = await db.from('results').where({ id: resultId, bot_id: botId }).select('last_chat_session_id').first()
+    const result = await db
+      .from('results')
+      .where({ id: resultId, bot_id: botId })
+      .select('last_chat_session_id')
+      .first()
     const sessionId = result?.last_chat_session_id
     const session = sessionId ? await readSession(sessionId) : null
     const awaiting = session?.state.awaiting

@@ -24,7 +24,8 @@ export class UploadChatFile {
     }
     if (!file) throw new AppError('No file received', { status: 400, field: 'file' })
     const options = awaiting.input?.options ?? {}
-    const limitMb = Number(options.sizeLimit) > 0 ? Number(options.sizeLimit) : DEFAULT_FILE_LIMIT_MB
+    const limitMb =
+      Number(options.sizeLimit) > 0 ? Number(options.sizeLimit) : DEFAULT_FILE_LIMIT_MB
     if (file.size > limitMb * 1024 * 1024) {
       throw new AppError('File too large', {
         status: 413,

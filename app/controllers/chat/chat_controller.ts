@@ -24,7 +24,8 @@ export default class ChatController {
       origin: ctx.request.header('origin'),
       deviceDetails: parsed
         ? {
-            browser: [parsed.browser.name, parsed.browser.version].filter(Boolean).join(' ') || null,
+            browser:
+              [parsed.browser.name, parsed.browser.version].filter(Boolean).join(' ') || null,
             os: [parsed.os.name, parsed.os.version].filter(Boolean).join(' ') || null,
             device: parsed.device.type ?? 'desktop',
           }

@@ -83,12 +83,18 @@ function evaluateComparison(comparison: Comparison, variables: readonly EngineVa
       return !anyOf(value, (item) => compareValues(item, expected) === 0)
     case 'Contains': {
       // "a, b" in the value field means any of them.
-      const needles = expected.split(',').map((part) => lower(part.trim())).filter(Boolean)
+      const needles = expected
+        .split(',')
+        .map((part) => lower(part.trim()))
+        .filter(Boolean)
       const haystack = lower(text)
       return needles.length > 0 && needles.some((needle) => haystack.includes(needle))
     }
     case 'Does not contain': {
-      const needles = expected.split(',').map((part) => lower(part.trim())).filter(Boolean)
+      const needles = expected
+        .split(',')
+        .map((part) => lower(part.trim()))
+        .filter(Boolean)
       const haystack = lower(text)
       return needles.every((needle) => !haystack.includes(needle))
     }

@@ -210,7 +210,8 @@ class Turn {
   private pushTranscript(entry: TranscriptEntry) {
     const transcript = this.state.transcript
     transcript.push(entry)
-    if (transcript.length > TRANSCRIPT_LIMIT) transcript.splice(0, transcript.length - TRANSCRIPT_LIMIT)
+    if (transcript.length > TRANSCRIPT_LIMIT)
+      transcript.splice(0, transcript.length - TRANSCRIPT_LIMIT)
   }
 
   addMessage(message: ChatMessage) {
@@ -220,7 +221,9 @@ class Turn {
 
   addAction(action: ClientSideAction) {
     const last = this.messages.at(-1)
-    this.actions.push(last && !action.lastBubbleBlockId ? { ...action, lastBubbleBlockId: last.id } : action)
+    this.actions.push(
+      last && !action.lastBubbleBlockId ? { ...action, lastBubbleBlockId: last.id } : action
+    )
   }
 
   // -- graph ----------------------------------------------------------------
@@ -326,7 +329,11 @@ class Turn {
   private async run(block: Block, group: Group, resumeWith?: unknown) {
     const category = this.ports.categoryOf(block.type)
     if (!category) {
-      this.log({ status: 'error', description: `Unknown block type "${block.type}"`, details: { blockId: block.id } })
+      this.log({
+        status: 'error',
+        description: `Unknown block type "${block.type}"`,
+        details: { blockId: block.id },
+      })
       return { kind: 'skip' as const }
     }
     if (!(await this.ports.isAllowed(block.type, this.bot))) {
@@ -351,7 +358,13 @@ class Turn {
     })
     for (const entry of outcome.logs) this.log(entry)
     this.applyResult(outcome.result, outcome.variablesSet)
-    return { kind: 'ran' as const, category, result: outcome.result || undefined, options: outcome.options, items }
+    return {
+      kind: 'ran' as const,
+      category,
+      result: outcome.result || undefined,
+      options: outcome.options,
+      items,
+    }
   }
 
   private askInput(
@@ -371,10 +384,12 @@ class Turn {
     if (shownItems) input.items = shownItems as ChatInput['items']
     if (asked?.runtimeOptions) input.runtimeOptions = asked.runtimeOptions
     const settings = resolveSettings(this.bot.content.settings)
-    const variableId = typeof input.options.variableId === 'string' ? input.options.variableId : undefined
+    const variableId =
+      typeof input.options.variableId === 'string' ? input.options.variableId : undefined
     if (settings.general?.isInputPrefillEnabled && variableId) {
       const value = this.variables.find((v) => v.id === variableId)?.value
-      if (value !== undefined && value !== null && value !== '') input.prefilledValue = formatVariableValue(value)
+      if (value !== undefined && value !== null && value !== '')
+        input.prefilledValue = formatVariableValue(value)
     }
     this.input = input
     this.state.awaiting = { blockId: block.id, groupId: group.id, kind: 'input', input }
@@ -437,7 +452,10 @@ class Turn {
           } else {
             if (after) this.current.returnMarks.push(after)
             const blockIndex = result.jump.blockId
-              ? Math.max(target.blocks.findIndex((b) => b.id === result.jump!.blockId), 0)
+              ? Math.max(
+                  target.blocks.findIndex((b) => b.id === result.jump!.blockId),
+                  0
+                )
               : 0
             next = { groupId: target.id, blockIndex }
             break
@@ -472,16 +490,22 @@ class Turn {
     after: ResumePoint | null
   ): Promise<ResumePoint | null | undefined> {
     const targetId = link.botId === 'current' ? this.bot.id : link.botId
-    const linked = targetId === this.bot.id ? this.bot : await this.ports.loadBot(targetId, this.bot)
+    const linked =
+      targetId === this.bot.id ? this.bot : await this.ports.loadBot(targetId, this.bot)
     if (!linked) {
-      this.log({ status: 'error', description: 'Bot link: the linked bot was not found or is not published', details: { botId: link.botId } })
+      this.log({
+        status: 'error',
+        description: 'Bot link: the linked bot was not found or is not published',
+        details: { botId: link.botId },
+      })
       return undefined
     }
     const parent = this.current
     const variables = cloneVariables(linked.content.variables)
     for (const variable of variables) {
       const source = parent.variables.find((v) => v.name === variable.name)
-      if (source && source.value !== undefined && source.value !== null) variable.value = source.value
+      if (source && source.value !== undefined && source.value !== null)
+        variable.value = source.value
     }
     const merge = link.mergeResults !== false
     let resultId = parent.resultId
@@ -502,7 +526,10 @@ class Turn {
     this.bot = linked
     if (link.groupId) {
       if (!linked.content.groups.some((g) => g.id === link.groupId)) {
-        this.log({ status: 'error', description: 'Bot link: the group does not exist in the linked bot' })
+        this.log({
+          status: 'error',
+          description: 'Bot link: the group does not exist in the linked bot',
+        })
       } else {
         return { groupId: link.groupId, blockIndex: 0 }
       }
@@ -514,7 +541,9 @@ class Turn {
   async answer(message: InputAnswer | undefined): Promise<void> {
     const awaiting = this.state.awaiting
     if (!awaiting) return
-    const group = this.groupById(awaiting.groupId) ?? this.bot.content.groups.find((g) => g.blocks.some((b) => b.id === awaiting.blockId))
+    const group =
+      this.groupById(awaiting.groupId) ??
+      this.bot.content.groups.find((g) => g.blocks.some((b) => b.id === awaiting.blockId))
     const index = group ? group.blocks.findIndex((b) => b.id === awaiting.blockId) : -1
     if (!group || index < 0) {
       this.log({ status: 'error', description: 'The awaited block no longer exists in this bot' })
@@ -560,7 +589,8 @@ class Turn {
     for (const entry of logs) this.log(entry)
     if (parsed.status === 'fail') {
       const retry =
-        typeof input.options.retryMessageContent === 'string' && input.options.retryMessageContent.trim()
+        typeof input.options.retryMessageContent === 'string' &&
+        input.options.retryMessageContent.trim()
           ? input.options.retryMessageContent
           : DEFAULT_RETRY_MESSAGE
       this.addMessage({
@@ -574,7 +604,8 @@ class Turn {
 
     this.pushTranscript({ role: 'user', type: 'text', text: parsed.value })
     this.state.answeredCount += 1
-    const variableId = typeof input.options.variableId === 'string' ? input.options.variableId : undefined
+    const variableId =
+      typeof input.options.variableId === 'string' ? input.options.variableId : undefined
     if (variableId) this.setVariable(variableId, parsed.variableValue ?? parsed.value)
     if (this.current.resultId) {
       this.effects.answers.push({
@@ -594,7 +625,9 @@ class Turn {
       }
     }
     this.state.awaiting = undefined
-    const next = parsed.outgoingEdgeId ? { edgeId: parsed.outgoingEdgeId } : this.pointAfter(group, index, block)
+    const next = parsed.outgoingEdgeId
+      ? { edgeId: parsed.outgoingEdgeId }
+      : this.pointAfter(group, index, block)
     return this.walk(next)
   }
 
@@ -624,7 +657,12 @@ class Turn {
       seen.add(groupId)
       const group = this.groupById(groupId)
       if (!group) continue
-      const start = first ? Math.max(group.blocks.findIndex((b) => b.id === awaiting.blockId), 0) : 0
+      const start = first
+        ? Math.max(
+            group.blocks.findIndex((b) => b.id === awaiting.blockId),
+            0
+          )
+        : 0
       first = false
       for (const block of group.blocks.slice(start)) {
         if (this.ports.categoryOf(block.type) === 'input') count++

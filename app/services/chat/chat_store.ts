@@ -27,7 +27,10 @@ function stamp(date: Date) {
 export const DEFAULT_SESSION_EXPIRY_MS = 7 * 24 * 3600 * 1000
 
 function expiryOf(state: SessionState, now: Date) {
-  const timeout = state.expiryTimeout && state.expiryTimeout >= 1 ? state.expiryTimeout : DEFAULT_SESSION_EXPIRY_MS
+  const timeout =
+    state.expiryTimeout && state.expiryTimeout >= 1
+      ? state.expiryTimeout
+      : DEFAULT_SESSION_EXPIRY_MS
   return new Date(now.getTime() + timeout)
 }
 
@@ -38,7 +41,12 @@ export async function readSession(id: string): Promise<StoredSession | null> {
   return { id, state: upgradeState(JSON.parse(row.state)), expiresAt }
 }
 
-export async function insertSession(id: string, state: SessionState, botId: string, now = new Date()) {
+export async function insertSession(
+  id: string,
+  state: SessionState,
+  botId: string,
+  now = new Date()
+) {
   await db.table('chat_sessions').insert({
     id,
     state: JSON.stringify(state),
@@ -123,7 +131,10 @@ export async function persistEffects(
   now = new Date()
 ) {
   for (const created of effects.newResults) {
-    await insertResult({ id: created.id, botId: created.botId, sessionId: context.sessionId, variables: [] }, now)
+    await insertResult(
+      { id: created.id, botId: created.botId, sessionId: context.sessionId, variables: [] },
+      now
+    )
   }
   const writes: Promise<unknown>[] = []
   for (const [resultId, update] of effects.results) {

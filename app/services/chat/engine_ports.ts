@@ -94,7 +94,10 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       if (!plugin || !parser) {
         const text = answer.text.trim()
         return text
-          ? { parsed: { status: 'success', value: text, attachedFileUrls: answer.attachedFileUrls }, logs: [] }
+          ? {
+              parsed: { status: 'success', value: text, attachedFileUrls: answer.attachedFileUrls },
+              logs: [],
+            }
           : { parsed: { status: 'fail', reason: 'Empty answer' }, logs: [] }
       }
       return parseWithContext(

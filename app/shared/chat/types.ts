@@ -27,8 +27,7 @@ export interface RichTextNode {
 // ---------------------------------------------------------------------------
 
 export type TextMessageContent =
-  | { type: 'richText'; richText: RichTextNode[] }
-  | { type: 'markdown'; markdown: string }
+  { type: 'richText'; richText: RichTextNode[] } | { type: 'markdown'; markdown: string }
 
 export interface TextMessage {
   id: string
@@ -125,7 +124,9 @@ export type ClientSideAction = ClientSideActionBase &
     | {
         /** Runs code in the browser and sends its result back as the next message. */
         type: 'setVariable'
-        setVariable: { scriptToExecute: { content: string; args: { id: string; value: unknown }[] } }
+        setVariable: {
+          scriptToExecute: { content: string; args: { id: string; value: unknown }[] }
+        }
       }
     | { type: 'googleAnalytics'; googleAnalytics: Record<string, unknown> }
     | { type: 'pixel'; pixel: Record<string, unknown> }
@@ -195,4 +196,3 @@ export interface ContinueChatRequest {
 }
 
 export type ContinueChatResponse = ChatReply
-

@@ -31,19 +31,33 @@ function variablesOf(state: SessionState) {
   return Object.fromEntries(root.variables.map((v) => [v.name, v.value ?? null]))
 }
 
-function check(assert: any, output: TurnOutput, expect: TurnExpectation, resultId: string, where: string) {
+function check(
+  assert: any,
+  output: TurnOutput,
+  expect: TurnExpectation,
+  resultId: string,
+  where: string
+) {
   const { reply, state, effects } = output
   if (expect.messages) {
     assert.deepEqual(reply.messages.map(messageText), expect.messages, `${where}: messages`)
   }
   if (expect.messageTypes) {
-    assert.deepEqual(reply.messages.map((m) => m.type), expect.messageTypes, `${where}: message types`)
+    assert.deepEqual(
+      reply.messages.map((m) => m.type),
+      expect.messageTypes,
+      `${where}: message types`
+    )
   }
   if ('input' in expect) {
     assert.equal(reply.input?.type ?? null, expect.input, `${where}: input`)
   }
   if (expect.itemContents) {
-    assert.deepEqual(reply.input?.items?.map((item) => item.content), expect.itemContents, `${where}: items`)
+    assert.deepEqual(
+      reply.input?.items?.map((item) => item.content),
+      expect.itemContents,
+      `${where}: items`
+    )
   }
   const variables = variablesOf(state)
   for (const [name, value] of Object.entries(expect.variables ?? {})) {
@@ -62,11 +76,18 @@ function check(assert: any, output: TurnOutput, expect: TurnExpectation, resultI
     )
   }
   if (expect.actions) {
-    assert.deepEqual((reply.clientSideActions ?? []).map((a) => a.type), expect.actions, `${where}: actions`)
+    assert.deepEqual(
+      (reply.clientSideActions ?? []).map((a) => a.type),
+      expect.actions,
+      `${where}: actions`
+    )
   }
   for (const name of expect.resultVariablesExclude ?? []) {
     const saved = effects.results.get(resultId)?.variables ?? []
-    assert.isFalse(saved.some((v) => v.name === name), `${where}: ${name} is not saved in the result`)
+    assert.isFalse(
+      saved.some((v) => v.name === name),
+      `${where}: ${name} is not saved in the result`
+    )
   }
 }
 
@@ -101,7 +122,12 @@ test.group('Chat engine: fixtures', (group) => {
         const prefilled = { ...conversation.prefilledVariables }
         if (fixture.file === 'http_request.json') prefilled.Api = standInUrl
 
-        let output = await startChat(ports, { bot, sessionId, resultId, prefilledVariables: prefilled })
+        let output = await startChat(ports, {
+          bot,
+          sessionId,
+          resultId,
+          prefilledVariables: prefilled,
+        })
         check(assert, output, conversation.turns[0].expect, resultId, 'turn 1')
         for (const [index, turn] of conversation.turns.slice(1).entries()) {
           const state = JSON.parse(JSON.stringify(output.state)) as SessionState

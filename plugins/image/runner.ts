@@ -1,0 +1,12 @@
+import type { Runner } from '../../app/plugins/define_plugin.js'
+import type { ImageMessage } from '../../app/shared/chat/types.js'
+import type plugin from './index.js'
+
+export const run: Runner<typeof plugin> = ({ options, bot }) => {
+  const content: ImageMessage['content'] = { url: options.url ?? '' }
+  const link = options.clickLink
+  if (link?.url) content.clickLink = link.alt ? { url: link.url, alt: link.alt } : { url: link.url }
+  else if (link?.alt) content.clickLink = { alt: link.alt }
+  const message: ImageMessage = { id: bot!.block.id, type: 'image', content }
+  return { messages: [message] }
+}

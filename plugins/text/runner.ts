@@ -1,0 +1,18 @@
+import type { Runner } from '../../app/plugins/define_plugin.js'
+import type { TextMessage } from '../../app/shared/chat/types.js'
+import { richTextToMarkdown, textBubbleToRichText } from '../../app/shared/chat/rich_text.js'
+import type plugin from './index.js'
+
+/** Sends the bubble as rich text, or as markdown to clients that asked for it (API, channels). */
+export const run: Runner<typeof plugin> = ({ options, bot }) => {
+  const richText = textBubbleToRichText(options)
+  const message: TextMessage = {
+    id: bot!.block.id,
+    type: 'text',
+    content:
+      bot!.textBubbleContentFormat === 'markdown'
+        ? { type: 'markdown', markdown: richTextToMarkdown(richText) }
+        : { type: 'richText', richText },
+  }
+  return { messages: [message] }
+}
