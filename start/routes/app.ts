@@ -11,6 +11,7 @@ const EditorController = () => import('#controllers/bots/editor_controller')
 const DashboardController = () => import('#controllers/bots/dashboard_controller')
 const CredentialsController = () => import('#controllers/settings/credentials_controller')
 const AdminPluginsController = () => import('#controllers/admin/plugins_controller')
+const PluginsApiController = () => import('#controllers/api/plugins_controller')
 
 const ViewerController = () => import('#controllers/chat/viewer_controller')
 
@@ -78,5 +79,6 @@ router
     router.patch('/api/users/:id', [UsersController, 'update'])
     router.post('/api/updateTourStatus', [UsersController, 'updateTourStatus'])
     router.post('/api/credentials/:id/test', [CredentialsController, 'test'])
+    router.post('/api/bots/:botId/blocks/test', [PluginsApiController, 'test'])
   })
   .use(middleware.auth())

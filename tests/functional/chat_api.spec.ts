@@ -11,6 +11,8 @@ import type { ChatMessage, StartChatResponse } from '#shared/chat/types'
 import { forgetPublishedBot } from '#services/chat/bot_cache'
 import { forgetChatLimits } from '#actions/chat/chat'
 import type User from '#models/user'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 
 /**
  * The chat API end to end: fixture bots imported and published through the REST API,
@@ -480,5 +482,47 @@ test.group('Chat API: public page, files and embed', (group) => {
     script.assertStatus(200)
     assert.include(script.header('content-type'), 'javascript')
     assert.include(script.text(), 'Flowcraft')
+  })
+})
+
+test.group('Editor: test the request', () => {
+  test('runs the HTTP request block with test values and returns the mapped variables', async ({
+    client,
+    assert,
+  }) => {
+    const server = createServer((request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' })
+      response.end(JSON.stringify({ greeting: `hello ${request.url}` }))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      const who = await owner()
+      const bot = await publish(client, who, { ...chatFixture('http_request').bot, id: undefined })
+      const options = {
+        webhook: { method: 'GET', url: `${url}/{{City}}` },
+        responseVariableMapping: [{ bodyPath: 'greeting', variableId: 'v_temp' }],
+      }
+      const response = await client
+        .post(`/api/bots/${bot.id}/blocks/test`)
+        .loginAs(who.user)
+        .withCsrfToken()
+        .json({ type: 'Webhook', options, values: { v_city: 'Oslo' } })
+      response.assertStatus(200)
+      assert.deepEqual(response.body().variablesSet, [
+        { id: 'v_temp', name: 'Temp', value: 'hello /Oslo' },
+      ])
+      assert.equal(response.body().logs[0].details.statusCode, 200)
+
+      const stranger = await owner()
+      const refused = await client
+        .post(`/api/bots/${bot.id}/blocks/test`)
+        .loginAs(stranger.user)
+        .withCsrfToken()
+        .json({ type: 'Webhook', options })
+      refused.assertStatus(404)
+    } finally {
+      server.close()
+    }
   })
 })

@@ -1,4 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import { TestBlock } from '#actions/bots/test_block'
+import { testBlockValidator } from '#validators/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
 import { availabilityFor } from '#services/marketplace'
 import { effectivePlan } from '#services/capabilities'
@@ -45,5 +47,15 @@ export default class PluginsController {
       options ?? {}
     )
     return response.ok({ valid: true, options: value })
+  }
+
+  /** POST /api/bots/:botId/blocks/test {type, options, values}: runs one block for the editor. */
+  async test({ auth, params, request }: HttpContext) {
+    const { type, options, values } = await request.validateUsing(testBlockValidator)
+    return new TestBlock().handle(auth.getUserOrFail(), params.botId, {
+      type,
+      options: (options ?? {}) as Record<string, unknown>,
+      values: values as Record<string, string> | undefined,
+    })
   }
 }
