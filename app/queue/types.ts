@@ -1,0 +1,53 @@
+/**
+ * The queue contract (DESIGN.md section 2): jobs are named handlers; the in-process driver
+ * (embedded default) and the BullMQ driver (QUEUE_DRIVER=bullmq) run the same handlers.
+ * Callers use `dispatch` from '#queue/queue' and register handlers with `defineJob`.
+ */
+
+export interface JobOptions {
+  /** Run no sooner than this many milliseconds from now (waits, retries). */
+  delayMs?: number
+  /** A job with the same id is not queued twice while the first one exists. */
+  jobId?: string
+  /** Attempts in all (first run included) before the job counts as failed. Default 1. */
+  attempts?: number
+  /** Milliseconds between attempts. */
+  backoffMs?: number
+}
+
+export interface JobContext {
+  jobId: string
+  /** 1 for the first run. */
+  attempt: number
+  /** Aborted when the worker shuts down; long handlers should stop and let it retry. */
+  signal: AbortSignal
+}
+
+export type JobHandler<Payload = any> = (payload: Payload, context: JobContext) => Promise<unknown>
+
+export interface JobDefinition<Payload = any> {
+  name: string
+  handler: JobHandler<Payload>
+  /** Jobs of this name run at most this many at a time per worker. Default 5. */
+  concurrency?: number
+}
+
+export interface RepeatOptions {
+  /** Every N milliseconds, or a cron pattern (5 fields, UTC). */
+  everyMs?: number
+  cron?: string
+  /** Replaces an earlier repeat with the same key (e.g. the workflow id). */
+  key: string
+}
+
+export interface QueueDriver {
+  readonly name: 'in-process' | 'bullmq'
+  dispatch<Payload>(name: string, payload: Payload, options?: JobOptions): Promise<string>
+  /** Repeating jobs (schedule triggers); a tick missed while down is not run twice. */
+  repeat<Payload>(name: string, payload: Payload, options: RepeatOptions): Promise<void>
+  removeRepeat(name: string, key: string): Promise<void>
+  /** Starts processing (web process in-process; `node ace queue:work` for BullMQ). */
+  work(definitions: JobDefinition[]): Promise<void>
+  /** Lets in-flight jobs finish (or hands them back) and stops. */
+  close(): Promise<void>
+}

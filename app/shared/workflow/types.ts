@@ -1,0 +1,110 @@
+/**
+ * The workflow format (spec 03 "Workflow and related entities", spec 01 "Workflow"):
+ * nodes ("blocks") joined by edges, variables and settings. Shared by the server (import,
+ * save, publish, executor) and the React workflow editor: types and plain defaults only.
+ * Every node type is a plugin whose category is trigger, action, model, tool, data or flow.
+ */
+
+export type WorkflowStatus = 'DRAFT' | 'PUBLISHED' | 'DISABLED'
+
+export interface Coordinates {
+  x: number
+  y: number
+}
+
+/** A branch of a condition node; edges leave from it by `from.conditionId`. */
+export interface WorkflowCondition {
+  id: string
+  /** {comparisons, logicalOperator} as in bot Condition items. */
+  content?: unknown
+}
+
+export interface WorkflowBlock {
+  id: string
+  /** The plugin id. */
+  type: string
+  title?: string
+  graphCoordinates: Coordinates
+  options?: Record<string, unknown>
+  outgoingEdgeId?: string
+  /** Disabled nodes are kept in the graph but skipped by the executor. */
+  isDisabled?: boolean
+  /** Condition nodes: their branches. */
+  conditions?: WorkflowCondition[]
+}
+
+export interface WorkflowEdge {
+  id: string
+  from: { blockId: string; conditionId?: string }
+  to: { blockId: string }
+  /** An attachment edge plugs a Model or a Tool into an LLM agent node. */
+  isAttachment?: boolean
+  /** 'model' (one) or 'tools' (many) for LLM agent nodes. */
+  attachmentName?: string
+}
+
+export interface WorkflowVariable {
+  id: string
+  name: string
+  value?: string | string[] | null
+}
+
+export interface WorkflowSettings {
+  errorHandling?: {
+    /** Retries of a failed node before the failure counts. */
+    retryCount?: number
+    /** Milliseconds between retries. */
+    retryDelay?: number
+    /** E-mail the workflow's owner when a run fails. */
+    failureNotification?: boolean
+  }
+  /** Seconds a run may take before it is stopped. */
+  timeout?: number
+  /** Runs of this workflow at the same time. */
+  concurrency?: number
+  logging?: { level?: 'info' | 'error' | 'debug'; retentionDays?: number }
+}
+
+/** What publishing compiles: the enabled nodes, the trigger to start from, the waits. */
+export interface ExecutableWorkflow {
+  blocks: WorkflowBlock[]
+  edges: WorkflowEdge[]
+  root_block: string
+  wait_blocks: string[]
+}
+
+export interface WorkflowJson {
+  id?: string
+  name: string
+  description?: string | null
+  version?: number
+  status?: WorkflowStatus
+  isActive?: boolean
+  blocks: WorkflowBlock[]
+  edges: WorkflowEdge[]
+  variables: WorkflowVariable[]
+  settings: WorkflowSettings
+  executableWorkflow?: ExecutableWorkflow | null
+  isArchived?: boolean
+  icon?: string | null
+  workspaceId?: string
+  updatedBy?: 'user' | 'assistant' | null
+  isModifiedByAi?: boolean
+  createdAt?: string
+  updatedAt?: string
+}
+
+export type NodeRunStatus = 'pending' | 'running' | 'success' | 'error' | 'skipped' | 'waiting'
+export type RunStatus = 'queued' | 'running' | 'success' | 'error' | 'waiting' | 'cancelled'
+
+export const DEFAULT_WORKFLOW_NAME = 'My workflow'
+
+/** Settings of a new workflow (spec 03: logging level info, retention 30 days). */
+export function defaultWorkflowSettings(): WorkflowSettings {
+  return {
+    errorHandling: { retryCount: 0, retryDelay: 1000, failureNotification: false },
+    timeout: 300,
+    concurrency: 5,
+    logging: { level: 'info', retentionDays: 30 },
+  }
+}
