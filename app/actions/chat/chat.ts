@@ -26,11 +26,10 @@ import {
 } from '#services/chat/bot_cache'
 import {
   chatsThisMonth,
-  insertResult,
-  insertSession,
-  persistEffects,
+  persistTurn,
   readSession,
   updateSession,
+  type NewResult,
 } from '#services/chat/chat_store'
 import db from '@adonisjs/lucid/services/db'
 
@@ -193,28 +192,30 @@ export class StartChat {
         ? settings.security.allowedOrigins
         : undefined,
     })
-    const now = new Date()
+    let newResult: NewResult | undefined
     if (isNewResult) {
       const update = output.effects.results.get(resultId)
-      await insertResult(
-        {
-          id: resultId,
-          botId: entry.bot.id,
-          sessionId,
-          variables: update?.variables ?? [],
-          isCompleted: update?.isCompleted,
-          deviceDetails: visitor.deviceDetails,
-          location: visitor.location,
-        },
-        now
-      )
+      newResult = {
+        id: resultId,
+        botId: entry.bot.id,
+        sessionId,
+        variables: update?.variables ?? [],
+        isCompleted: update?.isCompleted,
+        deviceDetails: visitor.deviceDetails,
+        location: visitor.location,
+      }
       // Inserted as it is now: no second write unless the chat also started (counted).
       if (update && !update.hasStarted) output.effects.results.delete(resultId)
     }
-    await Promise.all([
-      insertSession(sessionId, output.state, entry.bot.id, now),
-      persistEffects(output.effects, { sessionId, workspaceId: entry.bot.workspaceId }, now),
-    ])
+    await persistTurn({
+      sessionId,
+      state: output.state,
+      botId: entry.bot.id,
+      workspaceId: entry.bot.workspaceId,
+      effects: output.effects,
+      isNewSession: true,
+      newResult,
+    })
     return { sessionId, resultId, typebot: botInfo(entry.bot), ...output.reply }
   }
 }
@@ -279,7 +280,15 @@ export class StartPreviewChat {
       isOnlyRegistering: body.isOnlyRegistering,
       message: body.message ? { text: body.message } : undefined,
     })
-    await insertSession(sessionId, output.state, bot.id)
+    await persistTurn({
+      sessionId,
+      state: output.state,
+      botId: bot.id,
+      workspaceId: bot.workspaceId,
+      effects: output.effects,
+      isNewSession: true,
+      sessionOnly: true,
+    })
     return { sessionId, typebot: botInfo(engineBot), ...output.reply }
   }
 }
@@ -323,13 +332,14 @@ export class ContinueChat {
       message: toInputAnswer(body.message),
       textBubbleContentFormat: body.textBubbleContentFormat,
     })
-    const now = new Date()
-    await Promise.all([
-      updateSession(sessionId, output.state, now),
-      state.isPreview
-        ? Promise.resolve()
-        : persistEffects(output.effects, { sessionId, workspaceId: bot.workspaceId }, now),
-    ])
+    await persistTurn({
+      sessionId,
+      state: output.state,
+      botId: bot.id,
+      workspaceId: bot.workspaceId,
+      effects: output.effects,
+      sessionOnly: state.isPreview,
+    })
     return output.reply
   }
 }

@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
+import type { Knex } from 'knex'
 import type { TurnEffects } from '#engine/bot/engine'
 import { upgradeState, type SessionState } from '#engine/bot/state'
 
@@ -41,13 +42,8 @@ export async function readSession(id: string): Promise<StoredSession | null> {
   return { id, state: upgradeState(JSON.parse(row.state)), expiresAt }
 }
 
-export async function insertSession(
-  id: string,
-  state: SessionState,
-  botId: string,
-  now = new Date()
-) {
-  await db.table('chat_sessions').insert({
+function sessionRow(id: string, state: SessionState, botId: string, now: Date) {
+  return {
     id,
     state: JSON.stringify(state),
     source: state.source,
@@ -56,12 +52,26 @@ export async function insertSession(
     expires_at: stamp(expiryOf(state, now)),
     created_at: stamp(now),
     updated_at: stamp(now),
-  })
+  }
+}
+
+export async function insertSession(
+  id: string,
+  state: SessionState,
+  botId: string,
+  now = new Date()
+) {
+  await db.table('chat_sessions').insert(sessionRow(id, state, botId, now))
 }
 
 export async function updateSession(id: string, state: SessionState, now = new Date()) {
-  await db
-    .from('chat_sessions')
+  await sessionUpdate(id, state, now)
+}
+
+function sessionUpdate(id: string, state: SessionState, now: Date) {
+  return db
+    .knexQuery()
+    .table('chat_sessions')
     .where('id', id)
     .update({
       state: JSON.stringify(state),
@@ -81,8 +91,8 @@ export interface NewResult {
   uniqueUserId?: string | null
 }
 
-export async function insertResult(result: NewResult, now = new Date()) {
-  await db.table('results').insert({
+function resultRow(result: NewResult, now: Date) {
+  return {
     id: result.id,
     bot_id: result.botId,
     variables: JSON.stringify(result.variables),
@@ -95,7 +105,11 @@ export async function insertResult(result: NewResult, now = new Date()) {
     unique_user_id: result.uniqueUserId ?? null,
     created_at: stamp(now),
     updated_at: stamp(now),
-  })
+  }
+}
+
+export async function insertResult(result: NewResult, now = new Date()) {
+  await db.table('results').insert(resultRow(result, now))
 }
 
 function period(now: Date) {
@@ -112,8 +126,8 @@ export async function chatsThisMonth(workspaceId: string, now = new Date()): Pro
   return Number(row?.chats ?? 0)
 }
 
-async function countChat(workspaceId: string, now: Date) {
-  await db
+function chatCount(workspaceId: string, now: Date) {
+  return db
     .knexQuery()
     .table('chat_usage')
     .insert({ workspace_id: workspaceId, period: period(now), chats: 1 })
@@ -121,22 +135,15 @@ async function countChat(workspaceId: string, now: Date) {
     .merge({ chats: db.knexRawQuery('chat_usage.chats + 1') as any })
 }
 
-/**
- * Writes what a turn produced. Results created this turn (linked bots keeping their own
- * results) are inserted first so that answers can point at them.
- */
-export async function persistEffects(
+type Write = Knex.QueryBuilder<any, any>
+
+/** The writes of a turn's effects, not run yet. */
+function effectWrites(
   effects: TurnEffects,
   context: { sessionId: string; workspaceId: string },
-  now = new Date()
-) {
-  for (const created of effects.newResults) {
-    await insertResult(
-      { id: created.id, botId: created.botId, sessionId: context.sessionId, variables: [] },
-      now
-    )
-  }
-  const writes: Promise<unknown>[] = []
+  now: Date
+): Write[] {
+  const writes: Write[] = []
   for (const [resultId, update] of effects.results) {
     const patch: Record<string, unknown> = {
       variables: JSON.stringify(update.variables),
@@ -145,38 +152,113 @@ export async function persistEffects(
     }
     if (update.hasStarted) patch.has_started = true
     if (update.isCompleted) patch.is_completed = true
-    writes.push(db.from('results').where('id', resultId).update(patch))
-    if (update.hasStarted) writes.push(countChat(context.workspaceId, now))
+    writes.push(db.knexQuery().table('results').where('id', resultId).update(patch))
+    if (update.hasStarted) writes.push(chatCount(context.workspaceId, now))
   }
   if (effects.answers.length > 0) {
     writes.push(
-      db.table('answers').multiInsert(
-        effects.answers.map((answer) => ({
-          result_id: answer.resultId,
-          block_id: answer.blockId,
-          group_id: answer.groupId,
-          variable_id: answer.variableId ?? null,
-          content: answer.content,
-          attached_file_urls: answer.attachedFileUrls?.length
-            ? JSON.stringify(answer.attachedFileUrls)
-            : null,
-          created_at: stamp(now),
-        }))
-      )
+      db
+        .knexQuery()
+        .table('answers')
+        .insert(
+          effects.answers.map((answer) => ({
+            result_id: answer.resultId,
+            block_id: answer.blockId,
+            group_id: answer.groupId,
+            variable_id: answer.variableId ?? null,
+            content: answer.content,
+            attached_file_urls: answer.attachedFileUrls?.length
+              ? JSON.stringify(answer.attachedFileUrls)
+              : null,
+            created_at: stamp(now),
+          }))
+        )
     )
   }
   if (effects.logs.length > 0) {
     writes.push(
-      db.table('result_logs').multiInsert(
-        effects.logs.map((log) => ({
-          result_id: log.resultId,
-          status: log.status,
-          description: log.description.slice(0, 10_000),
-          details: log.details === undefined ? null : JSON.stringify(log.details),
-          created_at: stamp(now),
-        }))
-      )
+      db
+        .knexQuery()
+        .table('result_logs')
+        .insert(
+          effects.logs.map((log) => ({
+            result_id: log.resultId,
+            status: log.status,
+            description: log.description.slice(0, 10_000),
+            details: log.details === undefined ? null : JSON.stringify(log.details),
+            created_at: stamp(now),
+          }))
+        )
     )
   }
-  await Promise.all(writes)
+  return writes
+}
+
+/**
+ * Runs a turn's writes. On PostgreSQL they go as ONE statement (data-modifying CTEs):
+ * one round trip and one commit per turn instead of one per table, which is what bounds
+ * the chat throughput (commits are the expensive part). Elsewhere they run in parallel.
+ */
+async function runWrites(writes: Write[]) {
+  if (writes.length === 0) return
+  if (writes.length > 1 && db.connection().dialect.name === 'postgres') {
+    const parts = writes.map((write) => write.toSQL())
+    const sql = `WITH ${parts.map((part, index) => `w${index} AS (${part.sql} RETURNING 1)`).join(', ')} SELECT 1`
+    await db.rawQuery(
+      sql,
+      parts.flatMap((part) => part.bindings as any[])
+    )
+    return
+  }
+  await Promise.all(writes.map((write) => write.then((rows) => rows)))
+}
+
+/**
+ * Writes what a turn produced, with the session's new state: an update of the session
+ * (or its insert on start, with the new result), the touched results, the answers, the
+ * logs and the chat count. Results created by the engine (linked bots keeping their own
+ * results) and a new result that gets answers at once are inserted first, so that the
+ * answers' foreign keys find them.
+ */
+export async function persistTurn(input: {
+  sessionId: string
+  state: SessionState
+  botId: string
+  workspaceId: string
+  effects: TurnEffects
+  isNewSession?: boolean
+  newResult?: NewResult
+  /** Preview: the session only. */
+  sessionOnly?: boolean
+  now?: Date
+}) {
+  const now = input.now ?? new Date()
+  const { effects } = input
+  const needsResultsFirst =
+    effects.newResults.length > 0 || effects.answers.length > 0 || effects.logs.length > 0
+  if (input.newResult && needsResultsFirst) await insertResult(input.newResult, now)
+  for (const created of effects.newResults) {
+    await insertResult(
+      { id: created.id, botId: created.botId, sessionId: input.sessionId, variables: [] },
+      now
+    )
+  }
+  const writes: Write[] = []
+  if (input.newResult && !needsResultsFirst) {
+    writes.push(db.knexQuery().table('results').insert(resultRow(input.newResult, now)))
+  }
+  writes.push(
+    input.isNewSession
+      ? db
+          .knexQuery()
+          .table('chat_sessions')
+          .insert(sessionRow(input.sessionId, input.state, input.botId, now))
+      : sessionUpdate(input.sessionId, input.state, now)
+  )
+  if (!input.sessionOnly) {
+    writes.push(
+      ...effectWrites(effects, { sessionId: input.sessionId, workspaceId: input.workspaceId }, now)
+    )
+  }
+  await runWrites(writes)
 }
