@@ -15,8 +15,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const LOCALES = join(ROOT, 'resources/locales')
 const LANG = join(ROOT, 'resources/lang')
 const APP = join(ROOT, 'app')
-/** Not the server's messages to people: the plugin contract, the sandbox, the API description. */
-const SKIPPED_APP_DIRS = ['plugins', 'sandbox'].map((dir) => join(APP, dir))
+/**
+ * Not the server's messages to people: the plugin contract, the sandbox, the engines' run
+ * logs (data kept in results, like the plugins' logs), the API description.
+ */
+const SKIPPED_APP_DIRS = ['plugins', 'sandbox', 'engine'].map((dir) => join(APP, dir))
 const SKIPPED_APP_FILES = [join(APP, 'services/openapi.ts')]
 
 type Catalogue = Record<string, unknown>

@@ -1,0 +1,43 @@
+import { useMemo } from 'react'
+import { marked } from 'marked'
+import DOMPurify from 'dompurify'
+
+let purifier: ReturnType<typeof DOMPurify> | null = null
+
+/** Our own DOMPurify instance: its link hook must not change other users of the library. */
+function getPurifier() {
+  if (purifier) return purifier
+  purifier = DOMPurify(window)
+  purifier.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A') {
+      node.setAttribute('target', '_blank')
+      node.setAttribute('rel', 'noopener noreferrer')
+    }
+  })
+  return purifier
+}
+
+export function sanitizeHtml(html: string) {
+  if (typeof window === 'undefined') return ''
+  return getPurifier().sanitize(html, { USE_PROFILES: { html: true } })
+}
+
+/** Markdown bubbles: parsed by marked, then sanitised, since the text may hold answers. */
+export function MarkdownText({ markdown }: { markdown: string }) {
+  const html = useMemo(
+    () => sanitizeHtml(marked.parse(markdown, { async: false, breaks: true, gfm: true })),
+    [markdown]
+  )
+  return (
+    <div
+      className="fc-rich-text grid gap-1 break-words [&_a]:underline [&_ol]:list-decimal [&_ol]:ps-5 [&_ul]:list-disc [&_ul]:ps-5"
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  )
+}
+
+/** A builder's custom rating icon: SVG only, no scripts or handlers. */
+export function sanitizeSvg(svg: string) {
+  if (typeof window === 'undefined') return ''
+  return getPurifier().sanitize(svg, { USE_PROFILES: { svg: true, svgFilters: true } })
+}

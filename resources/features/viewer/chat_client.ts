@@ -1,0 +1,202 @@
+import type {
+  ChatReply,
+  ContinueChatRequest,
+  PreviewStartChatRequest,
+  StartChatRequest,
+  StartChatResponse,
+} from '#shared/chat/types'
+import { HttpError, jsonFetch, readXsrfToken } from '~/lib/http'
+import { translateServerMessage } from '~/lib/i18n'
+
+/**
+ * The chat API seen from the browser. Public calls use plain fetch without cookies: the
+ * page may run inside another site's iframe and a visitor is never signed in. Preview
+ * calls come from the editor, signed in, so they go through jsonFetch (session + XSRF).
+ */
+
+/** A failed call: `status` 0 when the network failed; texts as the server sent them. */
+export class ChatApiError extends Error {
+  status: number
+  description?: string
+
+  constructor(message: string, status: number, description?: string) {
+    super(message)
+    this.name = 'ChatApiError'
+    this.status = status
+    this.description = description
+  }
+}
+
+/** The server's message and description in the visitor's language, else `fallback`. */
+export function chatErrorText(error: unknown, fallback: string): string {
+  if (!(error instanceof ChatApiError) || !error.message) return fallback
+  const parts = [error.message, error.description].filter((part): part is string => Boolean(part))
+  return parts.map((part) => translateServerMessage(part)).join(' ')
+}
+
+export interface UploadProgress {
+  loaded: number
+  total: number
+}
+
+/** What the conversation needs once a session exists (shared by public and preview). */
+export interface ChatClient {
+  continueChat(sessionId: string, body: ContinueChatRequest): Promise<ChatReply>
+  uploadFile(
+    sessionId: string,
+    blockId: string,
+    file: File,
+    onProgress?: (progress: UploadProgress) => void,
+    signal?: AbortSignal
+  ): Promise<string>
+}
+
+function apiUrl(apiHost: string, path: string) {
+  return `${apiHost.replace(/\/$/, '')}/api/v1${path}`
+}
+
+/** The server's `{ message, description }` as a ChatApiError. */
+function apiError(body: unknown, status: number) {
+  const read = (key: 'message' | 'description') => {
+    const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : null
+    return typeof value === 'string' && value ? value : undefined
+  }
+  return new ChatApiError(read('message') ?? '', status, read('description'))
+}
+
+async function publicPost<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+      credentials: 'omit',
+      signal,
+    })
+  } catch (error) {
+    if (signal?.aborted) throw error
+    throw new ChatApiError('', 0)
+  }
+  const text = await response.text()
+  let data: unknown = null
+  try {
+    data = text ? JSON.parse(text) : null
+  } catch {
+    data = null
+  }
+  if (!response.ok) throw apiError(data, response.status)
+  return data as T
+}
+
+function toChatError(error: unknown): never {
+  if (error instanceof HttpError) {
+    throw new ChatApiError(error.message, error.status, error.description)
+  }
+  throw error
+}
+
+/** XHR rather than fetch: fetch reports no upload progress. */
+function upload(
+  url: string,
+  blockId: string,
+  file: File,
+  withSession: boolean,
+  onProgress?: (progress: UploadProgress) => void,
+  signal?: AbortSignal
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest()
+    request.open('POST', url)
+    request.setRequestHeader('Accept', 'application/json')
+    if (withSession) {
+      const token = readXsrfToken()
+      if (token) request.setRequestHeader('X-XSRF-TOKEN', token)
+    }
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress?.({ loaded: event.loaded, total: event.total })
+    })
+    request.addEventListener('load', () => {
+      let data: unknown = null
+      try {
+        data = JSON.parse(request.responseText)
+      } catch {
+        data = null
+      }
+      const fileUrl = data && typeof data === 'object' ? (data as { url?: unknown }).url : undefined
+      if (request.status >= 200 && request.status < 300 && typeof fileUrl === 'string') {
+        resolve(fileUrl)
+      } else reject(apiError(data, request.status))
+    })
+    request.addEventListener('error', () => reject(new ChatApiError('', 0)))
+    request.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')))
+    signal?.addEventListener('abort', () => request.abort(), { once: true })
+    const form = new FormData()
+    form.append('blockId', blockId)
+    form.append('file', file)
+    request.send(form)
+  })
+}
+
+export interface PublicChatClient extends ChatClient {
+  startChat(
+    publicId: string,
+    body: StartChatRequest,
+    signal?: AbortSignal
+  ): Promise<StartChatResponse>
+}
+
+/** `apiHost` is empty for the page's own origin. */
+export function createPublicChatClient(apiHost = ''): PublicChatClient {
+  return {
+    startChat: (publicId, body, signal) =>
+      publicPost(
+        apiUrl(apiHost, `/typebots/${encodeURIComponent(publicId)}/startChat`),
+        body,
+        signal
+      ),
+    continueChat: (sessionId, body) =>
+      publicPost(apiUrl(apiHost, `/sessions/${encodeURIComponent(sessionId)}/continueChat`), body),
+    uploadFile: (sessionId, blockId, file, onProgress, signal) =>
+      upload(
+        apiUrl(apiHost, `/sessions/${encodeURIComponent(sessionId)}/files`),
+        blockId,
+        file,
+        false,
+        onProgress,
+        signal
+      ),
+  }
+}
+
+export interface PreviewChatClient extends ChatClient {
+  startPreviewChat(
+    botId: string,
+    body: PreviewStartChatRequest,
+    signal?: AbortSignal
+  ): Promise<StartChatResponse>
+}
+
+export function createPreviewChatClient(): PreviewChatClient {
+  return {
+    startPreviewChat: (botId, body, signal) =>
+      jsonFetch<StartChatResponse>(
+        apiUrl('', `/typebots/${encodeURIComponent(botId)}/preview/startChat`),
+        { method: 'POST', body, signal }
+      ).catch(toChatError),
+    continueChat: (sessionId, body) =>
+      jsonFetch<ChatReply>(apiUrl('', `/sessions/${encodeURIComponent(sessionId)}/continueChat`), {
+        method: 'POST',
+        body,
+      }).catch(toChatError),
+    uploadFile: (sessionId, blockId, file, onProgress, signal) =>
+      upload(
+        apiUrl('', `/sessions/${encodeURIComponent(sessionId)}/files`),
+        blockId,
+        file,
+        true,
+        onProgress,
+        signal
+      ),
+  }
+}

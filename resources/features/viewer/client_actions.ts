@@ -1,0 +1,183 @@
+import type { ClientSideAction } from '#shared/chat/types'
+import { safeUrl } from './rich_text_utils'
+
+/**
+ * Runs the client-side actions of a reply. Returns the text to send as the next
+ * continueChat message when the action produces one (set variable, client HTTP request).
+ */
+
+export interface ActionContext {
+  /** Resolves after `ms`, early when the conversation is torn down. */
+  sleep: (ms: number) => Promise<void>
+  /** Inside the embed's iframe: the host page performs same-tab redirects. */
+  embedded: boolean
+  /** Called when the browser blocked a new tab: the view shows the link instead. */
+  onBlockedLink: (url: string) => void
+}
+
+export interface ActionOutcome {
+  message?: string
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
+
+interface ScriptArg {
+  id: string
+  value: unknown
+}
+
+function parseArgValue(value: unknown) {
+  // Variables travel as text; scripts expect the numbers and lists they hold.
+  if (typeof value !== 'string') return value
+  try {
+    const parsed: unknown = JSON.parse(value)
+    return typeof parsed === 'object' || typeof parsed === 'number' || typeof parsed === 'boolean'
+      ? parsed
+      : value
+  } catch {
+    return value
+  }
+}
+
+/**
+ * The builder's own script, run in the page on purpose (the block's "execute on client"
+ * option). Variables are passed by name; names that are not identifiers cannot be.
+ */
+async function runScript(content: string, args: ScriptArg[] = []): Promise<unknown> {
+  const usable = args.filter((arg) => IDENTIFIER.test(arg.id))
+  const names = usable.map((arg) => arg.id)
+  const values = usable.map((arg) => parseArgValue(arg.value))
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    ...source: string[]
+  ) => (...values: unknown[]) => Promise<unknown>
+  const fn = new AsyncFunction(...names, content)
+  return fn(...values)
+}
+
+function stringify(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'string') return value
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return String(value)
+  }
+}
+
+type Gtag = (...args: unknown[]) => void
+type AnalyticsWindow = Window & { gtag?: Gtag; fbq?: Gtag }
+
+function trackGoogleAnalytics(options: Record<string, unknown>) {
+  const gtag = (window as AnalyticsWindow).gtag
+  if (typeof gtag !== 'function') return
+  const action = typeof options.action === 'string' && options.action ? options.action : 'event'
+  const params: Record<string, unknown> = {}
+  if (options.category) params.event_category = options.category
+  if (options.label) params.event_label = options.label
+  if (options.value !== undefined && options.value !== '') params.value = Number(options.value)
+  if (options.sendTo) params.send_to = options.sendTo
+  gtag('event', action, params)
+}
+
+function trackPixel(options: Record<string, unknown>) {
+  const fbq = (window as AnalyticsWindow).fbq
+  if (typeof fbq !== 'function') return
+  const params: Record<string, unknown> = {}
+  if (Array.isArray(options.params)) {
+    for (const entry of options.params as { key?: string; value?: unknown }[]) {
+      if (entry?.key) params[entry.key] = entry.value
+    }
+  } else if (options.params && typeof options.params === 'object') {
+    Object.assign(params, options.params)
+  }
+  const custom = options.eventType === 'Custom'
+  const name = custom ? options.name : options.eventType
+  if (typeof name !== 'string' || !name) return
+  fbq(custom ? 'trackCustom' : 'track', name, params)
+}
+
+function redirect(url: string | undefined, newTab: boolean | undefined, context: ActionContext) {
+  const target = safeUrl(url)
+  if (!target) return
+  if (newTab) {
+    // Without "noopener" in the features, so that a blocked popup is seen (null); the
+    // opener link is cut by hand right after.
+    const opened = window.open(target, '_blank')
+    if (opened) opened.opener = null
+    else context.onBlockedLink(target)
+    return
+  }
+  if (context.embedded && window.parent !== window) {
+    window.parent.postMessage({ type: 'flowcraft:redirect', url: target }, '*')
+    return
+  }
+  window.location.href = target
+}
+
+/** The block's HTTP request run from the visitor's browser; its answer goes back as text. */
+async function executeWebhook(options: Record<string, unknown>): Promise<string> {
+  const url = safeUrl(options.url)
+  if (!url) return stringify({ statusCode: 400, data: 'Invalid URL' })
+  const headers: Record<string, string> = {}
+  if (options.headers && typeof options.headers === 'object') {
+    for (const [key, value] of Object.entries(options.headers as Record<string, unknown>)) {
+      headers[key] = String(value)
+    }
+  }
+  try {
+    const response = await fetch(url, {
+      method: typeof options.method === 'string' ? options.method : 'POST',
+      headers,
+      body: options.body === undefined ? undefined : stringify(options.body),
+    })
+    const text = await response.text()
+    let data: unknown = text
+    try {
+      data = JSON.parse(text)
+    } catch {}
+    return stringify({ statusCode: response.status, data })
+  } catch (error) {
+    return stringify({ statusCode: 500, data: String(error) })
+  }
+}
+
+export async function runClientAction(
+  action: ClientSideAction,
+  context: ActionContext
+): Promise<ActionOutcome> {
+  try {
+    switch (action.type) {
+      case 'redirect':
+        redirect(action.redirect.url, action.redirect.isNewTab, context)
+        return {}
+      case 'wait':
+        await context.sleep(Math.max(0, action.wait.secondsToWaitFor) * 1000)
+        return {}
+      case 'scriptToExecute':
+        await runScript(action.scriptToExecute.content, action.scriptToExecute.args)
+        return {}
+      case 'chatwoot':
+        await runScript(action.chatwoot.scriptToExecute.content)
+        return {}
+      case 'setVariable': {
+        const { content, args } = action.setVariable.scriptToExecute
+        return { message: stringify(await runScript(content, args)) }
+      }
+      case 'googleAnalytics':
+        trackGoogleAnalytics(action.googleAnalytics)
+        return {}
+      case 'pixel':
+        trackPixel(action.pixel)
+        return {}
+      case 'webhookToExecute':
+        return { message: await executeWebhook(action.webhookToExecute) }
+      default:
+        // listenForWebhook and stream: the server finishes these on its own.
+        return {}
+    }
+  } catch (error) {
+    // A builder's broken script must not stop the conversation.
+    console.error('[flowcraft] client-side action failed', action.type, error)
+    return action.type === 'setVariable' ? { message: '' } : {}
+  }
+}

@@ -1,0 +1,138 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { router } from '@inertiajs/react'
+import type { StartChatResponse } from '#shared/chat/types'
+import { resolveSettings, type BotSettings, type BotTheme } from '#shared/bot/types'
+import { translateServerMessage } from '~/lib/i18n'
+import { BrandingLink } from '~/features/viewer/branding_link'
+import { ChatApiError, createPublicChatClient } from '~/features/viewer/chat_client'
+import { ChatSkeleton } from '~/features/viewer/chat_skeleton'
+import { ChatView } from '~/features/viewer/chat_view'
+import { ViewerError, type ViewerErrorKind } from '~/features/viewer/viewer_error'
+import {
+  readRememberedResult,
+  rememberResult,
+  takeQueryVariables,
+} from '~/features/viewer/remember_user'
+
+interface Props {
+  publicId: string
+  bot: { id: string; name: string; theme: BotTheme; settings: BotSettings }
+  embedded: boolean
+}
+
+type PageState =
+  | { status: 'loading' }
+  | { status: 'ready'; start: StartChatResponse }
+  | { status: 'error'; kind: ViewerErrorKind; message?: string }
+
+function errorKind(error: unknown): ViewerErrorKind {
+  if (!(error instanceof ChatApiError)) return 'failed'
+  if (error.status === 404) return 'notFound'
+  // 403 also answers a website the bot does not allow: only a closed bot says so.
+  if (error.status === 403 && /closed/i.test(error.message)) return 'closed'
+  return 'failed'
+}
+
+/** The public bot page: the whole viewport is the chat (or the embed's iframe). */
+export default function ViewerShow({ publicId, bot, embedded }: Props) {
+  const client = useMemo(() => createPublicChatClient(), [])
+  const settings = useMemo(() => resolveSettings(bot.settings), [bot.settings])
+  const [state, setState] = useState<PageState>({ status: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  // Read once: the address bar may lose its query string right after (hidden params).
+  const queryVariables = useRef<{ value?: Record<string, string> } | null>(null)
+
+  useEffect(() => {
+    if (!embedded) return
+    // Inside an iframe the host page shows through where the bot has no background.
+    const { body } = document
+    const previous = body.style.background
+    body.style.background = 'transparent'
+    // Keys pressed in the chat never reach the host page: the embed closes on this message.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && window.parent !== window) {
+        window.parent.postMessage({ type: 'flowcraft:close' }, '*')
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => {
+      body.style.background = previous
+      window.removeEventListener('keydown', onKey)
+    }
+  }, [embedded])
+
+  useEffect(() => {
+    const controller = new AbortController()
+    setState({ status: 'loading' })
+    // Through Inertia: it rewrites history with its own page URL (scroll restoration).
+    queryVariables.current ??= {
+      value: takeQueryVariables(settings, (url) =>
+        router.replace({ url, preserveState: true, preserveScroll: true })
+      ),
+    }
+    client
+      .startChat(
+        publicId,
+        {
+          resultId: readRememberedResult(publicId, settings),
+          prefilledVariables: queryVariables.current.value,
+        },
+        controller.signal
+      )
+      .then((start) => {
+        if (controller.signal.aborted) return
+        if (start.chatLimitExceededError) {
+          setState({
+            status: 'error',
+            kind: 'limit',
+            message: translateServerMessage(start.chatLimitExceededError),
+          })
+          return
+        }
+        rememberResult(publicId, settings, start.resultId)
+        setState({ status: 'ready', start })
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return
+        const kind = errorKind(error)
+        // Our own words for a missing bot; the server's explanation for the rest.
+        const detail =
+          error instanceof ChatApiError ? (error.description ?? error.message) : undefined
+        setState({
+          status: 'error',
+          kind,
+          message: kind !== 'notFound' && detail ? translateServerMessage(detail) : undefined,
+        })
+      })
+    return () => controller.abort()
+    // `attempt` restarts after a failed start; settings are read once per start.
+  }, [client, publicId, attempt])
+
+  return (
+    <div className="h-dvh w-full overflow-hidden" data-testid="viewer-page">
+      {state.status === 'loading' && <ChatSkeleton theme={bot.theme} />}
+      {state.status === 'error' && (
+        <ViewerError
+          kind={state.kind}
+          message={state.message}
+          onRetry={state.kind === 'failed' ? () => setAttempt((n) => n + 1) : undefined}
+        />
+      )}
+      {state.status === 'ready' && (
+        <ChatView
+          start={state.start}
+          client={client}
+          embedded={embedded}
+          className={embedded ? undefined : 'md:py-4'}
+          footer={
+            resolveSettings(state.start.typebot?.settings ?? bot.settings).general
+              ?.isBrandingEnabled ? (
+              <BrandingLink />
+            ) : undefined
+          }
+        />
+      )}
+      <h1 className="sr-only">{bot.name}</h1>
+    </div>
+  )
+}

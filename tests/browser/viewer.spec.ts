@@ -1,0 +1,466 @@
+import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
+import type { Page } from 'playwright'
+import app from '@adonisjs/core/services/app'
+import Bot from '#models/bot'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { forgetPublishedBot } from '#services/chat/bot_cache'
+import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+import { chatFixture } from '#tests/unit/engine/fixtures'
+
+/**
+ * The public chat page (resources/pages/viewer/show.tsx) driven like a visitor: fixture
+ * bots (tests/fixtures/chat) imported and published through the REST API, then answered
+ * in Chromium. Screenshots land in tmp/screenshots/viewer-*.png for a human look.
+ */
+
+interface Owner {
+  token: string
+  workspaceId: string
+}
+
+let owner: Owner
+
+async function createOwner(): Promise<Owner> {
+  const user = await createUser()
+  await setUserPlan(user, 'UNLIMITED')
+  const workspace = await firstWorkspaceOf(user)
+  const token = (await new CreateApiToken().handle(user, `viewer-${Date.now()}`)).value
+  return { token, workspaceId: workspace.id }
+}
+
+/** Imports a fixture bot under a fresh id (overrides merged on top) and publishes it. */
+function publishFixture(client: ApiClient, name: string, overrides: Record<string, unknown> = {}) {
+  // A fresh id and public id: several tests publish the same fixture.
+  const bot = { ...chatFixture(name).bot }
+  delete bot.id
+  delete bot.publicId
+  return publishBot(client, { ...bot, ...overrides })
+}
+
+async function publishBot(client: ApiClient, bot: Record<string, unknown>) {
+  const imported = await client
+    .post('/api/v1/bots')
+    .bearerToken(owner.token)
+    .json({ workspaceId: owner.workspaceId, bot })
+  if (imported.status() !== 201) throw new Error(JSON.stringify(imported.body()))
+  const id = imported.body().bot.id as string
+  const published = await client.post(`/api/v1/bots/${id}/publish`).bearerToken(owner.token)
+  published.assertStatus(200)
+  const saved = await Bot.findOrFail(id)
+  return { id, publicId: saved.publicId! }
+}
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: app.makePath(`tmp/screenshots/viewer-${name}.png`) })
+}
+
+/** The typing emulation is covered once; the other tests run without its delays. */
+async function withoutTyping(page: Page) {
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+}
+
+const guest = (page: Page) => page.locator('.fc-guest-bubble')
+const host = (page: Page) => page.locator('.fc-host-bubble')
+
+test.group('Viewer: the public chat page', (group) => {
+  group.setup(async () => {
+    owner = await createOwner()
+  })
+
+  test('plays every bubble type with typing emulation, then takes a text answer', async ({
+    visit,
+    client,
+    assert,
+  }) => {
+    const { publicId } = await publishFixture(client, 'greeting')
+    const page = await visit(`/${publicId}`)
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.getByText('Hello! What is your name?').waitFor()
+    const field = page.getByRole('textbox')
+    await field.waitFor()
+    assert.isTrue(await field.evaluate((node) => node === document.activeElement))
+    await screenshot(page, 'greeting-desktop')
+
+    await field.fill('Ada')
+    await field.press('Enter')
+    await guest(page).getByText('Ada', { exact: true }).waitFor()
+    // The next bubbles are "typed": the dots show before the text.
+    await page.getByRole('status', { name: 'The bot is typing' }).waitFor()
+    await page.getByText('Nice to meet you Ada.').waitFor()
+    await page.getByText('Bye Ada!').waitFor({ timeout: 15_000 })
+
+    assert.equal(
+      await page.locator('img[src="https://example.com/cat.png"]').count(),
+      1,
+      'image bubble'
+    )
+    assert.equal(
+      await page.locator('a[href="https://example.com"] img').count(),
+      1,
+      'the image is a link'
+    )
+    const videoSrc = await page.locator('iframe[src*="youtube.com/embed/"]').getAttribute('src')
+    assert.include(videoSrc!, 'dQw4w9WgXcQ')
+    assert.equal(await page.locator('audio[src="https://example.com/hello.mp3"]').count(), 1)
+    assert.equal(await page.locator('iframe[src="https://example.com/form"]').count(), 1)
+    // The flow ended: no input is left.
+    assert.equal(await page.getByRole('textbox').count(), 0)
+    // The newest message is scrolled into view.
+    assert.isTrue(await page.getByText('Bye Ada!').isVisible())
+    await screenshot(page, 'greeting-end-desktop')
+  })
+
+  test('retry messages, number, email, url, phone and date inputs on a phone', async ({
+    visit,
+    client,
+    assert,
+  }) => {
+    const { publicId } = await publishFixture(client, 'inputs')
+    const page = await visit(`/${publicId}`)
+    await withoutTyping(page)
+    await page.setViewportSize({ width: 375, height: 667 })
+
+    const number = page.locator('input[type="number"]')
+    await number.fill('12')
+    await number.press('Enter')
+    await page.getByText('Age must be between 18 and 120.').waitFor()
+    // The same input again, fresh: the retry message is an ordinary bubble.
+    await page.locator('input[type="number"]').fill('42')
+    await page.getByRole('button', { name: 'Send' }).click()
+
+    const email = page.locator('input[type="email"]')
+    await email.fill('Ada@Example.COM')
+    await email.press('Enter')
+
+    const url = page.locator('input[inputmode="url"]')
+    await url.fill('https://example.com')
+    await url.press('Enter')
+
+    const country = page.getByLabel('Country')
+    assert.equal(await country.inputValue(), 'FR', 'the default country is selected')
+    const phone = page.locator('input[type="tel"]')
+    await phone.fill('06 12 34 56 78')
+    await phone.press('Enter')
+    await guest(page).getByText('+33612345678').waitFor()
+
+    const date = page.locator('input[type="date"]')
+    await date.fill('2024-02-29')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.getByText('42 ada@example.com https://example.com +33612345678 29/02/2024').waitFor()
+    await screenshot(page, 'inputs-phone')
+
+    // Nothing wider than the phone's screen.
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth > window.innerWidth
+    )
+    assert.isFalse(overflow)
+  })
+
+  test('buttons, multiple choice, searchable items and picture choice', async ({
+    visit,
+    client,
+    assert,
+  }) => {
+    // The dynamic list becomes fixed, searchable items: a list cannot travel in a URL.
+    const groups = chatFixture('choices').bot.groups.map((botGroup: any) => ({
+      ...botGroup,
+      blocks: botGroup.blocks.map((block: any) =>
+        block.options?.dynamicVariableId
+          ? {
+              ...block,
+              options: { variableId: block.options.variableId, isSearchable: true },
+              items: [
+                { id: 'x4', content: 'Red' },
+                { id: 'x5', content: 'Green' },
+              ],
+            }
+          : block
+      ),
+    }))
+    const { publicId } = await publishFixture(client, 'choices', { groups })
+    const page = await visit(`/${publicId}`)
+    await withoutTyping(page)
+    await page.getByRole('button', { name: 'Free' }).click()
+    await page.getByRole('checkbox', { name: 'Support' }).waitFor()
+    await screenshot(page, 'multiple-choice')
+    await page.getByText('Free it is.').waitFor()
+
+    await page.getByRole('checkbox', { name: 'Support' }).click()
+    await page.getByRole('checkbox', { name: 'Domain' }).click()
+    await page.getByRole('button', { name: 'Send' }).click()
+    await guest(page).getByText('Support, Domain').waitFor()
+    await page.getByText('Extras: Support, Domain').waitFor()
+
+    await page.getByRole('searchbox').fill('gre')
+    assert.equal(await page.getByRole('button', { name: 'Red' }).count(), 0, 'filtered out')
+    await page.getByRole('button', { name: 'Green' }).click()
+    await page.getByText('Color Green').waitFor()
+
+    await page.setViewportSize({ width: 375, height: 667 })
+    await page.getByRole('button', { name: 'Sea' }).waitFor()
+    await screenshot(page, 'picture-choice-phone')
+    await page.getByRole('button', { name: 'Sea' }).click()
+    await page.getByText('Picture Sea').waitFor()
+  })
+
+  test('rating, optional multiple files with upload, location', async ({
+    visit,
+    client,
+    browserContext,
+    assert,
+  }) => {
+    const { publicId } = await publishFixture(client, 'rating_file_location')
+    const page = await visit(`/${publicId}`)
+    await withoutTyping(page)
+    const origin = new URL(page.url()).origin
+    await browserContext.grantPermissions(['geolocation'], { origin })
+    await browserContext.setGeolocation({ latitude: 48.8566, longitude: 2.3522 })
+
+    await page.getByRole('button', { name: '4 out of 5' }).click()
+    await page.getByRole('button', { name: 'Send' }).click()
+    await guest(page).getByText('4', { exact: true }).waitFor()
+
+    // Optional: a Skip button; several files: a list, then Upload.
+    await page.getByRole('button', { name: 'Skip' }).waitFor()
+    await page.locator('input[type="file"]').setInputFiles([
+      { name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('first') },
+      { name: 'b.txt', mimeType: 'text/plain', buffer: Buffer.from('second') },
+    ])
+    await page.getByText('a.txt').waitFor()
+    await screenshot(page, 'file-input')
+    await page.getByRole('button', { name: 'Upload', exact: true }).click()
+    await guest(page).getByText('Files uploaded: 2').waitFor()
+
+    await page.getByRole('button', { name: 'Yes' }).click()
+    await guest(page).getByText('48.8566, 2.3522').waitFor()
+    const last = await host(page).last().textContent()
+    assert.match(last!, /^4 \/ .*a\.txt, .*b\.txt \/ 48\.8566, 2\.3522$/)
+  })
+
+  test('client-side actions: wait, browser code, set variable and a paused wait', async ({
+    visit,
+    client,
+  }) => {
+    const { publicId } = await publishFixture(client, 'client_actions', {
+      // The redirect opens a tab: not what this test looks at.
+      groups: chatFixture('client_actions').bot.groups.map((botGroup: any) => ({
+        ...botGroup,
+        blocks: botGroup.blocks.filter((block: any) => block.type !== 'Redirect'),
+      })),
+    })
+    const page = await visit(`/${publicId}`)
+    await withoutTyping(page)
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.getByText('Going somewhere').waitFor()
+    await page.getByText('After the wait').waitFor()
+    await page.getByText('Server says set on server').waitFor()
+    // window.innerWidth, computed in the browser, sent back as the next message.
+    await page.getByText('Width 1280').waitFor()
+    await page.getByText('Resumed').waitFor()
+  })
+
+  test('theme, custom CSS, hidden query params, prefill and remembered result', async ({
+    visit,
+    client,
+    assert,
+  }) => {
+    const { publicId } = await publishFixture(client, 'greeting', {
+      theme: {
+        general: { background: { type: 'Color', content: '#fef3c7' } },
+        chat: {
+          hostBubbles: { backgroundColor: '#111827', color: '#f9fafb' },
+          hostAvatar: { isEnabled: false },
+        },
+        customCss: '.fc-host-bubble { letter-spacing: 2px; }',
+      },
+      settings: {
+        general: {
+          isBrandingEnabled: true,
+          isInputPrefillEnabled: true,
+          isHideQueryParamsEnabled: true,
+          rememberUser: { isEnabled: true, storage: 'local' },
+        },
+      },
+    })
+    const page = await visit(`/${publicId}?Name=Zed&utm_source=test`)
+    await withoutTyping(page)
+
+    // Not the loading skeleton's bubbles: the message's.
+    const bubble = host(page).filter({ hasText: 'Hello! What is your name?' })
+    await bubble.waitFor()
+    const style = await bubble.evaluate((node) => {
+      const computed = getComputedStyle(node)
+      return {
+        background: computed.backgroundColor,
+        color: computed.color,
+        spacing: computed.letterSpacing,
+      }
+    })
+    assert.deepEqual(style, {
+      background: 'rgb(17, 24, 39)',
+      color: 'rgb(249, 250, 251)',
+      spacing: '2px',
+    })
+    assert.equal(
+      await page
+        .getByRole('button', { name: 'Send' })
+        .evaluate((node) => getComputedStyle(node).backgroundColor),
+      'rgb(37, 99, 235)',
+      'the default button colour under a partial theme'
+    )
+    assert.equal(await page.locator('.fc-avatar').count(), 0, 'no host avatar')
+    await page.getByTestId('viewer-branding').waitFor()
+
+    // The query string is read, then removed from the address bar.
+    assert.equal(new URL(page.url()).search, '')
+    assert.equal(await page.getByRole('textbox').inputValue(), 'Zed')
+    const remembered = await page.evaluate(
+      (id) => localStorage.getItem(`flowcraft:result:${id}`),
+      publicId
+    )
+    assert.isString(remembered)
+    await screenshot(page, 'theme')
+  })
+
+  test('a closed bot says so', async ({ visit, client }) => {
+    const { id, publicId } = await publishFixture(client, 'greeting')
+    await Bot.query().where('id', id).update({ isClosed: true })
+    forgetPublishedBot(id)
+    const page = await visit(`/${publicId}`)
+    await page.getByTestId('viewer-error').waitFor()
+    await page.getByText('This bot is closed').first().waitFor()
+    await page.getByText('It no longer accepts new answers.').waitFor()
+  })
+
+  test('the embed script: bubble opens the bot in an iframe, standard fills its element', async ({
+    visit,
+    client,
+    assert,
+  }) => {
+    const { publicId } = await publishFixture(client, 'greeting')
+    const page = await visit('/signin')
+    const origin = new URL(page.url()).origin
+    const html = `<!doctype html><html><body>
+      <div id="inline" style="width: 600px; height: 500px"></div>
+      <script src="${origin}/embed.js"></script>
+      <script>
+        Flowcraft.initStandard({ publicId: ${JSON.stringify(publicId)}, element: '#inline' })
+        Flowcraft.initBubble({ publicId: ${JSON.stringify(publicId)} })
+      </script></body></html>`
+    await page.setContent(html)
+
+    const inline = page.frameLocator('#inline iframe')
+    await inline.getByText('Hello! What is your name?').waitFor()
+    const src = await page.locator('#inline iframe').getAttribute('src')
+    assert.equal(src, `${origin}/${publicId}?embedded=1`)
+
+    // The bubble's iframe exists only once opened (loading it starts a chat).
+    assert.equal(await page.locator('.flowcraft-panel iframe').count(), 0)
+    await page.getByRole('button', { name: 'Open the chat' }).click()
+    await page
+      .frameLocator('.flowcraft-panel iframe')
+      .getByText('Hello! What is your name?')
+      .waitFor()
+    await screenshot(page, 'embed-bubble')
+    await page.evaluate(() => (window as any).Flowcraft.close())
+    assert.isTrue(await page.locator('.flowcraft-panel').evaluate((node) => node.hidden))
+
+    // Popup (opening by itself) and the <flowcraft-standard> element, on a fresh page.
+    await page.setContent(`<!doctype html><html><body>
+      <flowcraft-standard public-id=${JSON.stringify(publicId)} style="height: 400px"></flowcraft-standard>
+      <script src="${origin}/embed.js"></script>
+      <script>Flowcraft.initPopup({ publicId: ${JSON.stringify(publicId)}, autoShowDelay: 0 })</script>
+      </body></html>`)
+    await page
+      .frameLocator('flowcraft-standard iframe')
+      .getByText('Hello! What is your name?')
+      .waitFor()
+    await page
+      .frameLocator('.flowcraft-modal iframe')
+      .getByText('Hello! What is your name?')
+      .waitFor()
+    await page.keyboard.press('Escape')
+    assert.isTrue(await page.locator('.flowcraft-overlay').evaluate((node) => node.hidden))
+  })
+
+  test('a failed send is rolled back and can be retried', async ({ visit, client, assert }) => {
+    const { publicId } = await publishFixture(client, 'greeting')
+    const page = await visit(`/${publicId}`)
+    await withoutTyping(page)
+    let failures = 0
+    await page.route('**/continueChat', async (route) => {
+      if (failures++ > 0) return route.continue()
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Service unavailable' }),
+      })
+    })
+    const field = page.getByRole('textbox')
+    await field.fill('Ada')
+    await field.press('Enter')
+    await page.getByRole('alert').getByText('Service unavailable').waitFor()
+    assert.equal(await guest(page).count(), 0, 'the answer was taken back')
+    assert.isTrue(await page.getByRole('textbox').isEnabled())
+    await page.getByRole('button', { name: 'Try again' }).click()
+    await page.getByText('Nice to meet you Ada.').waitFor()
+    assert.equal(await guest(page).count(), 1)
+  })
+
+  test('an embed waiting for an event holds the conversation until the page posts it', async ({
+    visit,
+    client,
+    assert,
+  }) => {
+    const text = (id: string, words: string) => ({
+      id,
+      type: 'text',
+      content: { richText: [{ type: 'p', children: [{ text: words }] }] },
+    })
+    const { publicId } = await publishBot(client, {
+      version: '6',
+      name: 'Embed wait',
+      groups: [
+        {
+          id: 'g1',
+          title: 'Group #1',
+          graphCoordinates: { x: 0, y: 0 },
+          blocks: [
+            text('b1', 'Before the form'),
+            {
+              id: 'b2',
+              type: 'embed',
+              content: {
+                url: 'https://embed.test/form',
+                height: 200,
+                waitForEvent: { isEnabled: true, name: 'form-done' },
+              },
+            },
+            text('b3', 'After the form'),
+          ],
+        },
+      ],
+      events: [{ id: 'ev', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' }],
+      edges: [{ id: 'e1', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],
+      variables: [],
+      theme: {},
+      settings: {},
+    })
+    const page = await visit('/signin')
+    await withoutTyping(page)
+    await page.route('https://embed.test/**', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<button onclick="parent.postMessage({ name: 'form-done', data: 'ok' }, '*')">Finish</button>`,
+      })
+    )
+    await page.goto(`/${publicId}`)
+    const form = page.frameLocator('iframe[src="https://embed.test/form"]')
+    await form.getByRole('button', { name: 'Finish' }).waitFor()
+    await page.waitForTimeout(300)
+    assert.equal(await page.getByText('After the form').count(), 0, 'held at the embed')
+    await form.getByRole('button', { name: 'Finish' }).click()
+    await page.getByText('After the form').waitFor()
+  })
+})
