@@ -30,5 +30,14 @@ export const run: Runner<typeof plugin> = ({ options, bot }) => {
   // The client holds the flow until the page posts this event, then sends its data back.
   if (options.waitForEvent) content.waitForEvent = { ...options.waitForEvent }
   const message: EmbedMessage = { id: bot!.block.id, type: 'embed', content }
+  const waits = Boolean(options.waitForEvent?.isEnabled && options.waitForEvent.name)
+  // The flow pauses until the client sends the event's data back (continueChat).
+  if (waits) {
+    return {
+      messages: [message],
+      pause: true,
+      saveReplyInVariableId: options.waitForEvent?.saveDataInVariableId || undefined,
+    }
+  }
   return { messages: [message] }
 }

@@ -16,6 +16,17 @@ test.group('Embed bubble runner', () => {
         content: { url: 'https://cal.test/me', height: 600, waitForEvent },
       },
     ])
+    // The flow pauses until the event's data comes back, saved in the variable.
+    assert.isTrue(result.pause)
+    assert.equal(result.saveReplyInVariableId, 'v1')
+  })
+
+  test('does not pause without an enabled event', async ({ assert }) => {
+    const result = await runBlock(run, {
+      blockId: 'em',
+      options: { url: 'https://x.test', waitForEvent: { isEnabled: false, name: 'x' } },
+    })
+    assert.isUndefined(result.pause)
   })
 
   test('defaults the height to 400 and reads a substituted height', async ({ assert }) => {
