@@ -1,0 +1,44 @@
+import { memo } from 'react'
+import type { ResultColumnDto } from '#shared/results/types'
+import { formatDateTime } from '~/lib/format'
+
+const URL_PATTERN = /^https?:\/\/\S+$/
+
+/** One cell: dates in the interface language, file and link answers as links. */
+export const ResultCell = memo(function ResultCellView({
+  column,
+  value,
+}: {
+  column: ResultColumnDto
+  value: string
+}) {
+  if (column.kind === 'submittedAt') {
+    return <span className="truncate tabular-nums">{formatDateTime(value)}</span>
+  }
+  const parts = value ? value.split(', ') : []
+  if (parts.length > 0 && parts.every((part) => URL_PATTERN.test(part))) {
+    return (
+      <span className="truncate" title={value}>
+        {parts.map((url, index) => (
+          <span key={url}>
+            {index > 0 && ', '}
+            <a
+              href={url}
+              target="_blank"
+              rel="noreferrer noopener"
+              className="text-primary underline-offset-2 hover:underline"
+              onClick={(event) => event.stopPropagation()}
+            >
+              {url}
+            </a>
+          </span>
+        ))}
+      </span>
+    )
+  }
+  return (
+    <span className="truncate" title={value || undefined}>
+      {value}
+    </span>
+  )
+})
