@@ -37,7 +37,10 @@ export interface WorkflowEdge {
   id: string
   from: { blockId: string; conditionId?: string }
   to: { blockId: string }
-  /** An attachment edge plugs a Model or a Tool into an LLM agent node. */
+  /**
+   * An attachment edge plugs a Model or a Tool into an LLM agent node. It runs from the
+   * agent (`from.blockId`) to the attached node (`to.blockId`) and is not a step of the flow.
+   */
   isAttachment?: boolean
   /** 'model' (one) or 'tools' (many) for LLM agent nodes. */
   attachmentName?: string
@@ -57,6 +60,11 @@ export interface WorkflowSettings {
     retryDelay?: number
     /** E-mail the workflow's owner when a run fails. */
     failureNotification?: boolean
+    /**
+     * When a node still fails after its retries: false (default) stops the run with status
+     * error; true records the failure and goes on with `{ error }` as the node's output.
+     */
+    continueOnFail?: boolean
   }
   /** Seconds a run may take before it is stopped. */
   timeout?: number
@@ -90,19 +98,45 @@ export interface WorkflowJson {
   workspaceId?: string
   updatedBy?: 'user' | 'assistant' | null
   isModifiedByAi?: boolean
+  /** When the workflow was last published (null while never published). */
+  publishedAt?: string | null
   createdAt?: string
   updatedAt?: string
 }
 
+/** Who saved a change: a person in the editor or the copilot. */
+export type WorkflowEditor = 'user' | 'assistant'
+
+/** What a history version keeps: the workflow's content and naming at that save. */
+export type WorkflowSnapshot = Pick<
+  WorkflowJson,
+  'name' | 'description' | 'icon' | 'blocks' | 'edges' | 'variables' | 'settings'
+>
+
 export type NodeRunStatus = 'pending' | 'running' | 'success' | 'error' | 'skipped' | 'waiting'
 export type RunStatus = 'queued' | 'running' | 'success' | 'error' | 'waiting' | 'cancelled'
+/** What started a run. */
+export type RunTrigger = 'manual' | 'webhook' | 'schedule' | 'event' | 'api'
+export const RUN_TRIGGERS: readonly RunTrigger[] = ['manual', 'webhook', 'schedule', 'event', 'api']
+
+/** What a webhook-triggered run answers (respond-to-webhook node, or the last node's output). */
+export interface WebhookResponse {
+  statusCode: number
+  headers?: Record<string, string>
+  body?: unknown
+}
 
 export const DEFAULT_WORKFLOW_NAME = 'My workflow'
 
 /** Settings of a new workflow (spec 03: logging level info, retention 30 days). */
 export function defaultWorkflowSettings(): WorkflowSettings {
   return {
-    errorHandling: { retryCount: 0, retryDelay: 1000, failureNotification: false },
+    errorHandling: {
+      retryCount: 0,
+      retryDelay: 1000,
+      failureNotification: false,
+      continueOnFail: false,
+    },
     timeout: 300,
     concurrency: 5,
     logging: { level: 'info', retentionDays: 30 },

@@ -1,0 +1,59 @@
+import { DateTime } from 'luxon'
+import { column, hasMany } from '@adonisjs/lucid/orm'
+import type { HasMany } from '@adonisjs/lucid/types/relations'
+import BaseModelWithId from '#models/base_model_with_id'
+import WorkflowRunNode from '#models/workflow_run_node'
+import { jsonText } from '#models/json_text'
+import type { RunStatus, RunTrigger } from '#shared/workflow/types'
+
+/** One execution of a workflow (issue 6 "Running"); `state` lets a parked run resume. */
+export default class WorkflowRun extends BaseModelWithId {
+  @column({ isPrimary: true })
+  declare id: string
+
+  @column()
+  declare workflowId: string
+
+  @column()
+  declare status: RunStatus
+
+  @column()
+  declare trigger: RunTrigger
+
+  @column(jsonText)
+  declare input: unknown
+
+  @column(jsonText)
+  declare output: unknown
+
+  /** The executor's RunState (app/engine/workflow/state.ts). */
+  @column({ ...jsonText, serializeAs: null })
+  declare state: unknown
+
+  @column()
+  declare error: string | null
+
+  @column.dateTime()
+  declare resumeAt: DateTime | null
+
+  @column()
+  declare waitingForWebhookNode: string | null
+
+  @column.dateTime()
+  declare startedAt: DateTime | null
+
+  @column.dateTime()
+  declare finishedAt: DateTime | null
+
+  @column()
+  declare durationMs: number | null
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+
+  @hasMany(() => WorkflowRunNode, { foreignKey: 'runId' })
+  declare nodes: HasMany<typeof WorkflowRunNode>
+}

@@ -1,0 +1,122 @@
+import db from '@adonisjs/lucid/services/db'
+import { newId } from '#services/ids'
+import { getPlan } from '#services/plans'
+import { isEnabledIn, planSettings } from '#services/marketplace'
+import { pluginRegistry } from '#services/plugin_registry'
+import { runWithContext } from '#services/runner_context'
+import type { LogEntry, Runner } from '#plugins/define_plugin'
+import type { PluginRegistry } from '#plugins/registry'
+import type { PlanName } from '#shared/plans'
+import type {
+  ExecutorEvent,
+  ExecutorPorts,
+  NodeRunOutcome,
+  NodeRunRequest,
+} from '#engine/workflow/ports'
+
+/**
+ * The workflow executor's ports on the server: node runners through runner_context
+ * (substitution, credentials of the workflow's workspace, guarded HTTP, sandbox), the
+ * marketplace's per-plan switches, the clock and ids. Recording is the caller's
+ * (run_workflow.ts persists and broadcasts).
+ */
+
+const CACHE_MS = 10_000
+let marketplace: { settings: Awaited<ReturnType<typeof planSettings>>; at: number } | undefined
+const workspacePlans = new Map<string, { plan: PlanName; at: number }>()
+
+async function isAllowed(type: string, workspaceId: string) {
+  if (!marketplace || Date.now() - marketplace.at > CACHE_MS) {
+    marketplace = { settings: await planSettings(), at: Date.now() }
+  }
+  if (!marketplace.settings.has(type)) return true
+  let cached = workspacePlans.get(workspaceId)
+  if (!cached || Date.now() - cached.at > CACHE_MS) {
+    // A workspace is judged by its creator's plan, as for bots.
+    const row = await db
+      .from('workspaces')
+      .leftJoin('users', 'users.id', 'workspaces.created_by')
+      .where('workspaces.id', workspaceId)
+      .select('users.plan as plan')
+      .first()
+    cached = { plan: (await getPlan(row?.plan ?? 'FREE')).name as PlanName, at: Date.now() }
+    workspacePlans.set(workspaceId, cached)
+  }
+  return isEnabledIn(marketplace.settings, type, cached.plan)
+}
+
+/** Drops the cached plan switches (after an admin changes them, and in tests). */
+export function forgetWorkflowPortsCache() {
+  marketplace = undefined
+  workspacePlans.clear()
+}
+
+function failed(description: string): NodeRunOutcome {
+  const log: LogEntry = { status: 'error', description }
+  return { logs: [log], variablesSet: [] }
+}
+
+/** Resolves after ms, or as soon as the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
+
+export async function runNodeWith(
+  registry: PluginRegistry,
+  request: NodeRunRequest
+): Promise<NodeRunOutcome> {
+  const { block, workflow } = request
+  const plugin = registry.get(block.type)
+  if (!plugin || !plugin.serves.includes('workflow')) {
+    return failed(`Unknown node type "${block.type}"`)
+  }
+  if (!(await isAllowed(plugin.id, workflow.workspaceId))) {
+    return failed(`${plugin.name} is not enabled on this workspace's plan`)
+  }
+  const options = (block.options ?? {}) as Record<string, unknown>
+  const action = typeof options.action === 'string' ? options.action : undefined
+  const runner = (await registry.runnerOf(plugin.id, action)) as Runner<any, any> | undefined
+  if (!runner)
+    return failed(`${plugin.name}${action ? ` (${action})` : ''} cannot run on the server`)
+  // The common runner context knows bots only: the workflow's part is added around it.
+  const withWorkflow: Runner<any, any> = (context) =>
+    runner({ ...context, workflow: request.context } as typeof context)
+  const timeoutSeconds = Number(workflow.settings?.timeout)
+  const output = await runWithContext(withWorkflow, {
+    plugin,
+    options,
+    variables: request.variables,
+    workspaceId: workflow.workspaceId,
+    ownerId: workflow.ownerId,
+    signal: request.signal,
+    timeoutMs:
+      Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
+  })
+  return {
+    result: (output.result ?? undefined) as NodeRunOutcome['result'],
+    logs: output.logs,
+    variablesSet: output.variablesSet,
+  }
+}
+
+export async function workflowPorts(
+  record: (event: ExecutorEvent) => void | Promise<void>
+): Promise<ExecutorPorts> {
+  const registry = await pluginRegistry()
+  return {
+    runNode: (request) => runNodeWith(registry, request),
+    record,
+    now: () => new Date(),
+    newId,
+    sleep,
+  }
+}

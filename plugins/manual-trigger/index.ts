@@ -1,0 +1,25 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+/**
+ * Starts a run by hand (the editor's Run button, or the API). The run's input is what the
+ * caller sends; the test input stands in when the caller sends nothing.
+ */
+export default definePlugin({
+  id: 'manual-trigger',
+  name: 'Manual trigger',
+  description: 'Start the workflow by hand',
+  category: 'trigger',
+  scope: 'user',
+  icon: 'mouse-pointer-click',
+  version: 1,
+  serves: ['workflow'],
+  options: {
+    testInput: field.code({
+      label: 'Test input',
+      lang: 'json',
+      placeholder: '{ "name": "Ada" }',
+      helperText: 'JSON used as the input when a run starts without one',
+    }),
+  },
+})

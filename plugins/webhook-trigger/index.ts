@@ -1,0 +1,38 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+export const WEBHOOK_METHODS = ['POST', 'GET'] as const
+export const RESPONSE_MODES = ['immediately', 'lastNode', 'responseNode'] as const
+
+/**
+ * Starts a run when POST|GET /api/v1/workflows/{id}/webhook is called. The call (method,
+ * headers, query, body) is the run's input; the answer depends on the response mode.
+ */
+export default definePlugin({
+  id: 'webhook-trigger',
+  name: 'Webhook trigger',
+  description: 'Start the workflow when its URL is called',
+  category: 'trigger',
+  scope: 'user',
+  icon: 'webhook',
+  version: 1,
+  serves: ['workflow'],
+  options: {
+    method: field.enum({ label: 'Method', options: WEBHOOK_METHODS, defaultValue: 'POST' }),
+    secret: field.string({
+      label: 'Secret',
+      placeholder: 'Leave empty to accept every call',
+      helperText: 'Callers send it in the X-Webhook-Secret header or the secret query parameter',
+      maxLength: 255,
+    }),
+    responseMode: field.enum({
+      label: 'Respond',
+      options: [
+        { label: 'Immediately, with the run id (202)', value: 'immediately' },
+        { label: 'When the last node has finished, with its output', value: 'lastNode' },
+        { label: 'With a Respond to webhook node', value: 'responseNode' },
+      ],
+      defaultValue: 'immediately',
+    }),
+  },
+})

@@ -1,0 +1,28 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { conditionFields } from '../../app/plugins/common_fields.js'
+
+/**
+ * Branches the run. Each branch (stored in block.conditions, like the items of the bot
+ * Condition block) holds comparisons joined by AND or OR; the first branch that holds is
+ * followed, otherwise the node's default edge. A comparison's variable may also be a
+ * reference such as {{$input.status}}.
+ */
+export default definePlugin({
+  id: 'workflow-condition',
+  name: 'Condition',
+  description: 'Branch on variables and node outputs',
+  category: 'flow',
+  scope: 'user',
+  icon: 'split',
+  version: 1,
+  serves: ['workflow'],
+  options: {},
+  items: {
+    fields: {
+      content: field.object(conditionFields(), { label: 'Condition' }),
+    },
+    min: 1,
+    defaultItems: [{ content: { comparisons: [], logicalOperator: 'AND' } }],
+  },
+})

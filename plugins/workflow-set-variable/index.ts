@@ -1,0 +1,23 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+/** Gives a workflow variable a value; later nodes read it as {{Variable name}}. */
+export default definePlugin({
+  id: 'workflow-set-variable',
+  name: 'Set variable',
+  description: 'Give a variable a value',
+  category: 'flow',
+  scope: 'user',
+  icon: 'pen-line',
+  version: 1,
+  serves: ['workflow'],
+  options: {
+    variableId: field.variable({ label: 'Variable', writes: true, required: true }),
+    value: field.string({
+      label: 'Value',
+      placeholder: 'Type a value, {{a variable}} or {{$input.path}}',
+      allowVariables: true,
+      multiline: true,
+    }),
+  },
+})

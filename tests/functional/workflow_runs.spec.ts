@@ -1,0 +1,459 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import DevMail from '#models/dev_mail'
+import WorkflowRun from '#models/workflow_run'
+import WorkflowRunNode from '#models/workflow_run_node'
+import { newId } from '#services/ids'
+import {
+  createRun,
+  executeRun,
+  loadWorkflow,
+  pruneRuns,
+  recoverRuns,
+  resumeRun,
+  type RunnableWorkflow,
+} from '#services/workflows/run_workflow'
+import { onRunEvent, onRunResponse, type RunEvent } from '#services/workflows/run_events'
+import { resumeJob, runJob } from '#services/workflows/jobs'
+import { useQueueDriver } from '#queue/queue'
+import type { QueueDriver } from '#queue/types'
+import type {
+  WorkflowBlock,
+  WorkflowEdge,
+  WorkflowSettings,
+  WorkflowVariable,
+} from '#shared/workflow/types'
+import { createUser, firstWorkspaceOf } from '#tests/helpers'
+
+/**
+ * run_workflow.ts against the database: run and node records, waits, the failure e-mail,
+ * the concurrency cap, timeouts, recovery and retention. Workflows rows are written
+ * directly, as publishing would leave them.
+ */
+
+type NodeSpec = { id: string; type: string; options?: Record<string, unknown>; title?: string }
+
+async function publishedWorkflow(
+  nodes: NodeSpec[],
+  extra: {
+    settings?: WorkflowSettings
+    variables?: WorkflowVariable[]
+    name?: string
+    edges?: [string, string][]
+  } = {}
+): Promise<RunnableWorkflow & { email: string }> {
+  const user = await createUser()
+  const workspace = await firstWorkspaceOf(user)
+  const blocks: WorkflowBlock[] = nodes.map((node) => ({
+    graphCoordinates: { x: 0, y: 0 },
+    ...node,
+  }))
+  const pairs = extra.edges ?? nodes.slice(1).map((node, index) => [nodes[index].id, node.id])
+  const edges: WorkflowEdge[] = pairs.map(([from, to]) => ({
+    id: `${from}-${to}`,
+    from: { blockId: from },
+    to: { blockId: to },
+  }))
+  const id = newId()
+  const now = DateTime.now().toFormat(db.connection().dialect.dateTimeFormat)
+  const settings = extra.settings ?? {}
+  const variables = extra.variables ?? []
+  await db.table('workflows').insert({
+    id,
+    workspace_id: workspace.id,
+    created_by: user.id,
+    name: extra.name ?? 'Orders',
+    status: 'PUBLISHED',
+    is_active: true,
+    blocks: JSON.stringify(blocks),
+    edges: JSON.stringify(edges),
+    variables: JSON.stringify(variables),
+    settings: JSON.stringify(settings),
+    executable_workflow: JSON.stringify({
+      blocks,
+      edges,
+      root_block: blocks[0].id,
+      wait_blocks: blocks.filter((b) => b.type === 'workflow-wait').map((b) => b.id),
+    }),
+    created_at: now,
+    updated_at: now,
+  })
+  return { ...(await loadWorkflow(id))!, email: user.email }
+}
+
+function nodesOf(runId: string) {
+  return WorkflowRunNode.query().where('runId', runId).orderBy('id')
+}
+
+test.group('Workflow runs', () => {
+  test('a run records its status, output, duration and every node', async ({ assert }) => {
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        {
+          id: 'name',
+          type: 'workflow-set-variable',
+          options: { variableId: 'v-name', value: '{{$input.name}}' },
+        },
+        { id: 'script', type: 'workflow-script', options: { code: 'return { hello: Name }' } },
+      ],
+      { variables: [{ id: 'v-name', name: 'Name' }] }
+    )
+    const runId = await createRun(workflow, 'manual', { name: 'Ada' })
+    const queued = await WorkflowRun.findOrFail(runId)
+    assert.equal(queued.status, 'queued')
+    assert.deepEqual(queued.input, { name: 'Ada' })
+
+    const events: RunEvent[] = []
+    const stop = onRunEvent(runId, (event) => events.push(event))
+    const outcome = await executeRun(runId)
+    stop()
+
+    assert.equal(outcome?.status, 'success')
+    const run = await WorkflowRun.findOrFail(runId)
+    assert.equal(run.status, 'success')
+    assert.equal(run.trigger, 'manual')
+    assert.deepEqual(run.output, { hello: 'Ada' })
+    assert.isNull(run.error)
+    assert.isNull(run.state)
+    assert.isNotNull(run.startedAt)
+    assert.isNotNull(run.finishedAt)
+    assert.isAtLeast(run.durationMs!, 0)
+
+    const nodes = await nodesOf(runId)
+    assert.deepEqual(
+      nodes.map((node) => [node.nodeId, node.nodeType, node.status, node.attempts]),
+      [
+        ['trigger', 'manual-trigger', 'success', 1],
+        ['name', 'workflow-set-variable', 'success', 1],
+        ['script', 'workflow-script', 'success', 1],
+      ]
+    )
+    assert.deepEqual(nodes[1].input, { name: 'Ada' })
+    assert.deepEqual(nodes[2].output, { hello: 'Ada' })
+    assert.equal(nodes[1].logs?.[0].description, 'Name = Ada')
+    assert.isNotNull(nodes[2].finishedAt)
+
+    assert.deepEqual(
+      events.map((event) => `${event.nodeId ?? 'run'}:${event.status}`),
+      [
+        'run:running',
+        'trigger:running',
+        'trigger:success',
+        'name:running',
+        'name:success',
+        'script:running',
+        'script:success',
+        'run:success',
+      ]
+    )
+    // Executing again does nothing: the run is no longer queued.
+    assert.equal((await executeRun(runId))?.status, 'success')
+    assert.lengthOf(await nodesOf(runId), 3)
+  })
+
+  test('a failed run is recorded and mailed to the creator when asked', async ({ assert }) => {
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        {
+          id: 'boom',
+          type: 'workflow-script',
+          title: 'Compute',
+          options: { code: 'throw new Error("no stock")' },
+        },
+        { id: 'never', type: 'workflow-script', options: { code: 'return 1' } },
+      ],
+      {
+        name: 'Stock sync',
+        settings: { errorHandling: { retryCount: 1, retryDelay: 10, failureNotification: true } },
+      }
+    )
+    const runId = await createRun(workflow, 'api', null)
+    const outcome = await executeRun(runId)
+    assert.equal(outcome?.status, 'error')
+    assert.equal(outcome?.error, 'Compute: Error: no stock')
+    const nodes = await nodesOf(runId)
+    assert.deepEqual(
+      nodes.map((node) => [node.nodeId, node.status, node.attempts]),
+      [
+        ['trigger', 'success', 1],
+        ['boom', 'error', 2],
+      ]
+    )
+    const mail = await DevMail.query()
+      .where('to', workflow.email)
+      .orderBy('id', 'desc')
+      .firstOrFail()
+    assert.equal(mail.subject, 'Workflow "Stock sync" failed')
+    assert.include(mail.text, 'Compute: Error: no stock')
+    assert.include(mail.text, runId)
+  })
+
+  test('no e-mail without failureNotification', async ({ assert }) => {
+    const workflow = await publishedWorkflow([
+      { id: 'trigger', type: 'manual-trigger' },
+      { id: 'boom', type: 'workflow-script', options: { code: 'throw new Error("x")' } },
+    ])
+    const runId = await createRun(workflow, 'manual', null)
+    assert.equal((await executeRun(runId))?.status, 'error')
+    assert.isNull(await DevMail.query().where('to', workflow.email).first())
+  })
+
+  test('a timer wait parks the run and resumeRun finishes it', async ({ assert }) => {
+    const workflow = await publishedWorkflow([
+      { id: 'trigger', type: 'manual-trigger' },
+      {
+        id: 'wait',
+        type: 'workflow-wait',
+        options: { resume: 'interval', amount: 1, unit: 'seconds' },
+      },
+      { id: 'after', type: 'workflow-script', options: { code: 'return { after: input.n }' } },
+    ])
+    const runId = await createRun(workflow, 'manual', { n: 5 })
+    const parked = await executeRun(runId)
+    assert.equal(parked?.status, 'waiting')
+    assert.isString(parked?.resumeAt)
+    const run = await WorkflowRun.findOrFail(runId)
+    assert.equal(run.status, 'waiting')
+    assert.isNotNull(run.resumeAt)
+    assert.isNotNull(run.state)
+    assert.deepEqual(
+      (await nodesOf(runId)).map((node) => `${node.nodeId}:${node.status}`),
+      ['trigger:success', 'wait:waiting']
+    )
+
+    // Too early: nothing happens.
+    assert.isTrue((await resumeRun(runId))?.notResumed)
+    assert.deepEqual((await recoverRuns(new Date(Date.now() + 5000))).due.includes(runId), true)
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    const done = await resumeRun(runId)
+    assert.equal(done?.status, 'success')
+    assert.deepEqual(done?.output, { after: 5 })
+    const nodes = await nodesOf(runId)
+    assert.deepEqual(
+      nodes.map((node) => `${node.nodeId}:${node.status}`),
+      ['trigger:success', 'wait:success', 'after:success']
+    )
+    assert.isAtLeast(nodes[1].durationMs!, 900)
+    const finished = await WorkflowRun.findOrFail(runId)
+    assert.isNull(finished.resumeAt)
+    assert.isNull(finished.state)
+  }).timeout(20_000)
+
+  test('a webhook wait resumes with the call for its node only', async ({ assert }) => {
+    const workflow = await publishedWorkflow([
+      { id: 'trigger', type: 'manual-trigger' },
+      { id: 'approval', type: 'workflow-wait', options: { resume: 'webhook' } },
+      { id: 'after', type: 'workflow-script', options: { code: 'return input.body' } },
+    ])
+    const runId = await createRun(workflow, 'manual', null)
+    const parked = await executeRun(runId)
+    assert.equal(parked?.status, 'waiting')
+    assert.equal(parked?.waitingForWebhookNode, 'approval')
+    assert.isNull(parked?.resumeAt)
+
+    assert.isTrue((await resumeRun(runId, {}, { nodeId: 'after' }))?.notResumed)
+    assert.isTrue((await resumeRun(runId))?.notResumed)
+    const done = await resumeRun(runId, { body: { approved: true } }, { nodeId: 'approval' })
+    assert.equal(done?.status, 'success')
+    assert.deepEqual(done?.output, { approved: true })
+    assert.isNull((await WorkflowRun.findOrFail(runId)).waitingForWebhookNode)
+  })
+
+  test('at the concurrency cap a run stays queued until a slot frees', async ({ assert }) => {
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        { id: 'work', type: 'workflow-script', options: { code: 'return 1' } },
+      ],
+      { settings: { concurrency: 1 } }
+    )
+    const busy = await WorkflowRun.create({
+      workflowId: workflow.id,
+      trigger: 'manual',
+      status: 'running',
+    })
+    const runId = await createRun(workflow, 'manual', null)
+    const deferred = await executeRun(runId)
+    assert.isTrue(deferred?.deferred)
+    assert.equal((await WorkflowRun.findOrFail(runId)).status, 'queued')
+
+    busy.status = 'success'
+    await busy.save()
+    assert.equal((await executeRun(runId))?.status, 'success')
+  })
+
+  test('the workflow timeout stops the run between nodes', async ({ assert }) => {
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        {
+          id: 'slow',
+          type: 'workflow-script',
+          options: { code: 'await new Promise((resolve) => setTimeout(resolve, 1300)); return 1' },
+        },
+        { id: 'never', type: 'workflow-script', options: { code: 'return 2' } },
+      ],
+      { settings: { timeout: 1 } }
+    )
+    const runId = await createRun(workflow, 'manual', null)
+    const outcome = await executeRun(runId)
+    assert.equal(outcome?.status, 'error')
+    assert.equal(outcome?.error, 'Run timed out')
+    assert.deepEqual(
+      (await nodesOf(runId)).map((node) => `${node.nodeId}:${node.status}`),
+      ['trigger:success', 'slow:success']
+    )
+  }).timeout(20_000)
+
+  test('an interrupted run goes back to queued and continues where it stopped', async ({
+    assert,
+  }) => {
+    const workflow = await publishedWorkflow([
+      { id: 'trigger', type: 'manual-trigger' },
+      { id: 'work', type: 'workflow-script', options: { code: 'return input.n + 1' } },
+    ])
+    const runId = await createRun(workflow, 'manual', { n: 1 })
+    const shutdown = new AbortController()
+    shutdown.abort()
+    const stopped = await executeRun(runId, shutdown.signal)
+    assert.equal(stopped?.status, 'queued')
+    assert.isNotNull((await WorkflowRun.findOrFail(runId)).state)
+
+    const done = await executeRun(runId)
+    assert.equal(done?.status, 'success')
+    assert.equal(done?.output, 2)
+  })
+
+  test('stale running runs are recovered; unpublished workflows fail the run', async ({
+    assert,
+  }) => {
+    const workflow = await publishedWorkflow([{ id: 'trigger', type: 'manual-trigger' }])
+    const stale = await WorkflowRun.create({
+      workflowId: workflow.id,
+      trigger: 'manual',
+      status: 'running',
+    })
+    const old = DateTime.now().minus({ hours: 1 }).toFormat(db.connection().dialect.dateTimeFormat)
+    await db.from('workflow_runs').where('id', stale.id).update({ updated_at: old })
+    const fresh = await WorkflowRun.create({
+      workflowId: workflow.id,
+      trigger: 'manual',
+      status: 'running',
+    })
+
+    const { queued } = await recoverRuns()
+    assert.include(queued, stale.id)
+    assert.notInclude(queued, fresh.id)
+    assert.equal((await WorkflowRun.findOrFail(stale.id)).status, 'queued')
+    assert.equal((await executeRun(stale.id))?.status, 'success')
+
+    await db.from('workflows').where('id', workflow.id).update({ executable_workflow: null })
+    const runId = (
+      await WorkflowRun.create({ workflowId: workflow.id, trigger: 'api', status: 'queued' })
+    ).id
+    const outcome = await executeRun(runId)
+    assert.equal(outcome?.status, 'error')
+    assert.equal(outcome?.error, 'The workflow is not published')
+  })
+
+  test('pruning deletes finished runs past retentionDays, node records with them', async ({
+    assert,
+  }) => {
+    const workflow = await publishedWorkflow([{ id: 'trigger', type: 'manual-trigger' }], {
+      settings: { logging: { retentionDays: 2 } },
+    })
+    const old = await executeRun(await createRun(workflow, 'manual', null))
+    const recent = await executeRun(await createRun(workflow, 'manual', null))
+    const waiting = await WorkflowRun.create({
+      workflowId: workflow.id,
+      trigger: 'manual',
+      status: 'waiting',
+    })
+    const threeDaysAgo = DateTime.now()
+      .minus({ days: 3 })
+      .toFormat(db.connection().dialect.dateTimeFormat)
+    await db
+      .from('workflow_runs')
+      .whereIn('id', [old!.runId, waiting.id])
+      .update({ created_at: threeDaysAgo })
+    assert.lengthOf(await nodesOf(old!.runId), 1)
+
+    const deleted = await pruneRuns()
+    assert.isAtLeast(deleted, 1)
+    assert.isNull(await WorkflowRun.find(old!.runId))
+    assert.lengthOf(await nodesOf(old!.runId), 0)
+    assert.isNotNull(await WorkflowRun.find(recent!.runId))
+    assert.isNotNull(await WorkflowRun.find(waiting.id))
+  })
+
+  test('the run job dispatches what comes next: a retry at the cap, a timer resume', async ({
+    assert,
+  }) => {
+    const dispatched: { name: string; payload: any; options: any }[] = []
+    const recorder: QueueDriver = {
+      name: 'in-process',
+      async dispatch(name, payload, options) {
+        dispatched.push({ name, payload, options })
+        return 'job'
+      },
+      async repeat() {},
+      async removeRepeat() {},
+      async work() {},
+      async close() {},
+    }
+    useQueueDriver(recorder)
+    try {
+      const workflow = await publishedWorkflow(
+        [
+          { id: 'trigger', type: 'manual-trigger' },
+          {
+            id: 'wait',
+            type: 'workflow-wait',
+            options: { resume: 'interval', amount: 5, unit: 'minutes' },
+          },
+        ],
+        { settings: { concurrency: 1 } }
+      )
+      const context = { jobId: 'j', attempt: 1, signal: new AbortController().signal }
+      const first = await createRun(workflow, 'schedule', null)
+      await runJob.handler({ runId: first }, context)
+      const run = await WorkflowRun.findOrFail(first)
+      assert.equal(run.status, 'waiting')
+      assert.deepInclude(dispatched[0], { name: resumeJob.name, payload: { runId: first } })
+      assert.approximately(dispatched[0].options.delayMs, 5 * 60_000, 5000)
+      assert.equal(dispatched[0].options.jobId, `${first}:${run.resumeAt!.toUTC().toISO()}`)
+
+      // A waiting run does not hold a slot; a running one does.
+      await WorkflowRun.create({ workflowId: workflow.id, trigger: 'manual', status: 'running' })
+      const second = await createRun(workflow, 'schedule', null)
+      await runJob.handler({ runId: second }, context)
+      assert.deepInclude(dispatched[1], { name: runJob.name, payload: { runId: second } })
+      assert.equal((await WorkflowRun.findOrFail(second)).status, 'queued')
+    } finally {
+      useQueueDriver(null)
+    }
+  })
+
+  test('a respond-to-webhook node is announced while the run goes on', async ({ assert }) => {
+    const workflow = await publishedWorkflow([
+      { id: 'trigger', type: 'webhook-trigger' },
+      {
+        id: 'respond',
+        type: 'respond-to-webhook',
+        options: { statusCode: 201, body: '{"got": "{{$input.body.id}}"}' },
+      },
+      { id: 'after', type: 'workflow-script', options: { code: 'return "later"' } },
+    ])
+    const runId = await createRun(workflow, 'webhook', { method: 'POST', body: { id: 'x1' } })
+    const responses: unknown[] = []
+    const stop = onRunResponse(runId, (event) => responses.push(event.response))
+    const outcome = await executeRun(runId)
+    stop()
+    assert.deepEqual(responses, [{ statusCode: 201, body: { got: 'x1' } }])
+    assert.deepEqual(outcome?.response, { statusCode: 201, body: { got: 'x1' } })
+    assert.equal(outcome?.output, 'later')
+  })
+})
