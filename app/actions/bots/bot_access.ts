@@ -1,19 +1,35 @@
 import Bot from '#models/bot'
+import BotInvitation, { userModeForInvitation } from '#models/bot_invitation'
 import type User from '#models/user'
 import AppError from '#exceptions/app_error'
 import { roleIn } from '#services/workspace_access'
 import { userModeForRole, type UserMode } from '#shared/workspace_roles'
 
+/** The invitation to this bot for the user's e-mail, if any (bot-level collaborators). */
+export async function invitationFor(user: User, botId: string) {
+  return BotInvitation.query().where('bot_id', botId).where('email', user.email).first()
+}
+
 /**
- * Loads a bot with the user's mode on it (write, read or guest). Bots of workspaces the
- * user is not in are "not found", so ids do not leak.
+ * The user's mode on a bot: from their workspace role, else from an invitation to that
+ * bot (Full access and Can edit write, Can view reads); null when they have neither.
+ */
+export async function botModeFor(user: User, bot: Bot): Promise<UserMode | null> {
+  const role = await roleIn(user, bot.workspaceId)
+  if (role !== null) return userModeForRole(role)
+  const invitation = await invitationFor(user, bot.id)
+  return invitation ? userModeForInvitation(invitation.type) : null
+}
+
+/**
+ * Loads a bot with the user's mode on it (write, read or guest). Bots the user has no
+ * access to are "not found", so ids do not leak.
  */
 export async function findBotFor(user: User, botId: string, need: 'read' | 'write' = 'read') {
   const bot = await Bot.find(botId)
   if (!bot) throw AppError.notFound('Bot not found')
-  const role = await roleIn(user, bot.workspaceId)
-  if (role === null) throw AppError.notFound('Bot not found')
-  const mode: UserMode = userModeForRole(role)
+  const mode = await botModeFor(user, bot)
+  if (mode === null) throw AppError.notFound('Bot not found')
   if (need === 'write' && mode !== 'write') {
     throw AppError.forbidden('You can only view this bot.')
   }

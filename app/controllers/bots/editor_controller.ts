@@ -4,6 +4,9 @@ import PublishedBot from '#models/published_bot'
 import Workspace from '#models/workspace'
 import { toBotJson } from '#dtos/bot_dto'
 import { roleIn } from '#services/workspace_access'
+import { invitationFor } from '#actions/bots/bot_access'
+import { userModeForInvitation } from '#models/bot_invitation'
+import { getPlan } from '#services/plans'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { effectivePlan } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
@@ -11,11 +14,12 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { defaultsOf, defaultItemsOf, formOf } from '#plugins/derive'
 import { userModeForRole, type UserMode } from '#shared/workspace_roles'
 
-const TABS = ['edit', 'theme', 'settings'] as const
+const TABS = ['edit', 'theme', 'settings', 'results'] as const
 
 /**
  * /bots/{id}/edit|theme|settings. These paths are exempt from the sign-in redirect (spec 01
- * section 2): members get their mode (write or read); anyone else sees the flow read-only
+ * section 2): members get their mode (write or read), people invited to the bot the mode of
+ * their invitation; anyone else sees the flow read-only
  * in guest mode when the builder made it public ("Make the flow publicly available"),
  * and a not-found page otherwise.
  */
@@ -25,19 +29,32 @@ export default class EditorController {
     const bot = await Bot.find(ctx.params.id)
     const user = ctx.auth.user
     const role = bot && user ? await roleIn(user, bot.workspaceId) : null
+    // Someone invited to this bot alone (spec 02 section 6) gets the invitation's mode.
+    const invitation = bot && user && role === null ? await invitationFor(user, bot.id) : null
     const isPublic = !!(bot?.settings as any)?.publicShare?.isEnabled
-    if (!bot || (role === null && !isPublic)) {
+    if (!bot || (role === null && !invitation && !isPublic)) {
       ctx.response.status(404)
       return ctx.inertia.render('errors/not_found', { error: 'Bot not found' })
     }
-    const mode: UserMode = role ? userModeForRole(role) : 'guest'
+    const mode: UserMode = role
+      ? userModeForRole(role)
+      : invitation
+        ? userModeForInvitation(invitation.type)
+        : 'guest'
+    // Results are for workspace members only, even when the flow is shared publicly.
+    if (tab === 'results' && mode === 'guest') {
+      ctx.response.status(404)
+      return ctx.inertia.render('errors/not_found', { error: 'Bot not found' })
+    }
     if (user && role) await resolveCurrentWorkspace(ctx, user, bot.workspaceId)
 
     // The published bot is fetched only for read or write modes (spec 01 section 4).
     const published = mode === 'guest' ? null : await PublishedBot.findBy('bot_id', bot.id)
     const workspace = await Workspace.findOrFail(bot.workspaceId)
     const registry = await pluginRegistry()
-    const plan = user && role ? (await effectivePlan(user, workspace)).plan.name : workspace.plan
+    const planDefinition =
+      user && role ? (await effectivePlan(user, workspace)).plan : await getPlan(workspace.plan)
+    const plan = planDefinition.name
     const availability = await availabilityFor(plan)
     const plugins = registry
       .forBots()
@@ -70,6 +87,8 @@ export default class EditorController {
           }
         : null,
       plugins,
+      // The Settings tab lets only plans with brand removal turn the branding off.
+      canRemoveBranding: planDefinition.features.brandingRemoval,
     })
   }
 }

@@ -15,6 +15,7 @@ import { BlocksSidebar } from './blocks_sidebar'
 import { BlockSettings } from './block_settings'
 import { SettingsPanel, ThemePanel } from './bot_settings_panels'
 import { useAutosave } from './use_autosave'
+import { ResultsTab } from '~/features/results/results_tab'
 import type { EditorPageProps } from './types'
 
 /** The clipboard outlives the page, so groups can be pasted into another bot. */
@@ -125,6 +126,7 @@ export function BotEditor({ tab, bot, currentUserMode, published, plugins }: Edi
               )}
               {tab === 'settings' && <SettingsPanel />}
               {tab === 'theme' && <ThemePanel />}
+              {tab === 'results' && <ResultsTab botId={bot.id} />}
             </main>
           </div>
         </ReactFlowProvider>

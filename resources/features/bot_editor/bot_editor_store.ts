@@ -108,6 +108,8 @@ export function createBotEditorStore(init: {
             variables: bot.variables,
             theme: bot.theme,
             settings: bot.settings,
+            // Which theme template the Theme tab applied last (built-in or the workspace's).
+            selectedThemeTemplateId: bot.selectedThemeTemplateId ?? null,
           },
         })
         set({ savedBot: latest(bot), saving: false })

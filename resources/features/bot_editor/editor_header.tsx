@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react'
-import { Link } from '@inertiajs/react'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { Link, usePage } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import i18n from 'i18next'
 import {
@@ -71,6 +71,7 @@ const TABS: { tab: EditorTab; path: string; labelKey: string }[] = [
   { tab: 'edit', path: 'edit', labelKey: 'editor.tabs.flow' },
   { tab: 'theme', path: 'theme', labelKey: 'editor.tabs.theme' },
   { tab: 'settings', path: 'settings', labelKey: 'editor.tabs.settings' },
+  { tab: 'results', path: 'results', labelKey: 'results.tab' },
 ]
 
 const iconButton = 'size-8'
@@ -92,6 +93,8 @@ export function EditorHeader({
   const undoable = useBotEditor((state) => canUndo(state.history))
   const redoable = useBotEditor((state) => canRedo(state.history))
   const status = useBotEditor(selectSaveStatus)
+  // Results are for workspace members: guests of a shared flow do not see the tab.
+  const isGuest = usePage<{ currentUserMode?: string }>().props.currentUserMode === 'guest'
   const [draftName, setDraftName] = useState(name)
   const [settingsOpen, setSettingsOpen] = useState(false)
   useEffect(() => setDraftName(name), [name])
@@ -153,7 +156,7 @@ export function EditorHeader({
       )}
 
       <nav aria-label={t('editor.tabs.label')} className="mx-auto flex items-center gap-1">
-        {TABS.map((entry) => (
+        {TABS.filter((entry) => entry.tab !== 'results' || !isGuest).map((entry) => (
           <Link
             key={entry.tab}
             href={`/bots/${botId}/${entry.path}`}
@@ -251,6 +254,7 @@ function PublishControls() {
   const isClosed = useBotEditor((state) => !!state.history.present.isClosed)
   const [busy, setBusy] = useState(false)
   const [restoreOpen, setRestoreOpen] = useState(false)
+  const menuTriggerRef = useRef<HTMLButtonElement>(null)
   const [, setTick] = useState(0)
   const changed = useMemo(() => hasUnpublishedChanges(present, published), [present, published])
   const isPublished = published !== null
@@ -397,6 +401,7 @@ function PublishControls() {
           <DropdownMenu>
             <DropdownMenuTrigger asChild>
               <Button
+                ref={menuTriggerRef}
                 size="sm"
                 className="rounded-l-none border-l border-primary-foreground/30 px-2"
                 aria-label={t('editor.publish.menu')}
@@ -406,7 +411,15 @@ function PublishControls() {
                 <ChevronDownIcon />
               </Button>
             </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
+            <DropdownMenuContent
+              align="end"
+              onPointerDownOutside={(event) => {
+                // After an item is chosen the menu animates out while still listening for
+                // clicks outside it: a click on the trigger in that time reopened the menu and
+                // this closing layer dismissed it again at once. The trigger decides alone.
+                if (menuTriggerRef.current?.contains(event.target as Node)) event.preventDefault()
+              }}
+            >
               {isClosed ? (
                 <DropdownMenuItem data-testid="reopen-bot" onSelect={() => setClosed(false)}>
                   <LockOpenIcon /> {t('editor.publish.reopen')}

@@ -89,12 +89,7 @@ export const GroupNode = memo(function GroupNodeView({ id, selected }: NodeProps
   }
 
   function indexAt(event: DragEvent<HTMLElement>) {
-    const rows = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[data-block-row]'))
-    const index = rows.findIndex((row) => {
-      const rect = row.getBoundingClientRect()
-      return event.clientY < rect.top + rect.height / 2
-    })
-    return index === -1 ? rows.length : index
+    return dropIndexAt(event.currentTarget, event.clientY)
   }
 
   function onDragOver(event: DragEvent<HTMLElement>) {
@@ -134,7 +129,17 @@ export const GroupNode = memo(function GroupNodeView({ id, selected }: NodeProps
       data-group-id={id}
       onDragOver={onDragOver}
       onDragLeave={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropIndex(null)
+        // Moving from one block to the next fires dragleave as well (and some browsers give
+        // drag events no relatedTarget): only a pointer outside the group's box has left.
+        const box = event.currentTarget.getBoundingClientRect()
+        const inside =
+          event.clientX > box.left &&
+          event.clientX < box.right &&
+          event.clientY > box.top &&
+          event.clientY < box.bottom
+        if (!inside && !event.currentTarget.contains(event.relatedTarget as Node | null)) {
+          setDropIndex(null)
+        }
       }}
       onDrop={onDrop}
       className={cn(
@@ -202,7 +207,10 @@ export const GroupNode = memo(function GroupNodeView({ id, selected }: NodeProps
       <ol className="flex flex-col gap-2">
         {group.blocks.map((block, index) => (
           <li key={block.id} data-block-row className="relative">
-            {dropIndex === index && <DropIndicator />}
+            {dropIndex === index && <DropIndicator edge="top" />}
+            {dropIndex === group.blocks.length && index === group.blocks.length - 1 && (
+              <DropIndicator edge="bottom" />
+            )}
             <BlockRow
               block={block}
               variables={variables}
@@ -212,14 +220,43 @@ export const GroupNode = memo(function GroupNodeView({ id, selected }: NodeProps
             />
           </li>
         ))}
-        {dropIndex === group.blocks.length && <DropIndicator />}
       </ol>
     </div>
   )
 })
 
-function DropIndicator() {
-  return <div data-testid="drop-indicator" className="-my-1 h-1 rounded-full bg-primary" />
+/**
+ * Where a dragged block would land: before the first block whose middle lies below the
+ * pointer (the upper half of a block means before it, the lower half after it).
+ */
+export function dropIndexAt(container: HTMLElement, clientY: number) {
+  const cards = Array.from(
+    container.querySelectorAll<HTMLElement>('[data-block-row] > [data-block-id]')
+  )
+  const index = cards.findIndex((card) => {
+    const rect = card.getBoundingClientRect()
+    return clientY < rect.top + rect.height / 2
+  })
+  return index === -1 ? cards.length : index
+}
+
+/**
+ * Drawn over the gap between two blocks (or under the last one) without taking room: a
+ * marker in the list moves the blocks under the pointer at each dragover, so the drop lands
+ * on another element than the last dragover did (and is refused: the block stays where it
+ * was) or is measured against halves that have moved.
+ */
+function DropIndicator({ edge }: { edge: 'top' | 'bottom' }) {
+  return (
+    <div
+      data-testid="drop-indicator"
+      aria-hidden
+      className={cn(
+        'pointer-events-none absolute inset-x-0 z-10 h-1 rounded-full bg-primary',
+        edge === 'top' ? '-top-1.5' : '-bottom-1.5'
+      )}
+    />
+  )
 }
 
 export function blockInit(plugin: {

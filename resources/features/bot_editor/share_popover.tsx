@@ -11,6 +11,7 @@ import { Switch } from '~/components/ui/switch'
 import { HttpError, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
+import { InvitationsSection } from './share_invitations'
 import type { BotSaveResponse } from './types'
 
 /** publicId: only letters, digits, hyphen and dot (spec 02 section 5). */
@@ -20,7 +21,10 @@ function origin() {
   return typeof window === 'undefined' ? '' : window.location.origin
 }
 
-/** The share popover of the editor header: public flow toggle, public link and custom domain. */
+/**
+ * The share popover of the editor header: invitations, public flow toggle, public link and
+ * custom domain.
+ */
 export function SharePopover() {
   const { t } = useTranslation()
   const headingId = useId()
@@ -33,13 +37,15 @@ export function SharePopover() {
       </PopoverTrigger>
       <PopoverContent
         align="end"
-        className="grid w-[26rem] max-w-[calc(100vw-1rem)] gap-4"
+        className="grid max-h-[calc(100dvh-5rem)] w-[28rem] max-w-[calc(100vw-1rem)] gap-4 overflow-y-auto"
         data-testid="share-popover"
         aria-labelledby={headingId}
       >
         <h2 id={headingId} className="text-sm font-semibold">
           {t('editor.share.title')}
         </h2>
+        <InvitationsSection />
+        <Separator />
         <PublicFlowSection />
         <Separator />
         <PublicIdSection />

@@ -2,7 +2,7 @@ import type { BotV6 } from '#shared/bot/types'
 import type { UserMode } from '#shared/workspace_roles'
 import type { FormDescription } from '~/features/plugin_form/types'
 
-export type EditorTab = 'edit' | 'theme' | 'settings'
+export type EditorTab = 'edit' | 'theme' | 'settings' | 'results'
 
 /** A plugin as the editor controller sends it (app/controllers/bots/editor_controller.ts). */
 export interface EditorPlugin {
