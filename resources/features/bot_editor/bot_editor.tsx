@@ -16,6 +16,7 @@ import { BlockSettings } from './block_settings'
 import { SettingsPanel, ThemePanel } from './bot_settings_panels'
 import { useAutosave } from './use_autosave'
 import { ResultsTab } from '~/features/results/results_tab'
+import { EditorPreview } from './editor_preview'
 import type { EditorPageProps } from './types'
 
 /** The clipboard outlives the page, so groups can be pasted into another bot. */
@@ -123,6 +124,9 @@ export function BotEditor({ tab, bot, currentUserMode, published, plugins }: Edi
                   {!readOnly && <BlocksSidebar plugins={plugins} />}
                   <BlockSettings />
                 </>
+              )}
+              {(tab === 'edit' || tab === 'theme') && currentUserMode !== 'guest' && (
+                <EditorPreview botId={bot.id} />
               )}
               {tab === 'settings' && <SettingsPanel />}
               {tab === 'theme' && <ThemePanel />}

@@ -46,6 +46,7 @@ import {
   useBotEditorApi,
 } from './bot_editor_store'
 import { SharePopover } from './share_popover'
+import { PreviewButton } from './editor_preview'
 import type { BotSaveResponse, EditorTab } from './types'
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -209,6 +210,7 @@ export function EditorHeader({
         </DropdownMenuContent>
       </DropdownMenu>
 
+      {!isGuest && <PreviewButton />}
       {!readOnly && <SharePopover />}
       {!readOnly && <PublishControls />}
 

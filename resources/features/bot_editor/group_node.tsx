@@ -23,6 +23,7 @@ import {
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { cn } from '~/lib/utils'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
+import { usePreviewState } from './preview_state'
 import { blockSummary, itemSummary } from './block_summary'
 import {
   MOVE_BLOCK_MIME,
@@ -191,6 +192,15 @@ export const GroupNode = memo(function GroupNodeView({ id, selected }: NodeProps
               <EllipsisIcon className="size-4" />
             </DropdownMenuTrigger>
             <DropdownMenuContent align="end">
+              <DropdownMenuItem
+                data-testid="preview-from-group"
+                onSelect={async () => {
+                  await api.getState().save()
+                  usePreviewState.getState().openPreview({ type: 'group', groupId: id })
+                }}
+              >
+                <PlayIcon /> {t('editorPreview.fromGroup')}
+              </DropdownMenuItem>
               <DropdownMenuItem onSelect={() => edit((bot) => duplicateGroup(bot, id).bot)}>
                 <CopyIcon /> {t('editor.duplicate')}
               </DropdownMenuItem>

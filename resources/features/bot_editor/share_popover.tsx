@@ -1,10 +1,17 @@
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { CheckIcon, CopyIcon, Share2Icon } from 'lucide-react'
+import { CheckIcon, CodeXmlIcon, CopyIcon, Share2Icon } from 'lucide-react'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { Label } from '~/components/ui/label'
+import {
+  Dialog,
+  DialogContent,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '~/components/ui/dialog'
 import { Popover, PopoverContent, PopoverTrigger } from '~/components/ui/popover'
 import { Separator } from '~/components/ui/separator'
 import { Switch } from '~/components/ui/switch'
@@ -12,6 +19,7 @@ import { HttpError, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { InvitationsSection } from './share_invitations'
+import { EmbedSnippets } from './embed_snippets'
 import type { BotSaveResponse } from './types'
 
 /** publicId: only letters, digits, hyphen and dot (spec 02 section 5). */
@@ -51,6 +59,7 @@ export function SharePopover() {
         <PublicIdSection />
         <Separator />
         <CustomDomainSection />
+        <EmbedSection />
       </PopoverContent>
     </Popover>
   )
@@ -338,5 +347,31 @@ function CustomDomainSection() {
         {t('editor.share.customDomainHint')}
       </p>
     </form>
+  )
+}
+
+/** Copy-paste snippets for websites (HTML, React, WordPress) once the bot is published. */
+function EmbedSection() {
+  const { t } = useTranslation()
+  const publicId = useBotEditor((state) => state.history.present.publicId ?? '')
+  const isPublished = useBotEditor((state) => state.published !== null)
+  if (!isPublished || !publicId) return null
+  return (
+    <>
+      <Separator />
+      <Dialog>
+        <DialogTrigger asChild>
+          <Button variant="secondary" size="sm" data-testid="embed-button">
+            <CodeXmlIcon /> {t('editorPreview.embed')}
+          </Button>
+        </DialogTrigger>
+        <DialogContent className="max-w-2xl">
+          <DialogHeader>
+            <DialogTitle>{t('editorPreview.embedTitle')}</DialogTitle>
+          </DialogHeader>
+          <EmbedSnippets publicId={publicId} apiHost={window.location.origin} />
+        </DialogContent>
+      </Dialog>
+    </>
   )
 }
