@@ -30,6 +30,7 @@ export default defineConfig({
     () => import('@adonisjs/ally/ally_provider'),
     () => import('@adonisjs/mail/mail_provider'),
     () => import('#sandbox/sandbox_provider'),
+    () => import('#providers/queue_provider'),
   ],
 
   preloads: [() => import('#start/routes'), () => import('#start/kernel')],

@@ -30,6 +30,12 @@ export interface JobDefinition<Payload = any> {
   handler: JobHandler<Payload>
   /** Jobs of this name run at most this many at a time per worker. Default 5. */
   concurrency?: number
+  /**
+   * Called once when the last attempt has failed, so the owner can record the failure (a
+   * workflow run marked failed rather than left running). Not called for a job stopped by
+   * shutdown: that one is retried (BullMQ) or resumed by its owner at boot (in-process).
+   */
+  onFailed?: (payload: Payload, error: unknown, context: JobContext) => Promise<unknown> | void
 }
 
 export interface RepeatOptions {
