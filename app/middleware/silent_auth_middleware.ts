@@ -1,10 +1,11 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import { isPublicApiPath } from '#services/public_api'
 
-/** Loads the signed-in user, if any, without requiring one. */
+/** Loads the signed-in user, if any, without requiring one (public endpoints have none). */
 export default class SilentAuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    await ctx.auth.check()
+    if (!isPublicApiPath(ctx.request.url())) await ctx.auth.check()
     return next()
   }
 }

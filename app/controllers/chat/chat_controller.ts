@@ -16,7 +16,9 @@ import type { PreviewStartChatRequest } from '#shared/chat/types'
 
 /** The public chat API (spec 02 section 7); JSON in and out. */
 export default class ChatController {
-  private visitor(ctx: HttpContext): VisitorInfo {
+  /** Origin always; device and country only when a chat starts (they go in the result). */
+  private visitor(ctx: HttpContext, withDevice = false): VisitorInfo {
+    if (!withDevice) return { origin: ctx.request.header('origin') }
     const agent = ctx.request.header('user-agent')
     const parsed = agent ? new UAParser(agent).getResult() : undefined
     const country = ctx.request.header('cf-ipcountry') ?? ctx.request.header('x-country-code')
@@ -36,7 +38,7 @@ export default class ChatController {
 
   async start(ctx: HttpContext) {
     const body = await ctx.request.validateUsing(startChatValidator)
-    return new StartChat().handle(ctx.params.publicId, body, this.visitor(ctx))
+    return new StartChat().handle(ctx.params.publicId, body, this.visitor(ctx, true))
   }
 
   async preview(ctx: HttpContext) {
