@@ -33,7 +33,11 @@ export default defineConfig({
     () => import('#providers/queue_provider'),
   ],
 
-  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+  preloads: [
+    () => import('#start/routes'),
+    () => import('#start/kernel'),
+    () => import('#start/workflows'),
+  ],
 
   tests: {
     suites: [

@@ -47,6 +47,11 @@ export interface PluginRegistry {
   runnerOf(id: string, action?: string): Promise<Runner<any, any> | undefined>
   /** An input plugin's answer parser (the `parse` export of its runner.ts). */
   parserOf(id: string): Promise<InputParser<any> | undefined>
+  /**
+   * Another named export of a plugin's runner.ts: the hooks a capability looks for (a
+   * trigger's `toCron` or `acceptsCall`), so the core asks for abilities, not plugin names.
+   */
+  exportOf<T = unknown>(id: string, name: string): Promise<T | undefined>
 }
 
 export class PluginManifestError extends Error {
@@ -234,6 +239,11 @@ export function createRegistry(
           (module.default as Record<string, Runner<any, any>> | undefined)?.[action])
         : (module.run ?? module.default)
       return typeof candidate === 'function' ? (candidate as Runner<any, any>) : undefined
+    },
+    async exportOf<T>(id: string, name: string) {
+      if (!byId.has(id)) return undefined
+      const module = (await loadRunnerModule(id)) as Record<string, unknown> | undefined
+      return module?.[name] as T | undefined
     },
     async parserOf(id) {
       if (!byId.has(id)) return undefined

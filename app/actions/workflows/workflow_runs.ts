@@ -1,0 +1,203 @@
+import AppError from '#exceptions/app_error'
+import Workflow from '#models/workflow'
+import WorkflowRun from '#models/workflow_run'
+import type User from '#models/user'
+import { dispatch } from '#queue/queue'
+import { pluginRegistry } from '#services/plugin_registry'
+import { createRun, loadWorkflow, resumeRun } from '#services/workflows/run_workflow'
+import { runJob } from '#services/workflows/jobs'
+import { onRunEvent, onRunResponse } from '#services/workflows/run_events'
+import type { RunStatus, WebhookResponse, WorkflowBlock } from '#shared/workflow/types'
+import { findWorkflowFor } from './workflow_access.js'
+
+/**
+ * Starting and reading workflow runs: manual runs (the Run button, the API), webhook
+ * calls, wait-node webhooks. Trigger plugins declare what they accept through exports of
+ * their runner.ts (`acceptsCall`, `webhookInput`): the core asks for abilities, not names.
+ */
+
+const FINAL: RunStatus[] = ['success', 'error', 'cancelled']
+
+/** How long a webhook call waits for the run's answer before it gets a 202. */
+export const WEBHOOK_RESPONSE_TIMEOUT_MS = 30_000
+
+function rootOf(workflow: Workflow): WorkflowBlock | undefined {
+  const executable = workflow.executableWorkflow
+  return executable?.blocks.find((block) => block.id === executable.root_block)
+}
+
+export class StartManualRun {
+  async handle(user: User, workflowId: string, input: unknown) {
+    const { workflow } = await findWorkflowFor(user, workflowId, 'write')
+    if (workflow.status !== 'PUBLISHED' || !workflow.executableWorkflow) {
+      throw new AppError('Publish the workflow before running it', { status: 400 })
+    }
+    const runnable = await loadWorkflow(workflow.id)
+    const runId = await createRun(runnable!, 'manual', input ?? {})
+    await dispatch(runJob, { runId })
+    return { runId }
+  }
+}
+
+export class ListRuns {
+  async handle(user: User, workflowId: string, limit = 50) {
+    await findWorkflowFor(user, workflowId, 'read')
+    const runs = await WorkflowRun.query()
+      .where('workflow_id', workflowId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(Math.min(Math.max(limit, 1), 200))
+    return { runs: runs.map(runSummary) }
+  }
+}
+
+function runSummary(run: WorkflowRun) {
+  return {
+    id: run.id,
+    workflowId: run.workflowId,
+    status: run.status,
+    trigger: run.trigger,
+    error: run.error,
+    startedAt: run.startedAt?.toISO() ?? null,
+    finishedAt: run.finishedAt?.toISO() ?? null,
+    durationMs: run.durationMs,
+    createdAt: run.createdAt.toISO(),
+  }
+}
+
+export class ShowRun {
+  async handle(user: User, runId: string) {
+    const run = await WorkflowRun.query()
+      .where('id', runId)
+      .preload('nodes', (query) => query.orderBy('id', 'asc'))
+      .first()
+    if (!run) throw AppError.notFound('Run not found')
+    await findWorkflowFor(user, run.workflowId, 'read').catch(() => {
+      throw AppError.notFound('Run not found')
+    })
+    return {
+      run: {
+        ...runSummary(run),
+        input: run.input,
+        output: run.output,
+        nodes: run.nodes.map((node) => ({
+          nodeId: node.nodeId,
+          nodeType: node.nodeType,
+          status: node.status,
+          input: node.input,
+          output: node.output,
+          logs: node.logs ?? [],
+          attempts: node.attempts,
+          startedAt: node.startedAt?.toISO() ?? null,
+          finishedAt: node.finishedAt?.toISO() ?? null,
+          durationMs: node.durationMs,
+        })),
+      },
+    }
+  }
+}
+
+export interface WebhookCallInput {
+  method: string
+  headers: Record<string, string | string[] | undefined>
+  query: Record<string, unknown>
+  body: unknown
+}
+
+type Accepts = (
+  options: unknown,
+  call: WebhookCallInput
+) => { ok: true } | { ok: false; status: number }
+type ToInput = (call: WebhookCallInput) => unknown
+
+/** Waits for the run's response (respond node) or its end, up to the timeout. */
+function awaitResponse(runId: string, mode: string): Promise<WebhookResponse | null> {
+  return new Promise((resolve) => {
+    const stops: (() => void)[] = []
+    const finish = (value: WebhookResponse | null) => {
+      for (const stop of stops) stop()
+      clearTimeout(timer)
+      resolve(value)
+    }
+    const timer = setTimeout(() => finish(null), WEBHOOK_RESPONSE_TIMEOUT_MS)
+    stops.push(onRunResponse(runId, (event) => finish(event.response)))
+    stops.push(
+      onRunEvent(runId, (event) => {
+        if (event.nodeId !== null || !FINAL.includes(event.status as RunStatus)) return
+        if (mode === 'lastNode' || event.status !== 'success') {
+          finish({
+            statusCode: event.status === 'success' ? 200 : 500,
+            body:
+              event.status === 'success'
+                ? (event.output ?? null)
+                : { error: event.error ?? 'The run failed' },
+          })
+        } else {
+          finish(null)
+        }
+      })
+    )
+  })
+}
+
+/**
+ * POST|GET /api/v1/workflows/:id/webhook: starts a run of an active workflow whose trigger
+ * accepts webhook calls. Answers 202 with the run id, or the run's answer when the trigger
+ * asks to wait for it (the run's last node, or a respond node).
+ */
+export class ReceiveWorkflowWebhook {
+  async handle(
+    workflowId: string,
+    call: WebhookCallInput
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+    const workflow = await Workflow.find(workflowId)
+    const root = workflow ? rootOf(workflow) : undefined
+    const registry = await pluginRegistry()
+    const accepts = root ? await registry.exportOf<Accepts>(root.type, 'acceptsCall') : undefined
+    if (!workflow || !root || !accepts) throw AppError.notFound('Workflow not found')
+    if (!workflow.isActive || workflow.status !== 'PUBLISHED') {
+      throw new AppError('This workflow is not active', { status: 404 })
+    }
+    const verdict = accepts(root.options ?? {}, call)
+    if (!verdict.ok) {
+      throw new AppError(verdict.status === 405 ? 'Method not allowed' : 'Invalid webhook secret', {
+        status: verdict.status,
+      })
+    }
+    const toInput = await registry.exportOf<ToInput>(root.type, 'webhookInput')
+    const runnable = await loadWorkflow(workflow.id)
+    const runId = await createRun(runnable!, 'webhook', toInput ? toInput(call) : call)
+    const mode = String(
+      (root.options as Record<string, unknown> | undefined)?.responseMode ?? 'immediately'
+    )
+    // Listen before dispatching: an in-process run may finish at once.
+    const waiting = mode === 'immediately' ? null : awaitResponse(runId, mode)
+    await dispatch(runJob, { runId })
+    const response = waiting ? await waiting : null
+    if (!response) return { status: 202, body: { runId } }
+    return { status: response.statusCode, body: response.body ?? null, headers: response.headers }
+  }
+}
+
+/** A call to the URL a wait node waits on: the run goes on with the call as the node's output. */
+export class ResumeWaitingRun {
+  async handle(workflowId: string, runId: string, call: WebhookCallInput) {
+    const run = await WorkflowRun.find(runId)
+    if (
+      !run ||
+      run.workflowId !== workflowId ||
+      run.status !== 'waiting' ||
+      !run.waitingForWebhookNode
+    ) {
+      throw new AppError('No run is waiting for this call', { status: 404 })
+    }
+    const outcome = await resumeRun(
+      runId,
+      { body: call.body, query: call.query, method: call.method },
+      {
+        nodeId: run.waitingForWebhookNode,
+      }
+    )
+    return { runId, status: outcome?.status ?? run.status }
+  }
+}

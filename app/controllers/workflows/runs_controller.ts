@@ -1,0 +1,47 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import {
+  ListRuns,
+  ReceiveWorkflowWebhook,
+  ResumeWaitingRun,
+  ShowRun,
+  StartManualRun,
+  type WebhookCallInput,
+} from '#actions/workflows/workflow_runs'
+
+function callOf(ctx: HttpContext): WebhookCallInput {
+  return {
+    method: ctx.request.method(),
+    headers: ctx.request.headers(),
+    query: ctx.request.qs(),
+    body: ctx.request.method() === 'GET' ? null : ctx.request.body(),
+  }
+}
+
+/** Workflow runs: manual runs, run history, webhook calls. */
+export default class RunsController {
+  async start(ctx: HttpContext) {
+    const input = ctx.request.input('input', {})
+    const result = await new StartManualRun().handle(ctx.auth.getUserOrFail(), ctx.params.id, input)
+    return ctx.response.status(202).send(result)
+  }
+
+  async index(ctx: HttpContext) {
+    const limit = Number(ctx.request.input('limit', 50)) || 50
+    return new ListRuns().handle(ctx.auth.getUserOrFail(), ctx.params.id, limit)
+  }
+
+  async show(ctx: HttpContext) {
+    return new ShowRun().handle(ctx.auth.getUserOrFail(), ctx.params.runId)
+  }
+
+  async webhook(ctx: HttpContext) {
+    const answer = await new ReceiveWorkflowWebhook().handle(ctx.params.id, callOf(ctx))
+    for (const [name, value] of Object.entries(answer.headers ?? {}))
+      ctx.response.header(name, value)
+    return ctx.response.status(answer.status).send(answer.body)
+  }
+
+  async resume(ctx: HttpContext) {
+    return new ResumeWaitingRun().handle(ctx.params.id, ctx.params.runId, callOf(ctx))
+  }
+}
