@@ -149,3 +149,70 @@ test.group('Workflow runs through the API', (group) => {
     )
   })
 })
+
+test.group('Execute workflow bot block', () => {
+  test('a bot runs a published workflow and maps its output into variables', async ({
+    client,
+    assert,
+  }) => {
+    const who = await owner()
+    const created = await client
+      .post('/api/v1/workflows')
+      .bearerToken(who.token)
+      .json({ workspaceId: who.workspaceId, workflow: doublingWorkflow({ method: 'POST' }) })
+    const workflowId = created.body().workflow.id
+    await client.post(`/api/v1/workflows/${workflowId}/publish`).bearerToken(who.token)
+
+    const bot = {
+      version: '6',
+      name: 'Calls a workflow',
+      groups: [
+        {
+          id: 'g1',
+          title: 'Group #1',
+          graphCoordinates: at,
+          blocks: [
+            {
+              id: 'run1',
+              type: 'execute-workflow',
+              options: {
+                workflowId,
+                inputs: [{ key: 'n', value: '{{N}}' }],
+                variableMappings: [{ bodyPath: 'doubled', variableId: 'v_out' }],
+              },
+            },
+            {
+              id: 't1',
+              type: 'text',
+              content: { richText: [{ type: 'p', children: [{ text: 'Result {{Out}}' }] }] },
+            },
+          ],
+        },
+      ],
+      events: [{ id: 'start', type: 'start', graphCoordinates: at, outgoingEdgeId: 'e0' }],
+      edges: [{ id: 'e0', from: { eventId: 'start' }, to: { groupId: 'g1' } }],
+      variables: [
+        { id: 'v_n', name: 'N' },
+        { id: 'v_out', name: 'Out' },
+      ],
+      theme: {},
+      settings: {},
+    }
+    const imported = await client
+      .post('/api/v1/bots')
+      .bearerToken(who.token)
+      .json({ workspaceId: who.workspaceId, bot })
+    const botId = imported.body().bot.id
+    await client.post(`/api/v1/bots/${botId}/publish`).bearerToken(who.token)
+    const { default: Bot } = await import('#models/bot')
+    const publicId = (await Bot.findOrFail(botId)).publicId
+    const chat = await client
+      .post(`/api/v1/typebots/${publicId}/startChat`)
+      .json({ prefilledVariables: { N: '21' } })
+    chat.assertStatus(200)
+    assert.deepEqual(chat.body().messages[0].content.richText[0].children[0].text, 'Result 42')
+
+    const runs = await client.get(`/api/v1/workflows/${workflowId}/runs`).bearerToken(who.token)
+    assert.equal(runs.body().runs[0].trigger, 'api')
+  })
+})

@@ -1,0 +1,26 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+
+/**
+ * Runs a published workflow of the same workspace with inputs from the chat and saves
+ * parts of its output in bot variables.
+ */
+export default definePlugin({
+  id: 'execute-workflow',
+  name: 'Execute workflow',
+  description: 'Run a workflow and use its output',
+  category: 'integration',
+  scope: 'workspace',
+  icon: 'workflow',
+  version: 1,
+  serves: ['bot'],
+  options: {
+    workflowId: field.string({
+      label: 'Workflow',
+      placeholder: 'Workflow id',
+      optionsFrom: { fetcher: 'workflows' },
+    }),
+    inputs: field.keyValue({ label: 'Input', allowVariables: true }),
+    variableMappings: field.responseMapping({ label: 'Save in variables', key: 'bodyPath' }),
+  },
+})
