@@ -4,6 +4,8 @@
  * every /api/v1 route is documented.
  */
 import { resultsPaths } from '#services/openapi_results'
+import { workflowRunPaths } from '#services/openapi_workflow_runs'
+import { workflowPaths } from '#services/openapi_workflows'
 
 const bearer = [{ bearerAuth: [] }]
 const idParam = (name: string, description: string) => ({
@@ -167,13 +169,19 @@ function chatPaths() {
               schema: {
                 type: 'object',
                 required: ['file', 'blockId'],
-                properties: { file: { type: 'string', format: 'binary' }, blockId: { type: 'string' } },
+                properties: {
+                  file: { type: 'string', format: 'binary' },
+                  blockId: { type: 'string' },
+                },
               },
             },
           },
         },
         responses: {
-          200: { description: 'The stored file', content: json({ type: 'object', properties: { url: { type: 'string' } } }) },
+          200: {
+            description: 'The stored file',
+            content: json({ type: 'object', properties: { url: { type: 'string' } } }),
+          },
           400: error,
           413: error,
         },
@@ -476,7 +484,9 @@ export function openApiDocument(serverUrl: string) {
         },
       },
       ...chatPaths(),
+      ...workflowPaths(),
       ...resultsPaths(),
+      ...workflowRunPaths(),
     },
   }
 }

@@ -37,7 +37,6 @@ router
     router.patch('/folders/:id', [DashboardController, 'updateFolder'])
     router.delete('/folders/:id', [DashboardController, 'deleteFolder'])
     router.get('/bots/plans', [PagesController, 'plans'])
-    router.get('/workflows', [PagesController, 'workflows'])
     router.get('/vectors', [PagesController, 'vectors'])
     router.get('/suspended', [PagesController, 'suspended'])
     router.get('/past-due', [PagesController, 'pastDue'])

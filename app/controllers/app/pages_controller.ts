@@ -7,10 +7,6 @@ export default class PagesController {
     return inertia.render('bots/plans', { plans: await listPlans() })
   }
 
-  async workflows({ inertia }: HttpContext) {
-    return inertia.render('workflows/index', {})
-  }
-
   async vectors({ inertia }: HttpContext) {
     return inertia.render('vectors/index', {})
   }

@@ -1,25 +1,16 @@
 import { Head } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { WorkflowIcon } from 'lucide-react'
-import { AppLayout, PageHeader } from '~/features/shell/app_layout'
-import { EmptyState } from '~/components/empty_state'
-import { usePageProps } from '~/hooks/use_shared_props'
+import type { WorkflowListPageProps } from '#shared/workflow/dto'
+import { AppLayout } from '~/features/shell/app_layout'
+import { WorkflowsList } from '~/features/workflows/workflows_list'
 
-export default function WorkflowsIndex() {
+/** /workflows: the workflows of the current workspace. */
+export default function WorkflowsIndex(props: WorkflowListPageProps) {
   const { t } = useTranslation()
-  const { currentWorkspace } = usePageProps()
   return (
     <AppLayout>
       <Head title={t('workflows.title')} />
-      <PageHeader title={t('workflows.title')} description={t('workflows.description')} />
-      <div className="p-6">
-        <EmptyState
-          icon={WorkflowIcon}
-          title={t('workflows.emptyTitle')}
-          description={t('workflows.emptyDescription', { workspace: currentWorkspace?.name ?? '' })}
-          testId="workflows-empty"
-        />
-      </div>
+      <WorkflowsList {...props} />
     </AppLayout>
   )
 }

@@ -1,0 +1,116 @@
+import { DateTime } from 'luxon'
+import type Workflow from '#models/workflow'
+import type User from '#models/user'
+import type Workspace from '#models/workspace'
+import AppError from '#exceptions/app_error'
+import { assertWithinLimit, effectivePlan } from '#services/capabilities'
+import { assertPluginsEnabled } from '#services/marketplace'
+import { emitWorkflowActivated, emitWorkflowDeactivated } from '#services/workflow_events'
+import { compileExecutable, nodeTypesOf, WorkflowCompileError } from '#shared/workflow/validate'
+import type { ExecutableWorkflow } from '#shared/workflow/types'
+import { assertValidWorkflow, countActiveWorkflows } from './workflows.js'
+import { workflowNodeCatalogue } from './workflow_plugins.js'
+
+/** Every node that would run must be enabled on the actor's plan. */
+async function assertRunnableOnPlan(
+  user: User,
+  workspace: Workspace,
+  executable: ExecutableWorkflow
+) {
+  const { plan } = await effectivePlan(user, workspace)
+  await assertPluginsEnabled(nodeTypesOf(executable), plan.name)
+}
+
+export class PublishWorkflow {
+  /**
+   * Compiles what triggers and the executor run (enabled nodes, the one trigger, the wait
+   * nodes) and marks the workflow PUBLISHED. Publishing does not activate it.
+   */
+  async handle(user: User, workspace: Workspace, workflow: Workflow) {
+    const content = assertValidWorkflow({
+      name: workflow.name,
+      description: workflow.description,
+      icon: workflow.icon,
+      blocks: workflow.blocks,
+      edges: workflow.edges,
+      variables: workflow.variables,
+      settings: workflow.settings,
+    })
+    const { categoryOf, isWaitNode } = await workflowNodeCatalogue()
+    let executable: ExecutableWorkflow
+    try {
+      executable = compileExecutable(content, categoryOf, isWaitNode)
+    } catch (error) {
+      if (!(error instanceof WorkflowCompileError)) throw error
+      throw new AppError(error.message, {
+        status: 422,
+        code: error.code,
+        description:
+          error.triggerCount === 0
+            ? 'Add a trigger node (or enable the one you have), then publish again.'
+            : 'Keep a single enabled trigger node, then publish again.',
+      })
+    }
+    await assertRunnableOnPlan(user, workspace, executable)
+    workflow.merge({
+      executableWorkflow: executable,
+      status: 'PUBLISHED',
+      publishedAt: DateTime.now(),
+    })
+    await workflow.save()
+    return workflow
+  }
+}
+
+export class ActivateWorkflow {
+  /**
+   * Lets the workflow's trigger start runs. Only a published workflow may be active, and
+   * active workflows of the workspace count against workflowActivation.
+   */
+  async handle(user: User, workspace: Workspace, workflow: Workflow) {
+    if (workflow.status !== 'PUBLISHED' || !workflow.executableWorkflow) {
+      throw new AppError('Publish the workflow before activating it', {
+        status: 409,
+        code: 'E_NOT_PUBLISHED',
+      })
+    }
+    if (workflow.isArchived) {
+      throw new AppError('Archived workflows cannot be activated', {
+        status: 409,
+        code: 'E_ARCHIVED',
+        description: 'Restore the workflow from the archive first.',
+      })
+    }
+    if (workflow.isActive) return workflow
+    await assertWithinLimit(
+      user,
+      workspace,
+      'workflowActivation',
+      await countActiveWorkflows(workflow.workspaceId)
+    )
+    await assertRunnableOnPlan(user, workspace, workflow.executableWorkflow)
+    workflow.isActive = true
+    await workflow.save()
+    await emitWorkflowActivated({
+      workflowId: workflow.id,
+      workspaceId: workflow.workspaceId,
+      executableWorkflow: workflow.executableWorkflow,
+      settings: workflow.settings,
+    })
+    return workflow
+  }
+}
+
+export class DeactivateWorkflow {
+  async handle(workflow: Workflow) {
+    if (!workflow.isActive) return workflow
+    workflow.isActive = false
+    await workflow.save()
+    await emitWorkflowDeactivated({
+      workflowId: workflow.id,
+      workspaceId: workflow.workspaceId,
+      reason: 'deactivated',
+    })
+    return workflow
+  }
+}

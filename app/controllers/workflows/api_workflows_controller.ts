@@ -1,0 +1,125 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import Workspace from '#models/workspace'
+import AppError from '#exceptions/app_error'
+import { findWorkspaceFor } from '#services/workspace_access'
+import { findWorkflowFor } from '#actions/workflows/workflow_access'
+import {
+  ArchiveWorkflow,
+  CreateWorkflow,
+  DeleteWorkflow,
+  DuplicateWorkflow,
+  ListWorkflows,
+  UpdateWorkflow,
+} from '#actions/workflows/workflows'
+import {
+  ActivateWorkflow,
+  DeactivateWorkflow,
+  PublishWorkflow,
+} from '#actions/workflows/workflow_publishing'
+import { ListWorkflowVersions, RestoreWorkflowVersion } from '#actions/workflows/workflow_history'
+import { parseWorkflowImport } from '#actions/workflows/workflow_import'
+import { toWorkflowDto, toWorkflowHistoryDto, toWorkflowSummaryDto } from '#dtos/workflow_dto'
+import { updateWorkflowValidator } from '#validators/workflow'
+
+async function writable(ctx: HttpContext) {
+  const found = await findWorkflowFor(ctx.auth.user!, ctx.params.id, 'write')
+  const workspace = await Workspace.findOrFail(found.workflow.workspaceId)
+  return { ...found, workspace }
+}
+
+/** REST API for workflows (API tokens or the session). Documented in openapi_workflows.ts. */
+export default class ApiWorkflowsController {
+  /** POST /api/v1/workflows {workspaceId, workflow?, name?}: imports, or starts an empty one. */
+  async store({ auth, request, response }: HttpContext) {
+    const workspaceId = request.input('workspaceId')
+    if (typeof workspaceId !== 'string' || !workspaceId) {
+      throw new AppError('workspaceId is required', { status: 422, field: 'workspaceId' })
+    }
+    const { workspace, role } = await findWorkspaceFor(auth.user!, workspaceId)
+    if (role === 'GUEST') throw AppError.forbidden('Guests cannot create workflows.')
+    const raw = request.input('workflow')
+    const name = request.input('name')
+    const workflow = await new CreateWorkflow().handle(auth.user!, workspace, {
+      name: typeof name === 'string' ? name : null,
+      ...(raw === undefined || raw === null
+        ? {}
+        : { content: parseWorkflowImport(raw, 'workflow'), keepId: true }),
+    })
+    return response.created(toWorkflowDto(workflow, 'write'))
+  }
+
+  /** GET /api/v1/workspaces/:id/workflows?q=&archived=true */
+  async index({ auth, params, request, response }: HttpContext) {
+    await findWorkspaceFor(auth.user!, params.id)
+    const qs = request.qs()
+    const workflows = await new ListWorkflows().handle(params.id, {
+      q: typeof qs.q === 'string' ? qs.q : null,
+      archived: qs.archived === 'true',
+    })
+    return response.ok({ workflows: workflows.map(toWorkflowSummaryDto) })
+  }
+
+  async show({ auth, params, response }: HttpContext) {
+    const { workflow, mode } = await findWorkflowFor(auth.user!, params.id)
+    return response.ok(toWorkflowDto(workflow, mode))
+  }
+
+  async update(ctx: HttpContext) {
+    const { workflow, mode, workspace } = await writable(ctx)
+    const { isArchived, ...patch } = await ctx.request.validateUsing(updateWorkflowValidator)
+    const user = ctx.auth.user!
+    if (Object.values(patch).some((value) => value !== undefined)) {
+      await new UpdateWorkflow().handle(user, workspace, workflow, patch as any)
+    }
+    if (isArchived !== undefined) {
+      await new ArchiveWorkflow().handle(user, workspace, workflow, isArchived)
+    }
+    return ctx.response.ok(toWorkflowDto(workflow, mode))
+  }
+
+  async destroy(ctx: HttpContext) {
+    const { workflow } = await writable(ctx)
+    await new DeleteWorkflow().handle(workflow)
+    return ctx.response.noContent()
+  }
+
+  async publish(ctx: HttpContext) {
+    const { workflow, mode, workspace } = await writable(ctx)
+    await new PublishWorkflow().handle(ctx.auth.user!, workspace, workflow)
+    return ctx.response.ok(toWorkflowDto(workflow, mode))
+  }
+
+  async activate(ctx: HttpContext) {
+    const { workflow, mode, workspace } = await writable(ctx)
+    await new ActivateWorkflow().handle(ctx.auth.user!, workspace, workflow)
+    return ctx.response.ok(toWorkflowDto(workflow, mode))
+  }
+
+  async deactivate(ctx: HttpContext) {
+    const { workflow, mode } = await writable(ctx)
+    await new DeactivateWorkflow().handle(workflow)
+    return ctx.response.ok(toWorkflowDto(workflow, mode))
+  }
+
+  async duplicate(ctx: HttpContext) {
+    const { workflow, workspace } = await writable(ctx)
+    const copy = await new DuplicateWorkflow().handle(ctx.auth.user!, workspace, workflow)
+    return ctx.response.created(toWorkflowDto(copy, 'write'))
+  }
+
+  async versions({ auth, params, response }: HttpContext) {
+    const { workflow } = await findWorkflowFor(auth.user!, params.id)
+    return response.ok(toWorkflowHistoryDto(await new ListWorkflowVersions().handle(workflow)))
+  }
+
+  async restoreVersion(ctx: HttpContext) {
+    const { workflow, mode, workspace } = await writable(ctx)
+    await new RestoreWorkflowVersion().handle(
+      ctx.auth.user!,
+      workspace,
+      workflow,
+      ctx.params.versionId
+    )
+    return ctx.response.ok(toWorkflowDto(workflow, mode))
+  }
+}

@@ -1,0 +1,50 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import Workflow from '#models/workflow'
+import Workspace from '#models/workspace'
+import { toWorkflowJson } from '#dtos/workflow_dto'
+import { roleIn } from '#services/workspace_access'
+import { resolveCurrentWorkspace } from '#services/current_workspace'
+import { effectivePlan } from '#services/capabilities'
+import { availabilityFor } from '#services/marketplace'
+import { pluginRegistry } from '#services/plugin_registry'
+import { defaultsOf, formOf } from '#plugins/derive'
+import { userModeForRole } from '#shared/workspace_roles'
+import type { WorkflowEditPageProps } from '#shared/workflow/dto'
+
+/**
+ * /workflows/{id}: the workflow editor. Members get their mode (write or read by role);
+ * anyone else gets a not-found page, so ids do not leak.
+ */
+export default class WorkflowEditorController {
+  async show(ctx: HttpContext) {
+    const user = ctx.auth.user!
+    const workflow = await Workflow.find(ctx.params.id)
+    const role = workflow ? await roleIn(user, workflow.workspaceId) : null
+    if (!workflow || role === null) {
+      ctx.response.status(404)
+      return ctx.inertia.render('errors/not_found', { error: 'Workflow not found' })
+    }
+    await resolveCurrentWorkspace(ctx, user, workflow.workspaceId)
+    const workspace = await Workspace.findOrFail(workflow.workspaceId)
+    const { plan } = await effectivePlan(user, workspace)
+    const availability = await availabilityFor(plan.name)
+    const plugins = (await pluginRegistry())
+      .forWorkflows()
+      .filter((plugin) => availability.get(plugin.id) !== 'hidden')
+      .map((plugin) => ({
+        id: plugin.id,
+        name: plugin.name,
+        category: plugin.category,
+        icon: plugin.icon ?? null,
+        locked: availability.get(plugin.id) === 'locked',
+        defaults: defaultsOf(plugin),
+        form: formOf(plugin),
+      }))
+    const props: WorkflowEditPageProps = {
+      workflow: toWorkflowJson(workflow),
+      currentUserMode: userModeForRole(role),
+      plugins,
+    }
+    return ctx.inertia.render('workflows/edit', { ...props })
+  }
+}

@@ -1,0 +1,92 @@
+import type Workflow from '#models/workflow'
+import type WorkflowVersion from '#models/workflow_version'
+import type { UserMode } from '#shared/workspace_roles'
+import type { WorkflowJson, WorkflowSnapshot } from '#shared/workflow/types'
+import type {
+  WorkflowDto,
+  WorkflowHistoryDto,
+  WorkflowSummaryDto,
+  WorkflowVersionDto,
+} from '#shared/workflow/dto'
+
+export function toWorkflowSummaryDto(workflow: Workflow): WorkflowSummaryDto {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    description: workflow.description,
+    icon: workflow.icon,
+    status: workflow.status,
+    isActive: !!workflow.isActive,
+    isArchived: !!workflow.isArchived,
+    publishedAt: workflow.publishedAt?.toISO() ?? null,
+    lastRunAt: null,
+    createdAt: workflow.createdAt.toISO()!,
+    updatedAt: workflow.updatedAt.toISO()!,
+  }
+}
+
+/** The whole workflow as JSON: what export writes and import reads. */
+export function toWorkflowJson(workflow: Workflow): WorkflowJson {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    description: workflow.description,
+    icon: workflow.icon,
+    version: workflow.version,
+    status: workflow.status,
+    isActive: !!workflow.isActive,
+    blocks: workflow.blocks,
+    edges: workflow.edges,
+    variables: workflow.variables,
+    settings: workflow.settings,
+    executableWorkflow: workflow.executableWorkflow,
+    isArchived: !!workflow.isArchived,
+    workspaceId: workflow.workspaceId,
+    updatedBy: workflow.updatedBy,
+    isModifiedByAi: !!workflow.isModifiedByAi,
+    publishedAt: workflow.publishedAt?.toISO() ?? null,
+    createdAt: workflow.createdAt.toISO()!,
+    updatedAt: workflow.updatedAt.toISO()!,
+  }
+}
+
+export function toWorkflowDto(workflow: Workflow, mode: UserMode): WorkflowDto {
+  return { workflow: toWorkflowJson(workflow), currentUserMode: mode }
+}
+
+/** The content a history version keeps. */
+export function snapshotOf(workflow: Workflow): WorkflowSnapshot {
+  return {
+    name: workflow.name,
+    description: workflow.description,
+    icon: workflow.icon,
+    blocks: workflow.blocks,
+    edges: workflow.edges,
+    variables: workflow.variables,
+    settings: workflow.settings,
+  }
+}
+
+export function toWorkflowVersionDto(version: WorkflowVersion): WorkflowVersionDto {
+  return {
+    id: version.id,
+    versionName: version.versionName,
+    workflow: version.workflow,
+    userId: version.userId,
+    updatedBy: version.updatedBy,
+    createdAt: version.createdAt.toISO()!,
+    updatedAt: version.updatedAt.toISO()!,
+  }
+}
+
+/** Versions come newest first. */
+export function toWorkflowHistoryDto(versions: WorkflowVersion[]): WorkflowHistoryDto {
+  const latest = versions.reduce<WorkflowVersion | null>(
+    (found, version) => (!found || version.updatedAt > found.updatedAt ? version : found),
+    null
+  )
+  return {
+    versions: versions.map(toWorkflowVersionDto),
+    updatedAt: latest?.updatedAt.toISO() ?? null,
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * The OpenAPI description of the workflow routes (merged into openapi.ts). Texts go
+ * through small helpers: they describe the API, they are not messages shown to people.
+ */
+const withText = <T extends object>(schema: T, text: string) => ({ ...schema, description: text })
+
+const pathParam = (name: string, text: string) =>
+  withText({ name, in: 'path', required: true, schema: { type: 'string' } }, text)
+
+const queryParam = (name: string, schema: object, text: string) =>
+  withText({ name, in: 'query', required: false, schema }, text)
+
+const error = { $ref: '#/components/responses/Error' }
+
+const reply = (text: string, schema?: object) =>
+  withText(schema ? { content: { 'application/json': { schema } } } : {}, text)
+
+const body = (schema: object, required = true) => ({
+  required,
+  content: { 'application/json': { schema } },
+})
+
+const status = { type: 'string', enum: ['DRAFT', 'PUBLISHED', 'DISABLED'] }
+const dateTime = { type: 'string', format: 'date-time' }
+const nullableDateTime = { type: ['string', 'null'], format: 'date-time' }
+const list = { type: 'array', items: { type: 'object' } }
+
+const content = {
+  name: { type: 'string' },
+  description: { type: ['string', 'null'] },
+  icon: { type: ['string', 'null'] },
+  blocks: withText(list, 'Nodes: id, type (the plugin id), graphCoordinates, options...'),
+  edges: withText(
+    list,
+    'from.blockId (and from.conditionId), to.blockId; isAttachment and attachmentName plug a model or tools into an LLM agent'
+  ),
+  variables: list,
+  settings: withText(
+    { type: 'object' },
+    'errorHandling (retryCount, retryDelay, failureNotification), timeout, concurrency, logging'
+  ),
+}
+
+const workflowJson = withText(
+  {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      ...content,
+      version: { type: 'integer' },
+      status,
+      isActive: { type: 'boolean' },
+      executableWorkflow: withText(
+        { type: ['object', 'null'] },
+        'Compiled on publish: blocks, edges, root_block, wait_blocks'
+      ),
+      isArchived: { type: 'boolean' },
+      workspaceId: { type: 'string' },
+      updatedBy: { type: ['string', 'null'], enum: ['user', 'assistant', null] },
+      isModifiedByAi: { type: 'boolean' },
+      publishedAt: nullableDateTime,
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
+  },
+  'The workflow JSON (what the export writes and the import reads)'
+)
+
+const workflowResponse = {
+  type: 'object',
+  properties: {
+    workflow: workflowJson,
+    currentUserMode: { type: 'string', enum: ['write', 'read', 'guest'] },
+  },
+}
+
+const summary = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    icon: { type: ['string', 'null'] },
+    status,
+    isActive: { type: 'boolean' },
+    isArchived: { type: 'boolean' },
+    publishedAt: nullableDateTime,
+    lastRunAt: nullableDateTime,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+}
+
+const version = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    versionName: withText({ type: 'string' }, "'Initial Version', then 'Version N'"),
+    workflow: withText(
+      { type: 'object' },
+      'name, description, icon, blocks, edges, variables, settings at that save'
+    ),
+    userId: { type: ['string', 'null'] },
+    updatedBy: { type: 'string', enum: ['user', 'assistant'] },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+}
+
+const workflowId = pathParam('id', 'Workflow id')
+
+/** One call that changes a workflow and answers with it. */
+const action = (text: string, extra: Record<number, unknown> = {}) => ({
+  post: {
+    summary: text,
+    parameters: [workflowId],
+    responses: { 200: reply('The workflow', workflowResponse), 404: error, ...extra },
+  },
+})
+
+export function workflowPaths() {
+  return {
+    '/api/v1/workflows': {
+      post: {
+        summary: 'Import a workflow (or start an empty one when no workflow is sent)',
+        requestBody: body({
+          type: 'object',
+          required: ['workspaceId'],
+          properties: {
+            workspaceId: { type: 'string' },
+            workflow: withText(
+              { oneOf: [{ type: 'object' }, { type: 'string' }] },
+              'The workflow JSON (or its text). Its id is kept when free; it arrives as an inactive draft'
+            ),
+            name: withText({ type: 'string' }, 'Replaces the name'),
+          },
+        }),
+        responses: {
+          201: reply('The new workflow', workflowResponse),
+          403: error,
+          404: error,
+          422: error,
+        },
+      },
+    },
+    '/api/v1/workspaces/{id}/workflows': {
+      get: {
+        summary: 'Workflows of a workspace, most recently changed first',
+        parameters: [
+          pathParam('id', 'Workspace id'),
+          queryParam('q', { type: 'string' }, 'Text in the name or the description'),
+          queryParam('archived', { type: 'boolean' }, 'The archived workflows instead'),
+        ],
+        responses: {
+          200: reply('The workflows', {
+            type: 'object',
+            properties: { workflows: { type: 'array', items: summary } },
+          }),
+          404: error,
+        },
+      },
+    },
+    '/api/v1/workflows/{id}': {
+      get: {
+        summary: 'A workflow',
+        parameters: [workflowId],
+        responses: { 200: reply('The workflow', workflowResponse), 404: error },
+      },
+      patch: {
+        summary:
+          'Save changes (checked against the workflow format). Changing the nodes or edges of a PUBLISHED workflow makes it a DRAFT again and inactive; each save is kept in the history',
+        parameters: [workflowId],
+        requestBody: body({
+          type: 'object',
+          properties: {
+            ...content,
+            updatedBy: withText(
+              { type: 'string', enum: ['user', 'assistant'] },
+              'Who made the change (default user)'
+            ),
+            isArchived: { type: 'boolean' },
+          },
+        }),
+        responses: {
+          200: reply('The workflow', workflowResponse),
+          403: error,
+          404: error,
+          422: error,
+        },
+      },
+      delete: {
+        summary: 'Delete a workflow and its history',
+        parameters: [workflowId],
+        responses: { 204: reply('Deleted'), 403: error, 404: error },
+      },
+    },
+    '/api/v1/workflows/{id}/publish': action(
+      'Compile and publish the draft (one enabled trigger needed; every node enabled on the plan)',
+      { 403: error, 422: error }
+    ),
+    '/api/v1/workflows/{id}/activate': action(
+      'Let the trigger start runs (published workflows only; counts against the plan)',
+      { 403: error, 409: error }
+    ),
+    '/api/v1/workflows/{id}/deactivate': action('Stop the trigger from starting runs', {
+      403: error,
+    }),
+    '/api/v1/workflows/{id}/duplicate': {
+      post: {
+        summary: 'Copy a workflow (as an inactive draft)',
+        parameters: [workflowId],
+        responses: {
+          201: reply('The copy', workflowResponse),
+          403: error,
+          404: error,
+        },
+      },
+    },
+    '/api/v1/workflows/{id}/versions': {
+      get: {
+        summary: 'The history of a workflow, newest first',
+        parameters: [workflowId],
+        responses: {
+          200: reply('The versions', {
+            type: 'object',
+            properties: {
+              versions: { type: 'array', items: version },
+              updatedAt: nullableDateTime,
+            },
+          }),
+          404: error,
+        },
+      },
+    },
+    '/api/v1/workflows/{id}/versions/{versionId}/restore': {
+      post: {
+        summary:
+          "Copy a version's nodes, edges, variables and settings over the draft (it becomes an inactive DRAFT)",
+        parameters: [workflowId, pathParam('versionId', 'Version id')],
+        responses: { 200: reply('The workflow', workflowResponse), 403: error, 404: error },
+      },
+    },
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * What the server sends about workflows (built by app/dtos/workflow_dto.ts), shared with
+ * the React pages: the list, the editor page and the REST API bodies.
+ */
+import type { UserMode } from '../workspace_roles.js'
+import type { PluginCategory } from '../../plugins/define_plugin.js'
+import type { FormDescription } from '../../plugins/derive.js'
+import type { WorkflowEditor, WorkflowJson, WorkflowSnapshot, WorkflowStatus } from './types.js'
+
+/** A row of the workflow list. */
+export interface WorkflowSummaryDto {
+  id: string
+  name: string
+  description: string | null
+  icon: string | null
+  status: WorkflowStatus
+  isActive: boolean
+  isArchived: boolean
+  publishedAt: string | null
+  /** Runs come with the executor; null until then. */
+  lastRunAt: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** GET /api/v1/workflows/:id and every call that changes one workflow. */
+export interface WorkflowDto {
+  workflow: WorkflowJson
+  currentUserMode: UserMode
+}
+
+export interface WorkflowVersionDto {
+  id: string
+  versionName: string
+  workflow: WorkflowSnapshot
+  userId: string | null
+  updatedBy: WorkflowEditor
+  createdAt: string
+  updatedAt: string
+}
+
+/** GET /api/v1/workflows/:id/versions: newest first. */
+export interface WorkflowHistoryDto {
+  versions: WorkflowVersionDto[]
+  /** When the history last changed (null while empty). */
+  updatedAt: string | null
+}
+
+/** A node type the editor offers (workflow-serving plugins, locked ones with an upgrade hint). */
+export interface WorkflowEditorPluginDto {
+  id: string
+  name: string
+  category: PluginCategory
+  icon: string | null
+  locked: boolean
+  defaults: Record<string, unknown>
+  form: FormDescription
+}
+
+/** Props of the Inertia page workflows/edit. */
+export interface WorkflowEditPageProps {
+  workflow: WorkflowJson
+  currentUserMode: UserMode
+  plugins: WorkflowEditorPluginDto[]
+}
+
+/** Props of the Inertia page workflows/index. */
+export interface WorkflowListPageProps {
+  workflows: WorkflowSummaryDto[]
+  q: string
+}

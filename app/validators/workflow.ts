@@ -1,0 +1,25 @@
+import vine from '@vinejs/vine'
+
+/* The content is checked by validateWorkflow (app/shared/workflow/validate.ts). */
+const anyValue = () => vine.any().nullable().optional()
+
+/** PATCH a workflow: any subset; the content is then checked against the workflow format. */
+export const updateWorkflowValidator = vine.compile(
+  vine.object({
+    name: vine.string().trim().minLength(1).maxLength(255).optional(),
+    description: vine.string().trim().maxLength(10000).nullable().optional(),
+    icon: vine.string().trim().maxLength(1024).nullable().optional(),
+    blocks: vine.array(anyValue()).optional(),
+    edges: vine.array(anyValue()).optional(),
+    variables: vine.array(anyValue()).optional(),
+    settings: vine.record(anyValue()).optional(),
+    updatedBy: vine.enum(['user', 'assistant']).optional(),
+    isArchived: vine.boolean().optional(),
+  })
+)
+
+export const createWorkflowValidator = vine.compile(
+  vine.object({
+    name: vine.string().trim().maxLength(255).optional(),
+  })
+)

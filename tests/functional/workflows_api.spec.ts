@@ -1,0 +1,708 @@
+import { test } from '@japa/runner'
+import Workflow from '#models/workflow'
+import WorkflowVersion from '#models/workflow_version'
+import PluginPlanSetting from '#models/plugin_plan_setting'
+import WorkspaceMember from '#models/workspace_member'
+import type User from '#models/user'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import {
+  onWorkflowActivated,
+  onWorkflowDeactivated,
+  type WorkflowActivatedEvent,
+  type WorkflowDeactivatedEvent,
+} from '#services/workflow_events'
+import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+
+async function tokenFor(user: User) {
+  return (await new CreateApiToken().handle(user, `t-${Date.now()}-${Math.random()}`)).value
+}
+
+/** A manual trigger followed by a "set variable" node, as an export would carry it. */
+function workflowFile(id = `wf${Date.now()}${Math.floor(Math.random() * 1000)}`) {
+  return {
+    id,
+    name: 'Order follow-up',
+    description: 'Thanks customers',
+    icon: '📦',
+    version: 1,
+    status: 'PUBLISHED',
+    isActive: true,
+    blocks: [
+      {
+        id: 'trigger',
+        type: 'manual-trigger',
+        graphCoordinates: { x: 0, y: 0 },
+        outgoingEdgeId: 'e1',
+      },
+      {
+        id: 'remember',
+        type: 'workflow-set-variable',
+        graphCoordinates: { x: 300, y: 0 },
+        options: { variableId: 'v1', value: '{{$input.order}}' },
+      },
+    ],
+    edges: [{ id: 'e1', from: { blockId: 'trigger' }, to: { blockId: 'remember' } }],
+    variables: [{ id: 'v1', name: 'Order' }],
+    settings: { timeout: 120, logging: { level: 'debug', retentionDays: 7 } },
+    executableWorkflow: { blocks: [], edges: [], root_block: 'x', wait_blocks: [] },
+    customField: { kept: true },
+  }
+}
+
+async function setup(plan?: User['plan']) {
+  const user = await createUser()
+  if (plan) await setUserPlan(user, plan)
+  const workspace = await firstWorkspaceOf(user)
+  return { user, workspace, token: await tokenFor(user) }
+}
+
+test.group('Workflows REST API', (group) => {
+  group.each.teardown(async () => {
+    await PluginPlanSetting.query().delete()
+  })
+
+  test('import keeps the content and a free id, as an inactive draft; export round-trips', async ({
+    client,
+    assert,
+  }) => {
+    const { user, workspace, token } = await setup('STANDARD')
+    const file = workflowFile()
+    const created = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: file })
+    created.assertStatus(201)
+    const workflow = created.body().workflow
+    assert.equal(created.body().currentUserMode, 'write')
+    assert.equal(workflow.id, file.id)
+    assert.equal(workflow.status, 'DRAFT')
+    assert.isFalse(workflow.isActive)
+    assert.isNull(workflow.executableWorkflow)
+    assert.deepEqual(workflow.blocks, file.blocks)
+    assert.deepEqual(workflow.edges, file.edges)
+    assert.equal(workflow.settings.timeout, 120)
+    assert.equal(workflow.settings.errorHandling.retryDelay, 1000)
+
+    const exported = await client.get(`/workflows/${file.id}/export`).loginAs(user)
+    exported.assertStatus(200)
+    assert.match(
+      exported.header('content-disposition') ?? '',
+      /attachment; filename="Order-follow-up.json"/
+    )
+    const json = exported.body()
+    for (const key of ['name', 'description', 'icon', 'blocks', 'edges', 'variables', 'settings']) {
+      assert.deepEqual(json[key], workflow[key], key)
+    }
+
+    // The same file again: the id is taken, so a new one; the content is the same.
+    const again = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: JSON.stringify(json) })
+    again.assertStatus(201)
+    const copy = again.body().workflow
+    assert.notEqual(copy.id, file.id)
+    for (const key of ['name', 'description', 'icon', 'blocks', 'edges', 'variables', 'settings']) {
+      assert.deepEqual(copy[key], json[key], key)
+    }
+
+    // The list page's import takes the same file.
+    const imported = await client
+      .post('/workflows/import')
+      .loginAs(user)
+      .withCsrfToken()
+      .json({ workflow: json })
+      .redirects(0)
+    imported.assertStatus(302)
+    assert.equal(imported.header('location'), '/workflows')
+    assert.lengthOf(await Workflow.query().where('workspace_id', workspace.id), 3)
+  })
+
+  test('a body that is not a workflow is refused and creates nothing', async ({
+    client,
+    assert,
+  }) => {
+    const { workspace, token } = await setup()
+    for (const workflow of [{ hello: 'world' }, '{ nope', { blocks: [{ type: 'no id' }] }]) {
+      const response = await client
+        .post('/api/v1/workflows')
+        .bearerToken(token)
+        .json({ workspaceId: workspace.id, workflow })
+      response.assertStatus(422)
+      response.assertBodyContains({
+        message: "Failed to parse the file. Are you sure it's a workflow?",
+        field: 'workflow',
+      })
+    }
+    const duplicateIds = workflowFile()
+    duplicateIds.edges.push({
+      id: 'trigger',
+      from: { blockId: 'trigger' },
+      to: { blockId: 'remember' },
+    })
+    const invalid = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: duplicateIds })
+    invalid.assertStatus(422)
+    invalid.assertBodyContains({
+      message: "Failed to parse the file. Are you sure it's a workflow?",
+      description: 'edges.1.id: Id "trigger" is already used at blocks.0',
+    })
+    assert.lengthOf(await Workflow.query().where('workspace_id', workspace.id), 0)
+  })
+
+  test('creation counts against workflowCreation; archived workflows do not', async ({
+    client,
+    assert,
+  }) => {
+    const { user, workspace, token } = await setup()
+    const first = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, name: 'First' })
+    first.assertStatus(201)
+    assert.equal(first.body().workflow.name, 'First')
+    assert.deepEqual(first.body().workflow.blocks, [])
+
+    const second = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: workflowFile() })
+    second.assertStatus(403)
+    second.assertBodyContains({ message: 'Workflow limit reached' })
+    const fromPage = await client.get('/workflows/create').loginAs(user).redirects(0)
+    fromPage.assertStatus(302)
+    assert.notMatch(fromPage.header('location') ?? '', /^\/workflows\/c/)
+
+    const id = first.body().workflow.id
+    const archived = await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(token)
+      .json({ isArchived: true })
+    assert.isTrue(archived.body().workflow.isArchived)
+    const listed = await client
+      .get(`/api/v1/workspaces/${workspace.id}/workflows`)
+      .bearerToken(token)
+    assert.lengthOf(listed.body().workflows, 0)
+
+    const third = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: workflowFile() })
+    third.assertStatus(201)
+
+    const unarchive = await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(token)
+      .json({ isArchived: false })
+    unarchive.assertStatus(403)
+    unarchive.assertBodyContains({ message: 'Workflow limit reached' })
+
+    await setUserPlan(user, 'BASIC')
+    const duplicate = await client
+      .post(`/api/v1/workflows/${third.body().workflow.id}/duplicate`)
+      .bearerToken(token)
+    duplicate.assertStatus(201)
+    assert.equal(duplicate.body().workflow.name, 'Order follow-up (copy)')
+    assert.equal(duplicate.body().workflow.status, 'DRAFT')
+  })
+
+  test('status rules: publish before activating; editing nodes or edges after publishing makes a draft', async ({
+    client,
+    assert,
+  }) => {
+    const { workspace, token } = await setup()
+    const activated: WorkflowActivatedEvent[] = []
+    const deactivated: WorkflowDeactivatedEvent[] = []
+    const stops = [
+      onWorkflowActivated((event) => {
+        activated.push(event)
+      }),
+      onWorkflowDeactivated((event) => {
+        deactivated.push(event)
+      }),
+    ]
+    try {
+      const created = await client
+        .post('/api/v1/workflows')
+        .bearerToken(token)
+        .json({ workspaceId: workspace.id, workflow: workflowFile() })
+      const id = created.body().workflow.id
+
+      const early = await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(token)
+      early.assertStatus(409)
+      early.assertBodyContains({ message: 'Publish the workflow before activating it' })
+
+      const published = await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+      published.assertStatus(200)
+      const workflow = published.body().workflow
+      assert.equal(workflow.status, 'PUBLISHED')
+      assert.isNotNull(workflow.publishedAt)
+      assert.isFalse(workflow.isActive)
+      assert.equal(workflow.executableWorkflow.root_block, 'trigger')
+      assert.deepEqual(workflow.executableWorkflow.wait_blocks, [])
+      assert.lengthOf(workflow.executableWorkflow.blocks, 2)
+
+      const active = await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(token)
+      active.assertStatus(200)
+      assert.isTrue(active.body().workflow.isActive)
+      assert.lengthOf(activated, 1)
+      assert.equal(activated[0].workflowId, id)
+      assert.equal(activated[0].executableWorkflow.root_block, 'trigger')
+
+      // Renaming or changing settings keeps it published and running.
+      const renamed = await client
+        .patch(`/api/v1/workflows/${id}`)
+        .bearerToken(token)
+        .json({ name: 'Renamed', settings: { ...workflow.settings, timeout: 60 } })
+      renamed.assertStatus(200)
+      assert.equal(renamed.body().workflow.status, 'PUBLISHED')
+      assert.isTrue(renamed.body().workflow.isActive)
+
+      // The same nodes with their keys in another order are no change.
+      const reordered = workflow.blocks.map((block: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(block).reverse())
+      )
+      const same = await client
+        .patch(`/api/v1/workflows/${id}`)
+        .bearerToken(token)
+        .json({ blocks: reordered })
+      assert.equal(same.body().workflow.status, 'PUBLISHED')
+
+      const moved = structuredClone(workflow.blocks)
+      moved[1].graphCoordinates = { x: 420.456, y: 10 }
+      const edited = await client
+        .patch(`/api/v1/workflows/${id}`)
+        .bearerToken(token)
+        .json({ blocks: moved })
+      edited.assertStatus(200)
+      assert.equal(edited.body().workflow.status, 'DRAFT')
+      assert.isFalse(edited.body().workflow.isActive)
+      assert.deepEqual(edited.body().workflow.blocks[1].graphCoordinates, { x: 420.46, y: 10 })
+      assert.deepEqual(deactivated, [
+        { workflowId: id, workspaceId: workspace.id, reason: 'edited' },
+      ])
+
+      // Edges count too.
+      await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+      const unlinked = await client
+        .patch(`/api/v1/workflows/${id}`)
+        .bearerToken(token)
+        .json({ edges: [], blocks: moved.map(({ outgoingEdgeId, ...block }: any) => block) })
+      assert.equal(unlinked.body().workflow.status, 'DRAFT')
+
+      const again = await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(token)
+      again.assertStatus(409)
+
+      // Deactivating by hand.
+      await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+      await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(token)
+      const off = await client.post(`/api/v1/workflows/${id}/deactivate`).bearerToken(token)
+      off.assertStatus(200)
+      assert.isFalse(off.body().workflow.isActive)
+      assert.equal(off.body().workflow.status, 'PUBLISHED')
+      assert.equal(deactivated.at(-1)!.reason, 'deactivated')
+    } finally {
+      for (const stop of stops) stop()
+    }
+  })
+
+  test('publishing needs exactly one enabled trigger and plugins enabled on the plan', async ({
+    client,
+  }) => {
+    const { workspace, token } = await setup()
+    const file = workflowFile()
+    const created = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: file })
+    const id = created.body().workflow.id
+    const blocks = structuredClone(file.blocks) as any[]
+
+    blocks[0].isDisabled = true
+    await client.patch(`/api/v1/workflows/${id}`).bearerToken(token).json({ blocks })
+    const none = await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+    none.assertStatus(422)
+    none.assertBodyContains({
+      message: 'A workflow needs one trigger',
+      description: 'Add a trigger node (or enable the one you have), then publish again.',
+    })
+
+    blocks[0].isDisabled = false
+    blocks.push({ id: 'second', type: 'manual-trigger', graphCoordinates: { x: 0, y: 200 } })
+    await client.patch(`/api/v1/workflows/${id}`).bearerToken(token).json({ blocks })
+    const two = await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+    two.assertStatus(422)
+    two.assertBodyContains({ message: 'A workflow needs one trigger' })
+
+    await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(token)
+      .json({ blocks: blocks.slice(0, 2) })
+    await PluginPlanSetting.create({
+      pluginId: 'workflow-set-variable',
+      plan: 'FREE',
+      enabled: false,
+    })
+    const refused = await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+    refused.assertStatus(403)
+    refused.assertBodyContains({ message: 'Block not available on your plan' })
+
+    // Adding a node disabled on the plan is refused at save time too.
+    await PluginPlanSetting.create({ pluginId: 'workflow-script', plan: 'FREE', enabled: false })
+    const added = await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(token)
+      .json({
+        blocks: [
+          ...blocks.slice(0, 2),
+          { id: 'code', type: 'workflow-script', graphCoordinates: { x: 600, y: 0 } },
+        ],
+      })
+    added.assertStatus(403)
+
+    const invalid = await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(token)
+      .json({ edges: [{ id: 'x', from: { blockId: 'ghost' }, to: { blockId: 'trigger' } }] })
+    invalid.assertStatus(422)
+    invalid.assertBodyContains({
+      message: 'Error while updating workflow',
+      description: 'edges.0.from.blockId: No node has the id "ghost"',
+    })
+
+    const schedule = await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(token)
+      .json({
+        blocks: [
+          {
+            id: 'tick',
+            type: 'schedule-trigger',
+            graphCoordinates: { x: 0, y: 0 },
+            options: { mode: 'daily', hour: 24 },
+          },
+        ],
+        edges: [],
+      })
+    schedule.assertStatus(422)
+    schedule.assertBodyContains({
+      description: 'blocks.0.options.hour: hour must be a whole number from 0 to 23',
+    })
+  })
+
+  test('activation counts the active workflows of the workspace against workflowActivation', async ({
+    client,
+    assert,
+  }) => {
+    const { user, workspace, token } = await setup('BASIC')
+    const ids: string[] = []
+    for (let i = 0; i < 2; i++) {
+      const created = await client
+        .post('/api/v1/workflows')
+        .bearerToken(token)
+        .json({ workspaceId: workspace.id, workflow: workflowFile() })
+      ids.push(created.body().workflow.id)
+      ;(await client.post(`/api/v1/workflows/${ids[i]}/publish`).bearerToken(token)).assertStatus(
+        200
+      )
+    }
+    // The Free plan allows one active workflow.
+    await setUserPlan(user, 'FREE')
+    ;(await client.post(`/api/v1/workflows/${ids[0]}/activate`).bearerToken(token)).assertStatus(
+      200
+    )
+    // Activating what is already active is no new activation.
+    ;(await client.post(`/api/v1/workflows/${ids[0]}/activate`).bearerToken(token)).assertStatus(
+      200
+    )
+    const refused = await client.post(`/api/v1/workflows/${ids[1]}/activate`).bearerToken(token)
+    refused.assertStatus(403)
+    refused.assertBodyContains({ message: 'Active workflow limit reached' })
+    assert.isFalse((await Workflow.findOrFail(ids[1])).isActive)
+
+    await client.post(`/api/v1/workflows/${ids[0]}/deactivate`).bearerToken(token)
+    ;(await client.post(`/api/v1/workflows/${ids[1]}/activate`).bearerToken(token)).assertStatus(
+      200
+    )
+
+    // Archiving stops it, and archived workflows cannot be activated.
+    await client.patch(`/api/v1/workflows/${ids[1]}`).bearerToken(token).json({ isArchived: true })
+    assert.isFalse((await Workflow.findOrFail(ids[1])).isActive)
+    ;(await client.post(`/api/v1/workflows/${ids[0]}/activate`).bearerToken(token)).assertStatus(
+      200
+    )
+  })
+
+  test("history: 'Initial Version', then 'Version N'; a person's saves update their latest version; restore", async ({
+    client,
+    assert,
+  }) => {
+    const { workspace, token } = await setup()
+    const file = workflowFile()
+    const created = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: file })
+    const id = created.body().workflow.id
+    const names = async () => {
+      const history = await client.get(`/api/v1/workflows/${id}/versions`).bearerToken(token)
+      history.assertStatus(200)
+      return history.body().versions.map((v: any) => `${v.versionName}/${v.updatedBy}`)
+    }
+    const empty = await client.get(`/api/v1/workflows/${id}/versions`).bearerToken(token)
+    assert.deepEqual(empty.body(), { versions: [], updatedAt: null })
+
+    await client.patch(`/api/v1/workflows/${id}`).bearerToken(token).json({ name: 'One' })
+    assert.deepEqual(await names(), ['Initial Version/user'])
+    const blocks = structuredClone(file.blocks) as any[]
+    blocks[1].options.value = 'edited by hand'
+    await client.patch(`/api/v1/workflows/${id}`).bearerToken(token).json({ blocks })
+    assert.deepEqual(await names(), ['Initial Version/user'])
+    const initial = await WorkflowVersion.findByOrFail('workflow_id', id)
+    assert.equal((initial.workflow.blocks[1].options as any).value, 'edited by hand')
+
+    const aiBlocks = structuredClone(blocks)
+    aiBlocks[1].options.value = 'written by the copilot'
+    const byAi = await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(token)
+      .json({ blocks: aiBlocks, updatedBy: 'assistant' })
+    assert.equal(byAi.body().workflow.updatedBy, 'assistant')
+    assert.isTrue(byAi.body().workflow.isModifiedByAi)
+    assert.deepEqual(await names(), ['Version 2/assistant', 'Initial Version/user'])
+
+    await client.patch(`/api/v1/workflows/${id}`).bearerToken(token).json({ name: 'Two' })
+    await client.patch(`/api/v1/workflows/${id}`).bearerToken(token).json({ name: 'Three' })
+    assert.deepEqual(await names(), [
+      'Version 3/user',
+      'Version 2/assistant',
+      'Initial Version/user',
+    ])
+
+    // Restoring the builder's own version undoes the copilot's change, as a new version.
+    await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+    await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(token)
+    const restored = await client
+      .post(`/api/v1/workflows/${id}/versions/${initial.id}/restore`)
+      .bearerToken(token)
+    restored.assertStatus(200)
+    const workflow = restored.body().workflow
+    assert.equal(workflow.blocks[1].options.value, 'edited by hand')
+    assert.equal(workflow.name, 'Three')
+    assert.equal(workflow.status, 'DRAFT')
+    assert.isFalse(workflow.isActive)
+    assert.deepEqual(await names(), [
+      'Version 4/user',
+      'Version 3/user',
+      'Version 2/assistant',
+      'Initial Version/user',
+    ])
+
+    const unknown = await client
+      .post(`/api/v1/workflows/${id}/versions/nope/restore`)
+      .bearerToken(token)
+    unknown.assertStatus(404)
+    unknown.assertBodyContains({ message: 'Version not found' })
+  })
+
+  test("the copilot's first change keeps the builder's work as 'Initial Version'", async ({
+    client,
+    assert,
+  }) => {
+    const { workspace, token } = await setup()
+    const file = workflowFile()
+    const created = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: file })
+    const id = created.body().workflow.id
+    await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(token)
+      .json({ name: 'Copilot name', updatedBy: 'assistant' })
+    const history = await client.get(`/api/v1/workflows/${id}/versions`).bearerToken(token)
+    const versions = history.body().versions
+    assert.deepEqual(
+      versions.map((v: any) => [v.versionName, v.updatedBy, v.workflow.name]),
+      [
+        ['Version 2', 'assistant', 'Copilot name'],
+        ['Initial Version', 'user', 'Order follow-up'],
+      ]
+    )
+    assert.isString(history.body().updatedAt)
+  })
+
+  test('list with status, activity and search', async ({ client, assert }) => {
+    const { workspace, token } = await setup('BASIC')
+    const a = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: { ...workflowFile(), name: 'Invoices 100%' } })
+    await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({
+        workspaceId: workspace.id,
+        workflow: { ...workflowFile(), name: 'Newsletter', description: 'Weekly invoices digest' },
+      })
+    await client.post(`/api/v1/workflows/${a.body().workflow.id}/publish`).bearerToken(token)
+    await client.post(`/api/v1/workflows/${a.body().workflow.id}/activate`).bearerToken(token)
+
+    const all = await client.get(`/api/v1/workspaces/${workspace.id}/workflows`).bearerToken(token)
+    all.assertStatus(200)
+    const rows = all.body().workflows
+    assert.lengthOf(rows, 2)
+    const invoices = rows.find((row: any) => row.name === 'Invoices 100%')
+    assert.include(invoices, { status: 'PUBLISHED', isActive: true, lastRunAt: null })
+    assert.isString(invoices.updatedAt)
+
+    const search = async (q: string) =>
+      (
+        await client
+          .get(`/api/v1/workspaces/${workspace.id}/workflows`)
+          .qs({ q })
+          .bearerToken(token)
+      )
+        .body()
+        .workflows.map((row: any) => row.name)
+        .sort()
+    assert.deepEqual(await search('INVOICES'), ['Invoices 100%', 'Newsletter'])
+    assert.deepEqual(await search('news'), ['Newsletter'])
+    assert.deepEqual(await search('100%'), ['Invoices 100%'])
+    assert.deepEqual(await search('0_'), [])
+  })
+
+  test('access: members by role, strangers see nothing, the session works too', async ({
+    client,
+    assert,
+  }) => {
+    const { user: owner, workspace, token } = await setup()
+    const created = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: workflowFile() })
+    const id = created.body().workflow.id
+
+    const viaSession = await client.get(`/api/v1/workflows/${id}`).loginAs(owner)
+    viaSession.assertStatus(200)
+    assert.equal(viaSession.body().workflow.id, id)
+
+    const guest = await createUser()
+    await WorkspaceMember.create({ workspaceId: workspace.id, userId: guest.id, role: 'GUEST' })
+    const guestToken = await tokenFor(guest)
+    const read = await client.get(`/api/v1/workflows/${id}`).bearerToken(guestToken)
+    read.assertStatus(200)
+    read.assertBodyContains({ currentUserMode: 'read' })
+    ;(await client.get(`/api/v1/workflows/${id}/versions`).bearerToken(guestToken)).assertStatus(
+      200
+    )
+    const patch = await client
+      .patch(`/api/v1/workflows/${id}`)
+      .bearerToken(guestToken)
+      .json({ name: 'x' })
+    patch.assertStatus(403)
+    patch.assertBodyContains({ description: 'You can only view this workflow.' })
+    for (const action of ['publish', 'activate', 'deactivate', 'duplicate']) {
+      ;(
+        await client.post(`/api/v1/workflows/${id}/${action}`).bearerToken(guestToken)
+      ).assertStatus(403)
+    }
+    ;(await client.delete(`/api/v1/workflows/${id}`).bearerToken(guestToken)).assertStatus(403)
+    const guestCreate = await client
+      .post('/api/v1/workflows')
+      .bearerToken(guestToken)
+      .json({ workspaceId: workspace.id })
+    guestCreate.assertStatus(403)
+
+    const stranger = await createUser()
+    const strangerToken = await tokenFor(stranger)
+    for (const response of [
+      await client.get(`/api/v1/workflows/${id}`).bearerToken(strangerToken),
+      await client.patch(`/api/v1/workflows/${id}`).bearerToken(strangerToken).json({ name: 'x' }),
+      await client.get(`/api/v1/workflows/${id}/versions`).bearerToken(strangerToken),
+      await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(strangerToken),
+      await client.delete(`/api/v1/workflows/${id}`).bearerToken(strangerToken),
+      await client.get(`/api/v1/workspaces/${workspace.id}/workflows`).bearerToken(strangerToken),
+      await client.get(`/workflows/${id}/export`).loginAs(stranger),
+    ]) {
+      response.assertStatus(404)
+    }
+    const strangerPage = await client.get(`/workflows/${id}`).loginAs(stranger).withInertia()
+    strangerPage.assertStatus(404)
+    ;(await client.get(`/api/v1/workflows/${id}`)).assertStatus(401)
+
+    const deleted = await client.delete(`/api/v1/workflows/${id}`).bearerToken(token)
+    deleted.assertStatus(204)
+    assert.isNull(await Workflow.find(id))
+    assert.lengthOf(await WorkflowVersion.query().where('workflow_id', id), 0)
+  })
+
+  test('pages: the list, /workflows/create and the editor page props', async ({
+    client,
+    assert,
+  }) => {
+    const { user, workspace } = await setup()
+    const empty = await client.get('/workflows').loginAs(user).withInertia()
+    empty.assertInertiaComponent('workflows/index')
+    assert.deepEqual(empty.inertiaProps.workflows, [])
+    assert.equal(empty.inertiaProps.q, '')
+
+    const created = await client.get('/workflows/create').loginAs(user).redirects(0)
+    created.assertStatus(302)
+    const location = created.header('location') ?? ''
+    assert.match(location, /^\/workflows\/[a-z0-9]+$/)
+    const id = location.split('/').pop()!
+    assert.equal((await Workflow.findOrFail(id)).workspaceId, workspace.id)
+
+    const listed = await client.get('/workflows').qs({ q: 'my' }).loginAs(user).withInertia()
+    assert.deepEqual(
+      listed.inertiaProps.workflows.map((w: any) => [w.id, w.status, w.isActive]),
+      [[id, 'DRAFT', false]]
+    )
+
+    const editor = await client.get(`/workflows/${id}`).loginAs(user).withInertia()
+    editor.assertInertiaComponent('workflows/edit')
+    assert.equal(editor.inertiaProps.currentUserMode, 'write')
+    assert.equal(editor.inertiaProps.workflow.id, id)
+    const trigger = editor.inertiaProps.plugins.find((p: any) => p.id === 'manual-trigger')
+    assert.include(trigger, { category: 'trigger', locked: false })
+    assert.properties(trigger, ['name', 'icon', 'defaults', 'form'])
+    assert.isUndefined(editor.inertiaProps.plugins.find((p: any) => p.id === 'text input'))
+
+    const guest = await createUser()
+    await WorkspaceMember.create({ workspaceId: workspace.id, userId: guest.id, role: 'GUEST' })
+    const asGuest = await client.get(`/workflows/${id}`).loginAs(guest).withInertia()
+    assert.equal(asGuest.inertiaProps.currentUserMode, 'read')
+
+    const removed = await client
+      .delete(`/workflows/${id}`)
+      .loginAs(user)
+      .withCsrfToken()
+      .header('referer', '/workflows')
+      .redirects(0)
+    removed.assertStatus(302)
+    assert.isNull(await Workflow.find(id))
+  })
+
+  test('the OpenAPI document describes every workflow route', async ({ client, assert }) => {
+    const doc = (await client.get('/api/docs/openapi.json')).body()
+    const expected: [string, string][] = [
+      ['/api/v1/workflows', 'post'],
+      ['/api/v1/workspaces/{id}/workflows', 'get'],
+      ['/api/v1/workflows/{id}', 'get'],
+      ['/api/v1/workflows/{id}', 'patch'],
+      ['/api/v1/workflows/{id}', 'delete'],
+      ['/api/v1/workflows/{id}/publish', 'post'],
+      ['/api/v1/workflows/{id}/activate', 'post'],
+      ['/api/v1/workflows/{id}/deactivate', 'post'],
+      ['/api/v1/workflows/{id}/duplicate', 'post'],
+      ['/api/v1/workflows/{id}/versions', 'get'],
+      ['/api/v1/workflows/{id}/versions/{versionId}/restore', 'post'],
+    ]
+    for (const [path, method] of expected) {
+      assert.property(doc.paths[path] ?? {}, method, `${method} ${path}`)
+    }
+  })
+})
