@@ -73,6 +73,8 @@ export interface PluginDeclaration<
   /** The credential record's fields; their type is the plugin id. */
   credentials?: Credentials
   items?: ItemsDeclaration<any>
+  /** Workflow nodes that park a run until a time or a call (compiled into wait_blocks). */
+  waits?: boolean
 }
 
 /**

@@ -17,6 +17,7 @@ export default definePlugin({
   icon: 'timer',
   version: 1,
   serves: ['workflow'],
+  waits: true,
   options: {
     resume: field.enum({
       label: 'Resume',

@@ -20,7 +20,8 @@ const APP = join(ROOT, 'app')
  * logs (data kept in results, like the plugins' logs), the API description.
  */
 const SKIPPED_APP_DIRS = ['plugins', 'sandbox', 'engine'].map((dir) => join(APP, dir))
-const SKIPPED_APP_FILES = [join(APP, 'services/openapi.ts')]
+/** The OpenAPI description (openapi.ts and its per-area openapi_*.ts parts). */
+const isSkippedFile = (path: string) => /[\\/]services[\\/]openapi(_\w+)?\.ts$/.test(path)
 
 type Catalogue = Record<string, unknown>
 
@@ -259,7 +260,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) return sourceFiles(path)
-    return entry.name.endsWith('.ts') && !SKIPPED_APP_FILES.includes(path) ? [path] : []
+    return entry.name.endsWith('.ts') && !isSkippedFile(path) ? [path] : []
   })
 }
 

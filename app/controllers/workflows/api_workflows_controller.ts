@@ -18,7 +18,12 @@ import {
 } from '#actions/workflows/workflow_publishing'
 import { ListWorkflowVersions, RestoreWorkflowVersion } from '#actions/workflows/workflow_history'
 import { parseWorkflowImport } from '#actions/workflows/workflow_import'
-import { toWorkflowDto, toWorkflowHistoryDto, toWorkflowSummaryDto } from '#dtos/workflow_dto'
+import {
+  lastRunTimes,
+  toWorkflowDto,
+  toWorkflowHistoryDto,
+  toWorkflowSummaryDto,
+} from '#dtos/workflow_dto'
 import { updateWorkflowValidator } from '#validators/workflow'
 
 async function writable(ctx: HttpContext) {
@@ -56,7 +61,10 @@ export default class ApiWorkflowsController {
       q: typeof qs.q === 'string' ? qs.q : null,
       archived: qs.archived === 'true',
     })
-    return response.ok({ workflows: workflows.map(toWorkflowSummaryDto) })
+    const lastRuns = await lastRunTimes(workflows.map((workflow) => workflow.id))
+    return response.ok({
+      workflows: workflows.map((workflow) => toWorkflowSummaryDto(workflow, lastRuns)),
+    })
   }
 
   async show({ auth, params, response }: HttpContext) {

@@ -12,7 +12,7 @@ import {
   DuplicateWorkflow,
   ListWorkflows,
 } from '#actions/workflows/workflows'
-import { toWorkflowJson, toWorkflowSummaryDto } from '#dtos/workflow_dto'
+import { lastRunTimes, toWorkflowJson, toWorkflowSummaryDto } from '#dtos/workflow_dto'
 import { createWorkflowValidator } from '#validators/workflow'
 import type { WorkflowListPageProps } from '#shared/workflow/dto'
 
@@ -37,7 +37,11 @@ export default class WorkflowsController {
     const { workspace } = await currentWorkspaceOf(ctx, false)
     const q = typeof ctx.request.qs().q === 'string' ? ctx.request.qs().q.trim() : ''
     const workflows = await new ListWorkflows().handle(workspace.id, { q })
-    const props: WorkflowListPageProps = { workflows: workflows.map(toWorkflowSummaryDto), q }
+    const lastRuns = await lastRunTimes(workflows.map((workflow) => workflow.id))
+    const props: WorkflowListPageProps = {
+      workflows: workflows.map((workflow) => toWorkflowSummaryDto(workflow, lastRuns)),
+      q,
+    }
     return ctx.inertia.render('workflows/index', { ...props })
   }
 
