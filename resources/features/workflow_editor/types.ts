@@ -1,0 +1,60 @@
+import type {
+  WorkflowDto,
+  WorkflowEditorPluginDto,
+  WorkflowEditPageProps,
+  WorkflowHistoryDto,
+  WorkflowVersionDto,
+} from '#shared/workflow/dto'
+import type { NodeRunStatus, RunStatus, WorkflowJson } from '#shared/workflow/types'
+
+export type {
+  WorkflowDto,
+  WorkflowEditPageProps,
+  WorkflowHistoryDto,
+  WorkflowVersionDto,
+} from '#shared/workflow/dto'
+
+/** The node families of the palette, in the order it shows them (spec 03 "Node families"). */
+export const NODE_FAMILIES = ['trigger', 'action', 'model', 'tool', 'data', 'flow'] as const
+export type NodeFamily = (typeof NODE_FAMILIES)[number]
+
+/**
+ * A slot of an LLM-agent-like node into which model or tool nodes plug. Declared by the
+ * agent's manifest as `attachments` (for example `{ name: 'model', accepts: ['model'] }`
+ * and `{ name: 'tools', accepts: ['tool'], multiple: true }`).
+ */
+export interface AttachmentSlot {
+  name: string
+  label: string
+  /** Plugin categories that may plug in here. */
+  accepts: string[]
+  /** Several nodes may plug in (tools); otherwise one, a new one replacing the old (model). */
+  multiple: boolean
+}
+
+/** A node type as the editor uses it: the server's DTO plus what the manifest adds. */
+export interface WorkflowEditorPlugin extends WorkflowEditorPluginDto {
+  /** Branches of a fresh node (condition nodes), ids added on drop. */
+  defaultConditions: Record<string, unknown>[]
+  attachments: AttachmentSlot[]
+}
+
+export type { WorkflowDoc } from './workflow_editing'
+
+export type WorkflowMeta = Required<Pick<WorkflowJson, 'status' | 'isActive'>> &
+  Pick<WorkflowJson, 'publishedAt' | 'updatedAt'>
+
+/** A run as the editor follows it: its status and the last status of each node. */
+export interface RunProgress {
+  id: string
+  status: RunStatus
+  nodes: Record<string, NodeRunStatus>
+  error?: string | null
+}
+
+export type { NodeRunStatus, RunStatus }
+
+export type WorkflowPageProps = WorkflowEditPageProps
+export type WorkflowSaveResponse = WorkflowDto
+export type WorkflowHistory = WorkflowHistoryDto
+export type WorkflowVersion = WorkflowVersionDto

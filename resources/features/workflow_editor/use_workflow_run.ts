@@ -1,0 +1,153 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { HttpError, jsonFetch } from '~/lib/http'
+import { showToast } from '~/lib/toast'
+import { isRecord } from '~/features/plugin_form/values'
+import { errorDescription, type WorkflowEditorStore } from './workflow_editor_store'
+import type { NodeRunStatus, RunProgress, RunStatus } from './types'
+
+export const RUN_POLL_MS = 500
+/** A forgotten tab stops asking after half an hour; the run itself goes on. */
+const MAX_POLLS = (30 * 60 * 1000) / RUN_POLL_MS
+
+const NODE_STATUSES: readonly NodeRunStatus[] = [
+  'pending',
+  'running',
+  'success',
+  'error',
+  'skipped',
+  'waiting',
+]
+const RUN_STATUSES: readonly RunStatus[] = [
+  'queued',
+  'running',
+  'success',
+  'error',
+  'waiting',
+  'cancelled',
+]
+/** A parked run (waiting) may sleep for days: the editor stops following it there. */
+const SETTLED: ReadonlySet<RunStatus> = new Set(['success', 'error', 'cancelled', 'waiting'])
+
+export function isSettled(status: RunStatus) {
+  return SETTLED.has(status)
+}
+
+/**
+ * Reads GET /api/v1/runs/:id, as `{run: {...}}` or the run itself. A node visited several
+ * times (a loop) shows the status of its latest visit: records come oldest first.
+ */
+export function parseRun(body: unknown, runId: string): RunProgress | null {
+  const run = isRecord(body) && isRecord(body.run) ? body.run : body
+  if (!isRecord(run)) return null
+  const status = RUN_STATUSES.find((candidate) => candidate === run.status)
+  if (!status) return null
+  const nodes: Record<string, NodeRunStatus> = {}
+  const list = Array.isArray(run.nodes) ? run.nodes : []
+  for (const node of list) {
+    if (!isRecord(node)) continue
+    const nodeId = typeof node.nodeId === 'string' ? node.nodeId : undefined
+    const nodeStatus = NODE_STATUSES.find((candidate) => candidate === node.status)
+    if (nodeId && nodeStatus) nodes[nodeId] = nodeStatus
+  }
+  return {
+    id: typeof run.id === 'string' ? run.id : runId,
+    status,
+    nodes,
+    error: typeof run.error === 'string' ? run.error : null,
+  }
+}
+
+/**
+ * The Run button: starts a manual run, then polls it every 500 ms until it settles and
+ * puts each node's status in the store's run map. Where the server has no run route yet
+ * (404), the button goes away.
+ */
+export function useWorkflowRun(store: WorkflowEditorStore) {
+  const { t } = useTranslation()
+  const [available, setAvailable] = useState(true)
+  const [starting, setStarting] = useState(false)
+  const pollRef = useRef<{ timer: ReturnType<typeof setTimeout> | null; stopped: boolean }>({
+    timer: null,
+    stopped: false,
+  })
+
+  const stopPolling = useCallback(() => {
+    pollRef.current.stopped = true
+    if (pollRef.current.timer) clearTimeout(pollRef.current.timer)
+    pollRef.current.timer = null
+  }, [])
+
+  useEffect(() => stopPolling, [stopPolling])
+
+  const poll = useCallback(
+    (runId: string) => {
+      let polls = 0
+      const tick = async () => {
+        if (pollRef.current.stopped || ++polls > MAX_POLLS) return
+        try {
+          const body = await jsonFetch(`/api/v1/runs/${runId}`)
+          if (pollRef.current.stopped) return
+          const run = parseRun(body, runId)
+          if (run) store.getState().setRun(run)
+          if (run && isSettled(run.status)) {
+            if (run.status === 'success') showToast('success', t('workflowEditor.run.succeeded'))
+            if (run.status === 'error') {
+              showToast('error', t('workflowEditor.run.failed'), run.error ?? undefined)
+            }
+            return
+          }
+        } catch (error) {
+          // One lost answer is retried at the next tick; a missing run ends the watch.
+          if (error instanceof HttpError && (error.status === 404 || error.status === 403)) {
+            showToast('error', t('workflowEditor.run.lost'), errorDescription(error))
+            return
+          }
+        }
+        pollRef.current.timer = setTimeout(tick, RUN_POLL_MS)
+      }
+      stopPolling()
+      pollRef.current = { timer: setTimeout(tick, 0), stopped: false }
+    },
+    [store, stopPolling, t]
+  )
+
+  const start = useCallback(async () => {
+    const state = store.getState()
+    if (state.readOnly || starting) return
+    setStarting(true)
+    try {
+      // The run uses what the server holds: pending edits go first.
+      if (!(await state.save())) return
+      // Runs start from the published graph (a pending graph edit has just unpublished it).
+      if (store.getState().meta.status !== 'PUBLISHED') {
+        showToast('error', t('workflowEditor.errors.publishBeforeRun'))
+        return
+      }
+      const answer = await jsonFetch<{ runId?: string; id?: string }>(
+        `/api/v1/workflows/${state.workflowId}/run`,
+        { method: 'POST', body: {} }
+      )
+      const runId = answer?.runId ?? answer?.id
+      if (!runId) return
+      store.getState().setRun({ id: runId, status: 'queued', nodes: {} })
+      poll(runId)
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) {
+        setAvailable(false)
+        showToast('info', t('workflowEditor.run.unavailable'))
+      } else {
+        showToast('error', t('workflowEditor.run.startFailed'), errorDescription(error))
+      }
+    } finally {
+      setStarting(false)
+    }
+  }, [store, starting, poll, t])
+
+  const clear = useCallback(() => {
+    stopPolling()
+    store.getState().setRun(null)
+  }, [store, stopPolling])
+
+  return { available, starting, start, clear }
+}

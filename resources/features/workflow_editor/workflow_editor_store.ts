@@ -1,0 +1,265 @@
+import { createContext, useContext } from 'react'
+import { createStore, useStore, type StoreApi } from 'zustand'
+import i18n from 'i18next'
+import {
+  createHistory,
+  push,
+  redo,
+  undo,
+  type History,
+  type HistoryOptions,
+} from '#shared/bot/history'
+import { validateWorkflow } from '#shared/workflow/validate'
+import type { WorkflowJson } from '#shared/workflow/types'
+import { jsonFetch } from '~/lib/http'
+import { showToast } from '~/lib/toast'
+import type {
+  NodeRunStatus,
+  RunProgress,
+  WorkflowDoc,
+  WorkflowMeta,
+  WorkflowSaveResponse,
+} from './types'
+
+/**
+ * The workflow editor's state (DESIGN section 6): one store per editor page. The edited
+ * document lives in an undo history and changes only through the pure functions of
+ * workflow_editing.ts, passed to `edit`. Server-owned facts (status, isActive), the
+ * selection and run statuses are maps of their own, outside the history.
+ */
+
+export type SaveStatus = 'saved' | 'saving' | 'unsaved'
+
+/** Form edits typed in a row land in one undo step when they touch the same thing. */
+const COALESCE_MS = 1000
+
+/*
+ * A workflow has no containers that an edit can leave empty for a moment (the bot's empty
+ * groups): every state is a whole graph, so undo never passes over one.
+ */
+const historyOptions: HistoryOptions<WorkflowDoc> = { isTransient: () => false }
+
+export interface WorkflowEditorState {
+  workflowId: string
+  readOnly: boolean
+  history: History<WorkflowDoc>
+  /** The document the server holds: a failed save returns to it. */
+  savedDoc: WorkflowDoc
+  saving: boolean
+  meta: WorkflowMeta
+  selection: { nodes: Record<string, true>; edges: Record<string, true> }
+  /** The node whose settings panel is open. */
+  openNodeId: string | null
+  /** The last run started from the editor (statuses by node id), null before any. */
+  run: RunProgress | null
+  lastEdit: { key: string; at: number } | null
+
+  /**
+   * Applies a pure editing function to the present document. Nothing happens in read-only
+   * modes or when the function returns the same document. Edits of one `coalesceKey`
+   * within a second replace each other instead of filling the undo history.
+   */
+  edit: (fn: (doc: WorkflowDoc) => WorkflowDoc, options?: { coalesceKey?: string }) => void
+  undo: () => void
+  redo: () => void
+  setSelection: (selection: { nodes?: string[]; edges?: string[] }) => void
+  openNode: (nodeId: string | null) => void
+  /** Sends the draft if it changed since the last save. Resolves false on failure. */
+  save: () => Promise<boolean>
+  /** Takes the server's answer about status and activity (publish, activate, save). */
+  applyServerWorkflow: (workflow: WorkflowJson) => void
+  /** Replaces the present document with one the server holds (a restore): undoable, saved. */
+  replaceWithSaved: (workflow: WorkflowJson) => void
+  setRun: (run: RunProgress | null) => void
+}
+
+export type WorkflowEditorStore = StoreApi<WorkflowEditorState>
+
+export function docOf(workflow: WorkflowJson): WorkflowDoc {
+  return {
+    name: workflow.name,
+    description: workflow.description ?? null,
+    icon: workflow.icon ?? null,
+    blocks: workflow.blocks ?? [],
+    edges: workflow.edges ?? [],
+    variables: workflow.variables ?? [],
+    settings: workflow.settings ?? {},
+  }
+}
+
+export function metaOf(workflow: WorkflowJson): WorkflowMeta {
+  return {
+    status: workflow.status ?? 'DRAFT',
+    isActive: !!workflow.isActive,
+    publishedAt: workflow.publishedAt ?? null,
+    updatedAt: workflow.updatedAt,
+  }
+}
+
+function toSet(ids: string[] | undefined): Record<string, true> {
+  const map: Record<string, true> = {}
+  for (const id of ids ?? []) map[id] = true
+  return map
+}
+
+export function errorDescription(error: unknown) {
+  return (error as { description?: string }).description ?? (error as Error).message
+}
+
+export function createWorkflowEditorStore(init: {
+  workflow: WorkflowJson & { id: string }
+  readOnly: boolean
+}): WorkflowEditorStore {
+  let inFlight: Promise<boolean> | null = null
+  const initialDoc = docOf(init.workflow)
+
+  return createStore<WorkflowEditorState>()((set, get) => {
+    async function send(): Promise<boolean> {
+      const { history, savedDoc, readOnly, workflowId } = get()
+      const doc = history.present
+      if (readOnly || doc === savedDoc) return true
+      // The server runs the same checks: refusing here keeps a broken draft off the wire.
+      const checked = validateWorkflow(doc)
+      if (!checked.ok) {
+        const first = checked.errors[0]
+        showToast(
+          'error',
+          i18n.t('workflowEditor.errors.update'),
+          first ? `${first.path}: ${first.message}` : undefined
+        )
+        return false
+      }
+      set({ saving: true })
+      try {
+        const response = await jsonFetch<WorkflowSaveResponse>(`/api/v1/workflows/${workflowId}`, {
+          method: 'PATCH',
+          body: {
+            name: doc.name,
+            blocks: doc.blocks,
+            edges: doc.edges,
+            variables: doc.variables,
+            settings: doc.settings,
+          },
+        })
+        set({
+          savedDoc: doc,
+          saving: false,
+          // The server decides whether this edit unpublished the workflow.
+          ...(response?.workflow ? { meta: metaOf(response.workflow) } : {}),
+        })
+        return true
+      } catch (error) {
+        // A failed save reverts to the last saved state (undo brings the edits back).
+        const current = get()
+        set({
+          saving: false,
+          history: push(current.history, current.savedDoc, historyOptions),
+          openNodeId: null,
+        })
+        showToast('error', i18n.t('workflowEditor.errors.update'), errorDescription(error))
+        return false
+      }
+    }
+
+    return {
+      workflowId: init.workflow.id,
+      readOnly: init.readOnly,
+      history: createHistory<WorkflowDoc>(initialDoc),
+      savedDoc: initialDoc,
+      saving: false,
+      meta: metaOf(init.workflow),
+      selection: { nodes: {}, edges: {} },
+      openNodeId: null,
+      run: null,
+      lastEdit: null,
+
+      edit(fn, options = {}) {
+        const state = get()
+        if (state.readOnly) return
+        const next = fn(state.history.present)
+        if (next === state.history.present) return
+        const now = Date.now()
+        const key = options.coalesceKey
+        const coalesce =
+          key !== undefined &&
+          state.lastEdit?.key === key &&
+          now - state.lastEdit.at < COALESCE_MS &&
+          state.history.past.length > 0
+        set({
+          history: coalesce
+            ? { ...state.history, present: next, future: [] }
+            : push(state.history, next, historyOptions),
+          lastEdit: key === undefined ? null : { key, at: now },
+        })
+      },
+      undo() {
+        if (get().readOnly) return
+        set((state) => ({ history: undo(state.history, historyOptions), lastEdit: null }))
+      },
+      redo() {
+        if (get().readOnly) return
+        set((state) => ({ history: redo(state.history), lastEdit: null }))
+      },
+      setSelection(selection) {
+        set((state) => ({
+          selection: {
+            nodes: selection.nodes ? toSet(selection.nodes) : state.selection.nodes,
+            edges: selection.edges ? toSet(selection.edges) : state.selection.edges,
+          },
+        }))
+      },
+      openNode(nodeId) {
+        set({ openNodeId: nodeId })
+      },
+      save() {
+        // One save at a time; a change made meanwhile is sent by the next call.
+        const run = (inFlight ?? Promise.resolve(true)).then(() => send())
+        inFlight = run.finally(() => {
+          if (inFlight === run) inFlight = null
+        })
+        return run
+      },
+      applyServerWorkflow(workflow) {
+        set({ meta: metaOf(workflow) })
+      },
+      replaceWithSaved(workflow) {
+        const state = get()
+        const doc = docOf(workflow)
+        set({
+          history: push(state.history, doc, historyOptions),
+          savedDoc: doc,
+          meta: metaOf(workflow),
+          lastEdit: null,
+          openNodeId: null,
+          selection: { nodes: {}, edges: {} },
+          run: null,
+        })
+      },
+      setRun(run) {
+        set({ run })
+      },
+    }
+  })
+}
+
+export const WorkflowEditorContext = createContext<WorkflowEditorStore | null>(null)
+
+export function useWorkflowEditorApi(): WorkflowEditorStore {
+  const store = useContext(WorkflowEditorContext)
+  if (!store) throw new Error('useWorkflowEditor must be used inside <WorkflowEditorContext>')
+  return store
+}
+
+/** Selects from the editor store: keep selectors narrow (one node by id, a flag...). */
+export function useWorkflowEditor<T>(selector: (state: WorkflowEditorState) => T): T {
+  return useStore(useWorkflowEditorApi(), selector)
+}
+
+export function selectSaveStatus(state: WorkflowEditorState): SaveStatus {
+  if (state.saving) return 'saving'
+  return state.history.present === state.savedDoc ? 'saved' : 'unsaved'
+}
+
+export function selectNodeRunStatus(nodeId: string) {
+  return (state: WorkflowEditorState): NodeRunStatus | undefined => state.run?.nodes[nodeId]
+}

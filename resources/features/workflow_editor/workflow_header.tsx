@@ -1,0 +1,301 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { Link } from '@inertiajs/react'
+import { useTranslation } from 'react-i18next'
+import {
+  ArrowLeftIcon,
+  DownloadIcon,
+  LoaderCircleIcon,
+  PlayIcon,
+  Redo2Icon,
+  SettingsIcon,
+  Undo2Icon,
+} from 'lucide-react'
+import { canRedo, canUndo } from '#shared/bot/history'
+import type { WorkflowStatus } from '#shared/workflow/types'
+import { Badge } from '~/components/ui/badge'
+import { Button } from '~/components/ui/button'
+import { Switch } from '~/components/ui/switch'
+import { Label } from '~/components/ui/label'
+import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
+import { jsonFetch } from '~/lib/http'
+import { showToast } from '~/lib/toast'
+import {
+  errorDescription,
+  selectSaveStatus,
+  useWorkflowEditor,
+  useWorkflowEditorApi,
+} from './workflow_editor_store'
+import { HistoryPopover } from './history_popover'
+import { VariablesPopover } from './variables_popover'
+import { WorkflowSettingsSheet } from './workflow_settings_sheet'
+import type { WorkflowSaveResponse } from './types'
+
+const STATUS_VARIANTS: Record<WorkflowStatus, 'success' | 'secondary' | 'destructive'> = {
+  PUBLISHED: 'success',
+  DRAFT: 'secondary',
+  DISABLED: 'destructive',
+}
+
+export function WorkflowHeader({
+  run,
+}: {
+  run: { available: boolean; starting: boolean; start: () => void }
+}) {
+  const { t } = useTranslation()
+  const api = useWorkflowEditorApi()
+  const workflowId = useWorkflowEditor((state) => state.workflowId)
+  const readOnly = useWorkflowEditor((state) => state.readOnly)
+  const name = useWorkflowEditor((state) => state.history.present.name)
+  const undoable = useWorkflowEditor((state) => canUndo(state.history))
+  const redoable = useWorkflowEditor((state) => canRedo(state.history))
+  const saveStatus = useWorkflowEditor(selectSaveStatus)
+  const status = useWorkflowEditor((state) => state.meta.status)
+  const runStatus = useWorkflowEditor((state) => state.run?.status)
+  const [draftName, setDraftName] = useState(name)
+  const [settingsOpen, setSettingsOpen] = useState(false)
+  useEffect(() => setDraftName(name), [name])
+
+  function commitName() {
+    const clean = draftName.trim()
+    if (!clean) return setDraftName(name)
+    if (clean !== name) api.getState().edit((doc) => ({ ...doc, name: clean }))
+  }
+
+  const running = runStatus === 'queued' || runStatus === 'running'
+
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3">
+      <Button variant="ghost" size="icon-sm" asChild>
+        <Link href="/workflows" aria-label={t('workflowEditor.back')} data-testid="workflow-back">
+          <ArrowLeftIcon />
+        </Link>
+      </Button>
+      {readOnly ? (
+        <h1 data-testid="workflow-name" className="max-w-56 truncate px-2 text-sm font-semibold">
+          {name}
+        </h1>
+      ) : (
+        <input
+          data-testid="workflow-name"
+          aria-label={t('workflowEditor.name')}
+          value={draftName}
+          maxLength={200}
+          onChange={(event) => setDraftName(event.target.value)}
+          onBlur={commitName}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') event.currentTarget.blur()
+            if (event.key === 'Escape') {
+              setDraftName(name)
+              event.currentTarget.blur()
+            }
+          }}
+          className="w-48 truncate rounded-md bg-transparent px-2 py-1 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
+        />
+      )}
+      <Badge
+        variant={STATUS_VARIANTS[status] ?? 'secondary'}
+        data-testid="workflow-status"
+        data-status={status}
+      >
+        {t(`workflowEditor.status.${status}`, { defaultValue: status })}
+      </Badge>
+      {!readOnly && (
+        <div className="flex items-center">
+          <IconAction
+            label={t('workflowEditor.undo')}
+            testId="undo"
+            disabled={!undoable}
+            onClick={() => api.getState().undo()}
+          >
+            <Undo2Icon />
+          </IconAction>
+          <IconAction
+            label={t('workflowEditor.redo')}
+            testId="redo"
+            disabled={!redoable}
+            onClick={() => api.getState().redo()}
+          >
+            <Redo2Icon />
+          </IconAction>
+        </div>
+      )}
+      {!readOnly && (
+        <span
+          data-testid="save-status"
+          data-status={saveStatus}
+          aria-live="polite"
+          className="text-xs whitespace-nowrap text-muted-foreground"
+        >
+          {t(`workflowEditor.saveStatus.${saveStatus}`)}
+        </span>
+      )}
+
+      <div className="ml-auto flex items-center gap-1">
+        {!readOnly && run.available && (
+          <Button
+            variant="outline"
+            size="sm"
+            data-testid="workflow-run"
+            disabled={run.starting || running}
+            onClick={run.start}
+          >
+            {run.starting || running ? (
+              <LoaderCircleIcon className="animate-spin" aria-hidden />
+            ) : (
+              <PlayIcon aria-hidden />
+            )}
+            {running ? t('workflowEditor.run.running') : t('workflowEditor.run.run')}
+          </Button>
+        )}
+        <VariablesPopover />
+        <Button
+          variant="ghost"
+          size="sm"
+          data-testid="workflow-settings-button"
+          aria-label={t('workflowEditor.workflowSettings.title')}
+          onClick={() => setSettingsOpen(true)}
+        >
+          <SettingsIcon />
+          <span className="hidden lg:inline">{t('workflowEditor.workflowSettings.title')}</span>
+        </Button>
+        <HistoryPopover />
+        <Tooltip>
+          <TooltipTrigger asChild>
+            <Button variant="ghost" size="icon-sm" asChild>
+              <a
+                href={`/workflows/${workflowId}/export`}
+                download
+                data-testid="workflow-export"
+                aria-label={t('workflowEditor.export')}
+              >
+                <DownloadIcon />
+              </a>
+            </Button>
+          </TooltipTrigger>
+          <TooltipContent>{t('workflowEditor.export')}</TooltipContent>
+        </Tooltip>
+        {!readOnly && <PublishControls />}
+      </div>
+      <WorkflowSettingsSheet open={settingsOpen} onOpenChange={setSettingsOpen} />
+    </header>
+  )
+}
+
+/** The active switch and the Publish button; the server's answer sets both. */
+function PublishControls() {
+  const { t } = useTranslation()
+  const api = useWorkflowEditorApi()
+  const workflowId = useWorkflowEditor((state) => state.workflowId)
+  const status = useWorkflowEditor((state) => state.meta.status)
+  const isActive = useWorkflowEditor((state) => state.meta.isActive)
+  const saved = useWorkflowEditor((state) => selectSaveStatus(state) === 'saved')
+  const [busy, setBusy] = useState(false)
+
+  async function publish() {
+    setBusy(true)
+    try {
+      // The server publishes what it holds: send the draft first.
+      if (!(await api.getState().save())) return
+      const answer = await jsonFetch<WorkflowSaveResponse>(
+        `/api/v1/workflows/${workflowId}/publish`,
+        { method: 'POST' }
+      )
+      api.getState().applyServerWorkflow(answer.workflow)
+      showToast('success', t('workflowEditor.publish.published'))
+    } catch (error) {
+      showToast('error', t('workflowEditor.errors.publish'), errorDescription(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function setActive(active: boolean) {
+    setBusy(true)
+    try {
+      if (active) {
+        // A pending graph edit would unpublish the workflow: save, then judge.
+        if (!(await api.getState().save())) return
+        if (api.getState().meta.status !== 'PUBLISHED') {
+          showToast('error', t('workflowEditor.errors.publishFirst'))
+          return
+        }
+      }
+      const answer = await jsonFetch<WorkflowSaveResponse>(
+        `/api/v1/workflows/${workflowId}/${active ? 'activate' : 'deactivate'}`,
+        { method: 'POST' }
+      )
+      api.getState().applyServerWorkflow(answer.workflow)
+      showToast(
+        'success',
+        active ? t('workflowEditor.publish.activated') : t('workflowEditor.publish.deactivated')
+      )
+    } catch (error) {
+      showToast(
+        'error',
+        active ? t('workflowEditor.errors.activate') : t('workflowEditor.errors.deactivate'),
+        errorDescription(error)
+      )
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const upToDate = status === 'PUBLISHED' && saved
+  return (
+    <div className="ml-1 flex items-center gap-3 border-l pl-3">
+      <div className="flex items-center gap-2">
+        <Switch
+          id="workflow-active"
+          data-testid="workflow-active"
+          checked={isActive}
+          disabled={busy}
+          onCheckedChange={(checked) => void setActive(checked)}
+        />
+        <Label htmlFor="workflow-active" className="text-xs">
+          {isActive ? t('workflowEditor.publish.active') : t('workflowEditor.publish.inactive')}
+        </Label>
+      </div>
+      <Button
+        size="sm"
+        data-testid="workflow-publish"
+        disabled={busy || upToDate}
+        onClick={() => void publish()}
+      >
+        {busy && <LoaderCircleIcon className="animate-spin" aria-hidden />}
+        {upToDate ? t('workflowEditor.publish.upToDate') : t('workflowEditor.publish.publish')}
+      </Button>
+    </div>
+  )
+}
+
+function IconAction({
+  label,
+  testId,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string
+  testId: string
+  disabled?: boolean
+  onClick: () => void
+  children: ReactNode
+}) {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          data-testid={testId}
+          aria-label={label}
+          disabled={disabled}
+          onClick={onClick}
+        >
+          {children}
+        </Button>
+      </TooltipTrigger>
+      <TooltipContent>{label}</TooltipContent>
+    </Tooltip>
+  )
+}
