@@ -221,9 +221,13 @@ test.group('Queue | in-process driver', (group) => {
     await driver.repeat('tick', { tag: 'old' }, { key: 'wf-1', everyMs: 100 })
     await driver.repeat('tick', { tag: 'new' }, { key: 'wf-1', everyMs: 100 })
     assert.equal(driver.counts().repeats, 1)
-    await waitFor(() => ticks.length >= 3)
+    await waitFor(() => ticks.filter((t) => t.tag === 'new').length >= 3)
 
-    assert.deepEqual([...new Set(ticks.map((t) => t.tag))], ['new'])
+    // A loaded machine may cross a period boundary between the two calls, so the old
+    // repeat can tick once before it is replaced; never after the new one has ticked.
+    const tags = ticks.map((t) => t.tag)
+    assert.notInclude(tags.slice(tags.indexOf('new')), 'old')
+    assert.isAtMost(tags.filter((tag) => tag === 'old').length, 1)
     assert.lengthOf(new Set(ticks.map((t) => t.jobId)), ticks.length)
     // Ticks land on multiples of everyMs since the epoch.
     for (const t of ticks) assert.match(t.jobId, /^repeat:wf-1:\d+00$/)
@@ -322,7 +326,7 @@ test.group('Queue | in-process driver', (group) => {
     assert.isTrue(aborted)
     // Stopped by shutdown is not a failure: the owner resumes it at boot.
     assert.isFalse(failed)
-    assert.isBelow(Date.now() - started, 1000)
+    assert.isBelow(Date.now() - started, 3000)
   })
 })
 
