@@ -364,7 +364,9 @@ test.group('Viewer: the public chat page', (group) => {
       .waitFor()
     await screenshot(page, 'embed-bubble')
     await page.evaluate(() => (window as any).Flowcraft.close())
-    assert.isTrue(await page.locator('.flowcraft-panel').evaluate((node) => node.hidden))
+    assert.isTrue(
+      await page.locator('.flowcraft-panel').evaluate((node) => (node as HTMLElement).hidden)
+    )
 
     // Popup (opening by itself) and the <flowcraft-standard> element, on a fresh page.
     await page.setContent(`<!doctype html><html><body>
@@ -381,7 +383,9 @@ test.group('Viewer: the public chat page', (group) => {
       .getByText('Hello! What is your name?')
       .waitFor()
     await page.keyboard.press('Escape')
-    assert.isTrue(await page.locator('.flowcraft-overlay').evaluate((node) => node.hidden))
+    assert.isTrue(
+      await page.locator('.flowcraft-overlay').evaluate((node) => (node as HTMLElement).hidden)
+    )
   })
 
   test('a failed send is rolled back and can be retried', async ({ visit, client, assert }) => {
