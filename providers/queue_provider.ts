@@ -2,8 +2,9 @@ import type { ApplicationService } from '@adonisjs/core/types'
 
 /**
  * With the in-process driver the web server is the worker: it starts working every job once
- * the app is ready. With BullMQ the web process only dispatches; `node ace queue:work` works.
- * Tests and other ace commands start nothing: tests call startWorkers()/closeQueue() themselves.
+ * the app is ready. With BullMQ the web process only dispatches: workers run in `node ace
+ * queue:work` (a console process that starts them itself), so jobs never take CPU from web
+ * requests. Other ace commands and tests start nothing: tests call startWorkers()/closeQueue().
  */
 export default class QueueProvider {
   constructor(protected app: ApplicationService) {}

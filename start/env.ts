@@ -64,6 +64,7 @@ export default await Env.create(new URL('../', import.meta.url), {
 
   REDIS_URL: Env.schema.string.optional(),
   QUEUE_DRIVER: oneOf(['in-process', 'bullmq'] as const, 'in-process'),
+  QUEUE_PREFIX: Env.schema.string.optional(),
 
   SMTP_HOST: Env.schema.string.optional(),
   SMTP_PORT: Env.schema.number.optional(),

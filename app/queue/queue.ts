@@ -24,6 +24,7 @@
 import env from '#start/env'
 import logger from '@adonisjs/core/services/logger'
 import { InProcessDriver } from '#queue/in_process_driver'
+import { BullMQDriver } from '#queue/bullmq_driver'
 import type { JobDefinition, JobOptions, QueueDriver, RepeatOptions } from '#queue/types'
 
 const definitions = new Map<string, JobDefinition>()
@@ -68,14 +69,22 @@ export function loadJobModules(): Promise<void> {
 }
 
 function createDriver(): QueueDriver {
-  const configured = env.get('QUEUE_DRIVER')
-  if (configured === 'bullmq') {
-    throw new Error(
-      'QUEUE_DRIVER=bullmq: the BullMQ driver is not available in this build (the bullmq ' +
-        'package is not installed). Use QUEUE_DRIVER=in-process.'
-    )
+  const queueLogger = logger.child({ component: 'queue' })
+  if (env.get('QUEUE_DRIVER') === 'bullmq') {
+    const url = env.get('REDIS_URL')
+    if (!url) {
+      throw new Error(
+        'QUEUE_DRIVER=bullmq needs REDIS_URL (e.g. redis://127.0.0.1:6379), or use ' +
+          'QUEUE_DRIVER=in-process'
+      )
+    }
+    return new BullMQDriver({
+      url,
+      prefix: env.get('QUEUE_PREFIX') || undefined,
+      logger: queueLogger,
+    })
   }
-  return new InProcessDriver({ logger: logger.child({ component: 'queue' }) })
+  return new InProcessDriver({ logger: queueLogger })
 }
 
 /** The configured driver, created on first use. */

@@ -1,0 +1,704 @@
+import { test } from '@japa/runner'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+import app from '@adonisjs/core/services/app'
+import { BullMQDriver, fromBullId, toBullId, type BullMQDriverOptions } from '#queue/bullmq_driver'
+import type { JobContext, JobDefinition } from '#queue/types'
+import { FRAGILE_JOB, logKey, recordingJobs, SLOW_JOB } from './recording_jobs.js'
+
+/**
+ * The BullMQ driver against a real Redis (REDIS_URL, default 127.0.0.1:6379): the behaviour
+ * of the in-process driver, then the faults of a scaled deployment: a worker killed mid-job,
+ * dropped connections, a Redis restart, a driver restarted during a wait. Every test works
+ * under its own key prefix, and the keys of this run are deleted at the end.
+ */
+
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
+const RUN = `fc-test-${process.pid}-${Date.now().toString(36)}`
+let prefixes = 0
+const newPrefix = () => `${RUN}-${++prefixes}`
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5000) {
+  const started = Date.now()
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error('Timed out waiting for a condition')
+    await sleep(10)
+  }
+}
+
+function job<P = any>(
+  name: string,
+  handler: JobDefinition<P>['handler'],
+  extra: Partial<JobDefinition<P>> = {}
+): JobDefinition<P> {
+  return { name, handler, ...extra }
+}
+
+/** Deletes keys by pattern with SCAN: other suites share this Redis, so never FLUSHDB. */
+async function deleteKeys(redis: Redis, pattern: string) {
+  let cursor = '0'
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500)
+    cursor = next
+    if (keys.length > 0) await redis.del(...keys)
+  } while (cursor !== '0')
+}
+
+/** The ids of the Redis connections a driver opened (named after its prefix). */
+async function clientIdsOf(redis: Redis, prefix: string): Promise<string[]> {
+  const list = (await redis.call('CLIENT', 'LIST', 'TYPE', 'normal')) as string
+  return list
+    .split('\n')
+    .filter((line) => line.includes(` name=${prefix}:`))
+    .map((line) => /(?:^|\s)id=(\d+)/.exec(line)![1])
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Resolves with the output so far once it matches, rejects if the process exits first. */
+function outputOf(child: ChildProcess) {
+  let output = ''
+  child.stdout?.on('data', (chunk) => (output += chunk))
+  child.stderr?.on('data', (chunk) => (output += chunk))
+  return {
+    get text() {
+      return output
+    },
+    async waitFor(pattern: RegExp, timeoutMs: number) {
+      const started = Date.now()
+      while (!pattern.test(output)) {
+        if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+          throw new Error(`Expected ${pattern} from the child process, got:\n${output}`)
+        }
+        await sleep(20)
+      }
+    },
+  }
+}
+
+const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0
+
+test.group('Queue | BullMQ driver', (group) => {
+  let admin: Redis
+  let drivers: BullMQDriver[] = []
+  let children: ChildProcess[] = []
+
+  function driverFor(prefix: string, options: Partial<BullMQDriverOptions> = {}) {
+    const driver = new BullMQDriver({
+      url: REDIS_URL,
+      prefix,
+      closeTimeoutMs: 2000,
+      ...options,
+    })
+    drivers.push(driver)
+    return driver
+  }
+
+  group.setup(async () => {
+    admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 })
+    return async () => {
+      await deleteKeys(admin, `${RUN}*`)
+      await admin.quit()
+    }
+  })
+
+  group.each.teardown(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+    children = []
+    await Promise.all(drivers.map((driver) => driver.close()))
+    drivers = []
+  })
+
+  test('runs a job with a JSON copy of its payload and its context', async ({ assert }) => {
+    const driver = driverFor(newPrefix())
+    const seen: { payload: any; context: JobContext }[] = []
+    await driver.work([job('greet', async (payload, context) => seen.push({ payload, context }))])
+    const payload = { at: new Date('2026-01-01T00:00:00Z'), list: [1, 2] }
+    const id = await driver.dispatch('greet', payload)
+    await waitFor(() => seen.length === 1)
+
+    assert.deepEqual(seen[0].payload, { at: '2026-01-01T00:00:00.000Z', list: [1, 2] })
+    assert.equal(seen[0].context.jobId, id)
+    assert.equal(seen[0].context.attempt, 1)
+    assert.isFalse(seen[0].context.signal.aborted)
+    await waitFor(async () => (await driver.counts()).active === 0)
+    assert.deepEqual(await driver.counts(), {
+      waiting: 0,
+      delayed: 0,
+      active: 0,
+      failed: 0,
+      repeats: 0,
+    })
+  })
+
+  test('ids and names BullMQ would refuse go through unchanged', async ({ assert }) => {
+    const ids = ['run:42:2026-01-01T00:00:00.000Z', '42', '0', '-7', '50%', 'plain']
+    for (const id of ids) {
+      assert.notInclude(toBullId(id), ':')
+      assert.notEqual(`${Number.parseInt(toBullId(id), 10)}`, toBullId(id))
+      assert.equal(fromBullId(toBullId(id)), id)
+    }
+
+    const driver = driverFor(newPrefix())
+    const seen: string[] = []
+    await driver.work([job('test:ids', async (_payload, { jobId }) => seen.push(jobId))])
+    for (const id of ids) assert.equal(await driver.dispatch('test:ids', null, { jobId: id }), id)
+    await waitFor(() => seen.length === ids.length)
+    assert.sameMembers(seen, ids)
+  })
+
+  test('runs at most `concurrency` jobs of a name at a time', async ({ assert }) => {
+    const driver = driverFor(newPrefix())
+    let running = 0
+    let maxRunning = 0
+    let done = 0
+    let otherRunning = 0
+    let otherMax = 0
+    let otherDone = 0
+    await driver.work([
+      job(
+        'limited',
+        async () => {
+          running++
+          maxRunning = Math.max(maxRunning, running)
+          await sleep(80)
+          running--
+          done++
+        },
+        { concurrency: 3 }
+      ),
+      job('default-limit', async () => {
+        otherRunning++
+        otherMax = Math.max(otherMax, otherRunning)
+        await sleep(80)
+        otherRunning--
+        otherDone++
+      }),
+    ])
+    for (let i = 0; i < 12; i++) await driver.dispatch('limited', { i })
+    for (let i = 0; i < 12; i++) await driver.dispatch('default-limit', { i })
+    await waitFor(() => done === 12 && otherDone === 12)
+
+    assert.equal(maxRunning, 3)
+    // Per job name, and 5 when the definition does not say.
+    assert.equal(otherMax, 5)
+  })
+
+  test('delayMs holds a job back', async ({ assert }) => {
+    const driver = driverFor(newPrefix())
+    const started: Record<string, number> = {}
+    await driver.work([job('later', async ({ tag }) => (started[tag] = Date.now()))])
+    const dispatchedAt = Date.now()
+    await driver.dispatch('later', { tag: 'delayed' }, { delayMs: 300 })
+    await driver.dispatch('later', { tag: 'now' })
+    await waitFor(() => 'delayed' in started)
+
+    assert.isAtLeast(started.delayed - dispatchedAt, 295)
+    assert.isBelow(started.now, started.delayed)
+  })
+
+  test('retries with a fixed backoff; onFailed once after the last attempt', async ({ assert }) => {
+    const driver = driverFor(newPrefix())
+    const attempts: { attempt: number; at: number }[] = []
+    let doomedRuns = 0
+    const failures: { payload: any; error: unknown; attempt: number; jobId: string }[] = []
+    await driver.work([
+      job('flaky', async (_payload, { attempt }) => {
+        attempts.push({ attempt, at: Date.now() })
+        if (attempt < 3) throw new Error(`attempt ${attempt} fails`)
+      }),
+      job(
+        'doomed',
+        async () => {
+          doomedRuns++
+          throw new Error('always')
+        },
+        {
+          onFailed: (payload, error, context) => {
+            failures.push({ payload, error, attempt: context.attempt, jobId: context.jobId })
+          },
+        }
+      ),
+      job('sync-throw', (() => {
+        throw new Error('sync')
+      }) as any),
+    ])
+    await driver.dispatch('flaky', {}, { attempts: 3, backoffMs: 150 })
+    const doomedId = await driver.dispatch('doomed', { runId: 7 }, { attempts: 2, backoffMs: 10 })
+    await driver.dispatch('sync-throw', {})
+    await waitFor(() => attempts.length === 3 && failures.length === 1)
+    await waitFor(async () => (await driver.counts()).failed === 2)
+    await sleep(100)
+
+    assert.deepEqual(
+      attempts.map((a) => a.attempt),
+      [1, 2, 3]
+    )
+    assert.isAtLeast(attempts[1].at - attempts[0].at, 145)
+    assert.isAtLeast(attempts[2].at - attempts[1].at, 145)
+    assert.equal(doomedRuns, 2)
+    assert.lengthOf(failures, 1)
+    assert.deepEqual(failures[0].payload, { runId: 7 })
+    assert.equal((failures[0].error as Error).message, 'always')
+    assert.equal(failures[0].attempt, 2)
+    assert.equal(failures[0].jobId, doomedId)
+    // Failed jobs stay in Redis for inspection; the rest is gone.
+    assert.deepEqual(await driver.counts(), {
+      waiting: 0,
+      delayed: 0,
+      active: 0,
+      failed: 2,
+      repeats: 0,
+    })
+  })
+
+  test('a jobId is queued once while it exists; per job name; free again when done', async ({
+    assert,
+  }) => {
+    const driver = driverFor(newPrefix())
+    const runs: string[] = []
+    await driver.work([
+      job('once', async ({ n }) => runs.push(`once:${n}`)),
+      job('other', async ({ n }) => runs.push(`other:${n}`)),
+      job('brittle', async ({ n }) => {
+        runs.push(`brittle:${n}`)
+        if (n === 1) throw new Error('first one fails')
+      }),
+    ])
+    const first = await driver.dispatch('once', { n: 1 }, { jobId: 'run-42', delayMs: 200 })
+    const second = await driver.dispatch('once', { n: 2 }, { jobId: 'run-42' })
+    await driver.dispatch('other', { n: 3 }, { jobId: 'run-42' })
+    assert.equal(first, 'run-42')
+    assert.equal(second, 'run-42')
+    await waitFor(() => runs.length === 2)
+    await sleep(100)
+    assert.sameMembers(runs, ['once:1', 'other:3'])
+
+    // Completed: removed from Redis, so the id may be queued again.
+    await driver.dispatch('once', { n: 4 }, { jobId: 'run-42' })
+    await waitFor(() => runs.includes('once:4'))
+
+    // Failed: kept for inspection, yet over, so the id may be queued again too.
+    await driver.dispatch('brittle', { n: 1 }, { jobId: 'b-1' })
+    await waitFor(async () => (await driver.counts()).failed === 1)
+    await driver.dispatch('brittle', { n: 2 }, { jobId: 'b-1' })
+    await waitFor(() => runs.includes('brittle:2'))
+    assert.deepEqual(
+      runs.filter((r) => r.startsWith('brittle')),
+      ['brittle:1', 'brittle:2']
+    )
+  })
+
+  test('rejects bad options', async ({ assert }) => {
+    const driver = driverFor(newPrefix())
+    await assert.rejects(() => driver.dispatch('x', {}, { attempts: 0 }), /attempts/)
+    await assert.rejects(() => driver.dispatch('x', {}, { delayMs: -1 }), /delayMs/)
+    await assert.rejects(() => driver.dispatch('x', {}, { backoffMs: Number.NaN }), /backoffMs/)
+    await assert.rejects(() => driver.dispatch('x', {}, { jobId: '' }), /jobId/)
+    await assert.rejects(() => driver.repeat('x', {}, { key: 'k' }), /everyMs or cron/)
+    await assert.rejects(
+      () => driver.repeat('x', {}, { key: 'k', everyMs: 10, cron: '* * * * *' }),
+      /everyMs or cron/
+    )
+    await assert.rejects(() => driver.repeat('x', {}, { key: 'k', cron: '* * *' }), /5 fields/)
+    await assert.rejects(() => driver.repeat('x', {}, { key: '', everyMs: 10 }), /key/)
+  })
+
+  test('repeat every N ms, replaced by key, removed by key', async ({ assert }) => {
+    const driver = driverFor(newPrefix())
+    const ticks: { tag: string; jobId: string }[] = []
+    await driver.work([job('tick', async ({ tag }, { jobId }) => ticks.push({ tag, jobId }))])
+    await driver.repeat('tick', { tag: 'old' }, { key: 'wf:1', everyMs: 200 })
+    await driver.repeat('tick', { tag: 'new' }, { key: 'wf:1', everyMs: 200 })
+    assert.equal((await driver.counts()).repeats, 1)
+    await waitFor(() => ticks.length >= 3)
+
+    assert.deepEqual([...new Set(ticks.map((t) => t.tag))], ['new'])
+    assert.lengthOf(new Set(ticks.map((t) => t.jobId)), ticks.length)
+    // Same ids as in-process: the key and the tick's time, on multiples of everyMs.
+    for (const t of ticks) {
+      const [, millis] = /^repeat:wf:1:(\d+)$/.exec(t.jobId) ?? []
+      assert.equal(Number(millis) % 200, 0, t.jobId)
+    }
+
+    await driver.removeRepeat('tick', 'wf:1')
+    // A tick already taken by the worker may still finish.
+    await sleep(250)
+    const count = ticks.length
+    await sleep(500)
+    assert.equal(ticks.length, count)
+    assert.equal((await driver.counts()).repeats, 0)
+  })
+
+  test('a cron repeat is scheduled on its next UTC tick', async ({ assert }) => {
+    const driver = driverFor(newPrefix())
+    await driver.repeat('report', { a: 1 }, { key: 'daily', cron: '@daily' })
+    await driver.repeat('report', { a: 1 }, { key: 'minutely', cron: '* * * * *' })
+    const byKey = Object.fromEntries(
+      (await driver.repeats('report')).map((r) => [r.key, r.nextRunAt])
+    )
+    const now = Date.now()
+    assert.equal(byKey.minutely, Math.floor(now / 60_000) * 60_000 + 60_000)
+    const today = new Date(now)
+    assert.equal(
+      byKey.daily,
+      Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 1)
+    )
+  })
+
+  test('ticks missed while no worker ran are run once, not replayed', async ({ assert }) => {
+    const prefix = newPrefix()
+    const ticks: number[] = []
+    const definition = job('missed', async (_payload, { jobId }) => {
+      ticks.push(Number(/:(\d+)$/.exec(jobId)![1]))
+    })
+    // Registered by a process that does not work jobs (a web process with BullMQ).
+    const producer = driverFor(prefix)
+    await producer.repeat('missed', {}, { key: 'k', everyMs: 100 })
+    await sleep(900)
+
+    const worker = driverFor(prefix)
+    const startedAt = Date.now()
+    await worker.work([definition])
+    await waitFor(() => ticks.length >= 3)
+    await producer.removeRepeat('missed', 'k')
+
+    // About 8 ticks were missed: one late tick stands for all of them.
+    assert.lengthOf(
+      ticks.filter((t) => t < startedAt - 100),
+      1
+    )
+    assert.lengthOf(new Set(ticks), ticks.length)
+  })
+
+  test('close waits for the running job, refuses new ones, leaves queued ones in Redis', async ({
+    assert,
+  }) => {
+    const prefix = newPrefix()
+    const events: string[] = []
+    const slow = job(
+      'slow',
+      async ({ n }) => {
+        events.push(`start ${n}`)
+        await sleep(300)
+        events.push(`end ${n}`)
+      },
+      { concurrency: 1 }
+    )
+    const driver = driverFor(prefix)
+    await driver.work([slow])
+    await driver.dispatch('slow', { n: 1 })
+    await driver.dispatch('slow', { n: 2 })
+    await waitFor(() => events.length === 1)
+
+    const started = Date.now()
+    await driver.close()
+    events.push('closed')
+    assert.isAtLeast(Date.now() - started, 150)
+    assert.deepEqual(events, ['start 1', 'end 1', 'closed'])
+    await assert.rejects(() => driver.dispatch('slow', {}), /closed/)
+
+    // Unlike in-process, the queued job survived the shutdown: the next worker runs it.
+    const next = driverFor(prefix)
+    await next.work([slow])
+    await waitFor(() => events.includes('end 2'))
+    assert.deepEqual(events, ['start 1', 'end 1', 'closed', 'start 2', 'end 2'])
+  })
+
+  test('close aborts the signal of a job past the timeout and hands the job back', async ({
+    assert,
+  }) => {
+    const prefix = newPrefix()
+    let aborted = false
+    let failed = false
+    const driver = driverFor(prefix, { closeTimeoutMs: 200 })
+    await driver.work([
+      job(
+        'long',
+        (_payload, { signal }) =>
+          new Promise((_resolve, reject) => {
+            signal.addEventListener('abort', () => {
+              aborted = true
+              reject(new Error('aborted'))
+            })
+          }),
+        { onFailed: () => void (failed = true) }
+      ),
+    ])
+    const id = await driver.dispatch('long', {})
+    await waitFor(async () => (await driver.counts()).active === 1)
+    const started = Date.now()
+    await driver.close()
+
+    assert.isTrue(aborted)
+    assert.isFalse(failed)
+    assert.isBelow(Date.now() - started, 1500)
+    // Back in the queue with its attempt not spent (attempts: 1 would have failed it).
+    const next = driverFor(prefix)
+    const seen: JobContext[] = []
+    await next.work([job('long', async (_payload, context) => seen.push(context))])
+    await waitFor(() => seen.length === 1)
+    assert.equal(seen[0].jobId, id)
+    assert.equal(seen[0].attempt, 1)
+  })
+
+  test('close does not wait for an unreachable Redis', async ({ assert }) => {
+    const warnings: string[] = []
+    const driver = driverFor(newPrefix(), {
+      url: `redis://127.0.0.1:${await freePort()}`,
+      closeTimeoutMs: 10_000,
+      logger: { warn: (_bindings, message) => warnings.push(message), error() {} },
+    })
+    await driver.work([job('never', async () => {})])
+    await waitFor(() => warnings.length > 0)
+    assert.deepEqual(warnings, ['Queue lost its Redis connection; reconnecting'])
+
+    const started = Date.now()
+    await driver.close()
+    assert.isBelow(Date.now() - started, 3000)
+  })
+
+  test('a worker killed mid-job: the job runs again elsewhere and completes once, or fails past maxStalledCount', async ({
+    assert,
+  }) => {
+    const prefix = newPrefix()
+    const child = spawn(
+      process.execPath,
+      [
+        '--no-node-snapshot',
+        '--import=ts-node-maintained/register/esm',
+        'tests/functional/queue/worker_fixture.ts',
+      ],
+      {
+        cwd: app.makePath(),
+        env: {
+          ...process.env,
+          FIXTURE_REDIS_URL: REDIS_URL,
+          FIXTURE_PREFIX: prefix,
+          FIXTURE_LOCK_MS: '1500',
+          FIXTURE_STALLED_MS: '300',
+          FIXTURE_HOLD_MS: '60000',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }
+    )
+    children.push(child)
+    const output = outputOf(child)
+    await output.waitFor(/ready/, 15_000)
+
+    const producer = driverFor(prefix)
+    const slowId = await producer.dispatch(SLOW_JOB, {})
+    const fragileId = await producer.dispatch(FRAGILE_JOB, {})
+    const entries = () => admin.lrange(logKey(prefix), 0, -1)
+    await waitFor(
+      async () => (await entries()).filter((e) => e.startsWith('start:child')).length === 2,
+      10_000
+    )
+    child.kill('SIGKILL')
+    await once(child, 'exit')
+
+    // The workers still alive find the dead one's jobs once its lock has expired.
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null })
+    try {
+      const [slow, fragile] = recordingJobs(redis, prefix, 'parent', 200)
+      const stall = { stalledIntervalMs: 300, lockDurationMs: 1500 }
+      await driverFor(prefix, { ...stall, maxStalledCount: 1 }).work([slow])
+      await driverFor(prefix, { ...stall, maxStalledCount: 0 }).work([fragile])
+      await waitFor(async () => {
+        const log = await entries()
+        return log.includes(`done:parent:${slowId}`) && log.some((e) => e.startsWith('failed:'))
+      }, 10_000)
+      await sleep(500)
+    } finally {
+      await redis.quit()
+    }
+
+    const log = await entries()
+    const about = (id: string) => log.filter((e) => e.endsWith(`:${id}`) || e.includes(`:${id}:`))
+    // Retried: started twice, finished once, by the live worker.
+    assert.deepEqual(about(slowId), [
+      `start:child:${slowId}`,
+      `start:parent:${slowId}`,
+      `done:parent:${slowId}`,
+    ])
+    // Past maxStalledCount: failed (onFailed once), not run again.
+    assert.deepEqual(about(fragileId), [
+      `start:child:${fragileId}`,
+      `failed:parent:${fragileId}:job stalled more than allowable limit`,
+    ])
+  })
+
+  test('dropped Redis connections: workers reconnect and every pending job finishes once', async ({
+    assert,
+  }) => {
+    const prefix = newPrefix()
+    const warnings: string[] = []
+    const driver = driverFor(prefix, {
+      logger: { warn: (_bindings, message) => warnings.push(message), error() {} },
+    })
+    const done: number[] = []
+    await driver.work([
+      job(
+        'steady',
+        async ({ n }) => {
+          await sleep(100)
+          done.push(n)
+        },
+        { concurrency: 2 }
+      ),
+    ])
+    await driver.ready()
+    for (let n = 0; n < 10; n++) {
+      await driver.dispatch('steady', { n }, { delayMs: n < 6 ? 0 : 500 })
+    }
+    await waitFor(() => done.length >= 1)
+
+    const ids = await clientIdsOf(admin, prefix)
+    // The driver's own connection and the worker's blocking one.
+    assert.isAtLeast(ids.length, 2)
+    for (const id of ids) await admin.call('CLIENT', 'KILL', 'ID', id)
+
+    await waitFor(() => done.length === 10, 15_000)
+    await sleep(300)
+    assert.sameMembers(
+      done,
+      Array.from({ length: 10 }, (_, n) => n)
+    )
+    assert.include(warnings, 'Queue lost its Redis connection; reconnecting')
+    assert.include(warnings, 'Queue reconnected to Redis')
+    assert.isNotEmpty(await clientIdsOf(admin, prefix))
+  })
+
+  test('Redis restarted: workers reconnect and pending jobs finish once', async ({ assert }) => {
+    const port = await freePort()
+    const dir = await mkdtemp(join(app.makePath('tmp'), 'redis-restart-'))
+    const startServer = async () => {
+      const server = spawn(
+        'redis-server',
+        [
+          ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
+          ...['--appendonly', 'yes', '--appendfsync', 'always', '--save', ''],
+        ],
+        { stdio: 'ignore' }
+      )
+      children.push(server)
+      const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 })
+      probe.on('error', () => {})
+      await waitFor(async () => {
+        try {
+          await probe.connect()
+          return true
+        } catch {
+          probe.disconnect()
+          return false
+        }
+      }, 5000)
+      probe.disconnect()
+      return server
+    }
+
+    try {
+      let server = await startServer()
+      const driver = driverFor(newPrefix(), { url: `redis://127.0.0.1:${port}` })
+      const done: number[] = []
+      await driver.work([
+        job(
+          'steady',
+          async ({ n }) => {
+            await sleep(150)
+            done.push(n)
+          },
+          { concurrency: 2 }
+        ),
+      ])
+      for (let n = 0; n < 10; n++) {
+        await driver.dispatch('steady', { n }, { delayMs: n < 6 ? 0 : 1000 })
+      }
+      await waitFor(() => done.length >= 1)
+
+      server.kill('SIGTERM')
+      await once(server, 'exit')
+      await sleep(500)
+      server = await startServer()
+
+      await waitFor(() => done.length === 10, 15_000)
+      await sleep(300)
+      assert.sameMembers(
+        done,
+        Array.from({ length: 10 }, (_, n) => n)
+      )
+      await driver.close()
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+      await rm(dir, { recursive: true, force: true })
+    }
+  }).skip(!hasRedisServer, 'redis-server is not installed')
+
+  test('a wait of 2 s survives a restart of the driver', async ({ assert }) => {
+    const prefix = newPrefix()
+    const runs: { runId: string; at: number }[] = []
+    const wake = job('wake', async ({ runId }) => runs.push({ runId, at: Date.now() }))
+    const wait = { delayMs: 2000, jobId: 'resume:r1' }
+
+    const first = driverFor(prefix)
+    await first.work([wake])
+    const dispatchedAt = Date.now()
+    await first.dispatch('wake', { runId: 'r1' }, wait)
+    await first.close()
+
+    const second = driverFor(prefix)
+    // Owners dispatch their waits again at boot; the jobId makes it a no-op here.
+    await second.dispatch('wake', { runId: 'r1' }, wait)
+    await second.work([wake])
+    await waitFor(() => runs.length === 1, 5000)
+    await sleep(300)
+
+    assert.lengthOf(runs, 1)
+    assert.isAtLeast(runs[0].at - dispatchedAt, 1990)
+    assert.isBelow(runs[0].at - dispatchedAt, 3500)
+  })
+
+  test('node ace queue:work: refuses the in-process driver; with BullMQ stops on SIGTERM', async ({
+    assert,
+  }) => {
+    const ace = (env: Record<string, string>) => {
+      const child = spawn(process.execPath, ['--no-node-snapshot', 'ace.js', 'queue:work'], {
+        cwd: app.makePath(),
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      children.push(child)
+      return child
+    }
+
+    const embedded = ace({ QUEUE_DRIVER: 'in-process' })
+    const embeddedOutput = outputOf(embedded)
+    const [code] = await once(embedded, 'exit')
+    assert.equal(code, 1)
+    assert.match(embeddedOutput.text, /the web process runs the jobs/)
+
+    const prefix = newPrefix()
+    const worker = ace({ QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix })
+    const workerOutput = outputOf(worker)
+    await workerOutput.waitFor(/Working \d+ job types on bullmq/, 15_000)
+    const exited = once(worker, 'exit')
+    worker.kill('SIGTERM')
+    const [exitCode] = await exited
+    assert.equal(exitCode, 0, workerOutput.text)
+  })
+})
