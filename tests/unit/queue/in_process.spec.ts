@@ -454,13 +454,17 @@ test.group('Queue | facade and provider', (group) => {
     assert.notStrictEqual(queueDriver(), first)
   })
 
-  test('QUEUE_DRIVER=bullmq fails with a message naming the variable', async ({
+  test('QUEUE_DRIVER=bullmq without REDIS_URL fails with a message naming the variables', async ({
     assert,
     cleanup,
   }) => {
-    const before = env.get('QUEUE_DRIVER')
-    cleanup(() => env.set('QUEUE_DRIVER', before))
+    const before = { driver: env.get('QUEUE_DRIVER'), redis: env.get('REDIS_URL') }
+    cleanup(() => {
+      env.set('QUEUE_DRIVER', before.driver)
+      env.set('REDIS_URL', before.redis ?? '')
+    })
     env.set('QUEUE_DRIVER', 'bullmq')
+    env.set('REDIS_URL', '')
     assert.throws(() => queueDriver(), /QUEUE_DRIVER=bullmq/)
   })
 
