@@ -382,7 +382,15 @@ test.group('Viewer: the public chat page', (group) => {
       .frameLocator('.flowcraft-modal iframe')
       .getByText('Hello! What is your name?')
       .waitFor()
-    await page.keyboard.press('Escape')
+    // Escape pressed in the popup's chat (its iframe has the focus, not the page) reaches
+    // the embed as a message, so the popup closes a moment later. Pressing it on the page
+    // could land in the inline chat's iframe instead, which must not close the popup.
+    await page.frameLocator('.flowcraft-modal iframe').getByRole('textbox').first().press('Escape')
+    await page.waitForFunction(
+      () => (document.querySelector('.flowcraft-overlay') as HTMLElement | null)?.hidden === true,
+      undefined,
+      { timeout: 10_000 }
+    )
     assert.isTrue(
       await page.locator('.flowcraft-overlay').evaluate((node) => (node as HTMLElement).hidden)
     )
