@@ -3,21 +3,12 @@
  * /api/docs/openapi.json). Kept by hand next to the routes; a functional test checks that
  * every /api/v1 route is documented.
  */
+import { error, json, pathParam as idParam } from '#services/openapi_helpers'
 import { resultsPaths } from '#services/openapi_results'
 import { workflowRunPaths } from '#services/openapi_workflow_runs'
 import { workflowPaths } from '#services/openapi_workflows'
 
 const bearer = [{ bearerAuth: [] }]
-const idParam = (name: string, description: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  schema: { type: 'string' },
-  description,
-})
-const error = { $ref: '#/components/responses/Error' }
-
-const json = (schema: unknown) => ({ 'application/json': { schema } })
 
 /** Shapes of app/shared/chat/types.ts, loosely: the viewer and embeds rely on them. */
 const chatReply = {

@@ -2,18 +2,7 @@
  * The OpenAPI description of the results routes (merged into openapi.ts). Texts go through
  * small helpers: they describe the API, they are not messages shown to people.
  */
-const withText = <T extends object>(schema: T, text: string) => ({ ...schema, description: text })
-
-const pathParam = (name: string, text: string) =>
-  withText({ name, in: 'path', required: true, schema: { type: 'string' } }, text)
-
-const queryParam = (name: string, schema: object, text: string) =>
-  withText({ name, in: 'query', required: false, schema }, text)
-
-const error = { $ref: '#/components/responses/Error' }
-
-const reply = (text: string, schema: object) =>
-  withText({ content: { 'application/json': { schema } } }, text)
+import { error, pathParam, queryParam, reply, withText } from '#services/openapi_helpers'
 
 const answer = {
   type: 'object',

@@ -1,12 +1,5 @@
 /** OpenAPI paths of workflow runs and webhook triggers (see app/services/openapi.ts). */
-const error = { $ref: '#/components/responses/Error' }
-const idParam = (name: string, description: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  schema: { type: 'string' },
-  description,
-})
+import { error, pathParam as idParam } from '#services/openapi_helpers'
 
 const runSummary = {
   type: 'object',
