@@ -31,12 +31,15 @@ export default defineConfig({
     () => import('@adonisjs/mail/mail_provider'),
     () => import('#sandbox/sandbox_provider'),
     () => import('#providers/queue_provider'),
+    () => import('@adonisjs/transmit/transmit_provider'),
   ],
 
   preloads: [
     () => import('#start/routes'),
     () => import('#start/kernel'),
     () => import('#start/workflows'),
+    // Server-sent events: the stream routes and who may listen to which channel.
+    { file: () => import('#start/transmit'), environment: ['web', 'test'] },
   ],
 
   tests: {
@@ -52,6 +55,8 @@ export default defineConfig({
     { pattern: 'resources/views/**/*.edge', reloadServer: false },
     { pattern: 'public/**', reloadServer: false },
     { pattern: 'resources/lang/**', reloadServer: false },
+    // Bot templates are read at run time (app/services/bot_templates.ts).
+    { pattern: 'database/templates/*.json', reloadServer: false },
     // The embed script's source: compiled on first request (app/services/chat/embed_script.ts).
     { pattern: 'resources/embed/**', reloadServer: false },
   ],

@@ -1,27 +1,48 @@
 /*
 | npm run bench -- chat [--soak]
-| The chat API under load: the production build on PostgreSQL, 100 concurrent visitors
-| (200 with --soak) each running a 10-turn bot of bubbles, inputs, conditions and set
-| variables again and again. Reports turns/s and latency percentiles, the database writes
-| per turn, and, measured in the same run, how many single-row upserts/s PostgreSQL does
-| on this machine. Aim: >= 1,000 turns/s, p99 < 50 ms, <= 3 upserts per turn.
-| --soak: 200 visitors for 60 s; aim 0 errors and 0 answers lost.
+| The chat API under load: the production build on PostgreSQL, a 10-turn bot of bubbles,
+| inputs, conditions and set variables. Two measurements in one run:
+| - closed loop: 100 visitors (200 with --soak) each send their next turn as soon as the
+|   previous one is answered (no think time). On a shared 2-core machine this saturates the
+|   CPU, so its latencies are mostly time spent queueing behind the other visitors.
+| - paced (open loop): turns arrive at a fixed rate (BENCH_RATE, 1,000/s) whatever the
+|   answers; each latency counts from the turn's scheduled time, so a slow server cannot
+|   hide its backlog by slowing the load generator down (no coordinated omission).
+| Both report turns/s and p50/p95/p99; the run also reports the database writes per turn,
+| the errors, the answers lost, how many single-row upserts/s PostgreSQL does on this
+| machine and the machine's load average (other work on a shared machine skews figures).
+| Aim: >= 1,000 turns/s, p99 < 50 ms, <= 3 upserts per turn; --soak: 200 visitors x 60 s,
+| 0 errors and 0 answers lost.
+|
+| BENCH_WORKERS: server processes (WEB_CONCURRENCY, default 2; one core is left to the load
+| generator and PostgreSQL in any case). BENCH_PORT, BENCH_DATABASE_URL, BENCH_REDIS_URL:
+| engineers sharing a machine each bench on their own. BENCH_PROFILE=<dir>: the server
+| writes CPU profiles there. BENCH_BUILD=0: reuse the existing build. BENCH_ROOT: the
+| checkout to build and measure (default this one).
 */
-import { spawn, spawnSync } from 'node:child_process'
-import { copyFileSync } from 'node:fs'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { copyFileSync, existsSync, readFileSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import knex, { type Knex } from 'knex'
 import type { BenchReport } from './run.ts'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
 
-const ROOT = join(import.meta.dirname, '..')
-const PORT = 3360
+// BENCH_ROOT: another checkout to measure (a worktree of an older commit, to compare).
+const ROOT = process.env.BENCH_ROOT || join(import.meta.dirname, '..')
+const PORT = Number(process.env.BENCH_PORT) || 3360
 const BASE = `http://127.0.0.1:${PORT}`
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://root@127.0.0.1:5432/bench'
+const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379'
 const SOAK = process.argv.includes('--soak')
 const VISITORS = SOAK ? 200 : 100
 const DURATION_MS = SOAK ? 60_000 : 20_000
+const PACED_MS = 20_000
+const RATE = Number(process.env.BENCH_RATE) || 1000
+const WORKERS = Math.max(1, Number(process.env.BENCH_WORKERS) || 2)
+const PROFILE_DIR = process.env.BENCH_PROFILE
 const TURNS = 10
 
 function env() {
@@ -35,6 +56,11 @@ function env() {
     DATABASE_URL,
     LOG_LEVEL: 'warn',
     SMTP_HOST: '',
+    // Several web processes need a shared queue (the in-process one lives in one process).
+    WEB_CONCURRENCY: String(WORKERS),
+    QUEUE_DRIVER: WORKERS > 1 ? 'bullmq' : 'in-process',
+    REDIS_URL,
+    QUEUE_PREFIX: `bench-chat-${PORT}`,
   }
 }
 
@@ -138,19 +164,72 @@ export function benchBot() {
   }
 }
 
+const STATS_IDLE_FLUSH_MS = 11_000
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 }
 
-async function post(path: string, body: unknown) {
-  const started = performance.now()
-  const response = await fetch(`${BASE}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+/*
+| The load generator's HTTP client: node:http on keep-alive sockets, one per visitor at
+| most, and no fetch (its WHATWG streams and Response objects cost the load generator more
+| CPU per request than the server's own turn on a shared 2-core machine).
+*/
+let agent = new Agent({ keepAlive: true, maxSockets: 256 })
+
+/**
+ * New sockets for a measurement: ones left idle while PostgreSQL was measured may be closed
+ * by the server at the moment they are reused (a reset that would count as an error).
+ */
+function renewSockets() {
+  agent.destroy()
+  agent = new Agent({ keepAlive: true, maxSockets: 256 })
+}
+
+interface Reply {
+  status: number
+  json: any
+}
+
+function post(path: string, body: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method: 'POST',
+        path,
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          try {
+            resolve({
+              status: res.statusCode ?? 0,
+              json: JSON.parse(Buffer.concat(chunks).toString()),
+            })
+          } catch (error) {
+            reject(error)
+          }
+        })
+        res.on('error', reject)
+      }
+    )
+    req.on('error', reject)
+    req.end(body)
   })
-  const json = await response.json()
-  return { ok: response.ok, json, ms: performance.now() - started }
+}
+
+const EMPTY = '{}'
+function answerBody() {
+  return `{"message":"${Math.floor(Math.random() * 100)}"}`
 }
 
 /** Single-row upserts/s PostgreSQL sustains here (16 connections, 5 s). */
@@ -185,19 +264,216 @@ async function writesSoFar(client: Knex) {
   return Number(rows[0].writes)
 }
 
+/** What one measurement saw; `sent` counts the answered continueChat turns per result. */
+interface Tally {
+  latencies: number[]
+  errors: number
+  turns: number
+  seconds: number
+  sent: Map<string, number>
+  /** The first few failures, to say what they were. */
+  failures: string[]
+  /** Turns answered in each second of the run (stalls show as dips). */
+  perSecond: number[]
+  startedAt: number
+}
+
+function answered(tally: Tally) {
+  tally.turns++
+  const second = Math.floor((performance.now() - tally.startedAt) / 1000)
+  tally.perSecond[second] = (tally.perSecond[second] ?? 0) + 1
+}
+
+function fail(tally: Tally, what: string, reply: Reply | Error | null) {
+  tally.errors++
+  if (tally.failures.length >= 5) return
+  const detail =
+    reply instanceof Error
+      ? reply.message
+      : reply
+        ? `${reply.status} ${JSON.stringify(reply.json).slice(0, 200)}`
+        : 'no reply'
+  tally.failures.push(`${what}: ${detail}`)
+}
+
+function newTally(): Tally {
+  return {
+    latencies: [],
+    errors: 0,
+    turns: 0,
+    seconds: 0,
+    sent: new Map(),
+    failures: [],
+    perSecond: [],
+    startedAt: performance.now(),
+  }
+}
+
+/** Visitors who send each turn as soon as the previous one is answered. */
+async function closedLoop(publicId: string, visitors: number, durationMs: number) {
+  const tally = newTally()
+  const until = Date.now() + durationMs
+  const startedAt = performance.now()
+  const startPath = `/api/v1/typebots/${publicId}/startChat`
+  await Promise.all(
+    Array.from({ length: visitors }, async () => {
+      while (Date.now() < until) {
+        let began = performance.now()
+        const start = await post(startPath, EMPTY).catch((error: Error) => error)
+        if (start instanceof Error || start.status !== 200) {
+          fail(tally, 'startChat', start)
+          continue
+        }
+        tally.latencies.push(performance.now() - began)
+        answered(tally)
+        const { sessionId, resultId } = start.json
+        const path = `/api/v1/sessions/${sessionId}/continueChat`
+        for (let t = 0; t < TURNS && Date.now() < until; t++) {
+          began = performance.now()
+          const reply = await post(path, answerBody()).catch((error: Error) => error)
+          if (reply instanceof Error || reply.status !== 200 || !reply.json.messages) {
+            fail(tally, 'continueChat', reply)
+            break
+          }
+          tally.latencies.push(performance.now() - began)
+          answered(tally)
+          tally.sent.set(resultId, (tally.sent.get(resultId) ?? 0) + 1)
+        }
+      }
+    })
+  )
+  tally.seconds = (performance.now() - startedAt) / 1000
+  return tally
+}
+
+/**
+ * Turns arriving at `rate` per second whatever the server does: each due turn goes to a
+ * conversation waiting for its next turn, or starts a new one. A turn's latency counts from
+ * when it was due, so time spent in the server's backlog is counted.
+ */
+async function paced(publicId: string, rate: number, durationMs: number) {
+  const tally = newTally()
+  const startPath = `/api/v1/typebots/${publicId}/startChat`
+  const idle: { path: string; resultId: string; turn: number }[] = []
+  const inFlight = new Set<Promise<void>>()
+  const startedAt = performance.now()
+  const total = Math.floor((rate * durationMs) / 1000)
+  let issued = 0
+
+  function send(due: number) {
+    const conversation = idle.pop()
+    const task = (async () => {
+      if (!conversation) {
+        const start = await post(startPath, EMPTY).catch((error: Error) => error)
+        if (start instanceof Error || start.status !== 200) {
+          fail(tally, 'startChat', start)
+          return
+        }
+        tally.latencies.push(performance.now() - due)
+        answered(tally)
+        idle.push({
+          path: `/api/v1/sessions/${start.json.sessionId}/continueChat`,
+          resultId: start.json.resultId,
+          turn: 0,
+        })
+        return
+      }
+      const reply = await post(conversation.path, answerBody()).catch((error: Error) => error)
+      if (reply instanceof Error || reply.status !== 200 || !reply.json.messages) {
+        fail(tally, 'continueChat', reply)
+        return
+      }
+      tally.latencies.push(performance.now() - due)
+      answered(tally)
+      tally.sent.set(conversation.resultId, (tally.sent.get(conversation.resultId) ?? 0) + 1)
+      if (++conversation.turn < TURNS) idle.push(conversation)
+    })()
+    inFlight.add(task)
+    task.finally(() => inFlight.delete(task))
+  }
+
+  while (issued < total) {
+    const now = performance.now()
+    const due = Math.min(total, Math.floor(((now - startedAt) * rate) / 1000))
+    while (issued < due) send(startedAt + (issued++ * 1000) / rate)
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  await Promise.all(inFlight)
+  tally.seconds = (performance.now() - startedAt) / 1000
+  return tally
+}
+
+/** Answered turns whose answers are not in the database. */
+async function answersLost(client: Knex, sent: Map<string, number>) {
+  if (sent.size === 0) return 0
+  const { rows } = await client.raw(
+    'SELECT result_id, COUNT(*)::int AS answers FROM answers WHERE result_id = ANY(?) GROUP BY result_id',
+    [[...sent.keys()]]
+  )
+  const stored = new Map<string, number>(
+    rows.map((row: any) => [row.result_id, Number(row.answers)])
+  )
+  let lost = 0
+  for (const [resultId, count] of sent) lost += Math.max(0, count - (stored.get(resultId) ?? 0))
+  return lost
+}
+
+/**
+ * CPU time (user + system, ms) the server has used: its process and, in cluster mode, its
+ * web processes. Unlike turns/s, CPU per turn hardly moves with what else runs on a shared
+ * machine, so it compares code versions measured minutes apart.
+ */
+function serverCpuMs(pid: number): number {
+  const tick = 10 // ms per clock tick (USER_HZ = 100 on Linux)
+  let total = 0
+  const pids = [pid]
+  while (pids.length > 0) {
+    const current = pids.pop()!
+    try {
+      const stat = readFileSync(`/proc/${current}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) * tick
+      const children = readFileSync(`/proc/${current}/task/${current}/children`, 'utf8')
+      pids.push(...children.split(' ').filter(Boolean).map(Number))
+    } catch {
+      // The process ended meanwhile, or no /proc (not Linux): nothing to add.
+    }
+  }
+  return total
+}
+
+function load() {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  // SIGTERM: the server ends gracefully, so --cpu-prof gets to write its profile.
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  await exited
+  clearTimeout(timer)
+}
+
 export async function run(): Promise<BenchReport> {
+  const dbName = new URL(DATABASE_URL).pathname.slice(1)
   spawnSync(
     'psql',
-    ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-c', 'CREATE DATABASE bench'],
+    ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-c', `CREATE DATABASE "${dbName}"`],
     {
       encoding: 'utf8',
     }
   )
-  const built = spawnSync(process.execPath, ['ace.js', 'build', '--ignore-ts-errors'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  })
-  if (built.status !== 0) throw new Error('build failed')
+  if (process.env.BENCH_BUILD !== '0' || !existsSync(join(ROOT, 'build/bin/server.js'))) {
+    const built = spawnSync(process.execPath, ['ace.js', 'build', '--ignore-ts-errors'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    })
+    if (built.status !== 0) throw new Error('build failed')
+  }
   ensureEnvFile(ROOT)
   copyFileSync(join(ROOT, '.env'), join(ROOT, 'build/.env'))
   ace(['migration:fresh', '--force'])
@@ -205,14 +481,19 @@ export async function run(): Promise<BenchReport> {
   const email = `bench-${Date.now()}@example.com`
   const token = ace(['user:token', email, '--name', 'bench']).trim().split('\n').at(-1)!.trim()
 
-  const server = spawn(process.execPath, ['--no-node-snapshot', 'build/bin/server.js'], {
-    cwd: ROOT,
-    env: env(),
-    stdio: 'ignore',
-  })
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
+  const server = spawn(
+    process.execPath,
+    ['--no-node-snapshot', ...profile, 'build/bin/server.js'],
+    {
+      cwd: ROOT,
+      env: env(),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }
+  )
   const stats = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 1, max: 2 } })
   try {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 300; i++) {
       try {
         if ((await fetch(`${BASE}/health`)).ok) break
       } catch {}
@@ -241,85 +522,87 @@ export async function run(): Promise<BenchReport> {
     const publicId = (await (await fetch(`${BASE}/api/v1/bots/${botId}`, { headers: auth })).json())
       .bot.publicId
 
-    // Warm-up: a few conversations so caches and JIT are in their steady state.
-    for (let i = 0; i < 20; i++) {
-      const start = await post(`/api/v1/typebots/${publicId}/startChat`, {})
-      for (let t = 0; t < TURNS; t++)
-        await post(`/api/v1/sessions/${start.json.sessionId}/continueChat`, { message: '60' })
-    }
+    // Warm-up at full concurrency: every web process gets its JIT-compiled code, its pool of
+    // PostgreSQL connections and its caches before anything is measured (with a short,
+    // light warm-up the first seconds of the closed loop ran at a third of the later rate).
+    await closedLoop(publicId, VISITORS, 8000)
 
     const upsertsPerSecond = await measureUpserts()
+    // PostgreSQL counts a connection's writes in pg_stat_user_tables when it commits, at most
+    // once a second, and only after 10 s once the connection is idle: wait for the counts of
+    // the warm-up (and, below, of the measurement) to be in before reading them.
+    await sleep(STATS_IDLE_FLUSH_MS - 5000)
+    const loadBefore = load()
     const writesBefore = await writesSoFar(stats)
-
-    const latencies: number[] = []
-    let errors = 0
-    let turns = 0
-    const sent = new Map<string, number>()
-    const until = Date.now() + DURATION_MS
-    const startedAt = performance.now()
-    await Promise.all(
-      Array.from({ length: VISITORS }, async () => {
-        while (Date.now() < until) {
-          const start = await post(`/api/v1/typebots/${publicId}/startChat`, {}).catch(() => null)
-          if (!start?.ok) {
-            errors++
-            continue
-          }
-          latencies.push(start.ms)
-          turns++
-          const { sessionId, resultId } = start.json
-          for (let t = 0; t < TURNS && Date.now() < until; t++) {
-            const answer = String(Math.floor(Math.random() * 100))
-            const reply = await post(`/api/v1/sessions/${sessionId}/continueChat`, {
-              message: answer,
-            }).catch(() => null)
-            if (!reply?.ok || !reply.json.messages) {
-              errors++
-              break
-            }
-            latencies.push(reply.ms)
-            turns++
-            sent.set(resultId, (sent.get(resultId) ?? 0) + 1)
-          }
-        }
-      })
-    )
-    const seconds = (performance.now() - startedAt) / 1000
+    renewSockets()
+    const cpuBefore = serverCpuMs(server.pid!)
+    const generatorBefore = process.cpuUsage()
+    const closed = await closedLoop(publicId, VISITORS, DURATION_MS)
+    const serverCpuPerTurn = (serverCpuMs(server.pid!) - cpuBefore) / Math.max(closed.turns, 1)
+    const generatorUsage = process.cpuUsage(generatorBefore)
+    const generatorCpuPerTurn =
+      (generatorUsage.user + generatorUsage.system) / 1000 / Math.max(closed.turns, 1)
+    await sleep(STATS_IDLE_FLUSH_MS)
     const writesAfter = await writesSoFar(stats)
-    // pg_stat counters are flushed asynchronously: give them a moment.
-    await new Promise((r) => setTimeout(r, 1000))
-    const writesFlushed = Math.max(writesAfter, await writesSoFar(stats))
+    const loadAfterClosed = load()
+    renewSockets()
+    const pacedTally = SOAK ? null : await paced(publicId, RATE, PACED_MS)
+    const loadAfterPaced = load()
 
-    // Every answered turn must be in the results.
-    const { rows } = await stats.raw(
-      'SELECT result_id, COUNT(*)::int AS answers FROM answers WHERE result_id = ANY(?) GROUP BY result_id',
-      [[...sent.keys()]]
+    const lost =
+      (await answersLost(stats, closed.sent)) +
+      (pacedTally ? await answersLost(stats, pacedTally.sent) : 0)
+    const errors = closed.errors + (pacedTally?.errors ?? 0)
+    const writesPerTurn = Number(
+      ((writesAfter - writesBefore) / Math.max(closed.turns, 1)).toFixed(2)
     )
-    const stored = new Map<string, number>(
-      rows.map((row: any) => [row.result_id, Number(row.answers)])
-    )
-    let lost = 0
-    for (const [resultId, count] of sent) lost += Math.max(0, count - (stored.get(resultId) ?? 0))
 
-    latencies.sort((a, b) => a - b)
-    const turnsPerSecond = Math.round(turns / seconds)
-    const p50 = Number(percentile(latencies, 50).toFixed(1))
-    const p95 = Number(percentile(latencies, 95).toFixed(1))
-    const p99 = Number(percentile(latencies, 99).toFixed(1))
-    const writesPerTurn = Number(((writesFlushed - writesBefore) / Math.max(turns, 1)).toFixed(2))
+    function figures(label: string, tally: Tally, aims: boolean) {
+      tally.latencies.sort((a, b) => a - b)
+      const turnsPerSecond = Math.round(tally.turns / tally.seconds)
+      const p99 = Number(percentile(tally.latencies, 99).toFixed(1))
+      return [
+        {
+          metric: `${label}: turns per second`,
+          value: turnsPerSecond,
+          unit: 'turns/s',
+          ...(aims ? { aim: '>= 1000', met: turnsPerSecond >= 1000 } : {}),
+        },
+        {
+          metric: `${label}: latency p50`,
+          value: Number(percentile(tally.latencies, 50).toFixed(1)),
+          unit: 'ms',
+        },
+        {
+          metric: `${label}: latency p95`,
+          value: Number(percentile(tally.latencies, 95).toFixed(1)),
+          unit: 'ms',
+        },
+        {
+          metric: `${label}: latency p99`,
+          value: p99,
+          unit: 'ms',
+          ...(aims ? { aim: '< 50', met: p99 < 50 } : {}),
+        },
+        { metric: `${label}: turns`, value: tally.turns, unit: 'turns' },
+      ]
+    }
+
     return {
       name: SOAK ? 'chat (soak)' : 'chat',
       results: [
+        ...figures(`closed loop, ${VISITORS} visitors`, closed, SOAK),
+        ...(pacedTally ? figures(`paced, ${RATE} turns/s offered`, pacedTally, true) : []),
         {
-          metric: 'turns per second',
-          value: turnsPerSecond,
-          unit: 'turns/s',
-          aim: '>= 1000',
-          met: turnsPerSecond >= 1000,
+          metric: 'server CPU per turn (closed loop, all web processes)',
+          value: Number(serverCpuPerTurn.toFixed(3)),
+          unit: 'ms',
         },
-        { metric: 'latency p50', value: p50, unit: 'ms' },
-        { metric: 'latency p95', value: p95, unit: 'ms' },
-        { metric: 'latency p99', value: p99, unit: 'ms', aim: '< 50', met: p99 < 50 },
+        {
+          metric: 'load generator CPU per turn (closed loop)',
+          value: Number(generatorCpuPerTurn.toFixed(3)),
+          unit: 'ms',
+        },
         {
           metric: 'database writes per turn',
           value: writesPerTurn,
@@ -334,16 +617,20 @@ export async function run(): Promise<BenchReport> {
         },
         { metric: 'errors', value: errors, unit: 'requests', aim: '0', met: errors === 0 },
         { metric: 'answers lost', value: lost, unit: 'answers', aim: '0', met: lost === 0 },
-        { metric: 'turns', value: turns, unit: 'turns' },
       ],
       notes: [
-        `${VISITORS} concurrent visitors for ${DURATION_MS / 1000} s, ${TURNS}-turn bot (text bubble with a variable, number input, condition, set variable per turn); a turn is one startChat or continueChat call.`,
-        `Production build, one server process, PostgreSQL on the same 2-core machine as the load generator.`,
-        'Writes per turn: inserted plus updated rows of chat_sessions, results, answers, result_logs and chat_usage (pg_stat_user_tables) divided by turns.',
+        `Closed loop: ${VISITORS} concurrent visitors for ${DURATION_MS / 1000} s with no think time; ${SOAK ? 'no paced run in the soak.' : `paced: ${RATE} turns/s offered for ${PACED_MS / 1000} s (open loop, latency from each turn's scheduled time).`}`,
+        `${TURNS}-turn bot (text bubble with a variable, number input, condition, set variable per turn); a turn is one startChat or continueChat call.`,
+        `Production build, ${WORKERS} server process${WORKERS > 1 ? 'es' : ''} (WEB_CONCURRENCY), PostgreSQL and the load generator on the same 2-core machine.`,
+        `Machine load average (1, 5, 15 min): ${loadBefore} before the closed loop, ${loadAfterClosed} after it${pacedTally ? `, ${loadAfterPaced} after the paced run` : ''}.`,
+        `Turns answered per second, closed loop: ${Array.from(closed.perSecond, (n) => n ?? 0).join(' ')}${pacedTally ? `; paced: ${Array.from(pacedTally.perSecond, (n) => n ?? 0).join(' ')}` : ''}.`,
+        ...[...closed.failures, ...(pacedTally?.failures ?? [])].map((f) => `Failure: ${f}`),
+        'Writes per turn (closed loop): inserted plus updated rows of chat_sessions, results, answers, result_logs and chat_usage (pg_stat_user_tables) divided by turns.',
       ],
     }
   } finally {
+    agent.destroy()
     await stats.destroy().catch(() => {})
-    server.kill('SIGINT')
+    await stop(server)
   }
 }

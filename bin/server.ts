@@ -1,7 +1,16 @@
 /*
 | HTTP server entry point.
+|
+| WEB_CONCURRENCY=N (N > 1) runs N web processes on one port (node:cluster: the primary
+| only forks and restarts them; the kernel spreads connections among them). Web processes
+| keep no state of their own, but two things must be shared for that: the database (not the
+| SQLite file) and the queue (BullMQ; the in-process queue holds its jobs and schedules in
+| the one process that runs it). Without them the server runs one process and says why.
 */
 import 'reflect-metadata'
+import cluster from 'node:cluster'
+import { createServer, type RequestListener } from 'node:http'
+import { randomUUID } from 'node:crypto'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 
 const APP_ROOT = new URL('../', import.meta.url)
@@ -13,17 +22,92 @@ const IMPORTER = (filePath: string) => {
   return import(filePath)
 }
 
-new Ignitor(APP_ROOT, { importer: IMPORTER })
-  .tap((app) => {
-    app.booting(async () => {
-      await import('#start/env')
-    })
-    app.listen('SIGTERM', () => app.terminate())
-    app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
+/**
+ * Connections stay open between requests longer than proxies keep idle ones (nginx and
+ * cloud load balancers: 60 s). Node closes them after 5 s by default, and a proxy or chat
+ * client sending its next request just as the server closes the connection gets a reset.
+ */
+const KEEP_ALIVE_MS = 65_000
+
+function keepAliveServer(handler: RequestListener) {
+  // Every request gets an id for its log lines (config/app.ts: generateRequestId). The
+  // framework makes one with cuid2, a SHA-3 hash per request (about 2% of a chat turn's
+  // CPU); a random UUID is as unique and costs next to nothing. A caller's own
+  // X-Request-Id is kept, as the framework does.
+  const server = createServer((request, response) => {
+    if (request.headers['x-request-id'] === undefined)
+      request.headers['x-request-id'] = randomUUID()
+    handler(request, response)
   })
-  .httpServer()
-  .start()
-  .catch((error) => {
+  server.keepAliveTimeout = KEEP_ALIVE_MS
+  // Must be longer than the keep-alive time, or Node cuts a slow first request's headers.
+  server.headersTimeout = KEEP_ALIVE_MS + 1000
+  return server
+}
+
+function startServer() {
+  new Ignitor(APP_ROOT, { importer: IMPORTER })
+    .tap((app) => {
+      app.booting(async () => {
+        await import('#start/env')
+      })
+      app.listen('SIGTERM', () => app.terminate())
+      app.listenIf(app.managedByPm2 || cluster.isWorker, 'SIGINT', () => app.terminate())
+    })
+    .httpServer()
+    .start(keepAliveServer)
+    .catch((error) => {
+      process.exitCode = 1
+      prettyPrintError(error)
+    })
+}
+
+/** How many web processes to run, from the validated environment (.env included). */
+async function webProcesses(): Promise<number> {
+  const { default: env } = await import('#start/env')
+  const wanted = env.get('WEB_CONCURRENCY') ?? 1
+  if (wanted <= 1) return 1
+  if (env.get('DB_CONNECTION') === 'sqlite' || env.get('QUEUE_DRIVER') !== 'bullmq') {
+    console.warn(
+      `[server] WEB_CONCURRENCY=${wanted} ignored: several web processes need DB_CONNECTION=pg or mysql and QUEUE_DRIVER=bullmq; running one process`
+    )
+    return 1
+  }
+  return wanted
+}
+
+/** The primary: forks the web processes, replaces one that dies, and stops them all on a signal. */
+function supervise(count: number) {
+  let stopping = false
+  for (let i = 0; i < count; i++) cluster.fork()
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      return
+    }
+    console.error(
+      `[server] web process ${worker.process.pid} exited (${signal ?? code}); restarting it`
+    )
+    // A process that dies at once would be restarted in a tight loop: wait a little.
+    setTimeout(() => cluster.fork(), 1000)
+  })
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      stopping = true
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal)
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+    })
+  }
+}
+
+if (cluster.isWorker) {
+  startServer()
+} else {
+  const count = await webProcesses().catch((error) => {
     process.exitCode = 1
     prettyPrintError(error)
+    return 0
   })
+  if (count > 1) supervise(count)
+  else if (count === 1) startServer()
+}

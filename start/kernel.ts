@@ -8,17 +8,18 @@ server.errorHandler(() => import('#exceptions/handler'))
 
 server.use([
   () => import('#middleware/container_bindings_middleware'),
-  () => import('@adonisjs/static/static_middleware'),
+  // Local wrappers (app/middleware): made once, and skipped or lazy on the public endpoints.
+  () => import('#middleware/static_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
   () => import('@adonisjs/vite/vite_middleware'),
-  () => import('@adonisjs/inertia/inertia_middleware'),
+  () => import('#middleware/inertia_middleware'),
 ])
 
 router.use([
   () => import('@adonisjs/core/bodyparser_middleware'),
   () => import('#middleware/web_session_middleware'),
   () => import('#middleware/web_shield_middleware'),
-  () => import('@adonisjs/auth/initialize_auth_middleware'),
+  () => import('#middleware/initialize_auth_middleware'),
   () => import('#middleware/silent_auth_middleware'),
   () => import('#middleware/initialize_bouncer_middleware'),
   () => import('#middleware/locale_middleware'),

@@ -4,28 +4,41 @@
 */
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
-import { registerJobModules, removeRepeat, repeat, dispatch } from '#queue/queue'
-import { pluginRegistry } from '#services/plugin_registry'
+import env from '#start/env'
+import { registerJobModules, removeRepeat } from '#queue/queue'
+import { SCHEDULE_JOB, scheduleWorkflow } from '#services/workflows/schedules'
 import { onWorkflowActivated, onWorkflowDeactivated } from '#services/workflow_events'
-import type { ExecutableWorkflow } from '#shared/workflow/types'
 
-registerJobModules([() => import('#services/workflows/jobs')])
+registerJobModules([
+  () => import('#services/workflows/jobs'),
+  () => import('#services/workflows/event_trigger_jobs'),
+])
 
-const SCHEDULE_JOB = 'workflow.schedule'
-
-/** The cron of a workflow whose trigger is a schedule (its runner exports `toCron`). */
-async function cronOf(executable: ExecutableWorkflow | null | undefined) {
-  const root = executable?.blocks.find((block) => block.id === executable.root_block)
-  if (!root) return undefined
-  const toCron = await (
-    await pluginRegistry()
-  ).exportOf<(options: unknown) => string>(root.type, 'toCron')
-  return toCron ? toCron(root.options ?? {}) : undefined
+/*
+| Scaled mode: runs execute in workers, so their events (node statuses for the browser's
+| stream, the answer a webhook call waits for) cross to the web processes through Redis.
+*/
+const redisUrl = env.get('REDIS_URL')
+if (env.get('QUEUE_DRIVER') === 'bullmq' && redisUrl) {
+  const { startRunEventRelay } = await import('#services/workflows/run_event_relay')
+  const relay = await startRunEventRelay({
+    url: redisUrl,
+    prefix: env.get('QUEUE_PREFIX'),
+    listen: ['web', 'test'].includes(app.getEnvironment()),
+    onError: (error) => logger.warn({ err: error }, 'run event relay: Redis error'),
+  })
+  app.terminating(() => relay.close())
 }
 
-export async function scheduleWorkflow(workflowId: string, executable: ExecutableWorkflow | null) {
-  const cron = await cronOf(executable)
-  if (cron) await repeat(SCHEDULE_JOB, { workflowId }, { cron, key: workflowId })
+/*
+| Event triggers start in the activation itself (a refusal must reach the user); they stop
+| here, after any deactivation (switch, edit, archive, delete).
+*/
+if (['web', 'test'].includes(app.getEnvironment())) {
+  onWorkflowDeactivated(async (event) => {
+    const { deactivateEventTrigger } = await import('#services/workflows/event_triggers')
+    await deactivateEventTrigger(event.workflowId)
+  })
 }
 
 /** Schedules follow activation, in the processes that serve people (not in ace commands). */
@@ -41,14 +54,10 @@ if (app.getEnvironment() === 'web') {
 
   app.ready(async () => {
     try {
-      const { default: Workflow } = await import('#models/workflow')
-      // In-process schedules live in memory: set them again for every active workflow.
-      const active = await Workflow.query().where('is_active', true).where('status', 'PUBLISHED')
-      for (const workflow of active)
-        await scheduleWorkflow(workflow.id, workflow.executableWorkflow)
-      await repeat('workflow.sweep', {}, { everyMs: 60_000, key: 'sweep' })
-      await repeat('workflow.prune', {}, { cron: '17 3 * * *', key: 'prune' })
-      await dispatch('workflow.sweep', {})
+      const { startWorkflowRuntime } = await import('#services/workflows/runtime')
+      await startWorkflowRuntime()
+      const { resumeEventTriggerPolls } = await import('#services/workflows/event_triggers')
+      await resumeEventTriggerPolls()
     } catch (error) {
       logger.error({ err: error }, 'could not start the workflow runtime')
     }

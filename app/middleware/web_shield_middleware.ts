@@ -1,22 +1,21 @@
-import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import ShieldMiddleware from '@adonisjs/shield/shield_middleware'
-import { isPublicApiPath } from '#services/public_api'
+import { isPublicApiRequest } from '#middleware/public_api_request'
 
 /**
  * Shield (CSRF, frame and transport headers), except on the public endpoints: they carry
- * no session to protect, and JSON answers only need nosniff.
+ * no session to protect, and JSON answers only need nosniff. Shield's middleware is made
+ * per request by the container (with a dynamic import of edge.js each time), so it is made
+ * only for the requests that use it: webhook calls under load skip that work.
  */
-@inject()
 export default class WebShieldMiddleware {
-  constructor(protected shield: ShieldMiddleware) {}
-
-  handle(ctx: HttpContext, next: NextFn) {
-    if (isPublicApiPath(ctx.request.url())) {
+  async handle(ctx: HttpContext, next: NextFn) {
+    if (isPublicApiRequest(ctx)) {
       ctx.response.header('X-Content-Type-Options', 'nosniff')
       return next()
     }
-    return this.shield.handle(ctx, next)
+    const shield = await ctx.containerResolver.make(ShieldMiddleware)
+    return shield.handle(ctx, next)
   }
 }

@@ -52,6 +52,10 @@ export default class User extends BaseModelWithId {
   @column()
   declare plan: PlanName
 
+  /** AI credits left (spec 03 section 9); PostgreSQL returns decimals as strings. */
+  @column({ consume: (value: unknown) => Number(value) })
+  declare aiCredits: number
+
   @column.dateTime()
   declare planEndsAt: DateTime | null
 

@@ -5,7 +5,7 @@
  * Like fields.ts this module is imported by manifests in the browser: type-only imports
  * aside, it must not import Node or server modules.
  */
-import type { Fields, InferFields } from './fields.js'
+import type { Fields, InferFields, ShowIf } from './fields.js'
 
 export const BOT_CATEGORIES = ['bubble', 'input', 'logic', 'integration'] as const
 export const WORKFLOW_CATEGORIES = ['trigger', 'action', 'model', 'tool', 'data', 'flow'] as const
@@ -75,6 +75,56 @@ export interface PluginDeclaration<
   items?: ItemsDeclaration<any>
   /** Workflow nodes that park a run until a time or a call (compiled into wait_blocks). */
   waits?: boolean
+  /**
+   * Workflow nodes that change nothing outside their run (they compute from their input and
+   * variables, or answer the run's own webhook call): running one again after a crash is
+   * harmless, so a run writes their records in one batch with the next node that reaches
+   * outside, a wait, or its end, instead of one write per node.
+   */
+  replayable?: boolean
+  /**
+   * Workflow nodes into which Model and Tool nodes plug (an LLM agent): the editor draws a
+   * handle per slot; the runner finds the plugged nodes in `workflow.attachments`.
+   */
+  attachments?: readonly AttachmentSlotDeclaration[]
+  /**
+   * Workflow nodes that someone outside calls at a URL of ours (a webhook trigger, an event
+   * trigger whose service must be told where to post, a wait resumed by a call): the editor
+   * shows the node's URL in its settings, with a copy button and the hint. Declared here so
+   * that the core shows URLs without knowing which plugins have one.
+   */
+  exposesUrl?: ExposedUrlDeclaration
+}
+
+export interface ExposedUrlDeclaration {
+  /**
+   * Which of our endpoints: 'webhook' POST|GET /api/v1/workflows/{id}/webhook, 'event'
+   * POST /api/v1/workflows/{id}/events/{nodeId}, 'resume' POST
+   * /api/v1/workflows/{id}/webhook/runs/{runId} (the run id is known once a run waits).
+   */
+  kind: 'webhook' | 'event' | 'resume'
+  /** One line under the URL: where to paste it or how it is called (translated as url.hint). */
+  hint?: string
+  /** Only while the node's options say it is called (a wait resumed by a webhook). */
+  showIf?: ShowIf
+  /** The option holding the HTTP method callers use (the editor's example call uses it). */
+  methodOption?: string
+  /** The option holding a secret callers send, and the header they send it in. */
+  secretOption?: string
+  secretHeader?: string
+}
+
+export interface AttachmentSlotDeclaration {
+  /** Stored as the attachment edge's attachmentName ('model', 'tools'). */
+  name: string
+  /** Shown on the node; translated as attachments.<name>.label in the plugin's locales. */
+  label?: string
+  /** Plugin categories that plug in here (default: the category the slot is named after). */
+  accepts?: readonly PluginCategory[]
+  /** Several nodes may plug in (tools); otherwise a single one (model). */
+  multiple?: boolean
+  /** Publishing refuses the workflow while an enabled node of this slot is missing. */
+  required?: boolean
 }
 
 /**
@@ -196,6 +246,31 @@ export interface BotRunContext {
    * a webhook call): the runner maps it to variables and does not pause again.
    */
   resumeWith?: unknown
+  /**
+   * True when the visitor's client asked for streamed replies (`isStreamEnabled`) and the
+   * block that runs next is a text bubble showing this variable. A streaming runner then
+   * returns `streamReply(variableId)` instead of calling the model: the client streams the
+   * answer from the plugin's `streams` export, then sends the full text back.
+   */
+  canStreamTo?(variableId: string | undefined): boolean
+}
+
+/** Token counts of one AI provider call, for the owner's AI credits (spec 03 section 9). */
+export interface AiUsage {
+  /** The model the provider ran; the default price row is used when it is absent. */
+  model?: string
+  inputTokens: number
+  outputTokens: number
+}
+
+/**
+ * AI credit accounting of the bot's or workflow's owner. Runners that call a model call
+ * `ensureCredits()` first (it throws when the owner has none left, and the chat reply then
+ * carries `aiCreditLimitExceededError`) and `recordUsage()` after each provider call.
+ */
+export interface RunnerAi {
+  ensureCredits(): Promise<void>
+  recordUsage(usage: AiUsage): Promise<void>
 }
 
 export interface RunnerContext<
@@ -213,6 +288,7 @@ export interface RunnerContext<
   http: HttpClient
   storage: RunnerStorage
   sandbox?: RunnerSandbox
+  ai: RunnerAi
   signal: AbortSignal
 }
 
@@ -286,6 +362,39 @@ export type ParsedAnswer =
 export type InputParser<P = PluginDeclaration> = (
   context: RunnerContext<OptionsOf<P>, CredentialsOf<P>> & { answer: InputAnswer }
 ) => ParsedAnswer | Promise<ParsedAnswer>
+
+/**
+ * The pause a streaming runner returns (see BotRunContext.canStreamTo): the client gets a
+ * `stream` client-side action, streams the text from
+ * `POST /api/v2/sessions/{sessionId}/streamMessage`, then calls continueChat with the full
+ * text, which is saved in the variable so the transcript is that of a plain run.
+ */
+export function streamReply(variableId: string): BotRunResult {
+  return {
+    clientSideActions: [{ type: 'stream', stream: true }],
+    pause: true,
+    saveReplyInVariableId: variableId,
+  }
+}
+
+/**
+ * A plugin's streamed answer: runner.ts exports `streams` (an object keyed by action name)
+ * or `stream` (a plugin without actions). It receives the same context as the runner and
+ * yields text chunks; it records AI usage itself and may set variables (token counts).
+ */
+export type Streamer<P = PluginDeclaration, A = never> = (
+  context: RunnerContext<OptionsOf<P, A>, CredentialsOf<P>>
+) => AsyncIterable<string>
+
+/**
+ * Options fetched live for a field declared with `optionsFrom: { fetcher }` (model lists,
+ * voices): runner.ts exports `fetchers`, keyed by fetcher name. The context carries the
+ * block's current options and decrypted credentials; a throw becomes an error the editor
+ * shows next to the field.
+ */
+export type Fetcher<P = PluginDeclaration> = (
+  context: RunnerContext<OptionsOf<P, any>, CredentialsOf<P>>
+) => Promise<{ value: string; label?: string }[]>
 
 export interface WorkflowRunResult {
   output: unknown

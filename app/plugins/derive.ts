@@ -350,7 +350,8 @@ export interface FormField {
   max?: number
   step?: number
   options?: EnumOption[]
-  optionsFrom?: OptionsFrom
+  /** With the id of the plugin whose `fetchers` export serves it. */
+  optionsFrom?: OptionsFrom & { pluginId?: string }
   itemLabel?: string
   /** List items' fields. */
   itemFields?: FormField[]
@@ -377,7 +378,7 @@ export interface FormDescription {
   items?: { fields: FormField[]; min?: number; max?: number }
 }
 
-function formFields(fields: Fields, i18nPrefix: string): FormField[] {
+function formFields(fields: Fields, i18nPrefix: string, pluginId?: string): FormField[] {
   return Object.entries(fields).map(([name, declared]) => {
     // __value is a type-level phantom and never set, so only nested fields need removing.
     const { fields: nested, ...rest } = declared as Field & { fields?: Fields }
@@ -389,8 +390,12 @@ function formFields(fields: Fields, i18nPrefix: string): FormField[] {
       label: labelOf(name, declared),
       i18nKey,
     }
-    if (declared.kind === 'list') described.itemFields = formFields(nested!, `${i18nKey}.fields`)
-    if (declared.kind === 'object') described.fields = formFields(nested!, `${i18nKey}.fields`)
+    // The editor asks POST /api/plugins/{pluginId}/fetchers/{fetcher} for the options.
+    if (described.optionsFrom && pluginId) described.optionsFrom.pluginId = pluginId
+    if (declared.kind === 'list')
+      described.itemFields = formFields(nested!, `${i18nKey}.fields`, pluginId)
+    if (declared.kind === 'object')
+      described.fields = formFields(nested!, `${i18nKey}.fields`, pluginId)
     return described
   })
 }
@@ -403,20 +408,20 @@ export function formOf(declaration: Declaration): FormDescription {
     name: declaration.name,
     category: declaration.category,
     storedIn: declaration.storedIn ?? 'options',
-    fields: formFields(declaration.options ?? {}, 'fields'),
+    fields: formFields(declaration.options ?? {}, 'fields', declaration.id),
   }
   if (declaration.actions) {
     form.actions = Object.entries(declaration.actions).map(([name, action]: [string, any]) => ({
       name,
       label: action.label,
       ...(action.description ? { description: action.description } : {}),
-      fields: formFields(action.options ?? {}, `actions.${name}.fields`),
+      fields: formFields(action.options ?? {}, `actions.${name}.fields`, declaration.id),
     }))
   }
   if (declaration.credentials) form.credentials = formFields(declaration.credentials, 'credentials')
   if (declaration.items) {
     form.items = {
-      fields: formFields(declaration.items.fields, 'items'),
+      fields: formFields(declaration.items.fields, 'items', declaration.id),
       min: declaration.items.min,
       max: declaration.items.max,
     }
@@ -534,5 +539,12 @@ export function localeOf(declaration: Declaration) {
   }
   if (declaration.credentials) locale.credentials = localeFields(declaration.credentials)
   if (declaration.items) locale.items = localeFields(declaration.items.fields)
+  // The editor labels an agent's slots and explains a node's URL in the builder's language.
+  if (declaration.attachments?.length) {
+    locale.attachments = Object.fromEntries(
+      declaration.attachments.map((slot) => [slot.name, { label: slot.label ?? slot.name }])
+    )
+  }
+  if (declaration.exposesUrl?.hint) locale.url = { hint: declaration.exposesUrl.hint }
   return locale
 }

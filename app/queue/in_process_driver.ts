@@ -190,6 +190,19 @@ export class InProcessDriver implements QueueDriver {
     return this.#closing !== null
   }
 
+  /**
+   * How many jobs of this name dispatched now would start at once: it is worked here, and
+   * slots are free beyond the jobs already waiting (a caller may then take a job's first
+   * step itself, knowing the job will not sit in the queue).
+   */
+  freeSlots(name: string) {
+    const definition = this.#definitions.get(name)
+    if (!definition || this.#closing) return 0
+    const waiting = this.#waiting.get(name)?.length ?? 0
+    const limit = definition.concurrency ?? DEFAULT_CONCURRENCY
+    return Math.max(0, limit - (this.#active.get(name) ?? 0) - waiting)
+  }
+
   /** Jobs by state, for health pages and tests. */
   counts() {
     const counts = { delayed: 0, waiting: 0, active: 0, repeats: this.#repeats.size }

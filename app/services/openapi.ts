@@ -4,6 +4,7 @@
  * every /api/v1 route is documented.
  */
 import { error, json, pathParam as idParam } from '#services/openapi_helpers'
+import { chatStreamPaths } from '#services/openapi_chat_stream'
 import { resultsPaths } from '#services/openapi_results'
 import { workflowRunPaths } from '#services/openapi_workflow_runs'
 import { workflowPaths } from '#services/openapi_workflows'
@@ -34,6 +35,7 @@ const chatReply = {
     progress: { type: 'number' },
     dynamicTheme: { type: 'object' },
     chatLimitExceededError: { type: 'string' },
+    aiCreditLimitExceededError: { type: 'string' },
   },
 }
 
@@ -42,7 +44,11 @@ const startBody = {
   properties: {
     message: { type: 'string', description: 'Answers the first input at once' },
     resultId: { type: 'string', description: 'Resume a remembered visitor (rememberUser)' },
-    isStreamEnabled: { type: 'boolean' },
+    isStreamEnabled: {
+      type: 'boolean',
+      description:
+        'The client can stream AI answers: replies may carry the `stream` action (see streamMessage)',
+    },
     isOnlyRegistering: { type: 'boolean' },
     prefilledVariables: { type: 'object', additionalProperties: true },
     textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
@@ -69,6 +75,98 @@ const startResponse = {
       },
     },
   ],
+}
+
+/**
+ * The template gallery (database/templates): list, and a preview chat that runs a template
+ * in the caller's workspace without creating a bot or saving results.
+ */
+function templatePaths() {
+  const templateId = idParam('templateId', 'The template id, from the list')
+  return {
+    '/api/v1/templates': {
+      get: {
+        summary: 'List the bot templates',
+        responses: {
+          200: {
+            description: 'The templates, with their category',
+            content: json({
+              type: 'object',
+              properties: {
+                templates: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      id: { type: 'string' },
+                      name: { type: 'string' },
+                      description: { type: 'string' },
+                      category: {
+                        type: 'string',
+                        enum: [
+                          'marketing',
+                          'product',
+                          'business-finance',
+                          'education-knowledge',
+                          'media-arts-entertainment',
+                          'other',
+                        ],
+                      },
+                      emoji: { type: 'string' },
+                      groupCount: { type: 'integer' },
+                      blockCount: { type: 'integer' },
+                    },
+                  },
+                },
+              },
+            }),
+          },
+          401: error,
+        },
+      },
+    },
+    '/api/v1/templates/{templateId}/preview/startChat': {
+      post: {
+        summary: 'Start a preview chat on a template (no bot created, no results saved)',
+        parameters: [templateId],
+        requestBody: {
+          content: json({
+            type: 'object',
+            properties: {
+              message: { type: 'string' },
+              prefilledVariables: { type: 'object' },
+              textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
+            },
+          }),
+        },
+        responses: {
+          200: { description: 'The first messages and input', content: json(startResponse) },
+          401: error,
+          404: error,
+        },
+      },
+    },
+    '/api/v1/templates/{templateId}/preview/sessions/{sessionId}/continueChat': {
+      post: {
+        summary: 'Answer a template preview chat',
+        parameters: [templateId, idParam('sessionId', 'The session id from the preview start')],
+        requestBody: {
+          content: json({
+            type: 'object',
+            properties: {
+              message: { type: 'string' },
+              textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
+            },
+          }),
+        },
+        responses: {
+          200: { description: 'The next messages and input', content: json(chatReply) },
+          401: error,
+          404: error,
+        },
+      },
+    },
+  }
 }
 
 /** The public chat API: no token, callable from any site (allowed origins aside). */
@@ -476,6 +574,8 @@ export function openApiDocument(serverUrl: string) {
       },
       ...chatPaths(),
       ...workflowPaths(),
+      ...chatStreamPaths(),
+      ...templatePaths(),
       ...resultsPaths(),
       ...workflowRunPaths(),
     },

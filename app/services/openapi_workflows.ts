@@ -188,8 +188,8 @@ export function workflowPaths() {
       { 403: error, 422: error }
     ),
     '/api/v1/workflows/{id}/activate': action(
-      'Let the trigger start runs (published workflows only; counts against the plan)',
-      { 403: error, 409: error }
+      "Let the trigger start runs (published workflows only; counts against the plan). An event trigger registers with its service first (Telegram's setWebhook, Slack's auth.test, Gmail's first listing): a refusal answers 422 E_TRIGGER_ACTIVATION with the service's message, and the workflow stays inactive",
+      { 403: error, 409: error, 422: error }
     ),
     '/api/v1/workflows/{id}/deactivate': action('Stop the trigger from starting runs', {
       403: error,
@@ -218,6 +218,21 @@ export function workflowPaths() {
             },
           }),
           404: error,
+        },
+      },
+    },
+    '/api/v1/workflows/{id}/events/{nodeId}': {
+      post: {
+        summary:
+          "Deliver an event to an active workflow's event trigger (Telegram updates with X-Telegram-Bot-Api-Secret-Token, Slack Events API calls signed with X-Slack-Signature). The trigger plugin checks the call: a run starts (200 {ok, runId}), or it answers itself (Slack's url_verification challenge, 200 for events its options filter out, 401 for a bad secret or signature)",
+        security: [],
+        parameters: [workflowId, pathParam('nodeId', "The trigger node's id")],
+        requestBody: body({ type: 'object', additionalProperties: true }, false),
+        responses: {
+          200: reply('A run started ({ok, runId}), or the answer the service expects'),
+          401: error,
+          404: error,
+          409: error,
         },
       },
     },

@@ -9,6 +9,8 @@ export const PUBLIC_API: readonly RegExp[] = [
   /^\/api\/v1\/bots\/[^/]+\/startChat/,
   /^\/api\/v[12]\/sessions\//,
   /^\/api\/v1\/workflows\/[^/]+\/webhook/,
+  // Event triggers: services such as Telegram and Slack call them (the plugin checks them).
+  /^\/api\/v1\/workflows\/[^/]+\/events\//,
   /^\/api\/v1\/typebots\/[^/]+\/blocks\/[^/]+\/results\/[^/]+\/executeWebhook/,
 ]
 

@@ -8,6 +8,7 @@ import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
 import { codeKeysOf } from '#plugins/derive'
+import { aiPort } from '#services/ai/credits'
 import {
   runSafely,
   type LogEntry,
@@ -20,6 +21,7 @@ import {
   type InputAnswer,
   type InputParser,
   type ParsedAnswer,
+  type Streamer,
   errorToLog,
 } from '#plugins/define_plugin'
 import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
@@ -83,6 +85,8 @@ export interface RunPluginOutput {
   variablesSet: { id: string; value: VariableValue }[]
   /** The options as the runner received them ({{variables}} substituted). */
   options: Record<string, unknown>
+  /** The runner stopped because the owner has no AI credits left. */
+  aiCreditLimitExceeded?: boolean
 }
 
 /**
@@ -124,9 +128,11 @@ async function resolveExpressions(
   return value
 }
 
-async function credentialsFor(input: Omit<RunPluginInput, 'registry'>, logs: LogEntry[]) {
+export async function credentialsFor(input: Omit<RunPluginInput, 'registry'>, logs: LogEntry[]) {
   const id = input.options.credentialsId
-  if (!input.plugin.credentials || typeof id !== 'string' || !id) return {}
+  // Not only plugins with their own credential schema: a workflow Model node picks
+  // credentials of its provider's type (field.credentials({ credentialType: 'openai' })).
+  if (typeof id !== 'string' || !id) return {}
   const record = await Credential.find(id)
   const usable =
     record &&
@@ -165,7 +171,7 @@ export async function runPlugin(input: RunPluginInput): Promise<RunPluginOutput>
   return runWithContext(runner, input, logs)
 }
 
-async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>) {
+export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>) {
   const substituted = substituteDeep(input.options, input.variables, {
     skipKeys: codeKeysOf(input.plugin),
   })
@@ -177,12 +183,13 @@ async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>) {
 }
 
 /** The context every runner and parser receives (DESIGN.md section 3). */
-function buildContext(
+export function buildContext(
   input: Omit<RunPluginInput, 'registry'>,
   options: Record<string, unknown>,
   credentials: Record<string, unknown>,
   store: RunnerVariables,
-  logs: LogEntry[]
+  logs: LogEntry[],
+  ai = aiPort({ ownerId: input.ownerId, workspaceId: input.workspaceId, source: input.plugin.id })
 ): RunnerContext {
   const timeout = AbortSignal.timeout(input.timeoutMs ?? 60_000)
   const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
@@ -223,6 +230,7 @@ function buildContext(
         return outcome.value
       },
     },
+    ai,
     signal,
   }
 }
@@ -239,10 +247,17 @@ export async function runWithContext(
   const credentials = await credentialsFor(input, logs)
   if (credentials === null) return { result: undefined, logs, variablesSet: [], options }
 
-  const context = buildContext(input, options, credentials, store, logs)
+  const ai = aiPort({
+    ownerId: input.ownerId,
+    workspaceId: input.workspaceId,
+    source: input.plugin.id,
+  })
+  const context = buildContext(input, options, credentials, store, logs, ai)
   const { result, error } = await runSafely(runner, context)
   if (error) logs.push(error)
-  return { result, logs, variablesSet: changes(), options }
+  const output: RunPluginOutput = { result, logs, variablesSet: changes(), options }
+  if (ai.limitExceeded()) output.aiCreditLimitExceeded = true
+  return output
 }
 
 /**
@@ -263,5 +278,49 @@ export async function parseWithContext(
   } catch (error) {
     logs.push(errorToLog(error))
     return { parsed: { status: 'fail', reason: (error as Error).message }, logs }
+  }
+}
+
+export interface StreamPluginOutput {
+  /** The text chunks, as the plugin's streamer yields them (nothing runs before the first pull). */
+  chunks: AsyncIterable<string>
+  logs: LogEntry[]
+  /** Variables the streamer set so far (token counts, a conversation id). */
+  variablesSet(): { id: string; value: VariableValue }[]
+  /** The streamer stopped because the owner has no AI credits left. */
+  aiCreditLimitExceeded(): boolean
+  options: Record<string, unknown>
+}
+
+/**
+ * Runs a plugin's streamer (BotRunContext.canStreamTo) with the context a runner of the same
+ * block gets: substituted options, decrypted credentials, the ai port for credits. Returns
+ * null (with the reason in `logs`) when the block's credentials cannot be used. Unlike
+ * runWithContext, a throw of the streamer reaches the caller: the stream endpoint answers
+ * with its status before the first chunk.
+ */
+export async function streamWithContext(
+  streamer: Streamer<any, any>,
+  input: Omit<RunPluginInput, 'registry'>,
+  logs: LogEntry[] = []
+): Promise<StreamPluginOutput | null> {
+  const { store, changes } = createVariableStore(input.variables)
+  const options = await substitutedOptions(input)
+  const credentials = await credentialsFor(input, logs)
+  if (credentials === null) return null
+  const ai = aiPort({
+    ownerId: input.ownerId,
+    workspaceId: input.workspaceId,
+    source: input.plugin.id,
+  })
+  const context = buildContext(input, options, credentials, store, logs, ai)
+  return {
+    chunks: {
+      [Symbol.asyncIterator]: () => streamer(context)[Symbol.asyncIterator](),
+    },
+    logs,
+    variablesSet: changes,
+    aiCreditLimitExceeded: () => ai.limitExceeded(),
+    options,
   }
 }

@@ -40,3 +40,19 @@ export const folderValidator = vine.compile(
     parentFolderId: vine.string().trim().maxLength(32).nullable().optional(),
   })
 )
+
+/** "Use this template": the folder the new bot goes in (the dashboard when absent). */
+export const useTemplateValidator = vine.compile(
+  vine.object({
+    folderId: vine.string().trim().maxLength(32).nullable().optional(),
+  })
+)
+
+/** A template preview's first call: the chat start fields that make sense without a bot. */
+export const templatePreviewStartValidator = vine.compile(
+  vine.object({
+    message: vine.string().maxLength(10_000).optional(),
+    prefilledVariables: vine.record(vine.any()).optional(),
+    textBubbleContentFormat: vine.enum(['richText', 'markdown'] as const).optional(),
+  })
+)

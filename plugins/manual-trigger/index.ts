@@ -14,6 +14,7 @@ export default definePlugin({
   icon: 'mouse-pointer-click',
   version: 1,
   serves: ['workflow'],
+  replayable: true,
   options: {
     testInput: field.code({
       label: 'Test input',

@@ -1,5 +1,6 @@
 import { definePlugin } from '../../app/plugins/define_plugin.js'
 import { field } from '../../app/plugins/fields.js'
+import { chatCompletionFields } from '../../app/plugins/ai/chat_fields.js'
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 export const OPENAI_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const
@@ -7,8 +8,7 @@ export const OPENAI_IMAGE_SIZES = ['256x256', '512x512', '1024x1024'] as const
 
 /**
  * OpenAI, and any OpenAI-compatible server (a local model server, Azure with apiVersion)
- * through the credential's baseUrl. The credentials and their test are complete; the
- * actions' runners arrive with the AI providers.
+ * through the credential's baseUrl. Runners in runner.ts (server only).
  */
 export default definePlugin({
   id: 'openai',
@@ -45,53 +45,16 @@ export default definePlugin({
       credentialType: 'openai',
       required: true,
     }),
+    // Kept from imported blocks of the format, never used: the server a key is sent to is
+    // the one its owner set on the credential, so an editor of the bot cannot redirect it.
+    baseUrl: field.string({ label: 'Base URL', hidden: true }),
+    apiVersion: field.string({ label: 'API version', hidden: true }),
   },
   actions: {
     'Create chat completion': {
       label: 'Create chat completion',
       options: {
-        model: field.string({
-          label: 'Model',
-          defaultValue: 'gpt-4o-mini',
-          optionsFrom: { fetcher: 'models', dependsOn: ['credentialsId'] },
-        }),
-        messages: field.list(
-          {
-            role: field.enum({
-              label: 'Role',
-              options: ['system', 'user', 'assistant', 'Dialogue'],
-              defaultValue: 'user',
-            }),
-            content: field.string({
-              label: 'Content',
-              multiline: true,
-              allowVariables: true,
-              showIf: { field: 'role', notEquals: 'Dialogue' },
-            }),
-            dialogueVariableId: field.variable({
-              label: 'Dialogue variable',
-              showIf: { field: 'role', equals: 'Dialogue' },
-            }),
-            startsBy: field.enum({
-              label: 'Starts by',
-              options: ['user', 'assistant'],
-              defaultValue: 'user',
-              showIf: { field: 'role', equals: 'Dialogue' },
-            }),
-          },
-          { label: 'Messages', itemLabel: 'message' }
-        ),
-        temperature: field.number({
-          label: 'Temperature',
-          min: 0,
-          max: 2,
-          step: 0.1,
-          allowVariable: true,
-        }),
-        responseMapping: field.responseMapping({
-          label: 'Save the response',
-          from: ['Message content', 'Total tokens'],
-        }),
+        ...chatCompletionFields({ defaultModel: 'gpt-4o-mini' }),
       },
     },
     'Create speech': {

@@ -14,6 +14,7 @@ export default definePlugin({
   icon: 'reply',
   version: 1,
   serves: ['workflow'],
+  replayable: true,
   options: {
     statusCode: field.number({
       label: 'Status code',

@@ -17,6 +17,7 @@ export default definePlugin({
   icon: 'calendar-clock',
   version: 1,
   serves: ['workflow'],
+  replayable: true,
   options: {
     mode: field.enum({
       label: 'Run',

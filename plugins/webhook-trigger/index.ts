@@ -17,6 +17,14 @@ export default definePlugin({
   icon: 'webhook',
   version: 1,
   serves: ['workflow'],
+  replayable: true,
+  exposesUrl: {
+    kind: 'webhook',
+    hint: 'Call it to start a run; the workflow must be published and active.',
+    methodOption: 'method',
+    secretOption: 'secret',
+    secretHeader: 'X-Webhook-Secret',
+  },
   options: {
     method: field.enum({ label: 'Method', options: WEBHOOK_METHODS, defaultValue: 'POST' }),
     secret: field.string({

@@ -17,6 +17,7 @@ export default definePlugin({
   icon: 'split',
   version: 1,
   serves: ['workflow'],
+  replayable: true,
   options: {},
   items: {
     fields: {

@@ -15,6 +15,7 @@ export default definePlugin({
   icon: 'square-code',
   version: 1,
   serves: ['workflow'],
+  replayable: true,
   options: {
     code: field.code({
       label: 'Code',

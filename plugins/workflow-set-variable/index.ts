@@ -11,6 +11,7 @@ export default definePlugin({
   icon: 'pen-line',
   version: 1,
   serves: ['workflow'],
+  replayable: true,
   options: {
     variableId: field.variable({ label: 'Variable', writes: true, required: true }),
     value: field.string({

@@ -17,7 +17,13 @@ export default definePlugin({
   icon: 'timer',
   version: 1,
   serves: ['workflow'],
+  replayable: true,
   waits: true,
+  exposesUrl: {
+    kind: 'resume',
+    hint: 'POST to it to resume a waiting run: put the run id (from the runs list or the webhook trigger answer) in place of {runId}.',
+    showIf: { field: 'resume', equals: 'webhook' },
+  },
   options: {
     resume: field.enum({
       label: 'Resume',

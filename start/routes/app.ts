@@ -11,7 +11,9 @@ const EditorController = () => import('#controllers/bots/editor_controller')
 const DashboardController = () => import('#controllers/bots/dashboard_controller')
 const CredentialsController = () => import('#controllers/settings/credentials_controller')
 const AdminPluginsController = () => import('#controllers/admin/plugins_controller')
+const AdminAiPricesController = () => import('#controllers/admin/ai_prices_controller')
 const PluginsApiController = () => import('#controllers/api/plugins_controller')
+const PluginFetchersController = () => import('#controllers/api/plugin_fetchers_controller')
 
 const ViewerController = () => import('#controllers/chat/viewer_controller')
 
@@ -69,6 +71,11 @@ router
     router.get('/admin/plugins', [AdminPluginsController, 'index'])
     router.get('/admin/plugins/:id', [AdminPluginsController, 'show'])
     router.post('/admin/plugins/:id/plans/:plan', [AdminPluginsController, 'update'])
+    router.get('/admin/ai-prices', [AdminAiPricesController, 'index'])
+    router.post('/admin/ai-prices', [AdminAiPricesController, 'store'])
+    router.put('/admin/ai-prices/:id', [AdminAiPricesController, 'update'])
+    router.delete('/admin/ai-prices/:id', [AdminAiPricesController, 'destroy'])
+    router.post('/admin/ai-credits', [AdminAiPricesController, 'grant'])
   })
   .use([middleware.auth(), middleware.workspace()])
 
@@ -81,3 +88,8 @@ router
     router.post('/api/bots/:botId/blocks/test', [PluginsApiController, 'test'])
   })
   .use(middleware.auth())
+
+// Live options of the editors' forms (optionsFrom), in the current workspace.
+router
+  .post('/api/plugins/:pluginId/fetchers/:fetcher', [PluginFetchersController, 'run'])
+  .use([middleware.auth(), middleware.workspace()])

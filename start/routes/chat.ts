@@ -20,6 +20,9 @@ router
   })
   .prefix('/api/v1')
 
+// Streamed answers of a paused AI block (the client then continues with the full text).
+router.post('/api/v2/sessions/:sessionId/streamMessage', [ChatController, 'stream'])
+
 router
   .post('/api/v1/typebots/:botId/preview/startChat', [ChatController, 'preview'])
   .use(middleware.apiAuth())

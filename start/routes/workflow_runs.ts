@@ -2,6 +2,7 @@ import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 
 const RunsController = () => import('#controllers/workflows/runs_controller')
+const EventTriggersController = () => import('#controllers/workflows/event_triggers_controller')
 
 // Runs of a workflow: API tokens or the session (the editor's Run button).
 router
@@ -18,5 +19,7 @@ router
   .group(() => {
     router.route('/workflows/:id/webhook', ['GET', 'POST'], [RunsController, 'webhook'])
     router.post('/workflows/:id/webhook/runs/:runId', [RunsController, 'resume'])
+    // Event triggers: the trigger plugin checks the call (signature, secret token).
+    router.post('/workflows/:id/events/:nodeId', [EventTriggersController, 'receive'])
   })
   .prefix('/api/v1')

@@ -3,6 +3,7 @@ import { middleware } from '#start/kernel'
 
 const WorkflowsController = () => import('#controllers/workflows/workflows_controller')
 const WorkflowEditorController = () => import('#controllers/workflows/editor_controller')
+const WorkflowRunsPageController = () => import('#controllers/workflows/runs_page_controller')
 const ApiWorkflowsController = () => import('#controllers/workflows/api_workflows_controller')
 
 /*
@@ -18,6 +19,7 @@ router
     router.post('/workflows/import', [WorkflowsController, 'import'])
     router.get('/workflows/:id', [WorkflowEditorController, 'show'])
     router.get('/workflows/:id/export', [WorkflowsController, 'export'])
+    router.get('/workflows/:id/runs', [WorkflowRunsPageController, 'show'])
     router.post('/workflows/:id/duplicate', [WorkflowsController, 'duplicate'])
     router.post('/workflows/:id/archive', [WorkflowsController, 'archive'])
     router.delete('/workflows/:id', [WorkflowsController, 'destroy'])

@@ -4,83 +4,24 @@ import { DateTime } from 'luxon'
 import DevMail from '#models/dev_mail'
 import WorkflowRun from '#models/workflow_run'
 import WorkflowRunNode from '#models/workflow_run_node'
-import { newId } from '#services/ids'
 import {
   createRun,
   executeRun,
-  loadWorkflow,
   pruneRuns,
   recoverRuns,
   resumeRun,
-  type RunnableWorkflow,
 } from '#services/workflows/run_workflow'
 import { onRunEvent, onRunResponse, type RunEvent } from '#services/workflows/run_events'
 import { resumeJob, runJob } from '#services/workflows/jobs'
 import { useQueueDriver } from '#queue/queue'
 import type { QueueDriver } from '#queue/types'
-import type {
-  WorkflowBlock,
-  WorkflowEdge,
-  WorkflowSettings,
-  WorkflowVariable,
-} from '#shared/workflow/types'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 
 /**
  * run_workflow.ts against the database: run and node records, waits, the failure e-mail,
  * the concurrency cap, timeouts, recovery and retention. Workflows rows are written
  * directly, as publishing would leave them.
  */
-
-type NodeSpec = { id: string; type: string; options?: Record<string, unknown>; title?: string }
-
-async function publishedWorkflow(
-  nodes: NodeSpec[],
-  extra: {
-    settings?: WorkflowSettings
-    variables?: WorkflowVariable[]
-    name?: string
-    edges?: [string, string][]
-  } = {}
-): Promise<RunnableWorkflow & { email: string }> {
-  const user = await createUser()
-  const workspace = await firstWorkspaceOf(user)
-  const blocks: WorkflowBlock[] = nodes.map((node) => ({
-    graphCoordinates: { x: 0, y: 0 },
-    ...node,
-  }))
-  const pairs = extra.edges ?? nodes.slice(1).map((node, index) => [nodes[index].id, node.id])
-  const edges: WorkflowEdge[] = pairs.map(([from, to]) => ({
-    id: `${from}-${to}`,
-    from: { blockId: from },
-    to: { blockId: to },
-  }))
-  const id = newId()
-  const now = DateTime.now().toFormat(db.connection().dialect.dateTimeFormat)
-  const settings = extra.settings ?? {}
-  const variables = extra.variables ?? []
-  await db.table('workflows').insert({
-    id,
-    workspace_id: workspace.id,
-    created_by: user.id,
-    name: extra.name ?? 'Orders',
-    status: 'PUBLISHED',
-    is_active: true,
-    blocks: JSON.stringify(blocks),
-    edges: JSON.stringify(edges),
-    variables: JSON.stringify(variables),
-    settings: JSON.stringify(settings),
-    executable_workflow: JSON.stringify({
-      blocks,
-      edges,
-      root_block: blocks[0].id,
-      wait_blocks: blocks.filter((b) => b.type === 'workflow-wait').map((b) => b.id),
-    }),
-    created_at: now,
-    updated_at: now,
-  })
-  return { ...(await loadWorkflow(id))!, email: user.email }
-}
 
 function nodesOf(runId: string) {
   return WorkflowRunNode.query().where('runId', runId).orderBy('id')

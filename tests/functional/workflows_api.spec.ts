@@ -308,6 +308,52 @@ test.group('Workflows REST API', (group) => {
     }
   })
 
+  test('publishing refuses an LLM agent without its Model attachment, names the node', async ({
+    client,
+    assert,
+  }) => {
+    const { workspace, token } = await setup()
+    const file = workflowFile()
+    file.blocks.push({
+      id: 'agent',
+      type: 'workflow-llm-agent',
+      graphCoordinates: { x: 600, y: 0 },
+      title: 'Support agent',
+      options: { userQuery: 'Hello' },
+    } as any)
+    file.blocks[1].outgoingEdgeId = 'e2'
+    file.edges.push({ id: 'e2', from: { blockId: 'remember' }, to: { blockId: 'agent' } })
+    const created = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, workflow: file })
+    const id = created.body().workflow.id
+
+    const refused = await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+    refused.assertStatus(422)
+    refused.assertBodyContains({ message: '"Support agent" needs a Model attachment' })
+
+    // Plugged in, it publishes; a disabled agent needs nothing either.
+    const blocks = [
+      ...structuredClone(file.blocks),
+      { id: 'model', type: 'groq-chat-model', graphCoordinates: { x: 600, y: 200 } },
+    ]
+    const edges = [
+      ...structuredClone(file.edges),
+      {
+        id: 'a1',
+        from: { blockId: 'agent' },
+        to: { blockId: 'model' },
+        isAttachment: true,
+        attachmentName: 'model',
+      },
+    ]
+    await client.patch(`/api/v1/workflows/${id}`).bearerToken(token).json({ blocks, edges })
+    const published = await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+    published.assertStatus(200)
+    assert.equal((await Workflow.findOrFail(id)).status, 'PUBLISHED')
+  })
+
   test('publishing needs exactly one enabled trigger and plugins enabled on the plan', async ({
     client,
   }) => {

@@ -22,16 +22,35 @@ export async function botModeFor(user: User, bot: Bot): Promise<UserMode | null>
 }
 
 /**
- * Loads a bot with the user's mode on it (write, read or guest). Bots the user has no
- * access to are "not found", so ids do not leak.
+ * Whether the user may delete or duplicate the bot: members who edit the workspace's bots,
+ * and people invited with Full access. "Can edit" invitees change the flow, nothing more.
  */
-export async function findBotFor(user: User, botId: string, need: 'read' | 'write' = 'read') {
+export async function canManageBot(user: User, bot: Bot): Promise<boolean> {
+  const role = await roleIn(user, bot.workspaceId)
+  if (role !== null) return userModeForRole(role) === 'write'
+  const invitation = await invitationFor(user, bot.id)
+  return invitation?.type === 'FULL_ACCESS'
+}
+
+/**
+ * Loads a bot with the user's mode on it (write, read or guest). Bots the user has no
+ * access to are "not found", so ids do not leak. `manage` is for deleting and duplicating
+ * (canManageBot).
+ */
+export async function findBotFor(
+  user: User,
+  botId: string,
+  need: 'read' | 'write' | 'manage' = 'read'
+) {
   const bot = await Bot.find(botId)
   if (!bot) throw AppError.notFound('Bot not found')
   const mode = await botModeFor(user, bot)
   if (mode === null) throw AppError.notFound('Bot not found')
-  if (need === 'write' && mode !== 'write') {
+  if (need !== 'read' && mode !== 'write') {
     throw AppError.forbidden('You can only view this bot.')
+  }
+  if (need === 'manage' && !(await canManageBot(user, bot))) {
+    throw AppError.forbidden('Only people with full access can delete or duplicate this bot.')
   }
   return { bot, mode }
 }

@@ -181,6 +181,8 @@ export class UpdateBot {
         settings: patch.settings ?? bot.settings,
       } as BotV6)
       bot.merge(contentOf(next))
+      // Saved content is always v6: a bot migrated on open is stored migrated from now on.
+      bot.version = '6'
     }
     if (patch.name !== undefined) bot.name = patch.name.trim() || bot.name
     if (patch.icon !== undefined) bot.icon = patch.icon

@@ -55,7 +55,7 @@ function publishedPorts() {
   return defaultPorts
 }
 
-function assertOrigin(allowed: string[] | undefined, origin: string | null | undefined) {
+export function assertOrigin(allowed: string[] | undefined, origin: string | null | undefined) {
   if (!allowed || allowed.length === 0 || !origin) return
   const normalized = origin.replace(/\/$/, '')
   if (!allowed.some((candidate) => candidate.replace(/\/$/, '') === normalized)) {
@@ -106,22 +106,42 @@ function botInfo(bot: EngineBot) {
 const LIMIT_CACHE_MS = 5000
 const limitCache = new Map<string, { reached: boolean; at: number }>()
 
-async function chatLimitReached(entry: PublishedBotEntry): Promise<boolean> {
-  const cached = limitCache.get(entry.bot.workspaceId)
+/** Reads in progress by workspace: starts arriving meanwhile share them. */
+const limitReads = new Map<string, Promise<boolean>>()
+/** Bumped by forgetChatLimits: a read started before it is not cached. */
+let limitGeneration = 0
+
+function chatLimitReached(entry: PublishedBotEntry): Promise<boolean> | boolean {
+  const workspaceId = entry.bot.workspaceId
+  const cached = limitCache.get(workspaceId)
   if (cached && Date.now() - cached.at < LIMIT_CACHE_MS) return cached.reached
+  let pending = limitReads.get(workspaceId)
+  if (!pending) {
+    pending = readChatLimit(entry).finally(() => limitReads.delete(workspaceId))
+    limitReads.set(workspaceId, pending)
+  }
+  return pending
+}
+
+async function readChatLimit(entry: PublishedBotEntry): Promise<boolean> {
+  const startedIn = limitGeneration
   const owner = entry.createdBy
     ? await db.from('users').where('id', entry.createdBy).select('plan').first()
     : null
   const plan = await getPlan(owner?.plan ?? 'FREE')
   const used = await chatsThisMonth(entry.bot.workspaceId)
   const reached = !isBelowLimit(plan.limits.conversations, used)
-  limitCache.set(entry.bot.workspaceId, { reached, at: Date.now() })
+  if (startedIn === limitGeneration) {
+    limitCache.set(entry.bot.workspaceId, { reached, at: Date.now() })
+  }
   return reached
 }
 
 /** Tests and plan changes: read the limit again on the next start. */
 export function forgetChatLimits() {
+  limitGeneration++
   limitCache.clear()
+  limitReads.clear()
 }
 
 /** Variables of a remembered result, as prefilled values by name. */
@@ -191,6 +211,7 @@ export class StartChat {
       allowedOrigins: settings.security?.allowedOrigins?.length
         ? settings.security.allowedOrigins
         : undefined,
+      isStreamEnabled: body.isStreamEnabled,
     })
     let newResult: NewResult | undefined
     if (isNewResult) {
@@ -279,6 +300,7 @@ export class StartPreviewChat {
       textBubbleContentFormat: body.textBubbleContentFormat,
       isOnlyRegistering: body.isOnlyRegistering,
       message: body.message ? { text: body.message } : undefined,
+      isStreamEnabled: body.isStreamEnabled,
     })
     await persistTurn({
       sessionId,
@@ -293,38 +315,47 @@ export class StartPreviewChat {
   }
 }
 
+/**
+ * A live session of the chat API with the bot at the head of its queue (the draft in
+ * preview) and the engine ports to run it: the checks every session call makes (exists,
+ * not expired, origin allowed).
+ */
+export async function openSession(sessionId: string, visitor: VisitorInfo = {}) {
+  const session = await readSession(sessionId)
+  if (!session) throw AppError.notFound('Session not found')
+  if (session.expiresAt && session.expiresAt.getTime() < Date.now()) {
+    throw new AppError('Session expired', {
+      status: 404,
+      description: 'You need to start a new session.',
+    })
+  }
+  const state = session.state
+  assertOrigin(state.allowedOrigins, visitor.origin)
+  const head = state.botsQueue[0]
+  if (!head) throw AppError.notFound('Session not found')
+
+  let bot: EngineBot | undefined
+  let ports: EnginePorts
+  if (state.isPreview) {
+    const draft = await Bot.find(head.botId)
+    bot = draft ? draftOf(draft) : undefined
+    ports = await draftPorts()
+  } else {
+    const entry = await publishedBotById(head.botId)
+    bot = entry?.bot
+    ports = await publishedPorts()
+  }
+  if (!bot) throw AppError.notFound('Bot not found')
+  return { state, bot, ports }
+}
+
 export class ContinueChat {
   async handle(
     sessionId: string,
     body: ContinueChatRequest,
     visitor: VisitorInfo = {}
   ): Promise<ChatReply> {
-    const session = await readSession(sessionId)
-    if (!session) throw AppError.notFound('Session not found')
-    if (session.expiresAt && session.expiresAt.getTime() < Date.now()) {
-      throw new AppError('Session expired', {
-        status: 404,
-        description: 'You need to start a new session.',
-      })
-    }
-    const state = session.state
-    assertOrigin(state.allowedOrigins, visitor.origin)
-    const head = state.botsQueue[0]
-    if (!head) throw AppError.notFound('Session not found')
-
-    let bot: EngineBot | undefined
-    let ports: EnginePorts
-    if (state.isPreview) {
-      const draft = await Bot.find(head.botId)
-      bot = draft ? draftOf(draft) : undefined
-      ports = await draftPorts()
-    } else {
-      const entry = await publishedBotById(head.botId)
-      bot = entry?.bot
-      ports = await publishedPorts()
-    }
-    if (!bot) throw AppError.notFound('Bot not found')
-
+    const { state, bot, ports } = await openSession(sessionId, visitor)
     const output: TurnOutput = await continueChat(ports, {
       state,
       sessionId,

@@ -2,6 +2,7 @@ import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import User from '#models/user'
 import WorkspaceInvitation from '#models/workspace_invitation'
+import BotInvitation from '#models/bot_invitation'
 import WorkspaceMember from '#models/workspace_member'
 import AppError from '#exceptions/app_error'
 import CreateWorkspace from '#actions/workspaces/create_workspace'
@@ -22,13 +23,16 @@ export const signupDisabledError = () =>
 
 /**
  * Whether a new account may be made for this e-mail: sign-ups open, or the person was
- * invited to a workspace, or is an admin.
+ * invited to a workspace or to a single bot (the invitation mail links to its editor, which
+ * needs an account), or is an admin.
  */
 export async function maySignUp(email: string) {
   if (!env.get('DISABLE_SIGNUP')) return true
   if (isAdminEmail(email)) return true
-  const invited = await WorkspaceInvitation.query().where('email', normaliseEmail(email)).first()
-  return !!invited
+  const normalised = normaliseEmail(email)
+  const invited = await WorkspaceInvitation.query().where('email', normalised).first()
+  if (invited) return true
+  return !!(await BotInvitation.query().where('email', normalised).first())
 }
 
 export default class FindOrCreateUser {

@@ -1,6 +1,7 @@
 import { pluginRegistry } from '#services/plugin_registry'
 import type { AnyPlugin } from '#plugins/registry'
-import type { WorkflowBlock } from '#shared/workflow/types'
+import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
+import type { AttachmentSlotDeclaration } from '#plugins/define_plugin'
 
 /**
  * A plugin manifest declares a wait node (one that parks the run until a timer or a
@@ -16,5 +17,31 @@ export async function workflowNodeCatalogue() {
   return {
     categoryOf: (type: string): string | undefined => registry.get(type)?.category,
     isWaitNode: (block: WorkflowBlock) => isWaitPlugin(registry.get(block.type)),
+    nodeName: (type: string) => registry.get(type)?.name ?? type,
+    requiredSlotsOf: (type: string) =>
+      (registry.get(type)?.attachments ?? []).filter((slot) => slot.required === true),
   }
+}
+
+/**
+ * The first enabled node that misses a required attachment (an LLM agent without its
+ * Model), so publishing can say which node and which slot. Attachment edges leave the
+ * node towards what is plugged in; edges to disabled nodes are already gone.
+ */
+export function missingAttachment(
+  executable: { blocks: WorkflowBlock[]; edges: WorkflowEdge[] },
+  requiredSlotsOf: (type: string) => readonly AttachmentSlotDeclaration[]
+) {
+  for (const block of executable.blocks) {
+    for (const slot of requiredSlotsOf(block.type)) {
+      const plugged = executable.edges.some(
+        (edge) =>
+          edge.isAttachment === true &&
+          edge.attachmentName === slot.name &&
+          edge.from.blockId === block.id
+      )
+      if (!plugged) return { block, slot }
+    }
+  }
+  return undefined
 }

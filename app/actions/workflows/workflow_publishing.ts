@@ -6,10 +6,11 @@ import AppError from '#exceptions/app_error'
 import { assertWithinLimit, effectivePlan } from '#services/capabilities'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { emitWorkflowActivated, emitWorkflowDeactivated } from '#services/workflow_events'
+import { activateEventTrigger } from '#services/workflows/event_triggers'
 import { compileExecutable, nodeTypesOf, WorkflowCompileError } from '#shared/workflow/validate'
 import type { ExecutableWorkflow } from '#shared/workflow/types'
 import { assertValidWorkflow, countActiveWorkflows } from './workflows.js'
-import { workflowNodeCatalogue } from './workflow_plugins.js'
+import { missingAttachment, workflowNodeCatalogue } from './workflow_plugins.js'
 
 /** Every node that would run must be enabled on the actor's plan. */
 async function assertRunnableOnPlan(
@@ -36,7 +37,7 @@ export class PublishWorkflow {
       variables: workflow.variables,
       settings: workflow.settings,
     })
-    const { categoryOf, isWaitNode } = await workflowNodeCatalogue()
+    const { categoryOf, isWaitNode, nodeName, requiredSlotsOf } = await workflowNodeCatalogue()
     let executable: ExecutableWorkflow
     try {
       executable = compileExecutable(content, categoryOf, isWaitNode)
@@ -49,6 +50,16 @@ export class PublishWorkflow {
           error.triggerCount === 0
             ? 'Add a trigger node (or enable the one you have), then publish again.'
             : 'Keep a single enabled trigger node, then publish again.',
+      })
+    }
+    const missing = missingAttachment(executable, requiredSlotsOf)
+    if (missing) {
+      const node = missing.block.title || nodeName(missing.block.type)
+      const slot = missing.slot.label ?? missing.slot.name
+      throw new AppError(`"${node}" needs a ${slot} attachment`, {
+        status: 422,
+        code: 'E_WORKFLOW_COMPILE',
+        description: `Plug a ${slot} node into "${node}" (or disable the node), then publish again.`,
       })
     }
     await assertRunnableOnPlan(user, workspace, executable)
@@ -89,6 +100,8 @@ export class ActivateWorkflow {
       await countActiveWorkflows(workflow.workspaceId)
     )
     await assertRunnableOnPlan(user, workspace, workflow.executableWorkflow)
+    // An event trigger registers with its service first: a refusal keeps the workflow off.
+    await activateEventTrigger(workflow)
     workflow.isActive = true
     await workflow.save()
     await emitWorkflowActivated({

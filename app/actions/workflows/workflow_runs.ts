@@ -1,13 +1,13 @@
 import AppError from '#exceptions/app_error'
-import Workflow from '#models/workflow'
 import WorkflowRun from '#models/workflow_run'
 import type User from '#models/user'
-import { dispatch } from '#queue/queue'
+import { dispatch, queueDriver } from '#queue/queue'
 import { pluginRegistry } from '#services/plugin_registry'
 import { createRun, loadWorkflow, resumeRun } from '#services/workflows/run_workflow'
 import { runJob } from '#services/workflows/jobs'
 import { onRunEvent, onRunResponse } from '#services/workflows/run_events'
-import type { RunStatus, WebhookResponse, WorkflowBlock } from '#shared/workflow/types'
+import type { RunStatus, WebhookResponse } from '#shared/workflow/types'
+import type { WorkflowRunDetailDto, WorkflowRunSummaryDto } from '#shared/workflow/dto'
 import { findWorkflowFor } from './workflow_access.js'
 
 /**
@@ -20,11 +20,6 @@ const FINAL: RunStatus[] = ['success', 'error', 'cancelled']
 
 /** How long a webhook call waits for the run's answer before it gets a 202. */
 export const WEBHOOK_RESPONSE_TIMEOUT_MS = 30_000
-
-function rootOf(workflow: Workflow): WorkflowBlock | undefined {
-  const executable = workflow.executableWorkflow
-  return executable?.blocks.find((block) => block.id === executable.root_block)
-}
 
 export class StartManualRun {
   async handle(user: User, workflowId: string, input: unknown) {
@@ -51,7 +46,7 @@ export class ListRuns {
   }
 }
 
-function runSummary(run: WorkflowRun) {
+function runSummary(run: WorkflowRun): WorkflowRunSummaryDto {
   return {
     id: run.id,
     workflowId: run.workflowId,
@@ -66,7 +61,7 @@ function runSummary(run: WorkflowRun) {
 }
 
 export class ShowRun {
-  async handle(user: User, runId: string) {
+  async handle(user: User, runId: string): Promise<{ run: WorkflowRunDetailDto }> {
     const run = await WorkflowRun.query()
       .where('id', runId)
       .preload('nodes', (query) => query.orderBy('id', 'asc'))
@@ -86,7 +81,7 @@ export class ShowRun {
           status: node.status,
           input: node.input,
           output: node.output,
-          logs: node.logs ?? [],
+          logs: (node.logs as unknown[] | null) ?? [],
           attempts: node.attempts,
           startedAt: node.startedAt?.toISO() ?? null,
           finishedAt: node.finishedAt?.toISO() ?? null,
@@ -150,8 +145,10 @@ export class ReceiveWorkflowWebhook {
     workflowId: string,
     call: WebhookCallInput
   ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
-    const workflow = await Workflow.find(workflowId)
-    const root = workflow ? rootOf(workflow) : undefined
+    // One read of the workflow serves the checks and the run (hot path: issue 6 Performance).
+    const workflow = await loadWorkflow(workflowId)
+    const executable = workflow?.executableWorkflow
+    const root = executable?.blocks.find((block) => block.id === executable.root_block)
     const registry = await pluginRegistry()
     const accepts = root ? await registry.exportOf<Accepts>(root.type, 'acceptsCall') : undefined
     if (!workflow || !root || !accepts) throw AppError.notFound('Workflow not found')
@@ -165,8 +162,10 @@ export class ReceiveWorkflowWebhook {
       })
     }
     const toInput = await registry.exportOf<ToInput>(root.type, 'webhookInput')
-    const runnable = await loadWorkflow(workflow.id)
-    const runId = await createRun(runnable!, 'webhook', toInput ? toInput(call) : call)
+    const runId = await createRun(workflow, 'webhook', toInput ? toInput(call) : call, {
+      // The in-process queue runs the job here: it may take the run as it was just written.
+      handOff: queueDriver().name === 'in-process',
+    })
     const mode = String(
       (root.options as Record<string, unknown> | undefined)?.responseMode ?? 'immediately'
     )

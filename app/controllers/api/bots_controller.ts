@@ -66,7 +66,7 @@ export default class ApiBotsController {
   }
 
   async destroy({ auth, params, response }: HttpContext) {
-    const { bot } = await findBotFor(auth.user!, params.id, 'write')
+    const { bot } = await findBotFor(auth.user!, params.id, 'manage')
     await bot.delete()
     return response.noContent()
   }

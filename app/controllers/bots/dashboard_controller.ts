@@ -99,7 +99,7 @@ export default class DashboardController {
   }
 
   async duplicate(ctx: HttpContext) {
-    const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id, 'write')
+    const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id, 'manage')
     const workspace = await Workspace.findOrFail(bot.workspaceId)
     const copy = await new DuplicateBot().handle(ctx.auth.user!, workspace, bot)
     ctx.session.flash('toast', { type: 'success', title: 'Bot duplicated', description: copy.name })
@@ -120,7 +120,7 @@ export default class DashboardController {
   }
 
   async deleteBot(ctx: HttpContext) {
-    const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id, 'write')
+    const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id, 'manage')
     await bot.delete()
     ctx.session.flash('toast', { type: 'success', title: 'Bot deleted', description: bot.name })
     return ctx.response.redirect().withQs().back()

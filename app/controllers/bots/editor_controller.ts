@@ -13,8 +13,36 @@ import { availabilityFor } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
 import { defaultsOf, defaultItemsOf, formOf } from '#plugins/derive'
 import { userModeForRole, type UserMode } from '#shared/workspace_roles'
+import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 
 const TABS = ['edit', 'theme', 'settings', 'results'] as const
+
+type BotPlugin = ReturnType<Awaited<ReturnType<typeof pluginRegistry>>['forBots']>[number]
+
+/*
+ * A plugin as the editor gets it, derived once per plugin (the registry is built once):
+ * every editor page sends all of them, and deriving 40 forms on each open is wasted work.
+ */
+const described = new WeakMap<BotPlugin, ReturnType<typeof deriveDescription>>()
+function deriveDescription(p: BotPlugin) {
+  return {
+    id: p.id,
+    name: p.name,
+    category: p.category,
+    icon: p.icon ?? null,
+    defaults: defaultsOf(p),
+    defaultItems: defaultItemsOf(p),
+    form: formOf(p),
+  }
+}
+function describe(p: BotPlugin) {
+  let description = described.get(p)
+  if (!description) {
+    description = deriveDescription(p)
+    described.set(p, description)
+  }
+  return description
+}
 
 /**
  * /bots/{id}/edit|theme|settings. These paths are exempt from the sign-in redirect (spec 01
@@ -59,20 +87,18 @@ export default class EditorController {
     const plugins = registry
       .forBots()
       .filter((p) => availability.get(p.id) !== 'hidden')
-      .map((p) => ({
-        id: p.id,
-        name: p.name,
-        category: p.category,
-        icon: p.icon ?? null,
-        locked: availability.get(p.id) === 'locked',
-        defaults: defaultsOf(p),
-        defaultItems: defaultItemsOf(p),
-        form: formOf(p),
-      }))
+      .map((p) => ({ ...describe(p), locked: availability.get(p.id) === 'locked' }))
+
+    // Opened with migrateToLatestVersion (spec 02 section 7): an older bot is shown as v6;
+    // the stored row changes only when the builder saves (the editor says so).
+    const stored = toBotJson(bot)
+    const editable =
+      bot.version === BOT_FORMAT_VERSION ? stored : { ...stored, ...migrateBot(stored), id: bot.id }
 
     return ctx.inertia.render('bots/edit', {
       tab,
-      bot: toBotJson(bot),
+      bot: editable,
+      storedVersion: bot.version,
       currentUserMode: mode,
       published: published
         ? {

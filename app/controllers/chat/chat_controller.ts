@@ -13,6 +13,36 @@ import {
   startChatValidator,
 } from '#validators/chat'
 import type { PreviewStartChatRequest } from '#shared/chat/types'
+import { StreamMessage } from '#actions/chat/stream_message'
+import { Readable } from 'node:stream'
+import { validationMessages } from '#middleware/locale_middleware'
+import type { VineValidator } from '@vinejs/vine'
+import type { SchemaTypes } from '@vinejs/vine/types'
+
+/**
+ * The body checked by a validator compiled once at load (app/validators/chat.ts). Unlike
+ * `request.validateUsing`, the headers, cookies and route params are not copied into the
+ * data: no chat field reads them.
+ */
+function bodyOf<Schema extends SchemaTypes>(
+  ctx: HttpContext,
+  validator: VineValidator<Schema, undefined>
+) {
+  return validator.validate(ctx.request.all(), {
+    messagesProvider: validationMessages(ctx),
+    meta: undefined,
+  })
+}
+
+/**
+ * A reply as JSON text. The chat replies are plain data (parsed JSON and strings), so the
+ * built-in JSON.stringify does; the response's default goes through a safe, key-sorting
+ * stringify made for any object.
+ */
+function json(ctx: HttpContext, body: unknown) {
+  ctx.response.header('Content-Type', 'application/json; charset=utf-8')
+  return JSON.stringify(body)
+}
 
 /** The public chat API (spec 02 section 7); JSON in and out. */
 export default class ChatController {
@@ -37,8 +67,11 @@ export default class ChatController {
   }
 
   async start(ctx: HttpContext) {
-    const body = await ctx.request.validateUsing(startChatValidator)
-    return new StartChat().handle(ctx.params.publicId, body, this.visitor(ctx, true))
+    const body = await bodyOf(ctx, startChatValidator)
+    return json(
+      ctx,
+      await new StartChat().handle(ctx.params.publicId, body, this.visitor(ctx, true))
+    )
   }
 
   async preview(ctx: HttpContext) {
@@ -51,8 +84,32 @@ export default class ChatController {
   }
 
   async continue(ctx: HttpContext) {
-    const body = await ctx.request.validateUsing(continueChatValidator)
-    return new ContinueChat().handle(ctx.params.sessionId, body, this.visitor(ctx))
+    const body = await bodyOf(ctx, continueChatValidator)
+    return json(ctx, await new ContinueChat().handle(ctx.params.sessionId, body, this.visitor(ctx)))
+  }
+
+  /**
+   * The paused block's answer as plain text, chunk by chunk as the provider sends it; an
+   * error before the first chunk is answered as JSON `{ message }` with its status.
+   */
+  async stream(ctx: HttpContext) {
+    const closed = new AbortController()
+    ctx.response.response.once('close', () => {
+      if (!ctx.response.response.writableFinished) closed.abort()
+    })
+    const outcome = await new StreamMessage().handle(
+      ctx.params.sessionId,
+      this.visitor(ctx),
+      closed.signal
+    )
+    if (outcome.kind === 'error') {
+      return ctx.response.status(outcome.status).json({ message: outcome.message })
+    }
+    ctx.response.header('Content-Type', 'text/plain; charset=utf-8')
+    ctx.response.header('Cache-Control', 'no-cache, no-transform')
+    // Proxies (nginx) would otherwise hold the chunks back until the end.
+    ctx.response.header('X-Accel-Buffering', 'no')
+    ctx.response.stream(Readable.from(outcome.chunks, { objectMode: false }))
   }
 
   async webhook(ctx: HttpContext) {

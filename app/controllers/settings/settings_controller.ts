@@ -7,6 +7,7 @@ import { effectivePlan } from '#services/capabilities'
 import { toInvitationDto, toMemberDto } from '#dtos/workspace_dto'
 import { PHOTO_MAX_BYTES } from '#validators/user'
 import { credentialsTabProps } from '#controllers/settings/credentials_controller'
+import { aiUsageSummary } from '#services/ai/credits'
 
 export const SETTINGS_TABS = {
   account: ['profile', 'preferences', 'keys', 'credentials', 'billing'],
@@ -45,6 +46,10 @@ export default class SettingsController {
       props.invitations = invitations.map(toInvitationDto)
       const { plan } = await effectivePlan(user, current.workspace)
       props.memberLimit = plan.limits.multipleUser
+    }
+    if (tab === 'billing') {
+      // Deferred: the tab shows at once, the AI usage (the user's own) follows.
+      props.aiUsage = ctx.inertia.defer(() => aiUsageSummary(user.id))
     }
     if (tab === 'billing' && current) {
       const { plan, expired } = await effectivePlan(user, current.workspace)

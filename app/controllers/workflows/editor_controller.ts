@@ -7,6 +7,7 @@ import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { effectivePlan } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
+import { appUrl } from '#config/app'
 import { defaultsOf, formOf } from '#plugins/derive'
 import { userModeForRole } from '#shared/workspace_roles'
 import type { WorkflowEditPageProps } from '#shared/workflow/dto'
@@ -44,6 +45,7 @@ export default class WorkflowEditorController {
       workflow: toWorkflowJson(workflow),
       currentUserMode: userModeForRole(role),
       plugins,
+      appUrl,
     }
     return ctx.inertia.render('workflows/edit', { ...props })
   }

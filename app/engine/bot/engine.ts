@@ -9,6 +9,7 @@ import type {
   TextMessageContent,
 } from '#shared/chat/types'
 import { richTextToPlainText } from '#shared/chat/rich_text'
+import { AI_CREDIT_LIMIT_EXCEEDED_TEXT } from '#shared/chat/types'
 import { resolveTheme, resolveSettings } from '#shared/bot/types'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
 import type {
@@ -88,6 +89,8 @@ export interface StartInput {
   allowedOrigins?: string[]
   expiryTimeout?: number
   contact?: BotRunContext['contact']
+  /** The client can stream answers (StartChatRequest.isStreamEnabled). */
+  isStreamEnabled?: boolean
 }
 
 export interface ContinueInput {
@@ -147,6 +150,23 @@ export function messageText(message: ChatMessage): string {
   }
 }
 
+function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/** Whether a text bubble's content shows {{name}} (rich text, plain text, html or markdown). */
+export function textBubbleMentions(content: unknown, name: string): boolean {
+  if (!content || typeof content !== 'object') return false
+  const record = content as Record<string, unknown>
+  const texts: string[] = []
+  if (Array.isArray(record.richText)) texts.push(richTextToPlainText(record.richText as any))
+  for (const key of ['plainText', 'html', 'markdown']) {
+    if (typeof record[key] === 'string') texts.push(record[key] as string)
+  }
+  const pattern = new RegExp(`\\{\\{\\s*${escapeRegExp(name)}\\s*\\}\\}`)
+  return texts.some((text) => pattern.test(text))
+}
+
 class Turn {
   readonly messages: ChatMessage[] = []
   readonly actions: ClientSideAction[] = []
@@ -158,6 +178,8 @@ class Turn {
     newResults: [],
   }
   input?: ChatInput
+  /** A block stopped because the owner's AI credits are used up (shown to the visitor). */
+  aiCreditLimitExceeded = false
   private visits = 0
 
   constructor(
@@ -308,7 +330,26 @@ class Turn {
       evaluateCondition: (condition) => evaluateCondition(condition as any, this.variables),
       contact: this.contact,
       appUrl: this.ports.appUrl,
+      canStreamTo: (variableId) => this.canStreamTo(block, group, variableId),
     }
+  }
+
+  /**
+   * Whether a block's answer may be streamed into `variableId`: the client asked for
+   * streaming and the block that runs next is a text bubble showing that variable (so the
+   * streamed text is what the visitor would read anyway).
+   */
+  private canStreamTo(block: Block, group: Group, variableId: string | undefined): boolean {
+    if (!this.state.isStreamEnabled || !variableId) return false
+    const variable = this.variables.find((v) => v.id === variableId)
+    if (!variable) return false
+    const index = group.blocks.findIndex((candidate) => candidate.id === block.id)
+    if (index < 0) return false
+    const after = this.pointAfter(group, index, block)
+    const position = after ? this.resolve(after) : undefined
+    const next = position?.group.blocks[position.index]
+    if (!next || next.type !== 'text') return false
+    return textBubbleMentions(next.content, variable.name)
   }
 
   private applyResult(result: BotRunResult | void, variablesSet: { id: string; value: any }[]) {
@@ -357,6 +398,7 @@ class Turn {
       context,
     })
     for (const entry of outcome.logs) this.log(entry)
+    if (outcome.aiCreditLimitExceeded) this.aiCreditLimitExceeded = true
     this.applyResult(outcome.result, outcome.variablesSet)
     return {
       kind: 'ran' as const,
@@ -435,12 +477,16 @@ class Turn {
           )
           const last = this.actions.at(-1)
           if (last && !awaitsWebhook) last.expectsDedicatedReply = true
+          const streams = (result.clientSideActions ?? []).some(
+            (action: any) => action?.type === 'stream'
+          )
           this.state.awaiting = {
             blockId: block.id,
             groupId: group.id,
             kind: 'pause',
             saveReplyInVariableId: result.saveReplyInVariableId,
             awaitsWebhook: awaitsWebhook || undefined,
+            streams: streams || undefined,
           }
           this.state.webhookPayload = undefined
           return
@@ -535,6 +581,21 @@ class Turn {
       }
     }
     return this.startPoint()
+  }
+
+  /** The awaited block with the context its runner had (for streaming its answer). */
+  awaitedBlock() {
+    const awaiting = this.state.awaiting
+    if (!awaiting) return undefined
+    const group =
+      this.groupById(awaiting.groupId) ??
+      this.bot.content.groups.find((g) => g.blocks.some((b) => b.id === awaiting.blockId))
+    const block = group?.blocks.find((b) => b.id === awaiting.blockId)
+    if (!group || !block) return undefined
+    const items = block.items?.length
+      ? (substituteDeep(block.items, this.variables).value as RunnerBlock['items'])
+      : undefined
+    return { block, groupId: group.id, context: this.botContext(block, group, items) }
   }
 
   /** Handles the visitor's answer to the awaited input. */
@@ -681,6 +742,7 @@ class Turn {
     if (this.input) reply.input = this.input
     if (this.actions.length > 0) reply.clientSideActions = this.actions
     if (this.state.isPreview && this.logs.length > 0) reply.logs = this.logs
+    if (this.aiCreditLimitExceeded) reply.aiCreditLimitExceededError = AI_CREDIT_LIMIT_EXCEEDED_TEXT
     const progress = this.progress()
     if (progress !== undefined) reply.progress = progress
     return { reply, state: this.state, effects: this.effects }
@@ -713,6 +775,7 @@ export async function startChat(ports: EnginePorts, input: StartInput): Promise<
     expiryTimeout: input.expiryTimeout,
     startFrom: input.startFrom,
   }
+  if (input.isStreamEnabled) state.isStreamEnabled = true
   const turn = new Turn(state, ports, input.sessionId, input.bot, input.contact)
   if (input.resultId) {
     // The result exists from the first view, with its prefilled variables.
@@ -744,4 +807,15 @@ export async function continueChat(ports: EnginePorts, input: ContinueInput): Pr
   }
   await turn.answer(input.message)
   return turn.output()
+}
+
+/**
+ * The block a session is paused on, with the BotRunContext its runner received: the
+ * stream endpoint runs the block's streamer with it. Reads the state, changes nothing.
+ */
+export function awaitedBlockOf(
+  ports: EnginePorts,
+  input: { state: SessionState; sessionId: string; bot: EngineBot }
+) {
+  return new Turn(input.state, ports, input.sessionId, input.bot).awaitedBlock()
 }

@@ -43,6 +43,8 @@ export interface BlockRunOutcome {
   options: Record<string, unknown>
   logs: LogEntry[]
   variablesSet: { id: string; value: VariableValue }[]
+  /** The block stopped because the owner has no AI credits left. */
+  aiCreditLimitExceeded?: boolean
 }
 
 export interface ParseRequest extends BlockRunRequest {

@@ -47,6 +47,13 @@ export interface AwaitedBlock {
   saveReplyInVariableId?: string
   /** Pause on a webhook block: the call has not come yet. */
   awaitsWebhook?: boolean
+  /**
+   * Pause on a streaming block (a `stream` client-side action): the client streams the
+   * block's answer from streamMessage, then sends the full text back.
+   */
+  streams?: boolean
+  /** A streamMessage call took the stream: another one is refused (it would bill again). */
+  streamClaimed?: boolean
 }
 
 export interface SessionState {
@@ -63,6 +70,11 @@ export interface SessionState {
   textBubbleContentFormat: TextBubbleContentFormat
   isPreview: boolean
   source: string
+  /**
+   * The client asked for streamed replies on startChat: blocks that can stream to the next
+   * text bubble pause with a `stream` action instead of answering. Older states: false.
+   */
+  isStreamEnabled?: boolean
   /** Answers given so far in this session, for the progress bar. */
   answeredCount: number
   /** The last messages of the conversation, for Transcript and AI blocks. */

@@ -69,6 +69,11 @@ export interface ExecutionOptions {
 
 export interface ExecutorOptions {
   maxNodeVisits?: number
+  /**
+   * The graph of `workflow.executable`, built earlier: a graph only answers questions about
+   * the published workflow, so callers may keep one per published version and share it.
+   */
+  graph?: WorkflowGraph
 }
 
 export class NotWaitingError extends Error {
@@ -426,7 +431,7 @@ export class WorkflowExecutor {
     readonly ports: ExecutorPorts,
     options: ExecutorOptions = {}
   ) {
-    this.graph = new WorkflowGraph(workflow.executable)
+    this.graph = options.graph ?? new WorkflowGraph(workflow.executable)
     this.maxNodeVisits = options.maxNodeVisits ?? MAX_NODE_VISITS
   }
 

@@ -31,6 +31,35 @@ export interface WorkflowNodeContext {
   conditions: WorkflowCondition[]
   /** Evaluates {comparisons, logicalOperator} with the operators of the bot engine. */
   evaluateCondition(condition: unknown): boolean
+  /**
+   * The nodes plugged into this one through attachment edges (an LLM agent's Model and
+   * Tools), in edge order. Set by the server's ports; attached nodes never run as steps.
+   */
+  attachments?: AttachedNode[]
+}
+
+/**
+ * A Model or Tool node attached to the running node. The agent asks it for what its plugin
+ * lends (`exportOf('chatModel')`, `exportOf('agentTools')`) and for the context those
+ * exports receive, so the agent never names a provider.
+ */
+export interface AttachedNode {
+  id: string
+  type: string
+  title?: string
+  /** The slot it is plugged into: the edge's attachmentName ('model', 'tools'). */
+  slot: string
+  /** Its stored options, before substitution. */
+  options: Record<string, unknown>
+  /** A named export of the attached plugin's runner.ts; undefined when it has none. */
+  exportOf<T = unknown>(name: string): Promise<T | undefined>
+  /**
+   * The attached node's own runner context: its options with {{variables}} substituted and
+   * its own decrypted credentials, over the running node's logger, HTTP client, sandbox,
+   * AI credits and signal. Throws when its plugin is unknown, not enabled on the plan, or
+   * its credentials cannot be read.
+   */
+  context(): Promise<RunnerContext>
 }
 
 /** When a waiting node wants to be resumed. */

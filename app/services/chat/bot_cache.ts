@@ -30,7 +30,29 @@ function parse(value: unknown) {
   return jsonText.consume(value)
 }
 
-async function load(where: { column: string; value: string }): Promise<PublishedBotEntry | null> {
+/**
+ * Loads in progress by key: when an entry expires (or a process starts) under load, the
+ * turns that arrive meanwhile share one query instead of each reading and parsing the bot.
+ */
+const loading = new Map<string, Promise<PublishedBotEntry | null>>()
+/** Bumped when this process changes a bot: loads started before it are not cached. */
+let generation = 0
+
+function load(where: { column: string; value: string }): Promise<PublishedBotEntry | null> {
+  const key = `${where.column}:${where.value}`
+  let pending = loading.get(key)
+  if (!pending) {
+    pending = loadFromDatabase(where).finally(() => loading.delete(key))
+    loading.set(key, pending)
+  }
+  return pending
+}
+
+async function loadFromDatabase(where: {
+  column: string
+  value: string
+}): Promise<PublishedBotEntry | null> {
+  const startedIn = generation
   const row = await db
     .from('bots')
     .join('published_bots', 'published_bots.bot_id', 'bots.id')
@@ -83,8 +105,10 @@ async function load(where: { column: string; value: string }): Promise<Published
     createdBy: row.created_by,
     loadedAt: Date.now(),
   }
-  byId.set(entry.bot.id, entry)
-  if (entry.publicId) idByPublicId.set(entry.publicId, entry.bot.id)
+  if (startedIn === generation) {
+    byId.set(entry.bot.id, entry)
+    if (entry.publicId) idByPublicId.set(entry.publicId, entry.bot.id)
+  }
   return entry
 }
 
@@ -113,6 +137,9 @@ export async function publishedBotByDomain(domain: string): Promise<PublishedBot
 
 /** Called when this process publishes, unpublishes, closes or deletes a bot. */
 export function forgetPublishedBot(botId: string) {
+  // A load that started before the change must neither be joined nor cached.
+  generation++
+  loading.clear()
   const entry = byId.get(botId)
   byId.delete(botId)
   if (entry?.publicId) idByPublicId.delete(entry.publicId)

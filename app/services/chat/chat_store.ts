@@ -21,7 +21,31 @@ export interface StoredSession {
  * written here (SQLite would otherwise store a JS Date as a number).
  */
 function stamp(date: Date) {
-  return DateTime.fromJSDate(date).toFormat(db.connection().dialect.dateTimeFormat)
+  const format = db.connection().dialect.dateTimeFormat
+  // A turn writes a few dates: the dialects' two formats are built by hand (luxon's
+  // tokenizer cost more than the rest of the row); any other format goes through luxon.
+  if (format === DATE_TIME || format === DATE_TIME_OFFSET) return localStamp(date, format)
+  return DateTime.fromJSDate(date).toFormat(format)
+}
+
+const DATE_TIME = 'yyyy-MM-dd HH:mm:ss'
+const DATE_TIME_OFFSET = "yyyy-MM-dd'T'HH:mm:ss.SSSZZ"
+
+function two(n: number) {
+  return n < 10 ? `0${n}` : String(n)
+}
+
+/** The date in the process's time zone, as luxon formats it (same zone, same digits). */
+export function localStamp(date: Date, format: typeof DATE_TIME | typeof DATE_TIME_OFFSET) {
+  const year = String(date.getFullYear()).padStart(4, '0')
+  const day = `${year}-${two(date.getMonth() + 1)}-${two(date.getDate())}`
+  const time = `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`
+  if (format === DATE_TIME) return `${day} ${time}`
+  const offset = -date.getTimezoneOffset()
+  const sign = offset < 0 ? '-' : '+'
+  const abs = Math.abs(offset)
+  const ms = String(date.getMilliseconds()).padStart(3, '0')
+  return `${day}T${time}.${ms}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`
 }
 
 /** Web sessions end after a week without a turn unless the bot says otherwise. */
@@ -78,6 +102,25 @@ function sessionUpdate(id: string, state: SessionState, now: Date) {
       expires_at: stamp(expiryOf(state, now)),
       updated_at: stamp(now),
     })
+}
+
+/**
+ * Takes a session's paused stream for one streamMessage call: the state is written with
+ * `awaiting.streamClaimed` only if nobody wrote it since it was read (compare-and-set on the
+ * stored text), so two concurrent calls cannot both run, and bill, the provider.
+ */
+export async function claimStream(id: string, now = new Date()): Promise<boolean> {
+  const row = await db.from('chat_sessions').where('id', id).select('state').first()
+  if (!row) return false
+  const state = upgradeState(JSON.parse(row.state))
+  if (!state.awaiting?.streams || state.awaiting.streamClaimed) return false
+  state.awaiting.streamClaimed = true
+  const updated = await db
+    .knexQuery()
+    .table('chat_sessions')
+    .where({ id, state: row.state })
+    .update({ state: JSON.stringify(state), updated_at: stamp(now) })
+  return Number(updated) === 1
 }
 
 export interface NewResult {

@@ -86,6 +86,7 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
         options: output.options,
         logs: output.logs,
         variablesSet: output.variablesSet,
+        aiCreditLimitExceeded: output.aiCreditLimitExceeded,
       }
     },
     async parseAnswer({ bot, block, variables, context, input, answer }) {

@@ -3,8 +3,9 @@ import { newId } from '#services/ids'
 import { getPlan } from '#services/plans'
 import { isEnabledIn, planSettings } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
-import { runWithContext } from '#services/runner_context'
-import type { LogEntry, Runner } from '#plugins/define_plugin'
+import { credentialsFor, runWithContext, substitutedOptions } from '#services/runner_context'
+import type { LogEntry, Runner, RunnerContext } from '#plugins/define_plugin'
+import type { AttachedNode } from '#engine/workflow/node_context'
 import type { PluginRegistry } from '#plugins/registry'
 import type { PlanName } from '#shared/plans'
 import type {
@@ -70,6 +71,57 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
+/**
+ * The nodes attached to `request.block` (attachment edges leave the agent towards them).
+ * Their contexts are built on demand from the running node's own context, so what they
+ * log, charge and set lands on the running node.
+ */
+export function attachmentsOf(
+  registry: PluginRegistry,
+  request: NodeRunRequest,
+  host: RunnerContext
+): AttachedNode[] {
+  const { executable, workspaceId, ownerId } = request.workflow
+  const blocks = new Map((executable.blocks ?? []).map((block) => [block.id, block]))
+  const attached: AttachedNode[] = []
+  for (const edge of executable.edges ?? []) {
+    if (!edge.isAttachment || edge.from?.blockId !== request.block.id) continue
+    const block = blocks.get(edge.to?.blockId)
+    if (!block) continue
+    const options = (block.options ?? {}) as Record<string, unknown>
+    attached.push({
+      id: block.id,
+      type: block.type,
+      title: block.title,
+      slot: edge.attachmentName ?? '',
+      options,
+      exportOf: (name) => registry.exportOf(block.type, name),
+      async context() {
+        const plugin = registry.get(block.type)
+        if (!plugin || !plugin.serves.includes('workflow')) {
+          throw new Error(`Unknown node type "${block.type}"`)
+        }
+        if (!(await isAllowed(plugin.id, workspaceId))) {
+          throw new Error(`${plugin.name} is not enabled on this workspace's plan`)
+        }
+        const input = {
+          plugin,
+          options,
+          variables: request.variables,
+          workspaceId,
+          ownerId,
+          signal: request.signal,
+        }
+        const logs: LogEntry[] = []
+        const credentials = await credentialsFor(input, logs)
+        if (credentials === null) throw new Error(logs[0]?.description ?? 'Credentials missing')
+        return { ...host, options: await substitutedOptions(input), credentials }
+      },
+    })
+  }
+  return attached
+}
+
 export async function runNodeWith(
   registry: PluginRegistry,
   request: NodeRunRequest
@@ -89,7 +141,10 @@ export async function runNodeWith(
     return failed(`${plugin.name}${action ? ` (${action})` : ''} cannot run on the server`)
   // The common runner context knows bots only: the workflow's part is added around it.
   const withWorkflow: Runner<any, any> = (context) =>
-    runner({ ...context, workflow: request.context } as typeof context)
+    runner({
+      ...context,
+      workflow: { ...request.context, attachments: attachmentsOf(registry, request, context) },
+    } as typeof context)
   const timeoutSeconds = Number(workflow.settings?.timeout)
   const output = await runWithContext(withWorkflow, {
     plugin,

@@ -7,6 +7,7 @@ import {
   pruneRuns,
   recoverRuns,
   resumeRun,
+  RUN_JOB_NAME,
   type RunOutcome,
 } from './run_workflow.js'
 
@@ -36,8 +37,11 @@ async function followUp(outcome: RunOutcome | null) {
 }
 
 export const runJob = defineJob<{ runId: string }>({
-  name: 'workflow.run',
-  concurrency: 10,
+  name: RUN_JOB_NAME,
+  // Runs mostly wait on the database and on the calls of their nodes: with 10 at a time a
+  // process sat idle under load (bench/workflows.bench.ts). Each workflow's own cap
+  // (settings.concurrency) still applies, and the database pool bounds the queries.
+  concurrency: 32,
   handler: async ({ runId }, { signal }) => followUp(await executeRun(runId, signal)),
   onFailed: ({ runId }, error) => markRunFailed(runId, error),
 })
@@ -59,10 +63,18 @@ export const sweepJob = defineJob<Record<string, never>>({
   name: 'workflow.sweep',
   concurrency: 1,
   handler: async () => {
-    const { queued, due } = await recoverRuns()
+    const { queued, due, upcoming } = await recoverRuns()
     for (const runId of queued) await dispatch(runJob, { runId })
     for (const runId of due) await dispatch(resumeJob, { runId })
-    return { queued: queued.length, due: due.length }
+    for (const { runId, resumeAt } of upcoming) {
+      // The id followUp gives the timer job: no second job while the first one lives.
+      await dispatch(
+        resumeJob,
+        { runId },
+        { delayMs: Math.max(0, Date.parse(resumeAt) - Date.now()), jobId: `${runId}:${resumeAt}` }
+      )
+    }
+    return { queued: queued.length, due: due.length, upcoming: upcoming.length }
   },
 })
 

@@ -4,12 +4,15 @@ import type { NodeRunStatus, RunStatus, WebhookResponse } from '#shared/workflow
 /**
  * Live progress of runs in this process, for the run view's server-sent events and for the
  * webhook route waiting for a run's answer. Events of runs executed by another process
- * (a BullMQ worker) are not heard here: the SSE transport must carry them across.
+ * (a BullMQ worker) are not heard here: run_channel.ts broadcasts them through transmit,
+ * whose Redis transport carries them to every web process.
  */
 
 /** A node's status changed (nodeId set), or the run's (nodeId null). */
 export interface RunEvent {
   runId: string
+  /** Live views listen per workflow (the editor shows runs however they were triggered). */
+  workflowId: string
   nodeId: string | null
   status: NodeRunStatus | RunStatus
   output?: unknown
@@ -29,13 +32,37 @@ emitter.setMaxListeners(0)
 
 export const runEvents = emitter
 
-export function emitRunEvent(event: RunEvent) {
+/** Carries events to the other processes (run_event_relay.ts, scaled mode); null alone. */
+export interface RunEventForwarder {
+  event(event: RunEvent): void
+  response(event: RunResponseEvent): void
+}
+
+let forwarder: RunEventForwarder | null = null
+
+export function setRunEventForwarder(next: RunEventForwarder | null) {
+  forwarder = next
+}
+
+/** Delivers an event to this process's listeners only (what the relay calls on receipt). */
+export function deliverRunEvent(event: RunEvent) {
   emitter.emit('event', event)
   emitter.emit(`run:${event.runId}`, event)
 }
 
-export function emitRunResponse(event: RunResponseEvent) {
+export function deliverRunResponse(event: RunResponseEvent) {
   emitter.emit(`response:${event.runId}`, event)
+}
+
+/** A run's progress: heard here, and in every other process when a relay is set. */
+export function emitRunEvent(event: RunEvent) {
+  deliverRunEvent(event)
+  forwarder?.event(event)
+}
+
+export function emitRunResponse(event: RunResponseEvent) {
+  deliverRunResponse(event)
+  forwarder?.response(event)
 }
 
 /** Listens to one run's events; call the returned function to stop. */

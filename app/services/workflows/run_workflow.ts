@@ -1,13 +1,23 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { RawQueryBindings } from '@adonisjs/lucid/types/querybuilder'
 import logger from '@adonisjs/core/services/logger'
 import { appUrl } from '#config/app'
 import WorkflowRun from '#models/workflow_run'
 import WorkflowRunNode from '#models/workflow_run_node'
+import { jsonText } from '#models/json_text'
+import { pluginRegistry } from '#services/plugin_registry'
+import { newId } from '#services/ids'
+import { localStamp } from '#services/chat/chat_store'
+import { queueDriver } from '#queue/queue'
+import { InProcessDriver } from '#queue/in_process_driver'
 import { sendMail } from '#services/mailer'
 import { NotWaitingError, WorkflowExecutor, type ExecutionResult } from '#engine/workflow/executor'
+import { WorkflowGraph } from '#engine/workflow/graph'
 import type { ExecutorEvent, ExecutorWorkflow, NodeEvent } from '#engine/workflow/ports'
 import { parseState } from '#engine/workflow/state'
+import type { PluginRegistry } from '#plugins/registry'
 import type {
   ExecutableWorkflow,
   RunStatus,
@@ -34,7 +44,11 @@ export interface RunnableWorkflow {
   name?: string
   /** Triggers other than manual ones only start runs of active workflows. */
   isActive?: boolean
+  /** DRAFT, PUBLISHED or DISABLED (the webhook route answers only published workflows). */
+  status?: string
   executableWorkflow: ExecutableWorkflow | null
+  /** The executable's graph, when the loader had it compiled already. */
+  graph?: WorkflowGraph
   settings: WorkflowSettings | null
   variables: WorkflowVariable[] | null
 }
@@ -59,6 +73,8 @@ export interface ExecuteOptions {
   loadWorkflow?: WorkflowLoader
 }
 
+/** The queue job that runs a queued run (jobs.ts defines it). */
+export const RUN_JOB_NAME = 'workflow.run'
 export const DEFAULT_CONCURRENCY = 5
 export const DEFAULT_TIMEOUT_SECONDS = 300
 export const DEFAULT_RETENTION_DAYS = 30
@@ -83,21 +99,95 @@ function parseJson<T>(value: unknown, fallback: T): T {
 
 /** Dates as Lucid writes them for the connection's dialect (SQLite would store a number). */
 function stamp(date: Date | DateTime) {
+  const format = db.connection().dialect.dateTimeFormat
+  // A run writes several dates per node: the dialects' usual formats are built by hand
+  // (luxon's formatter showed in the profile of the workflows bench).
+  if (format === 'yyyy-MM-dd HH:mm:ss' || format === "yyyy-MM-dd'T'HH:mm:ss.SSSZZ") {
+    return localStamp(date instanceof Date ? date : date.toJSDate(), format)
+  }
   const value = date instanceof Date ? DateTime.fromJSDate(date) : date
-  return value.toFormat(db.connection().dialect.dateTimeFormat)
+  return value.toFormat(format)
 }
+
+/** What runs read of a workflow (not the editor's graph, history or the like). */
+const WORKFLOW_COLUMNS = [
+  'id',
+  'workspace_id',
+  'created_by',
+  'name',
+  'is_active',
+  'status',
+  'executable_workflow',
+  'settings',
+  'variables',
+]
 
 /** Reads the workflow straight from its table, so runs depend on its columns only. */
 export async function loadWorkflow(id: string): Promise<RunnableWorkflow | null> {
-  const row = await db.from('workflows').where('id', id).first()
+  const row = await db.from('workflows').where('id', id).select(WORKFLOW_COLUMNS).first()
+  return row ? runnableOf(row) : null
+}
+
+/** A run's record and its workflow in one query (what a run job reads first). */
+async function loadRunAndWorkflow(runId: string) {
+  const row = await db
+    .from('workflow_runs')
+    .leftJoin('workflows', 'workflows.id', 'workflow_runs.workflow_id')
+    .where('workflow_runs.id', runId)
+    .select('workflow_runs.*', ...WORKFLOW_COLUMNS.map((c) => `workflows.${c} as workflow__${c}`))
+    .first()
   if (!row) return null
+  const runColumns: Record<string, unknown> = {}
+  const workflowColumns: Record<string, any> = {}
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith('workflow__')) workflowColumns[key.slice('workflow__'.length)] = value
+    else runColumns[key] = value
+  }
+  return {
+    run: WorkflowRun.$createFromAdapterResult(runColumns)!,
+    workflow: workflowColumns.id ? runnableOf(workflowColumns) : null,
+  }
+}
+
+/**
+ * Published workflows as runs use them, per workflow: the parsed executable and its graph,
+ * kept while the stored text is the same (publishing changes it, in any process), so a run
+ * of an unchanged workflow neither parses nor compiles it again. Read-only once cached.
+ */
+const compiled = new Map<
+  string,
+  { text: string; executable: ExecutableWorkflow; graph: WorkflowGraph }
+>()
+const MAX_COMPILED = 1000
+
+function compiledOf(id: string, stored: unknown) {
+  if (typeof stored !== 'string') {
+    const executable = parseJson<ExecutableWorkflow | null>(stored, null)
+    return executable ? { executable, graph: undefined } : null
+  }
+  const known = compiled.get(id)
+  if (known?.text === stored) return known
+  const executable = parseJson<ExecutableWorkflow | null>(stored, null)
+  if (!executable) return null
+  const entry = { text: stored, executable, graph: new WorkflowGraph(executable) }
+  // Oldest first out: a Map iterates in insertion order.
+  compiled.delete(id)
+  if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!)
+  compiled.set(id, entry)
+  return entry
+}
+
+function runnableOf(row: Record<string, any>): RunnableWorkflow {
+  const published = compiledOf(row.id, row.executable_workflow)
   return {
     id: row.id,
     workspaceId: row.workspace_id,
     createdBy: row.created_by ?? null,
     name: row.name,
     isActive: Boolean(row.is_active),
-    executableWorkflow: parseJson<ExecutableWorkflow | null>(row.executable_workflow, null),
+    status: row.status,
+    executableWorkflow: published?.executable ?? null,
+    graph: published?.graph,
     settings: parseJson<WorkflowSettings>(row.settings, {}),
     variables: parseJson<WorkflowVariable[]>(row.variables, []),
   }
@@ -131,84 +221,335 @@ function executorWorkflow(workflow: RunnableWorkflow): ExecutorWorkflow {
   }
 }
 
-/** A queued run of a published workflow; dispatch 'workflow.run' with its id after this. */
+/**
+ * Runs created by this process for its own in-process queue: the run job takes the record
+ * and the workflow from here rather than reading back what was written a moment ago.
+ * Bounded: runs whose job never comes (a queue closed meanwhile) are forgotten oldest first.
+ */
+const handOffs = new Map<
+  string,
+  { run: WorkflowRun; workflow: RunnableWorkflow; claimed?: boolean }
+>()
+const MAX_HAND_OFFS = 10_000
+
+/** Runs inserted claimed (or being inserted) whose job has not started yet. */
+let claimsPending = 0
+
+function takeHandOff(runId: string) {
+  const handed = handOffs.get(runId)
+  handOffs.delete(runId)
+  if (handed?.claimed) claimsPending--
+  return handed
+}
+
+/**
+ * A queued run of a published workflow; dispatch 'workflow.run' with its id after this.
+ * `handOff`: the job runs in this process (in-process driver) and may use what was read;
+ * dispatch it right away: when the queue would start it at once, the run may be inserted
+ * already claimed (insertClaimed).
+ */
 export async function createRun(
   workflow: RunnableWorkflow,
   trigger: RunTrigger,
-  input: unknown
+  input: unknown,
+  options: { handOff?: boolean } = {}
 ): Promise<string> {
   if (!workflow.executableWorkflow) throw new Error(RUN_TEXTS.notPublished)
-  const run = await WorkflowRun.create({
-    workflowId: workflow.id,
-    status: 'queued',
-    trigger,
-    input: input ?? null,
-  })
-  emitRunEvent({ runId: run.id, nodeId: null, status: 'queued' })
+  let claimed: WorkflowRun | null = null
+  if (options.handOff && freeSlots() > claimsPending) {
+    // The slot is reserved while the insert runs, so concurrent calls do not all count on it.
+    claimsPending++
+    claimed = await insertClaimed(workflow, trigger, input).catch((error) => {
+      claimsPending--
+      throw error
+    })
+    if (!claimed) claimsPending--
+  }
+  const run =
+    claimed ??
+    (await WorkflowRun.create({
+      workflowId: workflow.id,
+      status: 'queued',
+      trigger,
+      input: input ?? null,
+    }))
+  if (options.handOff) {
+    if (handOffs.size >= MAX_HAND_OFFS) takeHandOff(handOffs.keys().next().value!)
+    handOffs.set(run.id, { run, workflow, claimed: Boolean(claimed) })
+  }
+  emitRunEvent({ runId: run.id, workflowId: workflow.id, nodeId: null, status: 'queued' })
   return run.id
+}
+
+/** Run jobs the in-process queue would start at once (PostgreSQL only, see insertClaimed). */
+function freeSlots() {
+  const driver = queueDriver()
+  if (!(driver instanceof InProcessDriver) || db.connection().dialect.name !== 'postgres') return 0
+  return driver.freeSlots(RUN_JOB_NAME)
+}
+
+/**
+ * A run inserted already claimed (running), in one statement that checks the workflow's
+ * concurrency cap as the claim of a queued run does; null at the cap (insert it queued).
+ * Only when this process's queue starts the run's job at once: a claimed run waiting in
+ * memory would count against the cap, and a restart would leave it to the stale-run sweep.
+ * PostgreSQL: INSERT ... SELECT ... WHERE without FROM, and its affected-row count.
+ */
+async function insertClaimed(workflow: RunnableWorkflow, trigger: RunTrigger, input: unknown) {
+  const now = DateTime.now()
+  const columns = {
+    id: newId(),
+    workflow_id: workflow.id,
+    status: 'running',
+    trigger,
+    input: jsonText.prepare(input ?? null),
+    started_at: stamp(now),
+    created_at: stamp(now),
+    updated_at: stamp(now),
+  }
+  const names = Object.keys(columns)
+  const result = await db.rawQuery(
+    `insert into workflow_runs (${names.join(', ')}) select ${names.map(() => '?').join(', ')} ` +
+      'where (select count(*) from workflow_runs where workflow_id = ? and status = ?) < ?',
+    [...Object.values(columns), workflow.id, 'running', concurrencyOf(workflow.settings)]
+  )
+  if (Number(result?.rowCount ?? 0) !== 1) return null
+  // As the driver returns rows: timestamps as dates.
+  const at = now.toJSDate()
+  return WorkflowRun.$createFromAdapterResult({
+    ...columns,
+    started_at: at,
+    created_at: at,
+    updated_at: at,
+  })!
 }
 
 // ---------------------------------------------------------------------------
 // Records of one executor call
 // ---------------------------------------------------------------------------
 
-class RunRecorder {
-  /** Node record per execution, so each visit of a node updates its own row. */
-  private rows = new Map<string, number>()
+/** A node record as it is written: one row per visit of a node. */
+function nodeColumns(runId: string, event: NodeEvent) {
+  const columns: Record<string, unknown> = {
+    run_id: runId,
+    node_id: event.nodeId,
+    node_type: event.nodeType,
+    status: event.status,
+    attempts: event.attempts,
+    started_at: stamp(new Date(event.startedAt)),
+    finished_at: event.finishedAt ? stamp(new Date(event.finishedAt)) : null,
+    duration_ms: event.durationMs ?? null,
+  }
+  if (event.input !== undefined) columns.input = jsonText.prepare(event.input)
+  if (event.output !== undefined) columns.output = jsonText.prepare(event.output)
+  if (event.logs !== undefined) columns.logs = jsonText.prepare(event.logs)
+  return columns
+}
 
-  constructor(readonly run: WorkflowRun) {}
+/** Rows of one multi-row insert all name the same columns. */
+function sameColumns(rows: Record<string, unknown>[]) {
+  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))]
+  return rows.map((row) => Object.fromEntries(keys.map((key) => [key, row[key] ?? null])))
+}
+
+/**
+ * The run's record and new node records in one statement on PostgreSQL (a statement is
+ * atomic there, as the transaction is elsewhere): two round trips fewer at the end of a run.
+ */
+async function updateRunWithNodes(
+  runId: string,
+  columns: Record<string, unknown>,
+  nodes: Record<string, unknown>[]
+) {
+  const client = db.connection()
+  const update = client.knexQuery().table('workflow_runs').where('id', runId).update(columns)
+  if (nodes.length === 0) return update
+  const insert = client.knexQuery().table('workflow_run_nodes').insert(sameColumns(nodes))
+  const first = insert.toSQL()
+  const second = update.toSQL()
+  const bindings = [...first.bindings, ...second.bindings] as RawQueryBindings
+  return client.rawQuery(`with nodes as (${first.sql}) ${second.sql}`, bindings)
+}
+
+/** A node record this process has not written yet (the latest event of its visit). */
+interface PendingNode {
+  event: NodeEvent
+  /** What the earlier events of the visit said that the latest one leaves out. */
+  input?: unknown
+}
+
+interface OpenRow {
+  id: number
+  nodeId: string
+  status: string
+}
+
+/**
+ * Records of one executor call. Writes are batched (issue 6 "Performance"): node records and
+ * the checkpoint are kept in memory and written in one transaction when a node that reaches
+ * outside the run is about to start (so a crash never runs it twice without a record of it
+ * having started, nor re-runs anything but replayable nodes and the node that was cut off),
+ * and with the run's own record when the call ends (settle). Live events go out at once.
+ */
+class RunRecorder {
+  /** Stored node records of this call, per execution, so later events update their own row. */
+  private rows = new Map<string, number>()
+  private pending = new Map<string, PendingNode>()
+  /** The last checkpoint not written yet, serialised when it was taken. */
+  private checkpoint: string | null = null
+  /** Records a parked or cut-off visit left open (resume, or going on after a crash). */
+  private open: Promise<OpenRow[]> | null
+
+  /** Some node may reach outside: only then is a checkpoint written before the run's end. */
+  private reachesOutside: boolean
+
+  constructor(
+    readonly run: WorkflowRun,
+    private registry: PluginRegistry,
+    options: { mayHaveOpenRows: boolean; workflow: RunnableWorkflow }
+  ) {
+    this.open = options.mayHaveOpenRows ? this.loadOpenRows() : null
+    this.reachesOutside = (options.workflow.executableWorkflow?.blocks ?? []).some(
+      (block) => !registry.get(block.type)?.replayable
+    )
+  }
+
+  private async loadOpenRows(): Promise<OpenRow[]> {
+    const rows = await db
+      .from('workflow_run_nodes')
+      .where('run_id', this.run.id)
+      .whereIn('status', ['running', 'waiting'])
+      .orderBy('id', 'desc')
+      .select('id', 'node_id', 'status')
+    return rows.map((row) => ({ id: Number(row.id), nodeId: row.node_id, status: row.status }))
+  }
 
   handle = async (event: ExecutorEvent) => {
     if (event.type === 'checkpoint') {
-      await db
-        .from('workflow_runs')
-        .where('id', this.run.id)
-        .update({ state: JSON.stringify(event.state), updated_at: stamp(new Date()) })
+      // Now: the executor goes on changing the same state object. Not at all when nothing
+      // will be flushed before the end (settle writes the final state).
+      if (this.reachesOutside) this.checkpoint = JSON.stringify(event.state)
       return
     }
     if (event.type === 'response') {
       emitRunResponse({ runId: this.run.id, nodeId: event.nodeId, response: event.response })
       return
     }
-    await this.saveNode(event)
+    const known = this.pending.get(event.executionId)
+    this.pending.set(event.executionId, {
+      event,
+      input: event.input !== undefined ? event.input : known?.input,
+    })
     emitRunEvent({
       runId: this.run.id,
+      workflowId: this.run.workflowId,
       nodeId: event.nodeId,
       status: event.status,
       output: event.output,
     })
+    if (event.status === 'running' && !this.registry.get(event.nodeType)?.replayable) {
+      // It reaches outside: what ran before it, and that it started, are stored first.
+      await db.transaction((trx) => this.flush(trx, { checkpoint: true }))
+    }
   }
 
-  /** The open record of this node: the one this process made, or one left parked or cut off. */
-  private async openRow(event: NodeEvent) {
-    const known = this.rows.get(event.executionId)
-    if (known) return WorkflowRunNode.find(known)
-    const statuses = event.status === 'running' ? ['running'] : ['running', 'waiting']
-    return WorkflowRunNode.query()
-      .where('runId', this.run.id)
-      .where('nodeId', event.nodeId)
-      .whereIn('status', statuses)
-      .orderBy('id', 'desc')
-      .first()
+  /**
+   * Writes the pending node records (and the checkpoint, unless the run's record is written
+   * by the caller in the same transaction).
+   */
+  async flush(trx: TransactionClientContract, options: { checkpoint: boolean }) {
+    const inserts: Record<string, unknown>[] = []
+    const open = this.open ? await this.open : []
+    for (const [executionId, { event, input }] of this.pending) {
+      const columns = nodeColumns(this.run.id, { ...event, input })
+      let id = this.rows.get(executionId)
+      if (id === undefined) {
+        // A visit a parked or cut-off record stands for: the newest open one of the node.
+        const statuses = event.status === 'running' ? ['running'] : ['running', 'waiting']
+        const index = open.findIndex(
+          (row) => row.nodeId === event.nodeId && statuses.includes(row.status)
+        )
+        if (index >= 0) id = open.splice(index, 1)[0].id
+      }
+      if (id !== undefined) {
+        await trx.from('workflow_run_nodes').where('id', id).update(columns)
+        this.rows.set(executionId, id)
+      } else if (event.status === 'running') {
+        // Rows are listed by id: the ones before it go in first.
+        await this.insertRows(trx, inserts.splice(0))
+        // Its end comes later in this call: its row id is needed to update it.
+        const row = await WorkflowRunNode.create(
+          {
+            runId: this.run.id,
+            nodeId: event.nodeId,
+            nodeType: event.nodeType,
+            status: event.status,
+            attempts: event.attempts,
+            input: input ?? null,
+            startedAt: DateTime.fromISO(event.startedAt),
+          },
+          { client: trx }
+        )
+        this.rows.set(executionId, row.id)
+      } else {
+        inserts.push(columns)
+      }
+    }
+    await this.insertRows(trx, inserts)
+    this.pending.clear()
+    if (options.checkpoint && this.checkpoint !== null) {
+      await trx
+        .from('workflow_runs')
+        .where('id', this.run.id)
+        .update({ state: this.checkpoint, updated_at: stamp(new Date()) })
+    }
+    this.checkpoint = null
   }
 
-  private async saveNode(event: NodeEvent) {
-    const row = (await this.openRow(event)) ?? new WorkflowRunNode()
-    row.merge({
-      runId: this.run.id,
-      nodeId: event.nodeId,
-      nodeType: event.nodeType,
-      status: event.status,
-      attempts: event.attempts,
-      startedAt: DateTime.fromISO(event.startedAt),
-    })
-    if (event.input !== undefined) row.input = event.input
-    if (event.output !== undefined) row.output = event.output
-    if (event.logs !== undefined) row.logs = event.logs
-    row.finishedAt = event.finishedAt ? DateTime.fromISO(event.finishedAt) : null
-    row.durationMs = event.durationMs ?? null
-    await row.save()
-    this.rows.set(event.executionId, row.id)
+  /**
+   * Runs the executor; if it throws (the run then fails as a whole), the node records kept
+   * in memory are still written, as they were node by node before batching.
+   */
+  async keepingRecords<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      if (this.pending.size > 0) {
+        await db
+          .transaction((trx) => this.flush(trx, { checkpoint: false }))
+          .catch((flushError) =>
+            logger.error({ err: flushError, runId: this.run.id }, 'workflow node records lost')
+          )
+      }
+      throw error
+    }
+  }
+
+  /**
+   * The pending records when each of them is a new record of a finished visit (no open
+   * record to update, no row id needed later): what the common end of a run writes.
+   */
+  async newFinishedRows(): Promise<Record<string, unknown>[] | null> {
+    const open = this.open ? await this.open : []
+    const rows: Record<string, unknown>[] = []
+    for (const [executionId, { event, input }] of this.pending) {
+      if (event.status === 'running' || this.rows.has(executionId)) return null
+      if (open.some((row) => row.nodeId === event.nodeId)) return null
+      rows.push(nodeColumns(this.run.id, { ...event, input }))
+    }
+    return rows
+  }
+
+  /** What settle wrote itself (newFinishedRows). */
+  written() {
+    this.pending.clear()
+    this.checkpoint = null
+  }
+
+  /** One statement for a batch of new records (every row with the same columns). */
+  private async insertRows(trx: TransactionClientContract, inserts: Record<string, unknown>[]) {
+    if (inserts.length === 0) return
+    await trx.insertQuery().table('workflow_run_nodes').multiInsert(sameColumns(inserts))
   }
 }
 
@@ -247,34 +588,68 @@ async function notifyFailure(workflow: RunnableWorkflow, run: WorkflowRun) {
   }
 }
 
-/** Saves what the executor returned and says what comes next. */
+/**
+ * Saves what the executor returned and says what comes next: the node records still pending
+ * and the run's record in one transaction, then the run's event (whose listeners may read
+ * the records at once).
+ */
 async function settle(
   run: WorkflowRun,
   workflow: RunnableWorkflow,
-  result: ExecutionResult
+  result: ExecutionResult,
+  recorder: RunRecorder
 ): Promise<RunOutcome> {
   const now = DateTime.now()
   const status: RunStatus = result.status === 'interrupted' ? 'queued' : result.status
   const final = FINAL_STATUSES.includes(status)
-  // Checkpoints wrote the state behind the model's back: read it so the changes below count.
-  await run.refresh()
-  run.status = status
-  // A finished run's nodes are in their own records: its state is only kept to go on.
-  run.state = final ? null : result.state
-  run.output = final ? (result.output ?? null) : null
-  run.error = result.error ?? null
   // Whole seconds, as the column keeps them, rounded up so that a timer job is never early.
-  run.resumeAt = result.resumeAt
+  const resumeAt = result.resumeAt
     ? DateTime.fromISO(result.resumeAt).plus({ milliseconds: 999 }).startOf('second')
     : null
-  run.waitingForWebhookNode = result.waitingForWebhook?.nodeId ?? null
-  if (final) {
-    run.finishedAt = now
-    run.durationMs = run.startedAt ? Math.max(0, now.toMillis() - run.startedAt.toMillis()) : 0
+  const values = {
+    status,
+    // A finished run's nodes are in their own records: its state is only kept to go on.
+    state: final ? null : result.state,
+    output: final ? (result.output ?? null) : null,
+    error: result.error ?? null,
+    resumeAt,
+    waitingForWebhookNode: result.waitingForWebhook?.nodeId ?? null,
+    ...(final
+      ? {
+          finishedAt: now,
+          durationMs: run.startedAt ? Math.max(0, now.toMillis() - run.startedAt.toMillis()) : 0,
+        }
+      : {}),
   }
-  await run.save()
+  const columns: Record<string, unknown> = {
+    status,
+    state: jsonText.prepare(values.state),
+    output: jsonText.prepare(values.output),
+    error: values.error,
+    resume_at: resumeAt ? stamp(resumeAt) : null,
+    waiting_for_webhook_node: values.waitingForWebhookNode,
+    updated_at: stamp(now),
+  }
+  if (final) {
+    columns.finished_at = stamp(now)
+    columns.duration_ms = values.durationMs
+  }
+  const single =
+    db.connection().dialect.name === 'postgres' ? await recorder.newFinishedRows() : null
+  if (single) {
+    await updateRunWithNodes(run.id, columns, single)
+    recorder.written()
+  } else {
+    await db.transaction(async (trx) => {
+      await recorder.flush(trx, { checkpoint: false })
+      await trx.from('workflow_runs').where('id', run.id).update(columns)
+    })
+  }
+  // The model now says what the row holds (it is not saved again).
+  run.merge({ ...values, updatedAt: now })
   emitRunEvent({
     runId: run.id,
+    workflowId: run.workflowId,
     nodeId: null,
     status,
     output: final ? run.output : undefined,
@@ -299,7 +674,7 @@ async function failWithoutRunning(
     durationMs: 0,
   })
   await run.save()
-  emitRunEvent({ runId: run.id, nodeId: null, status: 'error', error })
+  emitRunEvent({ runId: run.id, workflowId: run.workflowId, nodeId: null, status: 'error', error })
   if (workflow) await notifyFailure(workflow, run)
   return outcomeOf(run)
 }
@@ -308,8 +683,7 @@ async function failWithoutRunning(
  * Takes a queued run: the update succeeds only while the run is still queued and the
  * workflow has fewer running runs than its cap, so two workers never both take it.
  */
-async function claimQueued(run: WorkflowRun, cap: number): Promise<boolean> {
-  const now = new Date()
+async function claimQueued(run: WorkflowRun, cap: number, now: Date): Promise<boolean> {
   const changes: Record<string, unknown> = { status: 'running', updated_at: stamp(now) }
   if (!run.startedAt) changes.started_at = stamp(now)
   const updated = await db
@@ -334,6 +708,13 @@ function runSignals(workflow: RunnableWorkflow, interrupt?: AbortSignal) {
   return { signal: AbortSignal.timeout(timeoutMsOf(workflow.settings)), interrupt }
 }
 
+/** The run, then its workflow through the given loader. */
+async function readThen(runId: string, load: WorkflowLoader) {
+  const run = await WorkflowRun.find(runId)
+  if (!run) return null
+  return { run, workflow: run.status === 'queued' ? await load(run.workflowId) : null }
+}
+
 /**
  * Runs a queued run (from its trigger, or on from where an interruption left it). At the
  * workflow's concurrency cap the run stays queued and the outcome says `deferred`. The
@@ -344,30 +725,45 @@ export async function executeRun(
   signal?: AbortSignal,
   options: ExecuteOptions = {}
 ): Promise<RunOutcome | null> {
-  const run = await WorkflowRun.find(runId)
-  if (!run) return null
-  if (run.status !== 'queued') return outcomeOf(run)
-  const workflow = await (options.loadWorkflow ?? loadWorkflow)(run.workflowId)
+  const read = options.loadWorkflow
+    ? await readThen(runId, options.loadWorkflow)
+    : (takeHandOff(runId) ?? (await loadRunAndWorkflow(runId)))
+  if (!read) return null
+  const { run, workflow } = read
+  // Inserted running by createRun for this very job: claimed already.
+  const claimed = 'claimed' in read && read.claimed === true
+  if (run.status !== 'queued' && !claimed) return outcomeOf(run)
   if (!workflow) return failWithoutRunning(run, null, RUN_TEXTS.deleted)
   if (!workflow.executableWorkflow) return failWithoutRunning(run, workflow, RUN_TEXTS.notPublished)
 
-  if (!(await claimQueued(run, concurrencyOf(workflow.settings)))) {
+  // A run that started before (cut off by a crash or a shutdown) may have left open records.
+  const ranBefore = !claimed && (Boolean(run.state) || Boolean(run.startedAt))
+  const now = new Date()
+  if (!claimed && !(await claimQueued(run, concurrencyOf(workflow.settings), now))) {
     await run.refresh()
     return outcomeOf(run, run.status === 'queued' ? { deferred: true } : {})
   }
-  await run.refresh()
-  emitRunEvent({ runId: run.id, nodeId: null, status: 'running' })
+  // What the claim wrote, without reading the row back.
+  run.status = 'running'
+  run.startedAt ??= DateTime.fromJSDate(now)
+  emitRunEvent({ runId: run.id, workflowId: run.workflowId, nodeId: null, status: 'running' })
 
-  const recorder = new RunRecorder(run)
+  const recorder = new RunRecorder(run, await pluginRegistry(), {
+    mayHaveOpenRows: ranBefore,
+    workflow,
+  })
   const executor = new WorkflowExecutor(
     executorWorkflow(workflow),
-    await workflowPorts(recorder.handle)
+    await workflowPorts(recorder.handle),
+    { graph: workflow.graph }
   )
   const signals = runSignals(workflow, signal)
-  const result = run.state
-    ? await executor.proceed(parseState(run.state), signals)
-    : await executor.start({ runId: run.id, trigger: run.trigger, input: run.input }, signals)
-  return settle(run, workflow, result)
+  const result = await recorder.keepingRecords(() =>
+    run.state
+      ? executor.proceed(parseState(run.state), signals)
+      : executor.start({ runId: run.id, trigger: run.trigger, input: run.input }, signals)
+  )
+  return settle(run, workflow, result, recorder)
 }
 
 /**
@@ -399,21 +795,30 @@ export async function resumeRun(
     .where('id', run.id)
     .where('status', 'waiting')
     .update({ status: 'running', updated_at: stamp(new Date()) })
-  await run.refresh()
-  if (affected(claimed) === 0) return outcomeOf(run, { notResumed: true })
-  emitRunEvent({ runId: run.id, nodeId: null, status: 'running' })
+  if (affected(claimed) === 0) {
+    await run.refresh()
+    return outcomeOf(run, { notResumed: true })
+  }
+  run.status = 'running'
+  emitRunEvent({ runId: run.id, workflowId: run.workflowId, nodeId: null, status: 'running' })
 
-  const recorder = new RunRecorder(run)
+  const recorder = new RunRecorder(run, await pluginRegistry(), {
+    mayHaveOpenRows: true,
+    workflow,
+  })
   const executor = new WorkflowExecutor(
     executorWorkflow(workflow),
-    await workflowPorts(recorder.handle)
+    await workflowPorts(recorder.handle),
+    { graph: workflow.graph }
   )
   try {
-    const result = await executor.resume(state, payload, {
-      ...runSignals(workflow, options.signal),
-      nodeId: options.nodeId,
-    })
-    return await settle(run, workflow, result)
+    const result = await recorder.keepingRecords(() =>
+      executor.resume(state, payload, {
+        ...runSignals(workflow, options.signal),
+        nodeId: options.nodeId,
+      })
+    )
+    return await settle(run, workflow, result, recorder)
   } catch (error) {
     if (!(error instanceof NotWaitingError)) throw error
     run.status = 'waiting'
@@ -434,8 +839,9 @@ export async function markRunFailed(runId: string, error: unknown) {
 /**
  * Runs whose job may be gone (the in-process queue forgets jobs on restart; a crashed
  * worker leaves runs "running"). Stale running runs go back to queued with their last
- * checkpoint. The caller dispatches 'workflow.run' for `queued` and 'workflow.resume' for
- * `due`; a duplicate dispatch is harmless, the first claim wins.
+ * checkpoint. The caller dispatches 'workflow.run' for `queued`, 'workflow.resume' for
+ * `due`, and a delayed 'workflow.resume' for `upcoming` (with the timer's own job id, so a
+ * live timer job is not doubled); a duplicate dispatch is harmless, the first claim wins.
  */
 export async function recoverRuns(now = new Date()) {
   const running = await WorkflowRun.query()
@@ -461,11 +867,25 @@ export async function recoverRuns(now = new Date()) {
     .whereNotNull('resumeAt')
     .where('resumeAt', '<=', stamp(now))
     .select('id')
+  // Timers falling due before the next sweep: their in-process job may have died with the
+  // last process, and waiting for the next sweep would make a 2 s wait last a minute.
+  const upcoming = await WorkflowRun.query()
+    .where('status', 'waiting')
+    .where('resumeAt', '>', stamp(now))
+    .where('resumeAt', '<=', stamp(new Date(now.getTime() + UPCOMING_WAITS_MS)))
+    .select('id', 'resumeAt')
   return {
     queued: queued.map((row: { id: string }) => row.id),
     due: due.map((row) => row.id),
+    upcoming: upcoming.map((row) => ({
+      runId: row.id,
+      resumeAt: row.resumeAt!.toUTC().toISO()!,
+    })),
   }
 }
+
+/** How far ahead the sweep (every minute) re-arms the timers of waiting runs. */
+export const UPCOMING_WAITS_MS = 120_000
 
 /**
  * Deletes finished runs (and their node records) older than their workflow's retentionDays

@@ -159,6 +159,13 @@ export interface ChatReply {
   aiCreditLimitExceededError?: string
 }
 
+/**
+ * The reply's aiCreditLimitExceededError (spec 02: its text is not shown; ours says what
+ * happened and what the owner can do, without exposing billing details to the visitor).
+ */
+export const AI_CREDIT_LIMIT_EXCEEDED_TEXT =
+  "This bot's AI credits are used up, so it cannot answer right now. Please come back later."
+
 export interface StartChatRequest {
   message?: string
   resultId?: string

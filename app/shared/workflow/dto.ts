@@ -5,7 +5,14 @@
 import type { UserMode } from '../workspace_roles.js'
 import type { PluginCategory } from '../../plugins/define_plugin.js'
 import type { FormDescription } from '../../plugins/derive.js'
-import type { WorkflowEditor, WorkflowJson, WorkflowSnapshot, WorkflowStatus } from './types.js'
+import type {
+  NodeRunStatus,
+  RunStatus,
+  WorkflowEditor,
+  WorkflowJson,
+  WorkflowSnapshot,
+  WorkflowStatus,
+} from './types.js'
 
 /** A row of the workflow list. */
 export interface WorkflowSummaryDto {
@@ -62,10 +69,55 @@ export interface WorkflowEditPageProps {
   workflow: WorkflowJson
   currentUserMode: UserMode
   plugins: WorkflowEditorPluginDto[]
+  /** The app's public URL (APP_URL): the editor shows the URLs nodes are called at. */
+  appUrl: string
 }
 
 /** Props of the Inertia page workflows/index. */
 export interface WorkflowListPageProps {
   workflows: WorkflowSummaryDto[]
   q: string
+}
+
+/** A run in a workflow's runs list (GET /api/v1/workflows/{id}/runs). */
+export interface WorkflowRunSummaryDto {
+  id: string
+  workflowId: string
+  status: RunStatus
+  trigger: string
+  error: string | null
+  startedAt: string | null
+  finishedAt: string | null
+  durationMs: number | null
+  createdAt: string | null
+}
+
+/** One node execution of a run, as recorded (a node visited twice has two). */
+export interface WorkflowRunNodeDto {
+  nodeId: string
+  nodeType: string
+  status: NodeRunStatus
+  input: unknown
+  output: unknown
+  logs: unknown[]
+  attempts: number
+  startedAt: string | null
+  finishedAt: string | null
+  durationMs: number | null
+}
+
+/** A run with each node's input, output and logs (GET /api/v1/runs/{runId}). */
+export interface WorkflowRunDetailDto extends WorkflowRunSummaryDto {
+  input: unknown
+  output: unknown
+  nodes: WorkflowRunNodeDto[]
+}
+
+/** Props of the Inertia page workflows/runs: the runs are fetched by the page itself. */
+export interface WorkflowRunsPageProps {
+  workflow: { id: string; name: string; workspaceId: string }
+  /** Titles of the workflow's current nodes, to name the nodes of a run. */
+  nodes: { id: string; title: string | null; type: string }[]
+  /** Opened at first (?run=), else the newest. */
+  selectedRunId: string | null
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { createContext, useContext, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
 import {
@@ -21,8 +21,13 @@ import {
   SelectValue,
 } from '~/components/ui/select'
 import { PluginForm } from '~/features/plugin_form/plugin_form'
+import {
+  hasCredentialsField,
+  useWorkspaceCredentials,
+} from '~/features/plugin_form/use_workspace_credentials'
 import { defaultsOfFields } from '~/features/plugin_form/values'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
+import type { VariableFieldProps } from '~/features/plugin_form/types'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { plainToRichText, textBubbleText } from './block_summary'
 import { useEditorPlugin } from './editor_plugins'
@@ -95,6 +100,26 @@ export function BlockSettings() {
   )
 }
 
+/** The coalesce key of the form around a variable field (see BotVariableField). */
+const FormEditKey = createContext<string | undefined>(undefined)
+
+/**
+ * The variable fields of the block forms: the picker, so that a builder can create the
+ * variable a block saves into right there. Creating one and storing its id share the
+ * form's coalesce key, so one undo takes both back.
+ */
+function BotVariableField({ disabled, onChange, ...field }: VariableFieldProps) {
+  const readOnly = useBotEditor((state) => state.readOnly)
+  const coalesceKey = useContext(FormEditKey)
+  return (
+    <VariablesPicker
+      readOnly={readOnly || !!disabled}
+      onPick={(variable) => onChange(variable.id)}
+      field={{ ...field, coalesceKey }}
+    />
+  )
+}
+
 function useFormVariables() {
   return useBotEditor((state) => state.history.present.variables)
 }
@@ -113,6 +138,12 @@ function BlockForm({
   const api = useBotEditorApi()
   const variables = useFormVariables()
   const form = plugin.form
+  const workspaceId = useBotEditor((state) => state.history.present.workspaceId)
+  // AI and database blocks pick one of the workspace's credentials records.
+  const credentials = useWorkspaceCredentials(
+    workspaceId,
+    hasCredentialsField([...form.fields, ...(form.actions ?? []).flatMap((a) => a.fields)])
+  )
   const edit = api.getState().edit
 
   if (block.type === 'text') return <TextBubbleEditor block={block} readOnly={readOnly} />
@@ -167,15 +198,19 @@ function BlockForm({
         </div>
       )}
       {fields.length > 0 && (
-        <PluginForm
-          fields={fields}
-          value={value}
-          onChange={change}
-          readOnly={readOnly}
-          variables={variables}
-          idPrefix={`block-${block.id}`}
-          testId="block-form"
-        />
+        <FormEditKey.Provider value={`block:${block.id}`}>
+          <PluginForm
+            fields={fields}
+            value={value}
+            onChange={change}
+            readOnly={readOnly}
+            variables={variables}
+            credentials={credentials}
+            idPrefix={`block-${block.id}`}
+            testId="block-form"
+            VariableField={BotVariableField}
+          />
+        </FormEditKey.Provider>
       )}
       {form.items && <ItemsEditor block={block} plugin={plugin} readOnly={readOnly} />}
     </div>
@@ -282,18 +317,21 @@ function ItemsEditor({
                   </button>
                 )}
               </div>
-              <PluginForm
-                fields={itemsForm.fields}
-                value={value}
-                readOnly={readOnly}
-                variables={variables}
-                idPrefix={`item-${item.id}`}
-                onChange={(next) =>
-                  edit((bot) => updateItem(bot, block.id, item.id, next), {
-                    coalesceKey: `item:${item.id}`,
-                  })
-                }
-              />
+              <FormEditKey.Provider value={`item:${item.id}`}>
+                <PluginForm
+                  fields={itemsForm.fields}
+                  value={value}
+                  readOnly={readOnly}
+                  variables={variables}
+                  idPrefix={`item-${item.id}`}
+                  VariableField={BotVariableField}
+                  onChange={(next) =>
+                    edit((bot) => updateItem(bot, block.id, item.id, next), {
+                      coalesceKey: `item:${item.id}`,
+                    })
+                  }
+                />
+              </FormEditKey.Provider>
             </li>
           )
         })}

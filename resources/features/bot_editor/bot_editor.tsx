@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { ReactFlowProvider } from '@xyflow/react'
 import { useTranslation } from 'react-i18next'
 import { EyeIcon } from 'lucide-react'
@@ -7,17 +7,52 @@ import type { GraphNavigation } from '#shared/workspace_roles'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
-import { BotEditorContext, createBotEditorStore, type BotEditorStore } from './bot_editor_store'
+import {
+  BotEditorContext,
+  createBotEditorStore,
+  useBotEditor,
+  type BotEditorStore,
+} from './bot_editor_store'
 import { EditorPluginsContext } from './editor_plugins'
 import { EditorHeader } from './editor_header'
 import { GraphCanvas } from './graph_canvas'
 import { BlocksSidebar } from './blocks_sidebar'
-import { BlockSettings } from './block_settings'
-import { SettingsPanel, ThemePanel } from './bot_settings_panels'
 import { useAutosave } from './use_autosave'
-import { ResultsTab } from '~/features/results/results_tab'
 import { EditorPreview } from './editor_preview'
+import { EngineUpdateWarning } from './engine_update_warning'
 import type { EditorPageProps } from './types'
+
+/*
+ * Out of the editor's first bundle (DESIGN section 6): the block form (plugin forms, rich
+ * text), the Theme and Settings tabs and Results load when first shown. The block form is
+ * fetched once the canvas is up, so the first click on a block does not wait for it.
+ */
+const loadBlockSettings = () => import('./block_settings')
+const BlockSettings = lazy(() => loadBlockSettings().then((m) => ({ default: m.BlockSettings })))
+const SettingsPanel = lazy(() =>
+  import('./bot_settings_panels').then((m) => ({ default: m.SettingsPanel }))
+)
+const ThemePanel = lazy(() =>
+  import('./bot_settings_panels').then((m) => ({ default: m.ThemePanel }))
+)
+const ResultsTab = lazy(() =>
+  import('~/features/results/results_tab').then((m) => ({ default: m.ResultsTab }))
+)
+
+/** The settings panel of the open block, mounted (and its code loaded) only while one is. */
+function OpenBlockSettings() {
+  const open = useBotEditor((state) => state.openBlockId !== null)
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200))
+    idle(() => void loadBlockSettings())
+  }, [])
+  if (!open) return null
+  return (
+    <Suspense fallback={null}>
+      <BlockSettings />
+    </Suspense>
+  )
+}
 
 /** The clipboard outlives the page, so groups can be pasted into another bot. */
 let clipboard: BotClipboard | null = null
@@ -69,7 +104,14 @@ function useBodyScrollLock() {
   }, [])
 }
 
-export function BotEditor({ tab, bot, currentUserMode, published, plugins }: EditorPageProps) {
+export function BotEditor({
+  tab,
+  bot,
+  storedVersion,
+  currentUserMode,
+  published,
+  plugins,
+}: EditorPageProps) {
   const { t } = useTranslation()
   const { user } = usePageProps()
   const readOnly = currentUserMode !== 'write'
@@ -107,6 +149,9 @@ export function BotEditor({ tab, bot, currentUserMode, published, plugins }: Edi
               graphNavigation={graphNavigation}
               onGraphNavigationChange={changeGraphNavigation}
             />
+            {!readOnly && storedVersion !== '6' && (
+              <EngineUpdateWarning storedVersion={storedVersion} />
+            )}
             {readOnly && (
               <div
                 data-testid="readonly-banner"
@@ -122,15 +167,17 @@ export function BotEditor({ tab, bot, currentUserMode, published, plugins }: Edi
                 <>
                   <GraphCanvas graphNavigation={graphNavigation} />
                   {!readOnly && <BlocksSidebar plugins={plugins} />}
-                  <BlockSettings />
+                  <OpenBlockSettings />
                 </>
               )}
               {(tab === 'edit' || tab === 'theme') && currentUserMode !== 'guest' && (
                 <EditorPreview botId={bot.id} />
               )}
-              {tab === 'settings' && <SettingsPanel />}
-              {tab === 'theme' && <ThemePanel />}
-              {tab === 'results' && <ResultsTab botId={bot.id} />}
+              <Suspense fallback={null}>
+                {tab === 'settings' && <SettingsPanel />}
+                {tab === 'theme' && <ThemePanel />}
+                {tab === 'results' && <ResultsTab botId={bot.id} />}
+              </Suspense>
             </main>
           </div>
         </ReactFlowProvider>

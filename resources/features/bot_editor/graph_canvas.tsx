@@ -31,60 +31,16 @@ import {
   moveGroup,
   newBlock,
 } from '#shared/bot/editing'
-import type { BotV6, EdgeSource } from '#shared/bot/types'
+import type { EdgeSource } from '#shared/bot/types'
 import type { GraphNavigation } from '#shared/workspace_roles'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { MOVE_BLOCK_MIME, NEW_BLOCK_MIME, useEditorPlugins } from './editor_plugins'
-import {
-  blockHandleId,
-  blockInit,
-  EVENT_HANDLE,
-  GroupNode,
-  itemHandleId,
-  StartNode,
-  TARGET_HANDLE,
-} from './group_node'
+import { blockInit, GroupNode, StartNode } from './group_node'
+import { dropEstimatedHandles, EVENT_HANDLE, reconcileNodes, toFlowEdges } from './canvas_nodes'
 
 // Built once (DESIGN section 6): a new object each render would remount every node.
 const nodeTypes: NodeTypes = { botGroup: GroupNode, start: StartNode }
 const edgeTypes: EdgeTypes = { deletable: DeletableEdge }
-
-type Placed = { id: string; graphCoordinates: { x: number; y: number }; blocks?: unknown[] }
-
-/*
- * Size hints for nodes not measured yet: with them React Flow knows which nodes are off
- * screen and does not mount them (onlyRenderVisibleElements), instead of mounting all of a
- * large bot's groups to measure them first.
- */
-const GROUP_WIDTH_HINT = 300
-const groupHeightHint = (blocks: number) => 56 + 44 * Math.max(1, blocks)
-
-/** Keeps node objects whose position did not change, so React Flow skips them. */
-function reconcileNodes(previous: FlowNode[], bot: BotV6): FlowNode[] {
-  const byId = new Map(previous.map((node) => [node.id, node]))
-  const place = (item: Placed, type: 'botGroup' | 'start'): FlowNode => {
-    const { x, y } = item.graphCoordinates
-    const node = byId.get(item.id)
-    if (node && node.type === type) {
-      if (node.dragging || (node.position.x === x && node.position.y === y)) return node
-      return { ...node, position: { x, y } }
-    }
-    return {
-      id: item.id,
-      type,
-      position: { x, y },
-      data: { groupId: item.id },
-      initialWidth: GROUP_WIDTH_HINT,
-      initialHeight: type === 'start' ? 48 : groupHeightHint(item.blocks?.length ?? 0),
-    }
-  }
-  const next = [
-    ...bot.events.map((event) => place(event, 'start')),
-    ...bot.groups.map((group) => place(group, 'botGroup')),
-  ]
-  const same = next.length === previous.length && next.every((node, i) => node === previous[i])
-  return same ? previous : next
-}
 
 function parseSource(node: string, handle: string | null | undefined): EdgeSource | null {
   if (!handle || handle === EVENT_HANDLE) return { eventId: node }
@@ -93,6 +49,14 @@ function parseSource(node: string, handle: string | null | undefined): EdgeSourc
   if (kind === 'item' && blockId && itemId) return { blockId, itemId }
   return null
 }
+
+/*
+ * Props React Flow compares by identity: the same objects every render, so a store change
+ * of the editor does not push new options into React Flow's own store.
+ */
+const FIT_VIEW_OPTIONS = { maxZoom: 1, padding: 0.2 }
+const isValidConnection = (connection: FlowEdge | Connection) =>
+  connection.source !== connection.target
 
 /** Above this many groups the editor opens on the start event instead of fitting everything. */
 const LARGE_BOT_GROUPS = 40
@@ -112,52 +76,28 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
   const [largeBot] = useState(() => api.getState().history.present.groups.length > LARGE_BOT_GROUPS)
   const [startViewport] = useState(() => {
     const start = api.getState().history.present.events[0]?.graphCoordinates ?? { x: 0, y: 0 }
-    return { x: 120 - start.x, y: 160 - start.y, zoom: 1 }
+    // Right of the blocks sidebar (about 300 px wide in write mode), which would hide it.
+    const left = api.getState().readOnly ? 120 : 360
+    return { x: left - start.x, y: 160 - start.y, zoom: 1 }
   })
   const [nodes, setNodes] = useState<FlowNode[]>(() =>
-    reconcileNodes([], api.getState().history.present)
+    reconcileNodes([], api.getState().history.present, largeBot)
   )
   useEffect(() => {
-    setNodes((previous) => reconcileNodes(previous, api.getState().history.present))
-  }, [groups, events, api])
+    setNodes((previous) => reconcileNodes(previous, api.getState().history.present, largeBot))
+  }, [groups, events, api, largeBot])
 
-  const edges = useMemo<FlowEdge[]>(() => {
-    const groupOfBlock = new Map<string, string>()
-    for (const group of groups)
-      for (const block of group.blocks) groupOfBlock.set(block.id, group.id)
-    return botEdges.flatMap((edge): FlowEdge[] => {
-      const from = edge.from
-      let source: string | undefined
-      let sourceHandle: string
-      if ('eventId' in from) {
-        source = from.eventId
-        sourceHandle = EVENT_HANDLE
-      } else {
-        source = groupOfBlock.get(from.blockId)
-        sourceHandle =
-          from.itemId === undefined
-            ? blockHandleId(from.blockId)
-            : itemHandleId(from.blockId, from.itemId)
-      }
-      if (!source) return []
-      return [
-        {
-          id: edge.id,
-          type: 'deletable',
-          source,
-          sourceHandle,
-          target: edge.to.groupId,
-          targetHandle: TARGET_HANDLE,
-          selected: !!selectedEdges[edge.id],
-        },
-      ]
-    })
-  }, [groups, botEdges, selectedEdges])
+  const edges = useMemo(
+    () => toFlowEdges(groups, botEdges, selectedEdges),
+    [groups, botEdges, selectedEdges]
+  )
 
   const onNodesChange = useCallback((changes: NodeChange[]) => {
     // Removals go through onDelete (one undo step for groups and edges together).
     const kept = changes.filter((change) => change.type !== 'remove')
-    setNodes((previous) => applyNodeChanges(kept, previous))
+    const measured = new Set<string>()
+    for (const change of kept) if (change.type === 'dimensions') measured.add(change.id)
+    setNodes((previous) => dropEstimatedHandles(applyNodeChanges(kept, previous), measured))
   }, [])
 
   const onSelectionChange = useCallback(
@@ -221,6 +161,8 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     [api]
   )
 
+  const onPaneClick = useCallback(() => api.getState().openBlock(null), [api])
+
   function isDraggedBlock(event: DragEvent) {
     const types = Array.from(event.dataTransfer.types)
     return types.includes(NEW_BLOCK_MIME) || types.includes(MOVE_BLOCK_MIME)
@@ -269,8 +211,8 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
         onSelectionChange={onSelectionChange}
         onConnect={onConnect}
         onNodeDragStop={onNodeDragStop}
-        isValidConnection={(connection) => connection.source !== connection.target}
-        onPaneClick={() => api.getState().openBlock(null)}
+        isValidConnection={isValidConnection}
+        onPaneClick={onPaneClick}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
         deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
@@ -282,7 +224,7 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
         minZoom={0.1}
         maxZoom={2}
         fitView={!largeBot}
-        fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+        fitViewOptions={FIT_VIEW_OPTIONS}
         defaultViewport={largeBot ? startViewport : undefined}
         onlyRenderVisibleElements={largeBot}
       >

@@ -25,6 +25,7 @@ import { cn } from '~/lib/utils'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { usePreviewState } from './preview_state'
 import { blockSummary, itemSummary } from './block_summary'
+import { blockHandleId, EVENT_HANDLE, itemHandleId, TARGET_HANDLE } from './canvas_nodes'
 import {
   MOVE_BLOCK_MIME,
   NEW_BLOCK_MIME,
@@ -38,14 +39,23 @@ export interface GroupNodeData extends Record<string, unknown> {
 
 const EMPTY_GROUP: Group = { id: '', title: '', graphCoordinates: { x: 0, y: 0 }, blocks: [] }
 
-/** Handle ids: the start event, a block, an item of a block; the group's target. */
-export const EVENT_HANDLE = 'event'
-export const TARGET_HANDLE = 'in'
-export const blockHandleId = (blockId: string) => `block:${blockId}`
-export const itemHandleId = (blockId: string, itemId: string) => `item:${blockId}:${itemId}`
-
 /** Blocks whose items cover every way out: no block-level handle. */
 const NO_DEFAULT_PATH = new Set(['AB test'])
+
+/*
+ * Groups by id, built once per groups array (a new array after each edit): every mounted
+ * node looks its group up on every store change, which a scan of 300 groups would repeat
+ * for each node.
+ */
+const groupIndexes = new WeakMap<Group[], Map<string, Group>>()
+function groupById(groups: Group[], id: string): Group | undefined {
+  let index = groupIndexes.get(groups)
+  if (!index) {
+    index = new Map(groups.map((group) => [group.id, group]))
+    groupIndexes.set(groups, index)
+  }
+  return index.get(id)
+}
 
 function isDraggedBlock(event: DragEvent) {
   const types = Array.from(event.dataTransfer.types)
@@ -57,11 +67,25 @@ function isDraggedBlock(event: DragEvent) {
  * group from the store (by id), so that editing one group re-renders that group alone.
  */
 export const GroupNode = memo(function GroupNodeView({ id, selected }: NodeProps) {
+  return <GroupNodeBody id={id} selected={!!selected} />
+})
+
+/*
+ * React Flow gives a node new props (position, dragging) on every frame of a drag: the
+ * body, memoised on its id and selection alone, is not drawn again while it moves.
+ */
+const GroupNodeBody = memo(function GroupNodeBodyView({
+  id,
+  selected,
+}: {
+  id: string
+  selected: boolean
+}) {
   const { t } = useTranslation()
   const api = useBotEditorApi()
   const { group, variables, readOnly, openBlockId } = useBotEditor(
     useShallow((state) => {
-      const found = state.history.present.groups.find((candidate) => candidate.id === id)
+      const found = groupById(state.history.present.groups, id)
       return {
         group: found ?? EMPTY_GROUP,
         variables: state.history.present.variables,

@@ -31,6 +31,8 @@ export interface PublishedContent {
 export interface EditorPageProps {
   tab: EditorTab
   bot: BotV6 & { id: string }
+  /** The version the bot is stored in; older than 6 means it was migrated on open. */
+  storedVersion: string
   currentUserMode: UserMode
   published: PublishedContent | null
   plugins: EditorPlugin[]

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import {
   ArrowLeftIcon,
   FileJsonIcon,
+  LayoutTemplateIcon,
   SparklesIcon,
   UploadIcon,
   type LucideIcon,
@@ -20,9 +21,10 @@ import {
   DialogTitle,
 } from '~/components/ui/dialog'
 import { cn } from '~/lib/utils'
+import { TemplateGallery } from './template_gallery'
 import { visitSucceeded, type FolderDto } from './types'
 
-type Step = 'choose' | 'scratch' | 'import'
+type Step = 'choose' | 'scratch' | 'template' | 'import'
 
 function ChoiceButton({
   icon: Icon,
@@ -234,7 +236,10 @@ function ImportForm({ folder, onDone }: { folder: FolderDto | null; onDone: () =
   )
 }
 
-/** "Create a bot": from scratch (a name) or by importing a bot file, in the current folder. */
+/**
+ * "Create a bot" in the current folder: from scratch (a name), from a template (the
+ * gallery, with a preview) or by importing a bot file.
+ */
 export function CreateBotDialog({
   open,
   onOpenChange,
@@ -255,21 +260,28 @@ export function CreateBotDialog({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-lg" data-testid="create-bot-dialog">
+      <DialogContent
+        className={step === 'template' ? 'sm:max-w-5xl' : 'sm:max-w-lg'}
+        data-testid="create-bot-dialog"
+      >
         <DialogHeader>
           <DialogTitle>
             {step === 'scratch'
               ? t('bots.create.scratchTitle')
-              : step === 'import'
-                ? t('bots.create.importTitle')
-                : t('bots.create.title')}
+              : step === 'template'
+                ? t('botTemplates.title')
+                : step === 'import'
+                  ? t('bots.create.importTitle')
+                  : t('bots.create.title')}
           </DialogTitle>
           <DialogDescription>
             {step === 'scratch'
               ? t('bots.create.scratchDescription')
-              : step === 'import'
-                ? t('bots.create.importDescription')
-                : t('bots.create.description')}
+              : step === 'template'
+                ? t('botTemplates.description')
+                : step === 'import'
+                  ? t('bots.create.importDescription')
+                  : t('bots.create.description')}
           </DialogDescription>
         </DialogHeader>
         {step === 'choose' ? (
@@ -280,6 +292,13 @@ export function CreateBotDialog({
               description={t('bots.create.scratchDescription')}
               onClick={() => setStep('scratch')}
               testId="create-from-scratch"
+            />
+            <ChoiceButton
+              icon={LayoutTemplateIcon}
+              title={t('botTemplates.title')}
+              description={t('botTemplates.description')}
+              onClick={() => setStep('template')}
+              testId="create-from-template"
             />
             <ChoiceButton
               icon={FileJsonIcon}
@@ -303,6 +322,8 @@ export function CreateBotDialog({
             </Button>
             {step === 'scratch' ? (
               <ScratchForm folder={folder} onDone={close} />
+            ) : step === 'template' ? (
+              <TemplateGallery folder={folder} />
             ) : (
               <ImportForm folder={folder} onDone={close} />
             )}

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react'
+import { useId, useState, type ComponentType, type ReactNode } from 'react'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import { BracesIcon, EyeIcon, EyeOffIcon, PlusIcon, Trash2Icon } from 'lucide-react'
@@ -24,8 +24,15 @@ import {
   DropdownMenuTrigger,
 } from '~/components/ui/dropdown_menu'
 import { cn } from '~/lib/utils'
-import type { FormCredentials, FormErrors, FormField, FormVariable } from './types'
+import type {
+  FormCredentials,
+  FormErrors,
+  FormField,
+  FormVariable,
+  VariableFieldProps,
+} from './types'
 import { asArray, asRecord, createItemId, defaultsOfFields, hasErrorWithin } from './values'
+import { FetchedOptionsInput } from './fetched_options'
 
 export interface PluginFormProps {
   fields: readonly FormField[]
@@ -42,6 +49,12 @@ export interface PluginFormProps {
   idPrefix?: string
   className?: string
   testId?: string
+  /**
+   * Draws every variable field (variable kind, response-mapping rows) in place of the
+   * select of existing variables: the bot editor passes its picker, which can also create
+   * a variable. This form is shared with the workflow editor, so it cannot import it.
+   */
+  VariableField?: ComponentType<VariableFieldProps>
 }
 
 interface Ctx {
@@ -53,6 +66,7 @@ interface Ctx {
   /** The whole value, for showIf paths starting with '$.'. */
   root: unknown
   idPrefix: string
+  VariableField?: ComponentType<VariableFieldProps>
 }
 
 /** Kinds drawn as a group of inputs (a fieldset with a legend) rather than one input. */
@@ -76,6 +90,7 @@ export function PluginForm({
   idPrefix,
   className,
   testId,
+  VariableField,
 }: PluginFormProps) {
   const generated = useId().replace(/[^\w-]/g, '')
   const record = asRecord(value)
@@ -87,6 +102,7 @@ export function PluginForm({
     notes,
     root: record,
     idPrefix: idPrefix ?? `pf-${generated}`,
+    VariableField,
   }
   return (
     <div className={cn('grid gap-5', className)} data-testid={testId}>
@@ -281,11 +297,11 @@ function FieldControl(props: ControlProps) {
       return <EnumControl {...props} />
     case 'variable':
       return (
-        <VariableSelect
+        <VariableControl
+          ctx={props.ctx}
           id={props.id}
           value={props.value}
           onChange={props.onChange}
-          variables={props.ctx.variables}
           disabled={props.ctx.readOnly}
           placeholder={props.field.placeholder}
           describedBy={props.describedBy}
@@ -367,6 +383,21 @@ function StringControl({
       <InsertVariable variables={ctx.variables} onInsert={(ref) => change(text + ref)} />
     ) : null
 
+  if (field.optionsFrom?.pluginId && !field.secret && !field.multiline) {
+    return (
+      <FetchedOptionsInput
+        field={field}
+        value={text}
+        onChange={change}
+        root={asRecord(ctx.root)}
+        readOnly={ctx.readOnly}
+        id={id}
+        describedBy={describedBy}
+        invalid={invalid}
+        testId={testId}
+      />
+    )
+  }
   if (field.secret) return <SecretInput {...common} onChange={change} />
   if (field.multiline) {
     return (
@@ -516,6 +547,21 @@ function EnumControl({
   const { t } = useTranslation()
   const options = field.options ?? []
   // Options fetched at edit time (optionsFrom) and none given: any text is accepted.
+  if (options.length === 0 && field.optionsFrom?.pluginId) {
+    return (
+      <FetchedOptionsInput
+        field={field}
+        value={textOf(value)}
+        onChange={(next) => onChange(next === '' ? undefined : next)}
+        root={asRecord(ctx.root)}
+        readOnly={ctx.readOnly}
+        id={id}
+        describedBy={describedBy}
+        invalid={invalid}
+        testId={testId}
+      />
+    )
+  }
   if (options.length === 0) {
     return (
       <Input
@@ -643,6 +689,26 @@ function VariableSelect({
       unknownText={(id) => t('pluginForm.unknownVariable', { id })}
     />
   )
+}
+
+/** A variable field: the injected one (the bot editor's picker) when given, else the select. */
+function VariableControl({
+  ctx,
+  value,
+  onChange,
+  ...props
+}: Omit<VariableFieldProps, 'value' | 'onChange'> & {
+  ctx: Ctx
+  value: unknown
+  onChange: (next: string) => void
+}) {
+  const Field = ctx.VariableField
+  if (Field) {
+    return (
+      <Field {...props} value={typeof value === 'string' ? value : undefined} onChange={onChange} />
+    )
+  }
+  return <VariableSelect {...props} value={value} onChange={onChange} variables={ctx.variables} />
 }
 
 function CredentialsControl({
@@ -1009,10 +1075,10 @@ function ResponseMappingControl({ field, path, value, onChange, ctx, testId }: C
                   data-testid="mapping-source"
                 />
               )}
-              <VariableSelect
+              <VariableControl
+                ctx={ctx}
                 value={row.variableId}
                 onChange={(next) => onChange(updateRow(rows, index, 'variableId', next))}
-                variables={ctx.variables}
                 disabled={ctx.readOnly}
                 ariaLabel={`${t('pluginForm.mappingVariable')} ${index + 1}`}
                 testId="mapping-variable"

@@ -20,3 +20,20 @@ export interface FormCredentials {
 
 /** Field errors by path: 'timeout', 'webhook.url', 'messages.0.content'. */
 export type FormErrors = Record<string, string | undefined>
+
+/**
+ * What an injected variable field receives (PluginFormProps.VariableField): the chosen
+ * variable's id, and the input's id and accessibility attributes the form computed.
+ */
+export interface VariableFieldProps {
+  value: string | undefined
+  onChange: (variableId: string) => void
+  id?: string
+  disabled?: boolean
+  placeholder?: string
+  describedBy?: string
+  invalid?: boolean
+  required?: boolean
+  testId?: string
+  ariaLabel?: string
+}

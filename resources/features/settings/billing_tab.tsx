@@ -8,6 +8,7 @@ import { EmptyState } from '~/components/empty_state'
 import { formatDate, formatPrice } from '~/lib/format'
 import { FEATURE_KEYS, FeatureMark, LIMIT_KEYS, useLimitText } from '~/features/plans/plan_values'
 import { SettingsSection } from './settings_section'
+import { AiUsageSection } from './ai_usage_section'
 
 export function BillingTab({
   plan,
@@ -21,11 +22,15 @@ export function BillingTab({
   const limitText = useLimitText()
 
   if (!plan || !currentWorkspace) {
+    // AI credits are the user's own: shown even without a workspace.
     return (
-      <EmptyState
-        title={t('settings.workspace.noneTitle')}
-        description={t('settings.workspace.noneDescription')}
-      />
+      <div className="grid gap-6">
+        <EmptyState
+          title={t('settings.workspace.noneTitle')}
+          description={t('settings.workspace.noneDescription')}
+        />
+        <AiUsageSection />
+      </div>
     )
   }
 
@@ -73,6 +78,8 @@ export function BillingTab({
           </Link>
         </div>
       </SettingsSection>
+
+      <AiUsageSection />
 
       <SettingsSection title={t('settings.billing.limitsTitle')}>
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">

@@ -1,6 +1,6 @@
 import { Link, router } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { LogOutIcon, PuzzleIcon, SettingsIcon } from 'lucide-react'
+import { CoinsIcon, LogOutIcon, PuzzleIcon, SettingsIcon } from 'lucide-react'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { cn, initials } from '~/lib/utils'
 import { Avatar, AvatarFallback, AvatarImage } from '~/components/ui/avatar'
@@ -81,6 +81,14 @@ export function UserMenu({
             <Link href="/admin/plugins" data-testid="admin-plugins">
               <PuzzleIcon aria-hidden />
               {t('adminPlugins.menu')}
+            </Link>
+          </DropdownMenuItem>
+        )}
+        {user.isAdmin && (
+          <DropdownMenuItem asChild>
+            <Link href="/admin/ai-prices" data-testid="admin-ai-prices">
+              <CoinsIcon aria-hidden />
+              {t('adminAiPrices.title')}
             </Link>
           </DropdownMenuItem>
         )}

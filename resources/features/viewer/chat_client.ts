@@ -42,6 +42,16 @@ export interface UploadProgress {
 /** What the conversation needs once a session exists (shared by public and preview). */
 export interface ChatClient {
   continueChat(sessionId: string, body: ContinueChatRequest): Promise<ChatReply>
+  /**
+   * Streams the answer of the block the session is paused on (the `stream` action):
+   * `onText` gets each piece as it arrives; resolves with the whole text. Optional: a
+   * client without it never asks for streaming (isStreamEnabled).
+   */
+  streamMessage?(
+    sessionId: string,
+    onText: (piece: string) => void,
+    signal?: AbortSignal
+  ): Promise<string>
   uploadFile(
     sessionId: string,
     blockId: string,
@@ -51,8 +61,8 @@ export interface ChatClient {
   ): Promise<string>
 }
 
-function apiUrl(apiHost: string, path: string) {
-  return `${apiHost.replace(/\/$/, '')}/api/v1${path}`
+function apiUrl(apiHost: string, path: string, version = 'v1') {
+  return `${apiHost.replace(/\/$/, '')}/api/${version}${path}`
 }
 
 /** The server's `{ message, description }` as a ChatApiError. */
@@ -87,6 +97,66 @@ async function publicPost<T>(url: string, body: unknown, signal?: AbortSignal): 
   }
   if (!response.ok) throw apiError(data, response.status)
   return data as T
+}
+
+/**
+ * POST streamMessage and read the plain-text body as it comes. A refusal (an error before
+ * the first piece) is JSON `{ message }` with the provider's status: a ChatApiError.
+ */
+async function streamText(
+  url: string,
+  onText: (piece: string) => void,
+  signal?: AbortSignal
+): Promise<string> {
+  let response: Response
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { Accept: 'text/plain, application/json' },
+      // Same-origin only: the preview's own page; an embed on another site sends none.
+      credentials: 'same-origin',
+      signal,
+    })
+  } catch (error) {
+    if (signal?.aborted) throw error
+    throw new ChatApiError('', 0)
+  }
+  if (!response.ok || !response.body) {
+    const text = await response.text().catch(() => '')
+    let data: unknown = null
+    try {
+      data = text ? JSON.parse(text) : null
+    } catch {
+      data = null
+    }
+    throw apiError(data, response.status)
+  }
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let full = ''
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      const piece = decoder.decode(value, { stream: true })
+      if (!piece) continue
+      full += piece
+      onText(piece)
+    }
+  } catch (error) {
+    if (signal?.aborted) throw error
+    // The connection broke mid-answer: what came is kept, the chat goes on with it.
+  }
+  const rest = decoder.decode()
+  if (rest) {
+    full += rest
+    onText(rest)
+  }
+  return full
+}
+
+function streamUrl(apiHost: string, sessionId: string) {
+  return apiUrl(apiHost, `/sessions/${encodeURIComponent(sessionId)}/streamMessage`, 'v2')
 }
 
 function toChatError(error: unknown): never {
@@ -157,6 +227,8 @@ export function createPublicChatClient(apiHost = ''): PublicChatClient {
       ),
     continueChat: (sessionId, body) =>
       publicPost(apiUrl(apiHost, `/sessions/${encodeURIComponent(sessionId)}/continueChat`), body),
+    streamMessage: (sessionId, onText, signal) =>
+      streamText(streamUrl(apiHost, sessionId), onText, signal),
     uploadFile: (sessionId, blockId, file, onProgress, signal) =>
       upload(
         apiUrl(apiHost, `/sessions/${encodeURIComponent(sessionId)}/files`),
@@ -189,6 +261,8 @@ export function createPreviewChatClient(): PreviewChatClient {
         method: 'POST',
         body,
       }).catch(toChatError),
+    streamMessage: (sessionId, onText, signal) =>
+      streamText(streamUrl('', sessionId), onText, signal),
     uploadFile: (sessionId, blockId, file, onProgress, signal) =>
       upload(
         apiUrl('', `/sessions/${encodeURIComponent(sessionId)}/files`),

@@ -77,6 +77,41 @@ const GuestRow = memo(function GuestRowView({
   )
 })
 
+/**
+ * An AI answer arriving piece by piece: the typing dots until the first piece, then the
+ * text as it grows (plain text; the real bubble replaces it once the answer is complete).
+ */
+function StreamRow({
+  text,
+  avatar,
+  avatarUrl,
+}: {
+  text: string
+  avatar: 'show' | 'space' | 'none'
+  avatarUrl?: string
+}) {
+  return (
+    <div className="fc-host-row flex min-w-0 items-end gap-2 pe-6 sm:pe-10">
+      {avatar === 'show' && <ChatAvatar role="host" url={avatarUrl} />}
+      {avatar === 'space' && <div className="w-8 shrink-0 sm:w-9" aria-hidden />}
+      {text ? (
+        <div
+          className="fc-host-bubble fc-streaming max-w-full min-w-0 px-4 py-2 text-[15px] leading-relaxed break-words whitespace-pre-wrap"
+          data-message-type="text"
+          aria-busy="true"
+        >
+          {text}
+        </div>
+      ) : (
+        <TypingBubble />
+      )}
+    </div>
+  )
+}
+
+const isHostEntry = (entry: ChatEntry | undefined) =>
+  entry?.kind === 'bot' || entry?.kind === 'stream'
+
 function NoticeRow({ entry }: { entry: Extract<ChatEntry, { kind: 'notice' }> }) {
   const { t } = useTranslation()
   return (
@@ -192,6 +227,7 @@ export function ChatView({
     embedded,
     onReply,
     networkErrorText: t('viewer.error.network'),
+    streamErrorText: (reason) => t('viewer.error.stream', { reason }),
   })
   const { entries, typing, input, inputKey, sending, error, progress } = state
 
@@ -247,9 +283,21 @@ export function ChatView({
               className="flex flex-col gap-2"
             >
               {entries.map((entry, index) => {
+                if (entry.kind === 'stream') {
+                  const next = entries[index + 1]
+                  const lastOfRun = next ? !isHostEntry(next) : !typing
+                  return (
+                    <StreamRow
+                      key={entry.key}
+                      text={entry.text}
+                      avatar={!hostAvatarOn ? 'none' : lastOfRun ? 'show' : 'space'}
+                      avatarUrl={hostAvatarUrl}
+                    />
+                  )
+                }
                 if (entry.kind === 'bot') {
                   const next = entries[index + 1]
-                  const lastOfRun = next ? next.kind !== 'bot' : !typing
+                  const lastOfRun = next ? !isHostEntry(next) : !typing
                   return (
                     <HostRow
                       key={entry.key}

@@ -135,7 +135,11 @@ export function PreviewPanel({ botId, startFrom, onClose, onRestart }: PreviewPa
     setLogs([])
     const from = JSON.parse(startKey) as PreviewStartChatRequest['startFrom'] | null
     client
-      .startPreviewChat(botId, from ? { startFrom: from } : {}, controller.signal)
+      .startPreviewChat(
+        botId,
+        from ? { startFrom: from, isStreamEnabled: true } : { isStreamEnabled: true },
+        controller.signal
+      )
       .then((start) => !controller.signal.aborted && setState({ status: 'ready', start }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return

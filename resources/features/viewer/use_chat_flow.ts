@@ -8,7 +8,7 @@ import type {
   StartChatResponse,
 } from '#shared/chat/types'
 import type { BotSettings } from '#shared/bot/types'
-import { chatErrorText, type ChatClient } from './chat_client'
+import { ChatApiError, chatErrorText, type ChatClient } from './chat_client'
 import { runClientAction } from './client_actions'
 import { messagePlainText } from './rich_text_utils'
 import { usePrefersReducedMotion } from './use_reduced_motion'
@@ -23,6 +23,11 @@ export type ChatEntry =
   | { kind: 'guest'; key: string; text: string; attachedFileUrls?: string[] }
   /** Server notices for the visitor (AI credits used up) and links a browser blocked. */
   | { kind: 'notice'; key: string; text: string; url?: string }
+  /**
+   * An AI answer arriving piece by piece (the `stream` action); empty until the first
+   * piece. The reply that follows replaces it with the real bubble.
+   */
+  | { kind: 'stream'; key: string; text: string }
 
 /** What an input hands back: the message for the server and the text of the guest bubble. */
 export interface ChatAnswer {
@@ -54,6 +59,8 @@ interface Options {
   onReply?: (reply: ChatReply) => void
   /** Shown when a call fails without a server message (the network is down). */
   networkErrorText: string
+  /** The notice shown when a streamed answer fails, around the reason. */
+  streamErrorText?: (reason: string) => string
 }
 
 interface TypingConfig {
@@ -152,24 +159,83 @@ function createPlayer(context: PlayerContext) {
   const append = (entry: ChatEntry) =>
     update((previous) => ({ ...previous, entries: [...previous.entries, entry] }))
 
-  /** Sends what an action or an embed produced, then plays the server's answer. */
-  const sendDedicated = async (message?: string): Promise<void> => {
+  /**
+   * Sends what an action or an embed produced, then plays the server's answer.
+   * `replacing`: the key of a streamed bubble the answer's first message takes the place of.
+   */
+  const sendDedicated = async (message?: string, replacing?: string): Promise<void> => {
     if (signal.aborted) return
     update((previous) => ({ ...previous, sending: true, error: undefined }))
     let reply: ChatReply
     try {
       reply = await current().client.continueChat(sessionId, message ? { message } : {})
     } catch (error) {
-      setRetry(() => void sendDedicated(message))
+      setRetry(() => void sendDedicated(message, replacing))
       update((previous) => ({ ...previous, sending: false, error: errorText(error) }))
       return
     }
     update((previous) => ({ ...previous, sending: false }))
-    await play(reply, false)
+    await play(reply, false, replacing)
+  }
+
+  const withoutEntry = (key: string) =>
+    update((previous) => ({
+      ...previous,
+      entries: previous.entries.filter((entry) => entry.key !== key),
+    }))
+
+  /**
+   * The `stream` action: the paused AI block's answer grows in a bubble as the server sends
+   * it, then the chat goes on with the full text (the server saves it in the block's
+   * variable). On failure a notice says why and the chat goes on without an answer.
+   */
+  const streamAnswer = async (): Promise<void> => {
+    const { client, streamErrorText } = current()
+    if (!client.streamMessage) return sendDedicated()
+    const key = nextKey('stream')
+    update((previous) => ({
+      ...previous,
+      typing: false,
+      entries: [...previous.entries, { kind: 'stream', key, text: '' }],
+    }))
+    let text: string
+    try {
+      text = await client.streamMessage(
+        sessionId,
+        (piece) =>
+          update((previous) => ({
+            ...previous,
+            entries: previous.entries.map((entry) =>
+              entry.key === key && entry.kind === 'stream'
+                ? { ...entry, text: entry.text + piece }
+                : entry
+            ),
+          })),
+        signal
+      )
+    } catch (error) {
+      if (signal.aborted) return
+      const reason = errorText(error)
+      // Used-up AI credits (402) read as a notice of their own, like in a reply.
+      const creditsUsedUp = error instanceof ChatApiError && error.status === 402
+      withoutEntry(key)
+      append({
+        kind: 'notice',
+        key: nextKey('notice'),
+        text: streamErrorText && !creditsUsedUp ? streamErrorText(reason) : reason,
+      })
+      return sendDedicated()
+    }
+    if (signal.aborted) return
+    await sendDedicated(text, key)
   }
 
   /** True when the action handed the flow over to a dedicated reply. */
   const runAction = async (action: ClientSideAction): Promise<boolean> => {
+    if (action.type === 'stream') {
+      await streamAnswer()
+      return true
+    }
     const outcome = await runClientAction(action, {
       sleep,
       embedded: Boolean(current().embedded),
@@ -181,8 +247,18 @@ function createPlayer(context: PlayerContext) {
     return true
   }
 
-  const play = async (reply: ChatReply, isFirstReply: boolean): Promise<void> => {
+  const play = async (
+    reply: ChatReply,
+    isFirstReply: boolean,
+    replacing?: string
+  ): Promise<void> => {
     if (signal.aborted) return
+    // The streamed bubble gives way to the reply's first message (or to nothing).
+    let streamed = replacing
+    if (streamed && !(reply.messages ?? []).length) {
+      withoutEntry(streamed)
+      streamed = undefined
+    }
     const { settings, reducedMotion, onReply } = current()
     onReply?.(reply)
     update((previous) => ({
@@ -203,16 +279,23 @@ function createPlayer(context: PlayerContext) {
     for (const [index, message] of messages.entries()) {
       if (signal.aborted) return
       if (index > 0 && typing.enabled) await sleep(typing.betweenBubblesMs)
-      const skipTyping = !typing.enabled || (isFirstReply && index === 0 && typing.skipFirst)
+      const replaces = index === 0 ? streamed : undefined
+      // A streamed answer was read as it came: its bubble is not typed again.
+      const skipTyping =
+        Boolean(replaces) || !typing.enabled || (isFirstReply && index === 0 && typing.skipFirst)
       if (!skipTyping) {
         update((previous) => ({ ...previous, typing: true }))
         await sleep(typingDelay(message, typing))
       }
       if (signal.aborted) return
+      const entry: ChatEntry = { kind: 'bot', key: nextKey('bot'), message }
       update((previous) => ({
         ...previous,
         typing: false,
-        entries: [...previous.entries, { kind: 'bot', key: nextKey('bot'), message }],
+        entries:
+          replaces && previous.entries.some((candidate) => candidate.key === replaces)
+            ? previous.entries.map((candidate) => (candidate.key === replaces ? entry : candidate))
+            : [...previous.entries, entry],
       }))
       for (const action of actions) {
         if (action.lastBubbleBlockId !== message.id) continue

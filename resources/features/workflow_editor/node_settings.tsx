@@ -37,6 +37,7 @@ import {
 } from './workflow_editing'
 import { isAttachable, isTrigger, useWorkflowPlugin, useWorkflowPlugins } from './workflow_plugins'
 import { conditionSummary } from './node_summary'
+import { NodeUrl } from './node_url'
 import type { AttachmentSlot, WorkflowEditorPlugin } from './types'
 
 /**
@@ -44,7 +45,7 @@ import type { AttachmentSlot, WorkflowEditorPlugin } from './types'
  * switch, the form generated from its plugin's declaration (or the plugin's own form),
  * its branches, and its connections (a keyboard way to draw edges).
  */
-export function NodeSettings({ workspaceId }: { workspaceId?: string }) {
+export function NodeSettings({ workspaceId, appUrl }: { workspaceId?: string; appUrl?: string }) {
   const { t } = useTranslation()
   const api = useWorkflowEditorApi()
   const openNodeId = useWorkflowEditor((state) => state.openNodeId)
@@ -54,6 +55,7 @@ export function NodeSettings({ workspaceId }: { workspaceId?: string }) {
       : undefined
   )
   const readOnly = useWorkflowEditor((state) => state.readOnly)
+  const workflowId = useWorkflowEditor((state) => state.workflowId)
   const plugin = useWorkflowPlugin(block?.type ?? '')
   const panelRef = useRef<HTMLElement>(null)
   const [confirmDelete, setConfirmDelete] = useState(false)
@@ -101,6 +103,9 @@ export function NodeSettings({ workspaceId }: { workspaceId?: string }) {
       </header>
       <div className="grid min-h-0 flex-1 content-start gap-6 overflow-y-auto p-4">
         <NodeIdentity key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
+        {plugin?.url && appUrl !== undefined && (
+          <NodeUrl url={plugin.url} block={block} appUrl={appUrl} workflowId={workflowId} />
+        )}
         {plugin ? (
           <NodeForm
             key={`form-${block.id}`}

@@ -6,6 +6,7 @@ import type {
   WorkflowVersionDto,
 } from '#shared/workflow/dto'
 import type { NodeRunStatus, RunStatus, WorkflowJson } from '#shared/workflow/types'
+import type { ExposedUrlDeclaration } from '../../../app/plugins/define_plugin'
 
 export type {
   WorkflowDto,
@@ -30,13 +31,19 @@ export interface AttachmentSlot {
   accepts: string[]
   /** Several nodes may plug in (tools); otherwise one, a new one replacing the old (model). */
   multiple: boolean
+  /** Publishing refuses the workflow while no enabled node is plugged in here. */
+  required: boolean
 }
+
+/** The URL a node is called at, as its manifest declares it (`exposesUrl`). */
+export type ExposedUrl = Omit<ExposedUrlDeclaration, 'hint'> & { hint?: string }
 
 /** A node type as the editor uses it: the server's DTO plus what the manifest adds. */
 export interface WorkflowEditorPlugin extends WorkflowEditorPluginDto {
   /** Branches of a fresh node (condition nodes), ids added on drop. */
   defaultConditions: Record<string, unknown>[]
   attachments: AttachmentSlot[]
+  url?: ExposedUrl
 }
 
 export type { WorkflowDoc } from './workflow_editing'
@@ -44,13 +51,7 @@ export type { WorkflowDoc } from './workflow_editing'
 export type WorkflowMeta = Required<Pick<WorkflowJson, 'status' | 'isActive'>> &
   Pick<WorkflowJson, 'publishedAt' | 'updatedAt'>
 
-/** A run as the editor follows it: its status and the last status of each node. */
-export interface RunProgress {
-  id: string
-  status: RunStatus
-  nodes: Record<string, NodeRunStatus>
-  error?: string | null
-}
+export type { RunProgress } from './run_stream'
 
 export type { NodeRunStatus, RunStatus }
 

@@ -4,6 +4,7 @@ import { HttpError, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import { isRecord } from '~/features/plugin_form/values'
 import { errorDescription, type WorkflowEditorStore } from './workflow_editor_store'
+import { applyRunMessage, isSettled, openRunStream, type RunStreamState } from './run_stream'
 import type { NodeRunStatus, RunProgress, RunStatus } from './types'
 
 export const RUN_POLL_MS = 500
@@ -26,12 +27,9 @@ const RUN_STATUSES: readonly RunStatus[] = [
   'waiting',
   'cancelled',
 ]
-/** A parked run (waiting) may sleep for days: the editor stops following it there. */
-const SETTLED: ReadonlySet<RunStatus> = new Set(['success', 'error', 'cancelled', 'waiting'])
 
-export function isSettled(status: RunStatus) {
-  return SETTLED.has(status)
-}
+// A parked run (waiting) may sleep for days: the editor stops following it there.
+export { isSettled }
 
 /**
  * Reads GET /api/v1/runs/:id, as `{run: {...}}` or the run itself. A node visited several
@@ -59,18 +57,25 @@ export function parseRun(body: unknown, runId: string): RunProgress | null {
 }
 
 /**
- * The Run button: starts a manual run, then polls it every 500 ms until it settles and
- * puts each node's status in the store's run map. Where the server has no run route yet
- * (404), the button goes away.
+ * The canvas's live run, and the Run button. The workflow's runs channel (server-sent
+ * events) puts each node's status in the store's run map as it happens, for manual runs and
+ * for runs a webhook or a schedule starts while the editor is open. While the stream is not
+ * live (connecting, refused, dropped) a run started here is polled every 500 ms instead, and
+ * a run the stream says has settled is read once more for its final record. Where the
+ * server has no run route (404), the button goes away.
  */
 export function useWorkflowRun(store: WorkflowEditorStore) {
   const { t } = useTranslation()
   const [available, setAvailable] = useState(true)
   const [starting, setStarting] = useState(false)
+  const [streamState, setStreamState] = useState<RunStreamState>('connecting')
+  const streamRef = useRef<RunStreamState>('connecting')
   const pollRef = useRef<{ timer: ReturnType<typeof setTimeout> | null; stopped: boolean }>({
     timer: null,
     stopped: false,
   })
+  const announced = useRef(new Set<string>())
+  const workflowId = store.getState().workflowId
 
   const stopPolling = useCallback(() => {
     pollRef.current.stopped = true
@@ -80,23 +85,42 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
 
   useEffect(() => stopPolling, [stopPolling])
 
+  /** One toast per settled run, whichever path (stream or polling) saw it first. */
+  const announce = useCallback(
+    (run: RunProgress) => {
+      if (!isSettled(run.status) || announced.current.has(run.id)) return
+      announced.current.add(run.id)
+      if (run.status === 'success') showToast('success', t('workflowEditor.run.succeeded'))
+      if (run.status === 'error') {
+        showToast('error', t('workflowEditor.run.failed'), run.error ?? undefined)
+      }
+    },
+    [t]
+  )
+
+  /** Reads the run's record: the truth for its nodes, whatever the stream missed. */
+  const refresh = useCallback(
+    async (runId: string) => {
+      const run = parseRun(await jsonFetch(`/api/v1/runs/${runId}`), runId)
+      const current = store.getState().run
+      // Another run took over the canvas meanwhile: leave it.
+      if (run && (!current || current.id === runId)) store.getState().setRun(run)
+      return run
+    },
+    [store]
+  )
+
   const poll = useCallback(
     (runId: string) => {
       let polls = 0
       const tick = async () => {
         if (pollRef.current.stopped || ++polls > MAX_POLLS) return
+        // The stream came (back): it carries the run from here.
+        if (streamRef.current === 'live' && polls > 1) return
         try {
-          const body = await jsonFetch(`/api/v1/runs/${runId}`)
+          const run = await refresh(runId)
           if (pollRef.current.stopped) return
-          const run = parseRun(body, runId)
-          if (run) store.getState().setRun(run)
-          if (run && isSettled(run.status)) {
-            if (run.status === 'success') showToast('success', t('workflowEditor.run.succeeded'))
-            if (run.status === 'error') {
-              showToast('error', t('workflowEditor.run.failed'), run.error ?? undefined)
-            }
-            return
-          }
+          if (run && isSettled(run.status)) return announce(run)
         } catch (error) {
           // One lost answer is retried at the next tick; a missing run ends the watch.
           if (error instanceof HttpError && (error.status === 404 || error.status === 403)) {
@@ -109,8 +133,34 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
       stopPolling()
       pollRef.current = { timer: setTimeout(tick, 0), stopped: false }
     },
-    [store, stopPolling, t]
+    [refresh, announce, stopPolling, t]
   )
+
+  useEffect(() => {
+    if (!workflowId) return
+    return openRunStream(workflowId, {
+      subscribe: (body) => jsonFetch('/__transmit/subscribe', { method: 'POST', body }),
+      onState: (state) => {
+        streamRef.current = state
+        setStreamState(state)
+        // Dropped mid-run: polling takes the run over until the stream is back.
+        const run = store.getState().run
+        if (state === 'failed' && run && !isSettled(run.status)) poll(run.id)
+      },
+      onMessage: (message) => {
+        const before = store.getState().run
+        const after = applyRunMessage(before, message)
+        if (after === before || !after) return
+        store.getState().setRun(after)
+        if (message.nodeId === null && isSettled(after.status)) {
+          // The final record has the statuses of nodes that ran before this page listened.
+          refresh(after.id)
+            .then((run) => announce(run ?? after))
+            .catch(() => announce(after))
+        }
+      },
+    })
+  }, [workflowId, store, poll, refresh, announce])
 
   const start = useCallback(async () => {
     const state = store.getState()
@@ -130,8 +180,11 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
       )
       const runId = answer?.runId ?? answer?.id
       if (!runId) return
-      store.getState().setRun({ id: runId, status: 'queued', nodes: {} })
-      poll(runId)
+      // The stream may have shown this run already (its events can beat this answer).
+      if (store.getState().run?.id !== runId) {
+        store.getState().setRun({ id: runId, status: 'queued', nodes: {} })
+      }
+      if (streamRef.current !== 'live') poll(runId)
     } catch (error) {
       if (error instanceof HttpError && error.status === 404) {
         setAvailable(false)
@@ -149,5 +202,5 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
     store.getState().setRun(null)
   }, [store, stopPolling])
 
-  return { available, starting, start, clear }
+  return { available, starting, start, clear, live: streamState === 'live' }
 }

@@ -11,6 +11,7 @@ import {
 } from './workflow_editor_store'
 import { duplicateNode } from './workflow_editing'
 import { toEditorPlugins, WorkflowPluginsContext } from './workflow_plugins'
+import { usePluginLocales } from './plugin_locales'
 import { WorkflowHeader } from './workflow_header'
 import { WorkflowCanvas } from './workflow_canvas'
 import { NodePalette } from './node_palette'
@@ -82,7 +83,7 @@ function useBodyScrollLock() {
   }, [])
 }
 
-export function WorkflowEditor({ workflow, currentUserMode, plugins }: WorkflowPageProps) {
+export function WorkflowEditor({ workflow, currentUserMode, plugins, appUrl }: WorkflowPageProps) {
   const { t } = useTranslation()
   const readOnly = currentUserMode !== 'write'
   const [store] = useState(() =>
@@ -91,7 +92,13 @@ export function WorkflowEditor({ workflow, currentUserMode, plugins }: WorkflowP
       readOnly,
     })
   )
-  const editorPlugins = useMemo(() => toEditorPlugins(plugins ?? []), [plugins])
+  const pluginIds = useMemo(() => (plugins ?? []).map((plugin) => plugin.id), [plugins])
+  // Manifest texts in the builder's language: the plugins are read again once they load.
+  const pluginLanguage = usePluginLocales(pluginIds)
+  const editorPlugins = useMemo(
+    () => (pluginLanguage ? toEditorPlugins(plugins ?? []) : []),
+    [plugins, pluginLanguage]
+  )
   const pluginMap = useMemo(
     () => new Map(editorPlugins.map((plugin) => [plugin.id, plugin])),
     [editorPlugins]
@@ -121,7 +128,7 @@ export function WorkflowEditor({ workflow, currentUserMode, plugins }: WorkflowP
               {!readOnly && <NodePalette plugins={editorPlugins} />}
               <div className="relative min-w-0 flex-1">
                 <WorkflowCanvas />
-                <NodeSettings workspaceId={workflow.workspaceId} />
+                <NodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
               </div>
             </main>
           </div>

@@ -9,6 +9,7 @@ import {
   Redo2Icon,
   SettingsIcon,
   Undo2Icon,
+  ListChecksIcon,
 } from 'lucide-react'
 import { canRedo, canUndo } from '#shared/bot/history'
 import type { WorkflowStatus } from '#shared/workflow/types'
@@ -17,7 +18,7 @@ import { Button } from '~/components/ui/button'
 import { Switch } from '~/components/ui/switch'
 import { Label } from '~/components/ui/label'
 import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
-import { jsonFetch } from '~/lib/http'
+import { HttpError, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import {
   errorDescription,
@@ -39,7 +40,7 @@ const STATUS_VARIANTS: Record<WorkflowStatus, 'success' | 'secondary' | 'destruc
 export function WorkflowHeader({
   run,
 }: {
-  run: { available: boolean; starting: boolean; start: () => void }
+  run: { available: boolean; starting: boolean; start: () => void; live: boolean }
 }) {
   const { t } = useTranslation()
   const api = useWorkflowEditorApi()
@@ -136,6 +137,8 @@ export function WorkflowHeader({
             variant="outline"
             size="sm"
             data-testid="workflow-run"
+            // Tests and support read how runs are followed: the event stream, or polling.
+            data-stream={run.live ? 'live' : 'polling'}
             disabled={run.starting || running}
             onClick={run.start}
           >
@@ -147,6 +150,16 @@ export function WorkflowHeader({
             {running ? t('workflowEditor.run.running') : t('workflowEditor.run.run')}
           </Button>
         )}
+        <Button variant="ghost" size="sm" asChild>
+          <Link
+            href={`/workflows/${workflowId}/runs`}
+            data-testid="workflow-runs-link"
+            aria-label={t('workflowRuns.openLabel', { name })}
+          >
+            <ListChecksIcon aria-hidden />
+            <span className="hidden lg:inline">{t('workflowRuns.open')}</span>
+          </Link>
+        </Button>
         <VariablesPopover />
         <Button
           variant="ghost"
@@ -203,7 +216,12 @@ function PublishControls() {
       api.getState().applyServerWorkflow(answer.workflow)
       showToast('success', t('workflowEditor.publish.published'))
     } catch (error) {
-      showToast('error', t('workflowEditor.errors.publish'), errorDescription(error))
+      // A refusal names its reason ('"LLM agent" needs a Model attachment') with what to do.
+      const reason =
+        error instanceof HttpError && error.status === 422 && error.description
+          ? error.message
+          : undefined
+      showToast('error', reason ?? t('workflowEditor.errors.publish'), errorDescription(error))
     } finally {
       setBusy(false)
     }

@@ -25,6 +25,7 @@ import {
   selectNodeRunStatus,
   useWorkflowEditor,
   useWorkflowEditorApi,
+  type WorkflowEditorState,
 } from './workflow_editor_store'
 import { deleteNodes, duplicateNode, setNodeDisabled } from './workflow_editing'
 import { isAttachable, isTrigger, useWorkflowPlugin } from './workflow_plugins'
@@ -36,7 +37,7 @@ import {
   OUT_HANDLE,
   slotHandleId,
 } from './node_summary'
-import type { NodeRunStatus } from './types'
+import type { NodeRunStatus, WorkflowEditorPlugin } from './types'
 
 export interface WorkflowNodeData extends Record<string, unknown> {
   nodeId: string
@@ -55,6 +56,36 @@ const STATUS_STYLES: Record<NodeRunStatus, { ring: string; dot: string }> = {
   error: { ring: 'ring-2 ring-destructive/70', dot: 'bg-destructive' },
   skipped: { ring: 'ring-2 ring-muted-foreground/20 ring-dashed', dot: 'bg-muted-foreground/30' },
   waiting: { ring: 'ring-2 ring-amber-500/60', dot: 'bg-amber-500' },
+}
+
+const NO_SLOTS = ''
+
+/**
+ * The required slots of an enabled agent node with no enabled node plugged in, as a string so the
+ * selector's result compares by value (publishing refuses the workflow in that state).
+ */
+function selectMissingSlots(id: string, plugin: WorkflowEditorPlugin | undefined) {
+  const required = (plugin?.attachments ?? []).filter((slot) => slot.required)
+  return (state: WorkflowEditorState) => {
+    if (required.length === 0) return NO_SLOTS
+    const { blocks, edges } = state.history.present
+    // A disabled agent is left out of the published workflow: nothing is required of it.
+    if (blocks.find((block) => block.id === id)?.isDisabled) return NO_SLOTS
+    const enabled = new Set(blocks.filter((b) => !b.isDisabled).map((b) => b.id))
+    return required
+      .filter(
+        (slot) =>
+          !edges.some(
+            (edge) =>
+              edge.isAttachment === true &&
+              edge.from.blockId === id &&
+              edge.attachmentName === slot.name &&
+              enabled.has(edge.to.blockId)
+          )
+      )
+      .map((slot) => slot.name)
+      .join(' ')
+  }
 }
 
 /**
@@ -79,10 +110,14 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
   )
   const status = useWorkflowEditor(selectNodeRunStatus(id))
   const plugin = useWorkflowPlugin(block.type)
+  const missingSlots = useWorkflowEditor(selectMissingSlots(id, plugin))
   const updateNodeInternals = useUpdateNodeInternals()
   const [confirmDelete, setConfirmDelete] = useState(false)
   const conditions = block.conditions ?? []
   const slots = plugin?.attachments ?? []
+  const missing = missingSlots
+    ? slots.filter((slot) => missingSlots.split(' ').includes(slot.name))
+    : []
   const attachable = isAttachable(plugin)
   const trigger = isTrigger(plugin)
   const name = block.title || plugin?.name || block.type
@@ -271,6 +306,20 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
         />
       )}
 
+      {missing.length > 0 && (
+        <p
+          className="flex items-center gap-1 border-t px-3 py-1 text-[11px] font-medium text-destructive"
+          data-testid="node-slot-missing"
+          data-slots={missingSlots}
+          role="status"
+        >
+          <TriangleAlertIcon className="size-3 shrink-0" aria-hidden />
+          {missing
+            .map((slot) => t('workflowEditor.node.slotRequired', { slot: slot.label }))
+            .join(' · ')}
+        </p>
+      )}
+
       {slots.length > 0 && (
         <div className="flex justify-around border-t px-2 pt-1.5 pb-3 text-[11px] text-muted-foreground">
           {slots.map((slot) => (
@@ -282,6 +331,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
             >
               {slot.label}
               {slot.multiple ? ' +' : ''}
+
               <Handle
                 type="source"
                 id={slotHandleId(slot.name)}

@@ -2,7 +2,8 @@ import { createContext, useContext } from 'react'
 import type { WorkflowEditorPluginDto } from '#shared/workflow/dto'
 import { clientDeclaration } from '~/lib/plugin_registry'
 import { defaultsOfFields, isRecord } from '~/features/plugin_form/values'
-import type { AttachmentSlot, WorkflowEditorPlugin } from './types'
+import { pluginText } from './plugin_locales'
+import type { AttachmentSlot, ExposedUrl, WorkflowEditorPlugin } from './types'
 
 /** The node types of this editor by id (static for the page). */
 export const WorkflowPluginsContext = createContext<ReadonlyMap<string, WorkflowEditorPlugin>>(
@@ -25,7 +26,7 @@ export function pluginTestId(id: string) {
   return id.replace(/\s+/g, '-')
 }
 
-function readSlots(declared: unknown): AttachmentSlot[] {
+function readSlots(pluginId: string, declared: unknown): AttachmentSlot[] {
   if (!Array.isArray(declared)) return []
   return declared.flatMap((entry): AttachmentSlot[] => {
     if (!isRecord(entry) || typeof entry.name !== 'string' || entry.name === '') return []
@@ -36,18 +37,40 @@ function readSlots(declared: unknown): AttachmentSlot[] {
     return [
       {
         name: entry.name,
-        label: typeof entry.label === 'string' ? entry.label : entry.name,
+        label: pluginText(
+          pluginId,
+          `attachments.${entry.name}.label`,
+          typeof entry.label === 'string' ? entry.label : entry.name
+        ),
         accepts,
         multiple: entry.multiple === true,
+        required: entry.required === true,
       },
     ]
   })
 }
 
+const URL_KINDS: readonly string[] = ['webhook', 'event', 'resume']
+
+function readUrl(pluginId: string, declared: unknown): ExposedUrl | undefined {
+  if (!isRecord(declared) || !URL_KINDS.includes(declared.kind as string)) return undefined
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined)
+  const hint = text(declared.hint)
+  return {
+    kind: declared.kind as ExposedUrl['kind'],
+    hint: hint ? pluginText(pluginId, 'url.hint', hint) : undefined,
+    showIf: isRecord(declared.showIf) ? (declared.showIf as ExposedUrl['showIf']) : undefined,
+    methodOption: text(declared.methodOption),
+    secretOption: text(declared.secretOption),
+    secretHeader: text(declared.secretHeader),
+  }
+}
+
 /**
  * The server's node types completed with what only the manifest holds (read from the
  * browser's copy of the registry): the branches a fresh condition node starts with and
- * the attachment slots of agent nodes.
+ * the attachment slots of agent nodes, the URL a node is called at. Texts of the manifest
+ * are in the builder's language (plugin_locales.ts): call it again once those are loaded.
  */
 export function toEditorPlugins(plugins: WorkflowEditorPluginDto[]): WorkflowEditorPlugin[] {
   return plugins.map((plugin) => {
@@ -70,10 +93,13 @@ export function toEditorPlugins(plugins: WorkflowEditorPluginDto[]): WorkflowEdi
     }
     return {
       ...plugin,
+      name: pluginText(plugin.id, 'name', plugin.name),
       defaultConditions,
       attachments: readSlots(
+        plugin.id,
         (plugin as { attachments?: unknown }).attachments ?? declaration?.attachments
       ),
+      url: readUrl(plugin.id, declaration?.exposesUrl),
     }
   })
 }

@@ -9,6 +9,7 @@ import {
   PencilIcon,
   Trash2Icon,
   WorkflowIcon,
+  ListChecksIcon,
 } from 'lucide-react'
 import type { WorkflowSummaryDto } from '#shared/workflow/dto'
 import type { WorkflowStatus } from '#shared/workflow/types'
@@ -107,9 +108,16 @@ export function WorkflowRow({
       </td>
       <td className="hidden px-3 py-3 text-sm text-muted-foreground md:table-cell">
         {workflow.lastRunAt ? (
-          <time dateTime={workflow.lastRunAt} title={formatDateTime(workflow.lastRunAt)}>
-            {formatRelativeTime(workflow.lastRunAt)}
-          </time>
+          <Link
+            href={`/workflows/${workflow.id}/runs`}
+            data-testid="workflow-last-run"
+            aria-label={t('workflowRuns.openLabel', { name: workflow.name })}
+            className="rounded hover:underline focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none"
+          >
+            <time dateTime={workflow.lastRunAt} title={formatDateTime(workflow.lastRunAt)}>
+              {formatRelativeTime(workflow.lastRunAt)}
+            </time>
+          </Link>
         ) : (
           <span aria-label={t('workflowList.columns.neverRun')}>—</span>
         )}
@@ -137,6 +145,12 @@ export function WorkflowRow({
               <Link href={`/workflows/${workflow.id}`}>
                 <PencilIcon aria-hidden />
                 {readOnly ? t('workflowList.menu.view') : t('workflowList.menu.edit')}
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild data-testid="workflow-runs">
+              <Link href={`/workflows/${workflow.id}/runs`}>
+                <ListChecksIcon aria-hidden />
+                {t('workflowRuns.open')}
               </Link>
             </DropdownMenuItem>
             {!readOnly && (

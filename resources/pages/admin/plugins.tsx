@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { PuzzleIcon, SearchIcon } from 'lucide-react'
 import { PLAN_LABELS, type PlanName } from '#shared/plans'
 import { AppLayout, PageHeader } from '~/features/shell/app_layout'
+import { AdminNav } from '~/features/admin/admin_nav'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { EmptyState } from '~/components/empty_state'
 import { Input } from '~/components/ui/input'
@@ -105,6 +106,7 @@ export default function AdminPlugins({ plugins, plans }: Props) {
     <AppLayout>
       <Head title={t('adminPlugins.title')} />
       <PageHeader title={t('adminPlugins.title')} description={t('adminPlugins.description')} />
+      <AdminNav />
       <div className="grid gap-4 p-6">
         <div className="flex flex-wrap items-center gap-2">
           <div className="relative min-w-56 flex-1 sm:max-w-sm">

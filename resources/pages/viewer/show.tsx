@@ -76,6 +76,8 @@ export default function ViewerShow({ publicId, bot, embedded }: Props) {
         {
           resultId: readRememberedResult(publicId, settings),
           prefilledVariables: queryVariables.current.value,
+          // AI answers shown in the next bubble arrive token by token (streamMessage).
+          isStreamEnabled: true,
         },
         controller.signal
       )

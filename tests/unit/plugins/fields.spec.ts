@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import { errors } from '@vinejs/vine'
 import { field, cleanKeyValue, keyValueToRecord, isShown } from '#plugins/fields'
+import { memoryAi } from './runners/bot_context.js'
 import { definePlugin, errorToLog, runSafely, slugOf, type Runner } from '#plugins/define_plugin'
 import {
   codeKeysOf,
@@ -343,7 +344,7 @@ test.group('Field DSL: form, written variables, helpers', () => {
     )
     assert.deepInclude(
       form.fields.find((f) => f.name === 'model')!,
-      { optionsFrom: { fetcher: 'models', dependsOn: ['credentialsId'] } }
+      { optionsFrom: { fetcher: 'models', dependsOn: ['credentialsId'], pluginId: 'qr-code' } }
     )
     assert.deepInclude(form.credentials![0], { name: 'apiKey', secret: true, required: true })
     // Labels default to the humanised key.
@@ -483,6 +484,7 @@ test.group('Runner typing', () => {
       },
       logger: { success() {}, info() {}, error: (description) => logs.push(description) },
       http: { request: () => Promise.reject(new Error('no network')) },
+      ai: memoryAi(),
       storage: { put: async () => '/storage/x.png' },
       signal: new AbortController().signal,
     })

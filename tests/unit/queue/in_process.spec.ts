@@ -112,6 +112,32 @@ test.group('Queue | in-process driver', (group) => {
     assert.equal(otherMax, 5)
   })
 
+  test('freeSlots: jobs of a name that would start at once', async ({ assert }) => {
+    assert.equal(driver.freeSlots('slow'), 0, 'not worked here')
+    const release: (() => void)[] = []
+    await driver.work([
+      job('slow', () => new Promise<void>((resolve) => release.push(resolve)), { concurrency: 2 }),
+    ])
+    assert.equal(driver.freeSlots('slow'), 2)
+    await driver.dispatch('slow', {})
+    // Waiting for its turn counts too: it will take the slot.
+    assert.equal(driver.freeSlots('slow'), 1)
+    await waitFor(() => release.length === 1)
+    assert.equal(driver.freeSlots('slow'), 1)
+    await driver.dispatch('slow', {})
+    await driver.dispatch('slow', {})
+    assert.equal(driver.freeSlots('slow'), 0)
+    await waitFor(() => release.length === 2)
+    release.shift()!()
+    await waitFor(() => release.length === 2 && driver.counts().waiting === 0)
+    assert.equal(driver.freeSlots('slow'), 0, 'the waiting job took the freed slot')
+    release.splice(0).forEach((done) => done())
+    await waitFor(() => driver.counts().active === 0)
+    assert.equal(driver.freeSlots('slow'), 2)
+    await driver.close()
+    assert.equal(driver.freeSlots('slow'), 0, 'closed')
+  })
+
   test('delayMs holds a job back', async ({ assert }) => {
     const started: Record<string, number> = {}
     await driver.work([job('later', async ({ tag }) => (started[tag] = Date.now()))])

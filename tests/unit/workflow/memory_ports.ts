@@ -1,5 +1,6 @@
 import { errorToLog, type LogEntry, type VariableValue } from '#plugins/define_plugin'
 import { substituteDeep } from '#plugins/substitute'
+import { memoryAi } from '../plugins/runners/bot_context.js'
 import type { WorkflowRunner, WorkflowRunnerContext } from '#engine/workflow/node_context'
 import type {
   ExecutorEvent,
@@ -68,6 +69,7 @@ export function memoryPorts(runners: Record<string, TestRunner>, start = Date.UT
         const result = await runner({
           options,
           credentials: {},
+          ai: memoryAi(),
           variables: {
             get: (idOrName) =>
               (values.find((v) => v.id === idOrName) ?? values.find((v) => v.name === idOrName))

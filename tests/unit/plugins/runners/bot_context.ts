@@ -1,4 +1,6 @@
 import type {
+  AiUsage,
+  RunnerAi,
   BotRunContext,
   BotRunResult,
   ParsedAnswer,
@@ -65,6 +67,18 @@ function evaluateWith(variables: RunnerVariables) {
   }
 }
 
+/** AI credit accounting without a database: unlimited credits, calls recorded in `usages`. */
+export function memoryAi(): RunnerAi & { usages: AiUsage[] } {
+  const usages: AiUsage[] = []
+  return {
+    usages,
+    ensureCredits: async () => {},
+    recordUsage: async (usage) => {
+      usages.push(usage)
+    },
+  }
+}
+
 export interface ContextInput {
   options?: Record<string, any>
   credentials?: Record<string, unknown>
@@ -118,6 +132,7 @@ export function botContext(input: ContextInput = {}) {
     storage: {
       put: () => Promise.reject(new Error('No storage in runner unit tests')),
     },
+    ai: memoryAi(),
     signal: new AbortController().signal,
   }
   return context

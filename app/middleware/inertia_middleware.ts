@@ -1,0 +1,32 @@
+import app from '@adonisjs/core/services/app'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import InertiaMiddleware from '@adonisjs/inertia/inertia_middleware'
+import { isPublicApiRequest, lazyContextProperty } from '#middleware/public_api_request'
+
+/**
+ * Inertia for the app's pages. The public endpoints render no page, but an error on one may
+ * still reach a status page (app/exceptions/handler.ts): `ctx.inertia` is made for them
+ * only when it is read.
+ */
+let inertia: Promise<InertiaMiddleware> | undefined
+
+function instance() {
+  inertia ??= app.container.make(InertiaMiddleware)
+  return inertia
+}
+
+const done = async () => {}
+
+export default class AppInertiaMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const middleware = await instance()
+    if (!isPublicApiRequest(ctx)) return middleware.handle(ctx, next)
+    lazyContextProperty(ctx, 'inertia', () => {
+      // The package's handle() sets ctx.inertia synchronously before awaiting its next().
+      void middleware.handle(ctx, done)
+      return ctx.inertia
+    })
+    return next()
+  }
+}

@@ -1,0 +1,57 @@
+import { field } from '../fields.js'
+import { functionToolsField } from './tool_fields.js'
+import { chatMessagesField } from './message_fields.js'
+
+export { chatMessagesField }
+
+/**
+ * The options of "Create chat completion" shared by the OpenAI-compatible providers
+ * (spec 03 section 3: model, messages with Dialogue entries, tools, temperature, response
+ * mapping Message content / Total tokens). Browser-safe: manifests import it.
+ */
+export function chatCompletionFields(input: { defaultModel?: string } = {}) {
+  return {
+    model: field.string({
+      label: 'Model',
+      ...(input.defaultModel ? { defaultValue: input.defaultModel } : {}),
+      optionsFrom: { fetcher: 'models', dependsOn: ['credentialsId'] },
+    }),
+    messages: chatMessagesField(),
+    tools: functionToolsField(),
+    temperature: field.number({
+      label: 'Temperature',
+      min: 0,
+      max: 2,
+      step: 0.1,
+      defaultValue: 1,
+      allowVariable: true,
+    }),
+    responseMapping: field.responseMapping({
+      label: 'Save the response',
+      from: ['Message content', 'Total tokens'],
+    }),
+  }
+}
+
+/**
+ * A workflow Model node's options (spec 03 section 4 bounds: temperature 0 to 2, topP 0 to
+ * 1, maxTokens 1 to 32768). Its credentials are those of the provider's bot block.
+ */
+export function modelNodeFields(input: { credentialType: string; defaultModel: string }) {
+  return {
+    credentialsId: field.credentials({
+      label: 'Account',
+      credentialType: input.credentialType,
+      required: true,
+    }),
+    model: field.string({
+      label: 'Model',
+      defaultValue: input.defaultModel,
+      required: true,
+      optionsFrom: { fetcher: 'models', dependsOn: ['credentialsId'] },
+    }),
+    temperature: field.number({ label: 'Temperature', min: 0, max: 2, step: 0.1 }),
+    topP: field.number({ label: 'Top P', min: 0, max: 1, step: 0.05 }),
+    maxTokens: field.number({ label: 'Maximum tokens', min: 1, max: 32768, step: 1 }),
+  }
+}

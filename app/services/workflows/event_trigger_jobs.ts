@@ -1,0 +1,12 @@
+import { defineJob } from '#queue/queue'
+import { POLL_JOB, pollEventTrigger } from './event_triggers.js'
+
+/**
+ * A polling trigger's tick (event_triggers.ts repeats it per active workflow, keyed by the
+ * workflow id, every pollEveryMs of its trigger). Its own module: the run jobs stay in jobs.ts.
+ */
+export const pollJob = defineJob<{ workflowId: string }>({
+  name: POLL_JOB,
+  concurrency: 5,
+  handler: async ({ workflowId }) => pollEventTrigger(workflowId),
+})

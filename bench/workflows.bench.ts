@@ -1,0 +1,296 @@
+/*
+| npm run bench -- workflows
+| Workflow executions under load: a webhook -> set variable -> respond workflow, called by a
+| load generator in a second process (bench/workflows_load.ts), on the in-process driver (the
+| web process runs the jobs) and on BullMQ (a `node ace queue:work` worker runs them; the
+| answer crosses back through the run-event relay). PostgreSQL, production mode, server run
+| from source. Reports executions/s and p50/p95/p99 per driver. Reference: n8n's published
+| 220 executions/s on one 2-vCPU instance; aim: twice that (440/s).
+*/
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
+import knex from 'knex'
+import type { BenchReport } from './run.ts'
+// @ts-expect-error plain JavaScript helper without types
+import { ensureEnvFile } from '../bin/prepare.js'
+
+const ROOT = join(import.meta.dirname, '..')
+// BENCH_PORT: engineers sharing a machine each bench on their own port.
+const PORT = Number(process.env.BENCH_PORT) || 3362
+const BASE = `http://127.0.0.1:${PORT}`
+const DATABASE_URL =
+  process.env.BENCH_WORKFLOWS_DATABASE_URL || 'postgres://root@127.0.0.1:5432/bench_workflows'
+const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379'
+const CALLERS = 50
+const DURATION_MS = 20_000
+const AIM = 440
+
+type Driver = 'in-process' | 'bullmq'
+
+function env(driver: Driver, prefix: string) {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    APP_URL: BASE,
+    DB_CONNECTION: 'pg',
+    DATABASE_URL,
+    LOG_LEVEL: 'warn',
+    SMTP_HOST: '',
+    QUEUE_DRIVER: driver,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+  }
+}
+
+function ace(args: string[], driver: Driver = 'in-process', prefix = 'bench') {
+  const result = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', ...args], {
+    cwd: ROOT,
+    env: env(driver, prefix),
+    encoding: 'utf8',
+  })
+  if (result.status !== 0)
+    throw new Error(`ace ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`)
+  return result.stdout
+}
+
+/** BENCH_PROFILE=<dir>: the server and the worker write CPU profiles there (node --cpu-prof). */
+const PROFILE_DIR = process.env.BENCH_PROFILE
+/** BENCH_DRIVERS=in-process or bullmq: measure one driver only (while profiling, say). */
+const DRIVERS = (process.env.BENCH_DRIVERS?.split(',') ?? ['in-process', 'bullmq']) as Driver[]
+
+function node(args: string[], driver: Driver, prefix: string): ChildProcess {
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
+  return spawn(
+    process.execPath,
+    ['--no-node-snapshot', ...profile, '--import=ts-node-maintained/register/esm', ...args],
+    { cwd: ROOT, env: env(driver, prefix), stdio: ['ignore', 'ignore', 'inherit'] }
+  )
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  await exited
+  clearTimeout(timer)
+}
+
+/** Webhook (answered by the respond node) -> set variable -> respond with the variable. */
+export function benchWorkflow() {
+  const blocks = [
+    {
+      id: 'hook',
+      type: 'webhook-trigger',
+      graphCoordinates: { x: 0, y: 0 },
+      options: { method: 'POST', responseMode: 'responseNode' },
+    },
+    {
+      id: 'set',
+      type: 'workflow-set-variable',
+      graphCoordinates: { x: 300, y: 0 },
+      options: { variableId: 'v-id', value: '{{$input.body.id}}' },
+    },
+    {
+      id: 'respond',
+      type: 'respond-to-webhook',
+      graphCoordinates: { x: 600, y: 0 },
+      options: { statusCode: 200, body: '{ "ok": true, "id": "{{OrderId}}" }' },
+    },
+  ]
+  return {
+    name: 'Bench webhook',
+    blocks,
+    edges: [
+      { id: 'e1', from: { blockId: 'hook' }, to: { blockId: 'set' } },
+      { id: 'e2', from: { blockId: 'set' }, to: { blockId: 'respond' } },
+    ],
+    variables: [{ id: 'v-id', name: 'OrderId' }],
+    // Short-lived executions: log retention and the per-workflow cap are not what is measured.
+    settings: { concurrency: 200, timeout: 30 },
+  }
+}
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return 0
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+async function waitForHealth() {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${BASE}/health`)).ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('the server did not start')
+}
+
+async function measure(driver: Driver, token: string) {
+  const prefix = `bench-wf-${driver}-${Date.now()}`
+  const server = node(['bin/server.ts'], driver, prefix)
+  const worker = driver === 'bullmq' ? node(['bin/console.ts', 'queue:work'], driver, prefix) : null
+  try {
+    await waitForHealth()
+    const auth = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
+    const me = await (await fetch(`${BASE}/api/v1/workspaces`, { headers: auth })).json()
+    const created = await fetch(`${BASE}/api/v1/workflows`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ workspaceId: me.workspaces[0].id, workflow: benchWorkflow() }),
+    })
+    if (!created.ok) throw new Error(`could not create the workflow: ${await created.text()}`)
+    const id = (await created.json()).workflow.id
+    for (const step of ['publish', 'activate']) {
+      const answer = await fetch(`${BASE}/api/v1/workflows/${id}/${step}`, {
+        method: 'POST',
+        headers: auth,
+      })
+      if (!answer.ok) throw new Error(`could not ${step}: ${await answer.text()}`)
+    }
+    const url = `${BASE}/api/v1/workflows/${id}/webhook`
+    // Warm-up: JIT, pools and caches in their steady state before the clock starts.
+    await load(url, 10, 3000)
+    // The machine is shared: its load says how much of it the measurement had.
+    const loadBefore = loadavg()[0]
+    const result = await load(url, CALLERS, DURATION_MS)
+    const loadAfter = loadavg()[0]
+    const sorted = result.latencies.sort((a, b) => a - b)
+    return {
+      driver,
+      load: `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`,
+      executionsPerSecond: Math.round(sorted.length / result.seconds),
+      executions: sorted.length,
+      p50: Number(percentile(sorted, 50).toFixed(1)),
+      p95: Number(percentile(sorted, 95).toFixed(1)),
+      p99: Number(percentile(sorted, 99).toFixed(1)),
+      errors: result.errors,
+      wrongAnswers: result.wrongAnswers,
+    }
+  } finally {
+    if (worker) await stop(worker)
+    await stop(server)
+  }
+}
+
+/** Runs the load generator in its own process and reads its one JSON line. */
+function load(url: string, callers: number, ms: number) {
+  return new Promise<{
+    latencies: number[]
+    errors: number
+    wrongAnswers: number
+    seconds: number
+  }>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import=ts-node-maintained/register/esm',
+        'bench/workflows_load.ts',
+        url,
+        String(callers),
+        String(ms),
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }
+    )
+    let out = ''
+    child.stdout.on('data', (chunk) => (out += chunk))
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`))
+      resolve(JSON.parse(out.trim().split('\n').at(-1)!))
+    })
+  })
+}
+
+export async function run(): Promise<BenchReport> {
+  spawnSync(
+    'psql',
+    ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-c', 'CREATE DATABASE bench_workflows'],
+    { encoding: 'utf8' }
+  )
+  ensureEnvFile(ROOT)
+  ace(['migration:fresh', '--force'])
+  ace(['db:seed'])
+  const email = `bench-wf-${Date.now()}@example.com`
+  const token = ace(['user:token', email, '--name', 'bench']).trim().split('\n').at(-1)!.trim()
+  const db = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 0, max: 1 } })
+  // Unlimited plan: the activation limit of the free plan stays out of the way.
+  await db.raw(
+    "UPDATE users SET plan = 'UNLIMITED', plan_ends_at = NOW() + interval '30 days' WHERE email = ?",
+    [email]
+  )
+  await db.destroy()
+
+  const rows = []
+  for (const driver of DRIVERS) rows.push(await measure(driver, token))
+
+  const results: BenchReport['results'] = rows.flatMap((row) => [
+    {
+      metric: `${row.driver}: executions per second`,
+      value: row.executionsPerSecond,
+      unit: 'executions/s',
+      aim: `>= ${AIM}`,
+      met: row.executionsPerSecond >= AIM,
+    },
+    { metric: `${row.driver}: latency p50`, value: row.p50, unit: 'ms' },
+    { metric: `${row.driver}: latency p95`, value: row.p95, unit: 'ms' },
+    { metric: `${row.driver}: latency p99`, value: row.p99, unit: 'ms' },
+    {
+      metric: `${row.driver}: errors`,
+      value: row.errors,
+      unit: 'calls',
+      aim: '0',
+      met: row.errors === 0,
+    },
+    {
+      metric: `${row.driver}: wrong answers`,
+      value: row.wrongAnswers,
+      unit: 'calls',
+      aim: '0',
+      met: row.wrongAnswers === 0,
+    },
+  ])
+  const notes = [
+    `${CALLERS} concurrent webhook callers for ${DURATION_MS / 1000} s per driver (after a 3 s warm-up), each waiting for the respond node's answer before its next call; the load generator is a second process on the same machine (node:http, keep-alive).`,
+    'Workflow: webhook trigger (respond with a Respond to webhook node) -> set variable from the body -> respond with the variable; every answer is checked against the id sent.',
+    'Each execution writes its run record and one record per node (PostgreSQL over TCP on 127.0.0.1, production mode, server from source). SQL statements per webhook call: in-process 3 (workflow read; run inserted already claimed when the queue has a free slot, else inserted and claimed: 4; node records and run end in one statement), bullmq 2 in the web process (workflow read, run insert) and 3 in the worker (run with its workflow, claim, node records and run end).',
+    `The machine has ${cpus().length} cores shared by the server, the worker, PostgreSQL, Redis, the load generator and whatever else runs: the load average (1 min) before and after each measurement is in the table.`,
+    'bullmq: the web process dispatches, one `node ace queue:work` process executes, and the answer crosses back through Redis pub/sub (run-event relay).',
+    `Reference: n8n's published 220 executions/s on one 2-vCPU instance; aim ${AIM}/s.`,
+  ]
+  const report = { name: 'workflows', results, notes }
+  // Partial or profiled runs are not the published figures.
+  if (DRIVERS.length === 2 && !PROFILE_DIR) writeDocs(rows, notes)
+  return report
+}
+
+const HISTORY = '## Earlier measurements'
+
+function writeDocs(rows: Awaited<ReturnType<typeof measure>>[], notes: string[]) {
+  const dir = join(ROOT, 'docs/benchmarks')
+  mkdirSync(dir, { recursive: true })
+  const lines = [
+    '# Benchmark: workflow executions',
+    '',
+    `Measured by \`npm run bench -- workflows\` on ${new Date().toISOString().slice(0, 10)}, ${process.platform}/${process.arch}, Node ${process.version}, 2 cores shared with the load generator.`,
+    '',
+    '| driver | executions/s | p50 | p95 | p99 | executions | errors | wrong answers | load avg before / after |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.driver} | ${r.executionsPerSecond} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.executions} | ${r.errors} | ${r.wrongAnswers} | ${r.load} |`
+    ),
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+  ]
+  // What follows HISTORY in the file is kept: earlier figures and what changed between them.
+  const file = join(dir, 'workflows.md')
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  const history = before.indexOf(HISTORY)
+  if (history >= 0) lines.push(before.slice(history).trimEnd(), '')
+  writeFileSync(file, lines.join('\n'))
+}

@@ -1,0 +1,33 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import {
+  API_TOOL_DEFAULT_TIMEOUT_MS,
+  API_TOOL_MAX_TIMEOUT_MS,
+  API_TOOL_MIN_TIMEOUT_MS,
+  apiToolFields,
+} from '../../app/plugins/ai/agent_fields.js'
+
+/**
+ * A tool for LLM agent nodes: an HTTP API whose path, query and body parameters the model
+ * fills in.
+ */
+export default definePlugin({
+  id: 'api-tool',
+  name: 'API tool',
+  description: 'An HTTP API an agent can call',
+  category: 'tool',
+  scope: 'user',
+  icon: 'globe',
+  version: 1,
+  serves: ['workflow'],
+  options: {
+    ...apiToolFields(),
+    timeout: field.number({
+      label: 'Timeout (ms)',
+      min: API_TOOL_MIN_TIMEOUT_MS,
+      max: API_TOOL_MAX_TIMEOUT_MS,
+      step: 1000,
+      defaultValue: API_TOOL_DEFAULT_TIMEOUT_MS,
+    }),
+  },
+})

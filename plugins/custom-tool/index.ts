@@ -1,0 +1,18 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { agentToolFields } from '../../app/plugins/ai/agent_fields.js'
+
+/**
+ * A tool for LLM agent nodes: code run in the sandbox (10 s, 32 MB) with the model's
+ * inputs as variables; what it returns is the answer.
+ */
+export default definePlugin({
+  id: 'custom-tool',
+  name: 'Custom tool',
+  description: 'Code an agent can call',
+  category: 'tool',
+  scope: 'user',
+  icon: 'square-code',
+  version: 1,
+  serves: ['workflow'],
+  options: agentToolFields(),
+})

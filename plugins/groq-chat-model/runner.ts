@@ -1,0 +1,13 @@
+import type { ChatModelFactory } from '../../app/plugins/ai/chat_model.js'
+import { chatModelFactory, modelNodeAlone } from '../../app/plugins/ai/chat_completion_runner.js'
+// The bot block's provider: same credentials, same endpoint rules.
+import { provider } from '../groq/runner.js'
+
+/** What the LLM agent asks its attached Model node for (app/plugins/ai/chat_model.ts). */
+export const chatModel: ChatModelFactory = chatModelFactory(provider)
+
+/** Run as a step of its own, the node only says where it belongs. */
+export const run = modelNodeAlone
+
+/** The block's list: Groq's models sorted by creation. */
+export { fetchers } from '../groq/runner.js'

@@ -1,0 +1,46 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { field } from '../../app/plugins/fields.js'
+import { chatCompletionFields } from '../../app/plugins/ai/chat_fields.js'
+
+/** The product's default (spec 03 section 9: "defined by the product"). */
+export const GROQ_DEFAULT_BASE_URL = 'https://api.groq.com/openai/v1'
+
+/** Groq: fast inference of open models behind an OpenAI-compatible API. */
+export default definePlugin({
+  id: 'groq',
+  name: 'Groq',
+  description: 'Fast chat completions from the open models Groq hosts',
+  category: 'integration',
+  scope: 'user',
+  icon: 'sparkles',
+  version: 1,
+  docsUrl: 'https://console.groq.com/docs/api-reference',
+  serves: ['bot'],
+  credentials: {
+    apiKey: field.string({
+      label: 'API key',
+      placeholder: 'gsk_...',
+      secret: true,
+      required: true,
+      helperText: 'Create one in the Groq console under API keys.',
+    }),
+    baseUrl: field.string({
+      label: 'Base URL',
+      defaultValue: GROQ_DEFAULT_BASE_URL,
+      helperText: 'Change it only to reach Groq through a proxy.',
+    }),
+  },
+  options: {
+    credentialsId: field.credentials({
+      label: 'Account',
+      credentialType: 'groq',
+      required: true,
+    }),
+  },
+  actions: {
+    'Create chat completion': {
+      label: 'Create chat completion',
+      options: chatCompletionFields(),
+    },
+  },
+})

@@ -1,0 +1,32 @@
+import {
+  chatCompletionRunner,
+  chatCompletionStreamer,
+  modelsFetcher,
+  type ChatProvider,
+} from '../../app/plugins/ai/chat_completion_runner.js'
+import { GROQ_DEFAULT_BASE_URL } from './index.js'
+
+/** Groq speaks the OpenAI chat-completions protocol: the shared runner does the work. */
+export const provider: ChatProvider = {
+  endpoint: (credentials) => ({
+    baseUrl: String(credentials.baseUrl || GROQ_DEFAULT_BASE_URL),
+    apiKey: String(credentials.apiKey ?? ''),
+  }),
+  defaultTemperature: 1,
+}
+
+export default {
+  'Create chat completion': chatCompletionRunner(provider),
+}
+
+/** Only blocks without tools stream (see chatCompletionRunner). */
+export const streams = {
+  'Create chat completion': chatCompletionStreamer(provider),
+}
+
+/** Spec 03 section 7: Groq's models, sorted by creation (oldest first). */
+export const fetchers = {
+  models: modelsFetcher(provider, (models) =>
+    [...models].sort((a, b) => (a.created ?? 0) - (b.created ?? 0))
+  ),
+}

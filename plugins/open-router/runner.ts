@@ -1,0 +1,35 @@
+import {
+  chatCompletionRunner,
+  chatCompletionStreamer,
+  modelsFetcher,
+  type ChatProvider,
+} from '../../app/plugins/ai/chat_completion_runner.js'
+import { OPEN_ROUTER_BASE_URL } from './index.js'
+
+/**
+ * OpenRouter speaks the OpenAI chat-completions protocol: the shared runner does the work.
+ * The base URL is fixed for builders; `service` exists so tests can point it at a stand-in.
+ */
+export const service = { baseUrl: OPEN_ROUTER_BASE_URL }
+
+export const provider: ChatProvider = {
+  endpoint: (credentials) => ({
+    baseUrl: service.baseUrl,
+    apiKey: String(credentials.apiKey ?? ''),
+  }),
+  defaultTemperature: 1,
+}
+
+export default {
+  'Create chat completion': chatCompletionRunner(provider),
+}
+
+/** Only blocks without tools stream (see chatCompletionRunner). */
+export const streams = {
+  'Create chat completion': chatCompletionStreamer(provider),
+}
+
+/** OpenRouter lists models with an id and a readable name. */
+export const fetchers = {
+  models: modelsFetcher(provider),
+}

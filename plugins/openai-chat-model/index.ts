@@ -1,0 +1,20 @@
+import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { modelNodeFields } from '../../app/plugins/ai/chat_fields.js'
+
+/**
+ * The OpenAI chat model for workflow LLM agents: attached to an agent's Model slot, it
+ * lends the agent its endpoint (the OpenAI credentials, any compatible Base URL) and its
+ * model settings.
+ */
+export default definePlugin({
+  id: 'openai-chat-model',
+  name: 'OpenAI chat model',
+  description: 'The language model of an LLM agent, served by OpenAI or a compatible server',
+  category: 'model',
+  scope: 'user',
+  icon: 'sparkles',
+  version: 1,
+  docsUrl: 'https://platform.openai.com/docs/api-reference/chat',
+  serves: ['workflow'],
+  options: modelNodeFields({ credentialType: 'openai', defaultModel: 'gpt-4o-mini' }),
+})

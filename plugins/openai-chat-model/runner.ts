@@ -1,0 +1,19 @@
+import type { ChatModelFactory } from '../../app/plugins/ai/chat_model.js'
+import {
+  chatModelFactory,
+  modelNodeAlone,
+  modelsFetcher,
+} from '../../app/plugins/ai/chat_completion_runner.js'
+// The bot block's provider: same credentials, same endpoint rules.
+import { provider } from '../openai/runner.js'
+
+/** What the LLM agent asks its attached Model node for (app/plugins/ai/chat_model.ts). */
+export const chatModel: ChatModelFactory = chatModelFactory(provider)
+
+/** Run as a step of its own, the node only says where it belongs. */
+export const run = modelNodeAlone
+
+/** Chat models only: an agent cannot talk to speech or image models. */
+export const fetchers = {
+  models: modelsFetcher(provider, (models) => models.filter((model) => model.id.includes('gpt'))),
+}

@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'react'
+import i18n from 'i18next'
+import { pluginSlugOf } from '~/lib/plugin_registry'
+
+/**
+ * Texts a plugin's manifest holds that the editor shows beside the generated form (the
+ * node type's name, an agent's slot labels, the hint under a node's URL), in the builder's
+ * language. English is the manifest itself (locales/en.json is generated from it); any
+ * other language is plugins/<slug>/locales/<lang>.json, loaded when the editor opens in that
+ * language, one i18next namespace per plugin. A key a file lacks falls back to English.
+ */
+type Catalogue = Record<string, unknown>
+
+const bundles = import.meta.glob<{ default: Catalogue }>([
+  '../../../plugins/*/locales/*.json',
+  '!../../../plugins/*/locales/en.json',
+])
+
+/** '../../../plugins/<slug>/locales/<lang>.json' -> [slug, lang]. */
+function partsOf(path: string): [string, string] | undefined {
+  const match = /plugins\/([^/]+)\/locales\/([^/]+)\.json$/.exec(path)
+  return match ? [match[1], match[2]] : undefined
+}
+
+export function pluginNamespace(pluginId: string) {
+  return `plugin-${pluginSlugOf(pluginId) ?? pluginId}`
+}
+
+/** A plugin's text by its key in locales/<lang>.json ('attachments.model.label', 'url.hint'). */
+export function pluginText(pluginId: string, key: string, english: string): string {
+  return i18n.t(key, { ns: pluginNamespace(pluginId), defaultValue: english })
+}
+
+/** Loads the plugins' files of a language (each once); resolves when they are registered. */
+export async function loadPluginLocales(language: string, pluginIds: readonly string[]) {
+  if (language === 'en') return
+  const slugs = new Set(pluginIds.map((id) => pluginSlugOf(id) ?? id))
+  await Promise.all(
+    Object.entries(bundles).map(async ([path, load]) => {
+      const parts = partsOf(path)
+      if (!parts || parts[1] !== language || !slugs.has(parts[0])) return
+      const namespace = `plugin-${parts[0]}`
+      if (i18n.hasResourceBundle(language, namespace)) return
+      const module = await load()
+      i18n.addResourceBundle(language, namespace, module.default, true, true)
+    })
+  )
+}
+
+/**
+ * The language whose plugin texts are loaded: it changes (and the caller renders again)
+ * once the files of a newly chosen language are in.
+ */
+export function usePluginLocales(pluginIds: readonly string[]): string {
+  const [loaded, setLoaded] = useState('en')
+  const key = pluginIds.join(' ')
+  useEffect(() => {
+    let cancelled = false
+    const load = (language: string) => {
+      void loadPluginLocales(language, key.split(' ')).then(() => {
+        if (!cancelled) setLoaded(language)
+      })
+    }
+    load(i18n.language ?? 'en')
+    i18n.on('languageChanged', load)
+    return () => {
+      cancelled = true
+      i18n.off('languageChanged', load)
+    }
+  }, [key])
+  return loaded
+}

@@ -1,0 +1,330 @@
+import { Link } from '@inertiajs/react'
+import { useTranslation } from 'react-i18next'
+import { ArrowLeftIcon, HistoryIcon, RefreshCwIcon, TriangleAlertIcon } from 'lucide-react'
+import type {
+  WorkflowRunDetailDto,
+  WorkflowRunNodeDto,
+  WorkflowRunSummaryDto,
+  WorkflowRunsPageProps,
+} from '#shared/workflow/dto'
+import type { RunStatus } from '#shared/workflow/types'
+import { PageHeader } from '~/features/shell/app_layout'
+import { EmptyState } from '~/components/empty_state'
+import { Badge } from '~/components/ui/badge'
+import { Button } from '~/components/ui/button'
+import { Skeleton } from '~/components/ui/skeleton'
+import { formatDateTime, formatRelativeTime } from '~/lib/format'
+import { cn } from '~/lib/utils'
+import { JsonView } from './json_view'
+import { useWorkflowRuns } from './use_workflow_runs'
+
+const STATUS_VARIANT: Record<string, 'success' | 'secondary' | 'destructive' | 'outline'> = {
+  success: 'success',
+  error: 'destructive',
+  cancelled: 'outline',
+}
+
+function RunStatusBadge({ status }: { status: RunStatus }) {
+  const { t } = useTranslation()
+  return (
+    <Badge variant={STATUS_VARIANT[status] ?? 'secondary'} data-status={status}>
+      {t(`workflowRuns.status.${status}`)}
+    </Badge>
+  )
+}
+
+/** /workflows/{id}/runs: the runs list beside the selected run's nodes. */
+export function WorkflowRunsView({ workflow, nodes, selectedRunId }: WorkflowRunsPageProps) {
+  const { t } = useTranslation()
+  const runs = useWorkflowRuns(workflow.id, selectedRunId)
+  const titles = new Map(nodes.map((node) => [node.id, node.title ?? node.type]))
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <PageHeader
+        title={t('workflowRuns.title', { name: workflow.name })}
+        actions={
+          <>
+            {runs.live && (
+              <Badge variant="outline" data-testid="runs-live">
+                <span className="size-2 animate-pulse rounded-full bg-success" aria-hidden />
+                {t('workflowRuns.live')}
+              </Badge>
+            )}
+            <Button variant="outline" size="sm" onClick={() => void runs.reloadList()}>
+              <RefreshCwIcon aria-hidden />
+              {t('workflowRuns.refresh')}
+            </Button>
+            <Button variant="ghost" size="sm" asChild>
+              <Link href={`/workflows/${workflow.id}`} data-testid="runs-back">
+                <ArrowLeftIcon aria-hidden />
+                {t('workflowRuns.back')}
+              </Link>
+            </Button>
+          </>
+        }
+      />
+      <div className="grid min-h-0 flex-1 gap-4 p-6 md:grid-cols-[minmax(16rem,22rem)_1fr]">
+        <section aria-label={t('workflowRuns.list')} className="min-h-0">
+          <RunsList
+            list={runs.list}
+            selectedId={runs.selectedId}
+            onSelect={runs.select}
+            onRetry={() => void runs.reloadList()}
+          />
+        </section>
+        <section className="min-w-0">
+          {runs.detail === null ? (
+            runs.list.state === 'ready' && runs.list.data.length > 0 ? (
+              <p className="text-sm text-muted-foreground">{t('workflowRuns.select')}</p>
+            ) : null
+          ) : runs.detail.state === 'loading' ? (
+            <DetailSkeleton />
+          ) : runs.detail.state === 'error' ? (
+            <ErrorBox
+              message={t('workflowRuns.runError')}
+              onRetry={() => void runs.reloadDetail()}
+            />
+          ) : (
+            <RunDetail run={runs.detail.data} titles={titles} />
+          )}
+        </section>
+      </div>
+    </div>
+  )
+}
+
+function RunsList({
+  list,
+  selectedId,
+  onSelect,
+  onRetry,
+}: {
+  list: ReturnType<typeof useWorkflowRuns>['list']
+  selectedId: string | null
+  onSelect: (id: string) => void
+  onRetry: () => void
+}) {
+  const { t } = useTranslation()
+  if (list.state === 'loading') {
+    return (
+      <div className="space-y-2" data-testid="runs-loading">
+        {[0, 1, 2, 3].map((index) => (
+          <Skeleton key={index} className="h-14 w-full" />
+        ))}
+      </div>
+    )
+  }
+  if (list.state === 'error') {
+    return <ErrorBox message={t('workflowRuns.loadError')} onRetry={onRetry} />
+  }
+  if (list.data.length === 0) {
+    return (
+      <EmptyState
+        icon={HistoryIcon}
+        testId="runs-empty"
+        title={t('workflowRuns.empty.title')}
+        description={t('workflowRuns.empty.description')}
+      />
+    )
+  }
+  return (
+    <ul className="space-y-1 overflow-auto" data-testid="runs-list">
+      {list.data.map((run) => (
+        <li key={run.id}>
+          <RunRow run={run} selected={run.id === selectedId} onSelect={() => onSelect(run.id)} />
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function RunRow({
+  run,
+  selected,
+  onSelect,
+}: {
+  run: WorkflowRunSummaryDto
+  selected: boolean
+  onSelect: () => void
+}) {
+  const { t } = useTranslation()
+  const at = run.startedAt ?? run.createdAt
+  return (
+    <button
+      type="button"
+      data-testid="run-row"
+      data-run-id={run.id}
+      data-status={run.status}
+      aria-current={selected ? 'true' : undefined}
+      onClick={onSelect}
+      className={cn(
+        'flex w-full items-center justify-between gap-2 rounded-md border px-3 py-2 text-left text-sm',
+        'hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none',
+        selected && 'border-primary bg-primary/5'
+      )}
+    >
+      <span className="min-w-0">
+        <span className="block font-medium">
+          {t(`workflowRuns.trigger.${run.trigger}`, { defaultValue: run.trigger })}
+        </span>
+        <time
+          dateTime={at ?? undefined}
+          title={formatDateTime(at)}
+          className="text-xs text-muted-foreground"
+        >
+          {formatRelativeTime(at)}
+        </time>
+      </span>
+      <span className="flex shrink-0 flex-col items-end gap-1">
+        <RunStatusBadge status={run.status} />
+        {run.durationMs !== null && (
+          <span className="text-xs text-muted-foreground">
+            {t('workflowRuns.duration', { ms: run.durationMs })}
+          </span>
+        )}
+      </span>
+    </button>
+  )
+}
+
+function RunDetail({ run, titles }: { run: WorkflowRunDetailDto; titles: Map<string, string> }) {
+  const { t } = useTranslation()
+  return (
+    <article className="space-y-4" data-testid="run-detail" data-run-id={run.id}>
+      <header className="flex flex-wrap items-center gap-3">
+        <RunStatusBadge status={run.status} />
+        <span className="text-sm font-medium">
+          {t(`workflowRuns.trigger.${run.trigger}`, { defaultValue: run.trigger })}
+        </span>
+        <span className="text-sm text-muted-foreground">
+          {formatDateTime(run.startedAt ?? run.createdAt)}
+        </span>
+        {run.durationMs !== null && (
+          <span className="text-sm text-muted-foreground">
+            {t('workflowRuns.duration', { ms: run.durationMs })}
+          </span>
+        )}
+      </header>
+      {run.error && (
+        <p
+          role="alert"
+          className="rounded-md border border-destructive/40 bg-destructive/10 p-2 text-sm text-destructive"
+        >
+          {run.error}
+        </p>
+      )}
+      <div className="grid gap-3 lg:grid-cols-2">
+        <div>
+          <h3 className="mb-1 text-xs font-semibold text-muted-foreground">
+            {t('workflowRuns.runInput')}
+          </h3>
+          <JsonView value={run.input} testId="run-input" />
+        </div>
+        <div>
+          <h3 className="mb-1 text-xs font-semibold text-muted-foreground">
+            {t('workflowRuns.runOutput')}
+          </h3>
+          <JsonView value={run.output} testId="run-output" />
+        </div>
+      </div>
+      <section>
+        <h2 className="mb-2 text-sm font-semibold">{t('workflowRuns.nodes')}</h2>
+        {run.nodes.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{t('workflowRuns.noNodes')}</p>
+        ) : (
+          <ol className="space-y-2">
+            {run.nodes.map((node, index) => (
+              <li key={`${node.nodeId}-${index}`}>
+                <NodeRecord node={node} title={titles.get(node.nodeId)} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </article>
+  )
+}
+
+function NodeRecord({ node, title }: { node: WorkflowRunNodeDto; title?: string }) {
+  const { t } = useTranslation()
+  return (
+    <details
+      className="rounded-md border"
+      data-testid="run-node"
+      data-node-id={node.nodeId}
+      data-status={node.status}
+      open={node.status === 'error'}
+    >
+      <summary className="flex cursor-pointer items-center justify-between gap-2 px-3 py-2 text-sm">
+        <span className="min-w-0 truncate">
+          <span className="font-medium">{title ?? t('workflowRuns.removedNode')}</span>
+          <span className="ml-2 text-xs text-muted-foreground">{node.nodeType}</span>
+        </span>
+        <span className="flex shrink-0 items-center gap-2 text-xs text-muted-foreground">
+          {node.attempts > 1 && <span>{t('workflowRuns.attempts', { count: node.attempts })}</span>}
+          {node.durationMs !== null && (
+            <span>{t('workflowRuns.duration', { ms: node.durationMs })}</span>
+          )}
+          <Badge variant={STATUS_VARIANT[node.status] ?? 'secondary'}>
+            {t(`workflowEditor.run.status.${node.status}`)}
+          </Badge>
+        </span>
+      </summary>
+      <div className="grid gap-3 border-t p-3 lg:grid-cols-2">
+        <div>
+          <h3 className="mb-1 text-xs font-semibold text-muted-foreground">
+            {t('workflowRuns.input')}
+          </h3>
+          <JsonView value={node.input} testId="node-input" />
+        </div>
+        <div>
+          <h3 className="mb-1 text-xs font-semibold text-muted-foreground">
+            {t('workflowRuns.output')}
+          </h3>
+          <JsonView value={node.output} testId="node-output" />
+        </div>
+        <div className="lg:col-span-2">
+          <h3 className="mb-1 text-xs font-semibold text-muted-foreground">
+            {t('workflowRuns.logs')}
+          </h3>
+          {node.logs.length === 0 ? (
+            <p className="text-xs text-muted-foreground">{t('workflowRuns.noLogs')}</p>
+          ) : (
+            <JsonView value={node.logs} testId="node-logs" />
+          )}
+        </div>
+      </div>
+    </details>
+  )
+}
+
+function DetailSkeleton() {
+  return (
+    <div className="space-y-3" data-testid="run-loading">
+      <Skeleton className="h-6 w-64" />
+      <Skeleton className="h-24 w-full" />
+      <Skeleton className="h-12 w-full" />
+      <Skeleton className="h-12 w-full" />
+    </div>
+  )
+}
+
+function ErrorBox({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <div
+      role="alert"
+      data-testid="runs-error"
+      className="flex flex-col items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-4 text-sm"
+    >
+      <span className="flex items-center gap-2 font-medium text-destructive">
+        <TriangleAlertIcon className="size-4" aria-hidden />
+        {message}
+      </span>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        {t('workflowRuns.retry')}
+      </Button>
+    </div>
+  )
+}

@@ -1,0 +1,154 @@
+import { test } from '@japa/runner'
+import User from '#models/user'
+import { CreateBot } from '#actions/bots/bots'
+import { CreateCredential } from '#actions/credentials/credentials'
+import { signInThroughMailbox } from '#tests/browser/helpers'
+import { startOpenAiStandIn } from '#tests/stand_ins/openai'
+import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
+import type { BotV6 } from '#shared/bot/types'
+
+/**
+ * The OpenAI block's form in the bot editor: the account picker offers the workspace's
+ * credentials, the Model field lists the models fetched live through the fetcher endpoint
+ * with the chosen credentials, and any other text may still be typed.
+ */
+
+const KEY = 'sk-form-0123456789'
+
+test.group('OpenAI block form in the bot editor', () => {
+  test('models fetched with the chosen credentials fill the Model combobox', async ({
+    visit,
+    assert,
+    cleanup,
+  }) => {
+    const standIn = await startOpenAiStandIn({
+      apiKey: KEY,
+      models: ['gpt-4o', 'gpt-4o-mini', 'whisper-1'],
+    })
+    cleanup(() => standIn.close())
+    const email = uniqueEmail('aiform')
+    const page = await visit('/signin')
+    // A shared machine under load compiles the editor slowly: wait longer than the default.
+    page.setDefaultTimeout(60_000)
+    await signInThroughMailbox(page, email)
+    const user = await User.findByOrFail('email', email)
+    const workspace = await firstWorkspaceOf(user)
+    await new CreateCredential().handle(user, workspace, {
+      type: 'openai',
+      name: 'Stand-in account',
+      data: { apiKey: KEY, baseUrl: standIn.baseUrl },
+    })
+    const content = {
+      version: '6',
+      name: 'AI form',
+      groups: [
+        {
+          id: 'g1',
+          title: 'Group #1',
+          graphCoordinates: { x: 300, y: 200 },
+          blocks: [
+            {
+              id: 'ai1',
+              type: 'openai',
+              options: { action: 'Create chat completion', model: 'gpt-4o-mini' },
+            },
+          ],
+        },
+      ],
+      events: [
+        { id: 'ev1', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' },
+      ],
+      edges: [{ id: 'e1', from: { eventId: 'ev1' }, to: { groupId: 'g1' } }],
+      variables: [],
+      theme: {},
+      settings: {},
+    } as unknown as BotV6
+    const bot = await new CreateBot().handle(user, workspace, { name: 'AI form', content })
+
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.goto(`/bots/${bot.id}/edit`)
+    await page.locator('[data-testid="block-item"][data-block-id="ai1"]').click()
+    const form = page.getByTestId('block-form')
+    await form.waitFor()
+
+    // No account yet: the Model field waits for one, nothing is asked.
+    const fetched = form.getByTestId('field-model-fetched')
+    await fetched.waitFor()
+    assert.equal(await fetched.getAttribute('data-fetch-status'), 'waiting')
+    assert.lengthOf(standIn.callsTo('/v1/models'), 0)
+
+    // Choosing the workspace's credentials loads the models.
+    await form.getByTestId('field-credentialsId').click()
+    await page.getByRole('option', { name: 'Stand-in account' }).click()
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid="field-model-fetched"]')
+          ?.getAttribute('data-fetch-status') === 'done'
+    )
+    assert.equal(standIn.callsTo('/v1/models')[0].headers.authorization, `Bearer ${KEY}`)
+
+    await form.getByTestId('field-model-options').click()
+    const options = page.getByTestId('fetched-option')
+    await options.first().waitFor()
+    assert.deepEqual(await options.allTextContents(), ['gpt-4o', 'gpt-4o-mini'])
+    await page.locator('[data-testid="fetched-option"][data-value="gpt-4o"]').click()
+    assert.equal(await form.getByTestId('field-model').inputValue(), 'gpt-4o')
+
+    // Free text stays allowed (a model the list does not show).
+    await form.getByTestId('field-model').fill('my-fine-tune')
+    assert.equal(await form.getByTestId('field-model').inputValue(), 'my-fine-tune')
+  }).timeout(180_000)
+
+  test('a refused key shows the provider message under the field', async ({
+    visit,
+    assert,
+    cleanup,
+  }) => {
+    const standIn = await startOpenAiStandIn({ apiKey: 'the-right-key' })
+    cleanup(() => standIn.close())
+    const email = uniqueEmail('aiform')
+    const page = await visit('/signin')
+    // A shared machine under load compiles the editor slowly: wait longer than the default.
+    page.setDefaultTimeout(60_000)
+    await signInThroughMailbox(page, email)
+    const user = await User.findByOrFail('email', email)
+    const workspace = await firstWorkspaceOf(user)
+    const credential = await new CreateCredential().handle(user, workspace, {
+      type: 'openai',
+      name: 'Wrong key',
+      data: { apiKey: 'wrong', baseUrl: standIn.baseUrl },
+    })
+    const content = {
+      version: '6',
+      name: 'AI form',
+      groups: [
+        {
+          id: 'g1',
+          title: 'Group #1',
+          graphCoordinates: { x: 300, y: 200 },
+          blocks: [
+            {
+              id: 'ai1',
+              type: 'openai',
+              options: { action: 'Create chat completion', credentialsId: credential.id },
+            },
+          ],
+        },
+      ],
+      events: [
+        { id: 'ev1', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' },
+      ],
+      edges: [{ id: 'e1', from: { eventId: 'ev1' }, to: { groupId: 'g1' } }],
+      variables: [],
+      theme: {},
+      settings: {},
+    } as unknown as BotV6
+    const bot = await new CreateBot().handle(user, workspace, { name: 'AI form', content })
+    await page.goto(`/bots/${bot.id}/edit`)
+    await page.locator('[data-testid="block-item"][data-block-id="ai1"]').click()
+    const message = page.getByTestId('field-model-fetch-message')
+    await message.getByText('Incorrect API key provided.').waitFor()
+    assert.equal(await message.getAttribute('role'), 'alert')
+  }).timeout(180_000)
+})

@@ -1,0 +1,628 @@
+import { test } from '@japa/runner'
+import { readFile } from 'node:fs/promises'
+import db from '@adonisjs/lucid/services/db'
+import { pluginRegistry } from '#services/plugin_registry'
+import {
+  buildContext,
+  createVariableStore,
+  credentialsFor as contextCredentials,
+  substitutedOptions,
+} from '#services/runner_context'
+import { aiPort } from '#services/ai/credits'
+import { pathFor } from '#services/storage'
+import { streamErrorOf } from '#plugins/ai/errors'
+import type { Fetcher, LogEntry, Streamer } from '#plugins/define_plugin'
+import {
+  MP3_BYTES,
+  PNG_BYTES,
+  STAND_IN_USAGE,
+  startOpenAiStandIn,
+  type OpenAiStandIn,
+  type OpenAiStandInOptions,
+} from '#tests/stand_ins/openai'
+import {
+  VARIABLES,
+  botContext,
+  credentialsFor,
+  descriptions,
+  newOwner,
+  runBlock,
+  usagesOf,
+  type Owner,
+} from './openai_fixtures.js'
+
+/**
+ * The OpenAI block's four actions, its streamer and its models fetcher, run through the
+ * registry and the real runner context against the OpenAI stand-in, which checks each
+ * request (key, body fields, multipart upload).
+ */
+
+const KEY = 'sk-stand-in'
+
+async function setup(
+  cleanup: (fn: () => Promise<void>) => void,
+  options: Partial<OpenAiStandInOptions> = {}
+) {
+  const standIn = await startOpenAiStandIn({ apiKey: KEY, ...options })
+  cleanup(() => standIn.close())
+  const owner = await newOwner()
+  const credentialsId = await credentialsFor(owner, 'openai', {
+    apiKey: KEY,
+    baseUrl: standIn.baseUrl,
+  })
+  return { standIn, owner, credentialsId }
+}
+
+function chatOptions(credentialsId: string | undefined, extra: Record<string, unknown> = {}) {
+  return {
+    action: 'Create chat completion',
+    credentialsId,
+    model: 'gpt-4o-mini',
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'Dialogue', dialogueVariableId: 'vDialogue', startsBy: 'user' },
+      { role: 'user', content: 'Weather in {{City}}?' },
+    ],
+    responseMapping: [
+      { id: 'm1', item: 'Message content', variableId: 'vAnswer' },
+      { id: 'm2', item: 'Total tokens', variableId: 'vTokens' },
+    ],
+    ...extra,
+  }
+}
+
+/** The context the stream endpoint gives a streamer (see streamWithContext). */
+async function streamerContext(owner: Owner, options: Record<string, unknown>) {
+  const registry = await pluginRegistry()
+  const plugin = registry.get('openai')!
+  const input = {
+    plugin,
+    options,
+    variables: VARIABLES,
+    workspaceId: owner.workspace.id,
+    ownerId: owner.user.id,
+  }
+  const logs: LogEntry[] = []
+  const { store, changes } = createVariableStore(VARIABLES)
+  const credentials = (await contextCredentials(input, logs)) ?? {}
+  const ai = aiPort({ ownerId: owner.user.id, workspaceId: owner.workspace.id, source: 'openai' })
+  const context = buildContext(input, await substitutedOptions(input), credentials, store, logs, ai)
+  const streams = await registry.exportOf<Record<string, Streamer<any, any>>>('openai', 'streams')
+  return { context, changes, streamer: streams!['Create chat completion'] }
+}
+
+async function collect(iterable: AsyncIterable<string>) {
+  const chunks: string[] = []
+  for await (const chunk of iterable) chunks.push(chunk)
+  return chunks
+}
+
+function chatCalls(standIn: OpenAiStandIn) {
+  return standIn.callsTo('/v1/chat/completions')
+}
+
+test.group('OpenAI: Create chat completion', () => {
+  test('sends messages with the Dialogue expanded and maps the answer and tokens', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const before = Number((await db.from('users').where('id', owner.user.id).first()).ai_credits)
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId))
+
+    assert.deepEqual(out.logs, [])
+    assert.equal(out.value('vAnswer'), 'Echo: Weather in Paris?')
+    assert.equal(out.value('vTokens'), STAND_IN_USAGE.total_tokens)
+    const [call] = chatCalls(standIn)
+    assert.equal(call.headers.authorization, `Bearer ${KEY}`)
+    assert.equal(call.json.model, 'gpt-4o-mini')
+    assert.equal(call.json.temperature, 1)
+    assert.isFalse(call.json.stream)
+    assert.isUndefined(call.json.tools)
+    assert.deepEqual(call.json.messages, [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello! How can I help?' },
+      { role: 'user', content: 'Tell me a joke' },
+      { role: 'user', content: 'Weather in Paris?' },
+    ])
+
+    // Credits: one usage row with the provider's counts, its cost deducted.
+    const [usage] = await usagesOf(owner)
+    assert.equal(usage.model, 'gpt-4o-mini')
+    assert.equal(usage.inputTokens, STAND_IN_USAGE.prompt_tokens)
+    assert.equal(usage.outputTokens, STAND_IN_USAGE.completion_tokens)
+    assert.equal(usage.source, 'openai')
+    assert.isAbove(usage.creditsUsed, 0)
+    const after = Number((await db.from('users').where('id', owner.user.id).first()).ai_credits)
+    assert.approximately(before - after, usage.creditsUsed, 1e-9)
+  })
+
+  test('a temperature from a variable is sent as a number', async ({ assert, cleanup }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    await runBlock(owner, 'openai', chatOptions(credentialsId, { temperature: '{{Temp}}' }), {
+      variables: [...VARIABLES, { id: 'vTemp', name: 'Temp', value: '0.3' }],
+    })
+    assert.equal(chatCalls(standIn)[0].json.temperature, 0.3)
+  })
+
+  test("a block's own baseUrl (imported) does not redirect the owner's key", async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const elsewhere = await startOpenAiStandIn({ apiKey: KEY })
+    cleanup(() => elsewhere.close())
+    const out = await runBlock(
+      owner,
+      'openai',
+      chatOptions(credentialsId, { baseUrl: elsewhere.baseUrl, apiVersion: '2024-02-01' })
+    )
+    assert.equal(out.value('vAnswer'), 'Echo: Weather in Paris?')
+    assert.lengthOf(chatCalls(standIn), 1)
+    assert.lengthOf(elsewhere.requests, 0)
+  })
+
+  test('Azure-style credentials send api-version and the api-key header', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner } = await setup(cleanup)
+    const credentialsId = await credentialsFor(owner, 'openai', {
+      apiKey: KEY,
+      baseUrl: standIn.baseUrl,
+      apiVersion: '2024-02-01',
+    })
+    await runBlock(owner, 'openai', chatOptions(credentialsId))
+    const [call] = chatCalls(standIn)
+    assert.equal(call.query.get('api-version'), '2024-02-01')
+    assert.equal(call.headers['api-key'], KEY)
+  })
+
+  test('without an API key: "No API key provided", nothing is sent', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner } = await setup(cleanup)
+    const out = await runBlock(owner, 'openai', chatOptions(undefined))
+    assert.deepEqual(descriptions(out.logs), ['No API key provided'])
+    assert.equal(out.logs[0].status, 'error')
+    assert.lengthOf(standIn.requests, 0)
+    assert.lengthOf(await usagesOf(owner), 0)
+  })
+
+  test('without a model: "No model selected", nothing is sent', async ({ assert, cleanup }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId, { model: ' ' }))
+    assert.deepEqual(descriptions(out.logs), ['No model selected'])
+    assert.lengthOf(standIn.requests, 0)
+  })
+
+  test('a provider error is logged with its details and the block ends normally', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    standIn.failWith(429, { error: { message: 'Rate limit reached', type: 'requests' } })
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId))
+    assert.deepEqual(descriptions(out.logs), [
+      'An API call error occured while generating the response',
+    ])
+    assert.deepInclude(out.logs[0].details as object, {
+      status: 429,
+      message: 'Rate limit reached',
+    })
+    assert.deepEqual(out.variablesSet, [])
+    assert.isUndefined(out.aiCreditLimitExceeded)
+    assert.lengthOf(await usagesOf(owner), 0)
+  })
+
+  test('a server that cannot be reached gives the unknown error', async ({ assert, cleanup }) => {
+    const { standIn, owner } = await setup(cleanup)
+    const credentialsId = await credentialsFor(owner, 'openai', {
+      apiKey: KEY,
+      baseUrl: `${standIn.origin}/nowhere-else`.replace(/:\d+/, ':1'),
+    })
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId))
+    assert.deepEqual(descriptions(out.logs), [
+      'An unknown error occured while generating the response',
+    ])
+  })
+
+  test('tools: the model calls a sandboxed function and answers with its result', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup, {
+      toolArguments: { city: 'Lyon' },
+    })
+    const tools = [
+      {
+        name: 'getWeather',
+        description: 'The weather of a city',
+        parameters: [
+          { name: 'city', type: 'string', required: true, description: 'City name' },
+          { name: 'unit', type: 'enum', values: [{ value: 'C' }, { value: 'F' }], required: false },
+          { name: 'ignored', type: 'enum', values: [] },
+        ],
+        code: 'return "Sunny in " + city',
+      },
+    ]
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId, { tools }))
+    assert.deepEqual(out.logs, [])
+    assert.equal(out.value('vAnswer'), 'Tool said: Sunny in Lyon')
+    assert.equal(out.value('vTokens'), 2 * STAND_IN_USAGE.total_tokens)
+
+    const [first, second] = chatCalls(standIn)
+    assert.deepEqual(first.json.tools, [
+      {
+        type: 'function',
+        function: {
+          name: 'getWeather',
+          description: 'The weather of a city',
+          parameters: {
+            type: 'object',
+            properties: {
+              city: { type: 'string', description: 'City name' },
+              unit: { type: 'string', enum: ['C', 'F'] },
+            },
+            required: ['city'],
+          },
+        },
+      },
+    ])
+    assert.deepEqual(second.json.messages.slice(-2), [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'getWeather', arguments: '{"city":"Lyon"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Sunny in Lyon' },
+    ])
+    assert.lengthOf(await usagesOf(owner), 2)
+  })
+
+  test('the tool loop stops after 10 rounds, each one charged', async ({ assert, cleanup }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup, { toolCalls: 'always' })
+    const tools = [{ name: 'again', parameters: [], code: 'return "more"' }]
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId, { tools }))
+    assert.lengthOf(chatCalls(standIn), 10)
+    assert.lengthOf(await usagesOf(owner), 10)
+    assert.deepEqual(
+      out.logs.map((log) => log.status),
+      ['info']
+    )
+    assert.match(out.logs[0].description, /after 10 rounds/)
+    assert.equal(out.value('vTokens'), 10 * STAND_IN_USAGE.total_tokens)
+  })
+
+  test('a tool without code is an error of the block, logged and the flow goes on', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { owner, credentialsId } = await setup(cleanup)
+    const tools = [{ name: 'noCode', parameters: [] }]
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId, { tools }))
+    assert.deepEqual(descriptions(out.logs), [
+      'An unknown error occured while generating the response',
+    ])
+    assert.equal((out.logs[0].details as any).message, 'Function code is undefined')
+  })
+
+  test('vision models get image parts for image URLs only (HEAD checks the type)', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const text = `What is on ${standIn.origin}/files/cat.png and ${standIn.origin}/files/page.html?`
+    const messages = [{ role: 'user', content: text }]
+    await runBlock(owner, 'openai', chatOptions(credentialsId, { model: 'gpt-4o', messages }))
+    const heads = standIn.requests.filter((request) => request.method === 'HEAD')
+    assert.sameMembers(
+      heads.map((request) => request.path),
+      ['/files/cat.png', '/files/page.html']
+    )
+    assert.deepEqual(chatCalls(standIn)[0].json.messages, [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text },
+          { type: 'image_url', image_url: { url: `${standIn.origin}/files/cat.png` } },
+        ],
+      },
+    ])
+
+    // Not a vision model (gpt-4-turbo-preview is excluded): the text goes as it is.
+    await runBlock(
+      owner,
+      'openai',
+      chatOptions(credentialsId, { model: 'gpt-4-turbo-preview', messages })
+    )
+    assert.deepEqual(chatCalls(standIn)[1].json.messages, [{ role: 'user', content: text }])
+  })
+
+  test('no AI credits left: nothing is sent and the run reports the limit', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    await db.from('users').where('id', owner.user.id).update({ ai_credits: 0 })
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId))
+    assert.isTrue(out.aiCreditLimitExceeded)
+    assert.equal(out.logs[0].status, 'error')
+    assert.lengthOf(chatCalls(standIn), 0)
+  })
+})
+
+test.group('OpenAI: streamed chat completion', () => {
+  test('a client that streams to the answer variable gets a stream pause, no call', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const out = await runBlock(owner, 'openai', chatOptions(credentialsId), {
+      bot: botContext('vAnswer'),
+    })
+    assert.deepEqual(out.result, {
+      clientSideActions: [{ type: 'stream', stream: true }],
+      pause: true,
+      saveReplyInVariableId: 'vAnswer',
+    })
+    assert.lengthOf(standIn.requests, 0)
+
+    // Streaming to another variable: the plain path.
+    const plain = await runBlock(owner, 'openai', chatOptions(credentialsId), {
+      bot: botContext('vOther'),
+    })
+    assert.equal(plain.value('vAnswer'), 'Echo: Weather in Paris?')
+
+    // A block with tools answers whole, its tools working, even for a streaming client.
+    const tools = [{ name: 'lookup', parameters: [], code: 'return "found"' }]
+    const whole = await runBlock(owner, 'openai', chatOptions(credentialsId, { tools }), {
+      bot: botContext('vAnswer'),
+    })
+    assert.isUndefined((whole.result as any)?.pause)
+    assert.equal(whole.value('vAnswer'), 'Tool said: found')
+  })
+
+  test('the streamer yields the text, asks for usage, records it and sets the tokens', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const tools = [{ name: 'unused', parameters: [], code: 'return 1' }]
+    const { context, changes, streamer } = await streamerContext(
+      owner,
+      chatOptions(credentialsId, { tools })
+    )
+    const chunks = await collect(streamer(context))
+    assert.isAbove(chunks.length, 1)
+    assert.equal(chunks.join(''), 'Echo: Weather in Paris?')
+    const [call] = chatCalls(standIn)
+    assert.isTrue(call.json.stream)
+    assert.deepEqual(call.json.stream_options, { include_usage: true })
+    assert.equal(call.headers.accept, 'text/event-stream')
+    // The streamer never sends tools (documented in the README).
+    assert.isUndefined(call.json.tools)
+    const [usage] = await usagesOf(owner)
+    assert.equal(usage.inputTokens, STAND_IN_USAGE.prompt_tokens)
+    assert.equal(usage.outputTokens, STAND_IN_USAGE.completion_tokens)
+    assert.deepEqual(changes(), [{ id: 'vTokens', value: STAND_IN_USAGE.total_tokens }])
+  })
+
+  test('stream failures carry the spec statuses: 401 API key missing, 400 model not found', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const noKey = await streamerContext(owner, chatOptions(undefined))
+    const keyError = await collect(noKey.streamer(noKey.context)).catch((error) => error)
+    assert.deepEqual(streamErrorOf(keyError), { status: 401, message: 'API key missing' })
+
+    const unknown = await streamerContext(
+      owner,
+      chatOptions(credentialsId, { model: 'missing-model' })
+    )
+    const modelError = await collect(unknown.streamer(unknown.context)).catch((error) => error)
+    assert.deepEqual(streamErrorOf(modelError), { status: 400, message: 'model not found' })
+
+    standIn.failWith(503, { error: { message: 'Overloaded' } })
+    const failing = await streamerContext(owner, chatOptions(credentialsId))
+    const providerError = await collect(failing.streamer(failing.context)).catch((e) => e)
+    assert.deepEqual(streamErrorOf(providerError), { status: 503, message: 'Overloaded' })
+    // Refused requests cost nothing.
+    assert.lengthOf(await usagesOf(owner), 0)
+  })
+
+  test('a stream whose server cannot be reached answers 500 with the unknown error', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner } = await setup(cleanup)
+    const credentialsId = await credentialsFor(owner, 'openai', {
+      apiKey: KEY,
+      baseUrl: `${standIn.origin}/nowhere-else`.replace(/:\d+/, ':1'),
+    })
+    const unreachable = await streamerContext(owner, chatOptions(credentialsId))
+    const error = await collect(unreachable.streamer(unreachable.context)).catch((e) => e)
+    assert.deepEqual(streamErrorOf(error), {
+      status: 500,
+      message: 'An unknown error occured while generating the response',
+    })
+  })
+})
+
+test.group('OpenAI: Create speech', () => {
+  const speech = (credentialsId: string | undefined, extra: Record<string, unknown> = {}) => ({
+    action: 'Create speech',
+    credentialsId,
+    model: 'tts-1',
+    input: 'Bonjour {{City}}',
+    voice: 'nova',
+    saveUrlInVariableId: 'vUrl',
+    ...extra,
+  })
+
+  test('stores the mp3 and saves its public URL', async ({ assert, cleanup }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const out = await runBlock(owner, 'openai', speech(credentialsId))
+    assert.deepEqual(out.logs, [])
+    const url = String(out.value('vUrl'))
+    assert.match(url, /\/storage\/public\/.+\.mp3$/)
+    const stored = await readFile(pathFor(url.slice(url.indexOf('/storage/') + 9)))
+    assert.isTrue(stored.equals(MP3_BYTES))
+    const [call] = standIn.callsTo('/v1/audio/speech')
+    assert.equal(call.headers.authorization, `Bearer ${KEY}`)
+    assert.deepInclude(call.json, { model: 'tts-1', input: 'Bonjour Paris', voice: 'nova' })
+    const [usage] = await usagesOf(owner)
+    assert.equal(usage.model, 'tts-1')
+    assert.equal(usage.inputTokens, Math.ceil('Bonjour Paris'.length / 4))
+  })
+
+  test('runtime checks word for word', async ({ assert, cleanup }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const logsOf = async (extra: Record<string, unknown>, withKey = true) =>
+      descriptions(
+        (await runBlock(owner, 'openai', speech(withKey ? credentialsId : undefined, extra))).logs
+      )
+    assert.deepEqual(await logsOf({ input: '' }), ['Create speech input is empty'])
+    assert.deepEqual(await logsOf({ voice: '' }), ['Create speech voice is empty'])
+    assert.deepEqual(await logsOf({ saveUrlInVariableId: '' }), [
+      'Create speech save variable is empty',
+    ])
+    assert.deepEqual(await logsOf({}, false), ['No API key provided'])
+    assert.lengthOf(standIn.requests, 0)
+    standIn.failWith(400, { error: { message: 'bad' } })
+    assert.deepEqual(await logsOf({}), ['An error occured while converting the text to speech'])
+  })
+})
+
+test.group('OpenAI: Create transcription', () => {
+  test('uploads the fetched audio as multipart with whisper-1 and saves the text', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup, { transcript: 'Hola mundo' })
+    const out = await runBlock(owner, 'openai', {
+      action: 'Create transcription',
+      credentialsId,
+      url: `${standIn.origin}/files/speech.mp3`,
+      transcriptionVariableId: 'vAnswer',
+    })
+    assert.deepEqual(out.logs, [])
+    assert.equal(out.value('vAnswer'), 'Hola mundo')
+    const [call] = standIn.callsTo('/v1/audio/transcriptions')
+    assert.equal(call.headers.authorization, `Bearer ${KEY}`)
+    assert.deepEqual(call.form, {
+      file: { name: 'speech.mp3', type: 'audio/mpeg', size: MP3_BYTES.length },
+      model: { text: 'whisper-1' },
+    })
+    const [usage] = await usagesOf(owner)
+    assert.equal(usage.model, 'whisper-1')
+  })
+
+  test('runtime checks word for word', async ({ assert, cleanup }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const run = async (extra: Record<string, unknown>) =>
+      descriptions(
+        (
+          await runBlock(owner, 'openai', {
+            action: 'Create transcription',
+            credentialsId,
+            url: `${standIn.origin}/files/speech.mp3`,
+            transcriptionVariableId: 'vAnswer',
+            ...extra,
+          })
+        ).logs
+      )
+    assert.deepEqual(await run({ url: '' }), ['Audio URL is empty'])
+    assert.deepEqual(await run({ transcriptionVariableId: '' }), ['Missing transcription variable'])
+    assert.lengthOf(standIn.requests, 0)
+    standIn.failWith(500)
+    assert.deepEqual(await run({}), ['An API call error occured while generating the response'])
+  })
+})
+
+test.group('OpenAI: Create image', () => {
+  test('stores the generated image and saves its URL', async ({ assert, cleanup }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    const out = await runBlock(owner, 'openai', {
+      action: 'Create image',
+      credentialsId,
+      prompt: 'A cat in {{City}}',
+      size: '512x512',
+      saveUrlInVariableId: 'vUrl',
+    })
+    assert.deepEqual(out.logs, [])
+    const url = String(out.value('vUrl'))
+    assert.match(url, /\/storage\/public\/.+\.png$/)
+    const stored = await readFile(pathFor(url.slice(url.indexOf('/storage/') + 9)))
+    assert.isTrue(stored.equals(PNG_BYTES))
+    const [call] = standIn.callsTo('/v1/images/generations')
+    assert.deepInclude(call.json, { prompt: 'A cat in Paris', size: '512x512', n: 1 })
+    assert.lengthOf(await usagesOf(owner), 1)
+  })
+
+  test('an image answered as a URL is downloaded and stored', async ({ assert, cleanup }) => {
+    const { owner, credentialsId } = await setup(cleanup, { imagesAs: 'url' })
+    const out = await runBlock(owner, 'openai', {
+      action: 'Create image',
+      credentialsId,
+      prompt: 'A cat',
+      size: '256x256',
+      saveUrlInVariableId: 'vUrl',
+    })
+    const url = String(out.value('vUrl'))
+    const stored = await readFile(pathFor(url.slice(url.indexOf('/storage/') + 9)))
+    assert.isTrue(stored.equals(PNG_BYTES))
+  })
+
+  test('a failure logs "An error occurred while generating image"', async ({ assert, cleanup }) => {
+    const { standIn, owner, credentialsId } = await setup(cleanup)
+    standIn.failWith(400, { error: { message: 'Your request was rejected' } })
+    const out = await runBlock(owner, 'openai', {
+      action: 'Create image',
+      credentialsId,
+      prompt: 'A cat',
+      size: '1024x1024',
+      saveUrlInVariableId: 'vUrl',
+    })
+    assert.deepEqual(descriptions(out.logs), ['An error occurred while generating image'])
+    assert.deepInclude(out.logs[0].details as object, { status: 400 })
+
+    // Without a variable to show it, no picture is paid for.
+    standIn.failWith(null)
+    const unsaved = await runBlock(owner, 'openai', {
+      action: 'Create image',
+      credentialsId,
+      prompt: 'A cat',
+      size: '1024x1024',
+    })
+    assert.deepEqual(descriptions(unsaved.logs), ['An error occurred while generating image'])
+    assert.lengthOf(standIn.callsTo('/v1/images/generations'), 1)
+  })
+})
+
+test.group('OpenAI: models fetcher', () => {
+  test('lists the gpt and tts models of the key', async ({ assert, cleanup }) => {
+    const { standIn, owner } = await setup(cleanup, {
+      models: ['gpt-4o', 'whisper-1', 'tts-1-hd', 'dall-e-3', 'gpt-4o-mini'],
+    })
+    const fetchers = await (
+      await pluginRegistry()
+    ).exportOf<Record<string, Fetcher>>('openai', 'fetchers')
+    const { context } = await streamerContext(owner, {})
+    context.credentials = { apiKey: KEY, baseUrl: standIn.baseUrl }
+    assert.deepEqual(await fetchers!.models(context as any), [
+      { value: 'gpt-4o', label: 'gpt-4o' },
+      { value: 'tts-1-hd', label: 'tts-1-hd' },
+      { value: 'gpt-4o-mini', label: 'gpt-4o-mini' },
+    ])
+  })
+})

@@ -1,0 +1,162 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+import { forgetPublishedBot } from '#services/chat/bot_cache'
+import { forgetChatLimits } from '#actions/chat/chat'
+
+/**
+ * What a chat turn costs the database once the bot and the plan are cached: one read (the
+ * session) and, on PostgreSQL, one write statement (data-modifying CTEs: one commit); other
+ * dialects run one statement per table touched (session, result, answers).
+ */
+
+/** Two rounds of a bubble with a variable and a text input. */
+function twoQuestions() {
+  const round = (n: number) => ({
+    id: `g${n}`,
+    title: `Round ${n}`,
+    graphCoordinates: { x: n * 300, y: 0 },
+    blocks: [
+      {
+        id: `t${n}`,
+        type: 'text',
+        content: { richText: [{ type: 'p', children: [{ text: `Question ${n}, {{Name}}?` }] }] },
+      },
+      { id: `i${n}`, type: 'text input', options: { variableId: `v${n}` } },
+    ],
+  })
+  const groups = [round(0), round(1), round(2)]
+  groups[0].blocks[1] = { ...groups[0].blocks[1], outgoingEdgeId: 'e1' } as any
+  groups[1].blocks[1] = { ...groups[1].blocks[1], outgoingEdgeId: 'e2' } as any
+  return {
+    version: '6',
+    name: 'Query count',
+    groups,
+    events: [
+      { id: 'start', type: 'start', graphCoordinates: { x: -300, y: 0 }, outgoingEdgeId: 'e0' },
+    ],
+    edges: [
+      { id: 'e0', from: { eventId: 'start' }, to: { groupId: 'g0' } },
+      { id: 'e1', from: { blockId: 'i0' }, to: { groupId: 'g1' } },
+      { id: 'e2', from: { blockId: 'i1' }, to: { groupId: 'g2' } },
+    ],
+    variables: [
+      { id: 'v0', name: 'Name' },
+      { id: 'v1', name: 'Second' },
+      { id: 'v2', name: 'Third' },
+    ],
+    theme: {},
+    settings: {},
+  }
+}
+
+/** The SQL statements run while `work` runs (knex's query event, read and write clients). */
+async function statementsDuring(work: () => Promise<unknown>) {
+  const connection = db.manager.get(db.primaryConnectionName)
+  const clients = new Set(
+    [connection?.connection?.client, connection?.connection?.readClient].filter(Boolean)
+  )
+  const statements: string[] = []
+  const listener = (query: { sql: string }) => statements.push(query.sql)
+  for (const client of clients) client!.on('query', listener)
+  try {
+    await work()
+  } finally {
+    for (const client of clients) client!.removeListener('query', listener)
+  }
+  return statements
+}
+
+async function publishedBot(client: any) {
+  const user = await createUser()
+  await setUserPlan(user, 'UNLIMITED')
+  const workspace = await firstWorkspaceOf(user)
+  const token = (await new CreateApiToken().handle(user, `queries-${Date.now()}`)).value
+  const imported = await client
+    .post('/api/v1/bots')
+    .bearerToken(token)
+    .json({ workspaceId: workspace.id, bot: twoQuestions() })
+  imported.assertStatus(201)
+  const botId = imported.body().bot.id
+  ;(await client.post(`/api/v1/bots/${botId}/publish`).bearerToken(token)).assertStatus(200)
+  const publicId = (await client.get(`/api/v1/bots/${botId}`).bearerToken(token)).body().bot
+    .publicId
+  return { botId, publicId }
+}
+
+test.group('Chat API: database statements per turn', () => {
+  test('chats starting together on an uncached bot share one read of the bot and of the chat limit', async ({
+    client,
+    assert,
+  }) => {
+    const { botId, publicId } = await publishedBot(client)
+    forgetPublishedBot(botId)
+    forgetChatLimits()
+    let replies: any[] = []
+    const statements = await statementsDuring(async () => {
+      replies = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+        )
+      )
+    })
+    for (const reply of replies) reply.assertStatus(200)
+    assert.lengthOf(new Set(replies.map((reply) => reply.body().sessionId)), 8)
+    const botReads = statements.filter((sql) => /published_bots/.test(sql))
+    assert.lengthOf(botReads, 1, statements.join('\n'))
+    const usageReads = statements.filter((sql) => /^\s*select/i.test(sql) && /chat_usage/.test(sql))
+    assert.lengthOf(usageReads, 1, statements.join('\n'))
+  })
+
+  test('a continueChat turn reads its session once and writes once per table (one statement on PostgreSQL)', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser()
+    await setUserPlan(user, 'UNLIMITED')
+    const workspace = await firstWorkspaceOf(user)
+    const token = (await new CreateApiToken().handle(user, `queries-${Date.now()}`)).value
+    const imported = await client
+      .post('/api/v1/bots')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, bot: twoQuestions() })
+    imported.assertStatus(201)
+    const botId = imported.body().bot.id
+    ;(await client.post(`/api/v1/bots/${botId}/publish`).bearerToken(token)).assertStatus(200)
+    const publicId = (await client.get(`/api/v1/bots/${botId}`).bearerToken(token)).body().bot
+      .publicId
+
+    // The first start loads the bot and the plan into the caches.
+    const start = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+    start.assertStatus(200)
+    const sessionId = start.body().sessionId
+    const first = await client
+      .post(`/api/v1/sessions/${sessionId}/continueChat`)
+      .json({ message: 'Ada' })
+    first.assertStatus(200)
+
+    let reply: any
+    const statements = await statementsDuring(async () => {
+      reply = await client
+        .post(`/api/v1/sessions/${sessionId}/continueChat`)
+        .json({ message: 'second answer' })
+    })
+    reply.assertStatus(200)
+    assert.deepEqual(
+      reply.body().messages.map((m: any) => m.content.richText[0].children[0].text),
+      ['Question 2, Ada?']
+    )
+
+    const reads = statements.filter((sql) => /^\s*select/i.test(sql))
+    const writes = statements.filter((sql) => !/^\s*select/i.test(sql))
+    assert.lengthOf(reads, 1, statements.join('\n'))
+    assert.match(reads[0], /chat_sessions/)
+    if (db.connection().dialect.name === 'postgres') {
+      assert.lengthOf(writes, 1, statements.join('\n'))
+      for (const table of ['chat_sessions', 'results', 'answers']) assert.include(writes[0], table)
+    } else {
+      assert.lengthOf(writes, 3, statements.join('\n'))
+    }
+  })
+})

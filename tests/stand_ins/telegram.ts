@@ -1,0 +1,138 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * A local stand-in for the Telegram Bot API as a webhook bot uses it: getMe, setWebhook,
+ * getWebhookInfo and deleteWebhook under /bot{token}/, answering {ok, result} or
+ * {ok: false, error_code, description} like the real service. setWebhook checks what
+ * Telegram checks (a URL, a secret_token of 1-256 characters A-Z a-z 0-9 _ -, allowed_updates
+ * an array of strings). `deliver` plays Telegram sending an update to the registered webhook,
+ * with the secret token in X-Telegram-Bot-Api-Secret-Token.
+ */
+
+export interface TelegramCall {
+  method: string
+  token: string
+  headers: Record<string, string | string[] | undefined>
+  body: any
+}
+
+export interface Webhook {
+  url: string
+  secret_token?: string
+  allowed_updates?: string[]
+}
+
+const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/
+
+export async function startTelegramStandIn(options: { token: string }) {
+  const calls: TelegramCall[] = []
+  let webhook: Webhook | null = null
+
+  const server: Server = createServer((req, res) => {
+    let raw = ''
+    req.on('data', (chunk) => (raw += chunk))
+    req.on('end', () => {
+      const send = (status: number, data: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(data))
+      }
+      const fail = (status: number, description: string) =>
+        send(status, { ok: false, error_code: status, description })
+      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname)
+      if (!match) return fail(404, 'Not Found')
+      const [, token, method] = match
+      let body: any = {}
+      if (raw) {
+        if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
+          return fail(400, 'Bad Request: unsupported content type')
+        }
+        try {
+          body = JSON.parse(raw)
+        } catch {
+          return fail(400, 'Bad Request: invalid JSON')
+        }
+      }
+      calls.push({ method, token, headers: req.headers, body })
+      if (req.method !== 'POST' && req.method !== 'GET') return fail(405, 'Method Not Allowed')
+      if (token !== options.token) return fail(401, 'Unauthorized')
+
+      switch (method) {
+        case 'getMe':
+          return send(200, {
+            ok: true,
+            result: { id: 4242, is_bot: true, first_name: 'Orders', username: 'orders_bot' },
+          })
+        case 'setWebhook': {
+          if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url)) {
+            return fail(400, 'Bad Request: bad webhook: an HTTPS URL must be provided')
+          }
+          if (body.secret_token !== undefined && !SECRET_TOKEN.test(String(body.secret_token))) {
+            return fail(400, 'Bad Request: secret token contains unallowed characters')
+          }
+          if (
+            body.allowed_updates !== undefined &&
+            (!Array.isArray(body.allowed_updates) ||
+              body.allowed_updates.some((type: unknown) => typeof type !== 'string'))
+          ) {
+            return fail(400, "Bad Request: can't parse allowed updates")
+          }
+          webhook = {
+            url: body.url,
+            secret_token: body.secret_token,
+            allowed_updates: body.allowed_updates,
+          }
+          return send(200, { ok: true, result: true, description: 'Webhook was set' })
+        }
+        case 'getWebhookInfo':
+          return send(200, {
+            ok: true,
+            result: { url: webhook?.url ?? '', pending_update_count: 0 },
+          })
+        case 'deleteWebhook': {
+          const had = webhook !== null
+          webhook = null
+          return send(200, {
+            ok: true,
+            result: true,
+            description: had ? 'Webhook was deleted' : 'Webhook is already deleted',
+          })
+        }
+        default:
+          return fail(404, 'Not Found: method not found')
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    calls,
+    webhook: () => webhook,
+    /**
+     * Sends an update to the registered webhook as Telegram does (the registered secret
+     * token unless `secretToken` overrides it; null sends none).
+     */
+    async deliver(update: Record<string, unknown>, override: { secretToken?: string | null } = {}) {
+      if (!webhook) throw new Error('No webhook is set')
+      const secret =
+        override.secretToken === undefined ? webhook.secret_token : override.secretToken
+      const response = await fetch(webhook.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(secret ? { 'x-telegram-bot-api-secret-token': secret } : {}),
+        },
+        body: JSON.stringify(update),
+      })
+      const text = await response.text()
+      let json: any = null
+      try {
+        json = JSON.parse(text)
+      } catch {}
+      return { status: response.status, body: json ?? text }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
