@@ -171,6 +171,8 @@ export class BullMQDriver implements QueueDriver {
     if (hasCron) parseCron(options.cron!)
 
     const queue = await this.#queue(name)
+    // Upserting replaces the scheduler and its next delayed tick; a tick already promoted to
+    // waiting keeps the payload it was created with.
     const template = { name, data: storable(payload) }
     if (hasEvery) {
       const every = options.everyMs!

@@ -323,6 +323,9 @@ test.group('Queue | BullMQ driver', (group) => {
     const driver = driverFor(newPrefix())
     const ticks: { tag: string; jobId: string }[] = []
     await driver.work([job('tick', async ({ tag }, { jobId }) => ticks.push({ tag, jobId }))])
+    // A tick that falls due between the two calls runs with the old payload (BullMQ has
+    // already promoted it); start just after a boundary so both calls land in one period.
+    await sleep(200 - (Date.now() % 200) + 10)
     await driver.repeat('tick', { tag: 'old' }, { key: 'wf:1', everyMs: 200 })
     await driver.repeat('tick', { tag: 'new' }, { key: 'wf:1', everyMs: 200 })
     assert.equal((await driver.counts()).repeats, 1)
