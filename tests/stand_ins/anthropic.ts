@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
+import { startStandIn, type StandInRequest } from './stand_in_server.js'
 
 /**
  * A local stand-in for the Anthropic Messages API. Like the real service it refuses a
@@ -26,12 +26,7 @@ export interface StandInReply {
   usage?: { input_tokens: number; output_tokens: number }
 }
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: any
-}
+export type RecordedRequest = StandInRequest
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 
@@ -87,14 +82,6 @@ function conversationProblem(body: StandInMessageRequest): string | undefined {
   return undefined
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => resolve(body))
-  })
-}
-
 export async function startAnthropicStandIn(options: {
   apiKey: string
   models?: string[]
@@ -109,7 +96,6 @@ export async function startAnthropicStandIn(options: {
   /** GET /v1/models page size, to exercise the pagination. */
   modelsPageSize?: number
 }) {
-  const requests: RecordedRequest[] = []
   const models = options.models ?? [
     'claude-3-opus-20240229',
     'claude-3-haiku-20240307',
@@ -117,16 +103,9 @@ export async function startAnthropicStandIn(options: {
     'claude-2.1',
     'claude-instant-1.2',
   ]
-  const server: Server = createServer(async (req, res) => {
-    const text = await readBody(req)
-    const url = new URL(req.url ?? '/', 'http://stand-in')
-    let body: any
-    try {
-      body = text ? JSON.parse(text) : undefined
-    } catch {
+  const standIn = await startStandIn(async ({ req, res, url, text, body, isJson, requests }) => {
+    if (text && !isJson)
       return error(res, 400, 'invalid_request_error', 'The body is not valid JSON')
-    }
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body })
 
     if (req.headers['x-api-key'] !== options.apiKey)
       return error(res, 401, 'authentication_error', 'invalid x-api-key')
@@ -222,14 +201,13 @@ export async function startAnthropicStandIn(options: {
     send('message_stop', {})
     res.end()
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const { baseUrl, requests, close } = standIn
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     requests,
     /** The POST /v1/messages bodies, oldest first. */
     messageBodies: () =>
       requests.filter((r) => r.path === '/v1/messages').map((r) => r.body as StandInMessageRequest),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   }
 }

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { recordText, sendJson, startStandIn, type TextStandInRequest } from './stand_in_server.js'
 import { randomUUID } from 'node:crypto'
 
 /**
@@ -10,33 +9,13 @@ import { randomUUID } from 'node:crypto'
  * the bot id 'broken' answers 500.
  */
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: string
-  json?: any
-}
+export type RecordedRequest = TextStandInRequest
 
 export async function startChatNodeStandIn(options: { apiKey: string; botIds: string[] }) {
-  const requests: RecordedRequest[] = []
   const threads = new Map<string, string[]>()
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stand-in')
-      const recorded: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        headers: req.headers,
-        body,
-      }
-      requests.push(recorded)
-      const send = (status: number, data: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, url, body, isJson, recorded }) => {
+      const send = (status: number, data: unknown) => sendJson(res, status, data)
       if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
         return send(401, { error: 'Invalid API key' })
       }
@@ -45,11 +24,8 @@ export async function startChatNodeStandIn(options: { apiKey: string; botIds: st
       if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
         return send(415, { error: 'Expected a JSON body' })
       }
-      try {
-        recorded.json = JSON.parse(body)
-      } catch {
-        return send(400, { error: 'The body is not JSON' })
-      }
+      if (!isJson) return send(400, { error: 'The body is not JSON' })
+      recorded.json = body
       const botId = decodeURIComponent(match[1])
       if (botId === 'broken') return send(500, { error: 'The bot is unavailable' })
       if (!options.botIds.includes(botId)) return send(404, { error: `Unknown bot ${botId}` })
@@ -68,14 +44,13 @@ export async function startChatNodeStandIn(options: { apiKey: string; botIds: st
         message: `Answer ${history.length} to "${message}"`,
         chat_session_id: thread,
       })
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+    },
+    { record: recordText }
+  )
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
+    baseUrl: standIn.baseUrl,
+    requests: standIn.requests,
     threads,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: standIn.close,
   }
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
+import { sendJson as send, startStandIn, type StandInRequest } from './stand_in_server.js'
 
 /**
  * A local stand-in for a Dify app's API. Like Dify it checks the app key, refuses a body
@@ -17,28 +17,10 @@ export interface DifyStandInRequest {
   files?: unknown[]
 }
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: any
-}
-
-function send(res: ServerResponse, status: number, data: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(data))
-}
+export type RecordedRequest = StandInRequest
 
 function refuse(res: ServerResponse, status: number, code: string, message: string) {
   send(res, status, { code, message, status })
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => resolve(body))
-  })
 }
 
 export async function startDifyStandIn(options: {
@@ -53,87 +35,78 @@ export async function startDifyStandIn(options: {
   errorAfterFirstDelta?: boolean
   appName?: string
 }) {
-  const requests: RecordedRequest[] = []
   const conversations = new Set<string>()
-  const server: Server = createServer(async (req, res) => {
-    const text = await readBody(req)
-    const url = new URL(req.url ?? '/', 'http://stand-in')
-    let body: any
-    try {
-      body = text ? JSON.parse(text) : undefined
-    } catch {
-      return refuse(res, 400, 'invalid_param', 'Invalid JSON')
-    }
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body })
-    if (req.headers.authorization !== `Bearer ${options.apiKey}`)
-      return refuse(res, 401, 'unauthorized', 'Access token is invalid')
+  const { baseUrl, requests, close } = await startStandIn(
+    ({ req, res, url, text, body, isJson }) => {
+      if (text && !isJson) return refuse(res, 400, 'invalid_param', 'Invalid JSON')
+      if (req.headers.authorization !== `Bearer ${options.apiKey}`)
+        return refuse(res, 401, 'unauthorized', 'Access token is invalid')
 
-    if (req.method === 'GET' && url.pathname === '/v1/info') {
-      return send(res, 200, { name: options.appName ?? 'Support bot', description: '', tags: [] })
-    }
-    if (req.method !== 'POST' || url.pathname !== '/v1/chat-messages')
-      return refuse(res, 404, 'not_found', 'The requested URL was not found on the server.')
+      if (req.method === 'GET' && url.pathname === '/v1/info') {
+        return send(res, 200, { name: options.appName ?? 'Support bot', description: '', tags: [] })
+      }
+      if (req.method !== 'POST' || url.pathname !== '/v1/chat-messages')
+        return refuse(res, 404, 'not_found', 'The requested URL was not found on the server.')
 
-    if (typeof body?.query !== 'string' || !body.query)
-      return refuse(res, 400, 'invalid_param', 'query is required')
-    if (typeof body.user !== 'string' || !body.user)
-      return refuse(res, 400, 'invalid_param', 'user is required')
-    if (!body.inputs || typeof body.inputs !== 'object' || Array.isArray(body.inputs))
-      return refuse(res, 400, 'invalid_param', 'inputs must be an object')
-    if (body.response_mode !== 'streaming' && body.response_mode !== 'blocking')
-      return refuse(res, 400, 'invalid_param', 'response_mode must be streaming or blocking')
-    if (body.response_mode === 'blocking' && options.agent)
-      return refuse(res, 400, 'app_unavailable', 'Agent Chat App does not support blocking mode')
-    if (body.conversation_id && !conversations.has(body.conversation_id))
-      return refuse(res, 404, 'not_found', 'Conversation Not Exists.')
-    if (options.failWith)
-      return refuse(res, options.failWith, 'internal_server_error', 'Internal Server Error')
+      if (typeof body?.query !== 'string' || !body.query)
+        return refuse(res, 400, 'invalid_param', 'query is required')
+      if (typeof body.user !== 'string' || !body.user)
+        return refuse(res, 400, 'invalid_param', 'user is required')
+      if (!body.inputs || typeof body.inputs !== 'object' || Array.isArray(body.inputs))
+        return refuse(res, 400, 'invalid_param', 'inputs must be an object')
+      if (body.response_mode !== 'streaming' && body.response_mode !== 'blocking')
+        return refuse(res, 400, 'invalid_param', 'response_mode must be streaming or blocking')
+      if (body.response_mode === 'blocking' && options.agent)
+        return refuse(res, 400, 'app_unavailable', 'Agent Chat App does not support blocking mode')
+      if (body.conversation_id && !conversations.has(body.conversation_id))
+        return refuse(res, 404, 'not_found', 'Conversation Not Exists.')
+      if (options.failWith)
+        return refuse(res, options.failWith, 'internal_server_error', 'Internal Server Error')
 
-    const conversationId = body.conversation_id || `conv-${conversations.size + 1}`
-    conversations.add(conversationId)
-    const deltas = options.answer
-      ? options.answer(body)
-      : (`You asked: ${body.query}`.match(/\S+\s*|\s+/g) ?? [])
-    const usage = options.usage ?? { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 }
-    const common = {
-      task_id: 'task-1',
-      id: 'msg-1',
-      message_id: 'msg-1',
-      conversation_id: conversationId,
-      created_at: 1_700_000_000,
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' })
-    res.write('event: ping\n\n')
-    for (const [index, delta] of deltas.entries()) {
+      const conversationId = body.conversation_id || `conv-${conversations.size + 1}`
+      conversations.add(conversationId)
+      const deltas = options.answer
+        ? options.answer(body)
+        : (`You asked: ${body.query}`.match(/\S+\s*|\s+/g) ?? [])
+      const usage = options.usage ?? { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 }
+      const common = {
+        task_id: 'task-1',
+        id: 'msg-1',
+        message_id: 'msg-1',
+        conversation_id: conversationId,
+        created_at: 1_700_000_000,
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('event: ping\n\n')
+      for (const [index, delta] of deltas.entries()) {
+        res.write(
+          `data: ${JSON.stringify({ event: options.agent ? 'agent_message' : 'message', ...common, answer: delta })}\n\n`
+        )
+        if (index === 0 && options.agent) {
+          res.write(
+            `data: ${JSON.stringify({ event: 'agent_thought', ...common, thought: 'Thinking', tool: '' })}\n\n`
+          )
+        }
+        if (index === 0 && options.errorAfterFirstDelta) {
+          res.write(
+            `data: ${JSON.stringify({ event: 'error', ...common, status: 400, code: 'completion_request_error', message: 'The model is overloaded' })}\n\n`
+          )
+          return res.end()
+        }
+      }
       res.write(
-        `data: ${JSON.stringify({ event: options.agent ? 'agent_message' : 'message', ...common, answer: delta })}\n\n`
+        `data: ${JSON.stringify({ event: 'message_end', ...common, metadata: { usage: { ...usage, currency: 'USD' } } })}\n\n`
       )
-      if (index === 0 && options.agent) {
-        res.write(
-          `data: ${JSON.stringify({ event: 'agent_thought', ...common, thought: 'Thinking', tool: '' })}\n\n`
-        )
-      }
-      if (index === 0 && options.errorAfterFirstDelta) {
-        res.write(
-          `data: ${JSON.stringify({ event: 'error', ...common, status: 400, code: 'completion_request_error', message: 'The model is overloaded' })}\n\n`
-        )
-        return res.end()
-      }
+      res.end()
     }
-    res.write(
-      `data: ${JSON.stringify({ event: 'message_end', ...common, metadata: { usage: { ...usage, currency: 'USD' } } })}\n\n`
-    )
-    res.end()
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  )
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: baseUrl,
     requests,
     chatBodies: () =>
       requests
         .filter((r) => r.path === '/v1/chat-messages')
         .map((r) => r.body as DifyStandInRequest),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   }
 }

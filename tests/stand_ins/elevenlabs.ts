@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { recordText, sendJson, startStandIn, type TextStandInRequest } from './stand_in_server.js'
 
 /**
  * A local stand-in for the ElevenLabs REST API: voices, models and text to speech, all
@@ -34,32 +33,12 @@ export function speechBytes(text: string, voiceId: string, modelId = 'default') 
   ])
 }
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: string
-  json?: any
-}
+export type RecordedRequest = TextStandInRequest
 
 export async function startElevenLabsStandIn(options: { apiKey: string }) {
-  const requests: RecordedRequest[] = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stand-in')
-      const recorded: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        headers: req.headers,
-        body,
-      }
-      requests.push(recorded)
-      const send = (status: number, data: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, url, body, isJson, recorded }) => {
+      const send = (status: number, data: unknown) => sendJson(res, status, data)
       const fail = (status: number, code: string, message: string) =>
         send(status, { detail: { status: code, message } })
       if (req.headers['xi-api-key'] !== options.apiKey) {
@@ -79,11 +58,8 @@ export async function startElevenLabsStandIn(options: { apiKey: string }) {
         if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
           return fail(415, 'invalid_content_type', 'Expected a JSON body')
         }
-        try {
-          recorded.json = JSON.parse(body)
-        } catch {
-          return fail(400, 'invalid_json', 'The body is not JSON')
-        }
+        if (!isJson) return fail(400, 'invalid_json', 'The body is not JSON')
+        recorded.json = body
         const { text, model_id: modelId } = recorded.json ?? {}
         if (typeof text !== 'string' || text.trim() === '') {
           return fail(422, 'invalid_text', 'text is required')
@@ -98,13 +74,12 @@ export async function startElevenLabsStandIn(options: { apiKey: string }) {
         return res.end(speechBytes(text, voiceId, modelId))
       }
       fail(404, 'not_found', `Unknown path ${url.pathname}`)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+    },
+    { record: recordText }
+  )
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    baseUrl: standIn.baseUrl,
+    requests: standIn.requests,
+    close: standIn.close,
   }
 }

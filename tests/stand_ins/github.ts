@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { sendJson, startStandIn, type StandInExchange } from './stand_in_server.js'
 
 export interface GithubStandInUser {
   id: number
@@ -6,6 +6,12 @@ export interface GithubStandInUser {
   name: string | null
   email: string | null
   emails?: { email: string; primary: boolean; verified: boolean }[]
+}
+
+interface GithubRequest {
+  path: string
+  body: string
+  authorization?: string
 }
 
 /**
@@ -16,18 +22,10 @@ export interface GithubStandInUser {
 export async function startGithubStandIn(port: number, clientId: string, clientSecret: string) {
   const codes = new Map<string, GithubStandInUser>()
   const tokens = new Map<string, GithubStandInUser>()
-  const requests: { path: string; body: string; authorization?: string }[] = []
 
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c) => (body += c))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
-      requests.push({ path: url.pathname, body, authorization: req.headers.authorization })
-      const send = (status: number, data: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, url, text: body }) => {
+      const send = (status: number, data: unknown) => sendJson(res, status, data)
       if (req.method === 'POST' && url.pathname === '/login/oauth/access_token') {
         const params = new URLSearchParams(body)
         const jsonBody = body.startsWith('{') ? JSON.parse(body) : null
@@ -59,18 +57,25 @@ export async function startGithubStandIn(port: number, clientId: string, clientS
         return send(200, user.emails ?? [])
       }
       send(404, { message: 'Not Found' })
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+    },
+    {
+      port,
+      record: ({ req, url, text }: StandInExchange): GithubRequest => ({
+        path: url.pathname,
+        body: text,
+        authorization: req.headers.authorization,
+      }),
+    }
+  )
 
   return {
-    requests,
+    requests: standIn.requests,
     /** What GitHub would do after the person approves: a one-time code for this user. */
     approve(user: GithubStandInUser) {
       const code = `code_${Math.random().toString(36).slice(2)}`
       codes.set(code, user)
       return code
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: standIn.close,
   }
 }

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { sendJson, startStandIn, type StandInExchange } from './stand_in_server.js'
 
 /**
  * A local stand-in for the Gmail API and Google's OAuth token endpoint, as a polling
@@ -38,7 +37,6 @@ export async function startGmailStandIn(options: {
   email: string
   validAccessToken?: string
 }) {
-  const requests: GmailRequest[] = []
   const messages: StandInMessage[] = []
   const issued = new Set<string>(options.validAccessToken ? [options.validAccessToken] : [])
   let counter = 0
@@ -104,22 +102,10 @@ export async function startGmailStandIn(options: {
       })
   }
 
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stand-in')
-      requests.push({
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        headers: req.headers,
-        body,
-      })
-      const send = (status: number, data: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, url, text: body }) => {
+      const send = (status: number, data: unknown) =>
+        sendJson(res, status, data, 'application/json; charset=utf-8')
 
       if (url.pathname === '/token') {
         if (req.method !== 'POST') return send(405, { error: 'invalid_request' })
@@ -222,17 +208,24 @@ export async function startGmailStandIn(options: {
         })
       }
       send(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } })
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+    },
+    {
+      record: ({ req, url, text }: StandInExchange): GmailRequest => ({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: text,
+      }),
+    }
+  )
 
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    tokenUrl: `http://127.0.0.1:${port}/token`,
-    requests,
+    baseUrl: standIn.baseUrl,
+    tokenUrl: `${standIn.baseUrl}/token`,
+    requests: standIn.requests,
     messages,
     add,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: standIn.close,
   }
 }

@@ -1,5 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage } from 'node:http'
+import {
+  sendJson,
+  startStandIn,
+  type StandInExchange,
+  type StandInRequest,
+} from './stand_in_server.js'
 
 /**
  * A local stand-in for Groq's OpenAI-compatible API (/openai/v1). It checks what a client
@@ -18,11 +23,12 @@ export type QueuedReply =
   /** The connection is cut without an answer (a network failure for the client). */
   | { drop: true }
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: IncomingMessage['headers']
-  body: any
+export type RecordedRequest = StandInRequest
+
+/** A body that is not JSON is kept as sent, so a test can see what went wrong. */
+function record({ req, url, text, body, isJson }: StandInExchange): RecordedRequest {
+  const kept = isJson ? body : text || undefined
+  return { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body: kept }
 }
 
 function problemsOf(req: IncomingMessage, body: any, apiKey: string): string[] {
@@ -57,25 +63,12 @@ function problemsOf(req: IncomingMessage, body: any, apiKey: string): string[] {
 }
 
 export async function startGroqStandIn(options: { apiKey: string }) {
-  const requests: RecordedRequest[] = []
   const queue: QueuedReply[] = []
   let callIds = 0
-  const server: Server = createServer((req, res) => {
-    let raw = ''
-    req.on('data', (chunk) => (raw += chunk))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stand-in')
-      let body: any
-      try {
-        body = raw ? JSON.parse(raw) : undefined
-      } catch {
-        body = raw
-      }
-      requests.push({ method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body })
-      const send = (status: number, data: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, url, recorded, requests }) => {
+      const body = recorded.body
+      const send = (status: number, data: unknown) => sendJson(res, status, data)
       if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
         return send(401, {
           error: {
@@ -128,12 +121,12 @@ export async function startGroqStandIn(options: { apiKey: string }) {
         ],
         usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
       })
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+    },
+    { record, closeConnections: true }
+  )
+  const { requests } = standIn
   return {
-    baseUrl: `http://127.0.0.1:${port}/openai/v1`,
+    baseUrl: `${standIn.baseUrl}/openai/v1`,
     requests,
     /** Replies for the next chat completions, in order. */
     reply: (...replies: QueuedReply[]) => queue.push(...replies),
@@ -143,11 +136,7 @@ export async function startGroqStandIn(options: { apiKey: string }) {
       requests.length = 0
       queue.length = 0
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: standIn.close,
   }
 }
 
@@ -163,25 +152,9 @@ export async function startApiStandIn(
     delayMs?: number
   }
 ) {
-  const requests: (RecordedRequest & { query: URLSearchParams })[] = []
-  const server: Server = createServer((req, res) => {
-    let raw = ''
-    req.on('data', (chunk) => (raw += chunk))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stand-in')
-      let body: any = raw
-      try {
-        body = raw ? JSON.parse(raw) : undefined
-      } catch {}
-      const request = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        headers: req.headers,
-        body,
-      }
-      requests.push(request)
-      const answer = handler(request)
+  const standIn = await startStandIn(
+    ({ res, recorded }) => {
+      const answer = handler(recorded)
       const respond = () => {
         if (res.destroyed) return
         res.writeHead(answer.status, { 'content-type': 'application/json' })
@@ -189,17 +162,14 @@ export async function startApiStandIn(
       }
       if (answer.delayMs) setTimeout(respond, answer.delayMs)
       else respond()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
+    },
+    {
+      record: (exchange: StandInExchange): RecordedRequest & { query: URLSearchParams } => ({
+        ...record(exchange),
+        query: exchange.url.searchParams,
       }),
-  }
+      closeConnections: true,
+    }
+  )
+  return { url: standIn.baseUrl, requests: standIn.requests, close: standIn.close }
 }

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { recordText, sendJson, startStandIn, type TextStandInRequest } from './stand_in_server.js'
 import { readFileSync } from 'node:fs'
 
 /**
@@ -19,32 +18,12 @@ export const STAND_IN_JPEG = Buffer.from([
   0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9,
 ])
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: string
-  json?: any
-}
+export type RecordedRequest = TextStandInRequest
 
 export async function startHuggingFaceStandIn(options: { apiKey: string; user?: string }) {
-  const requests: RecordedRequest[] = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stand-in')
-      const recorded: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        headers: req.headers,
-        body,
-      }
-      requests.push(recorded)
-      const send = (status: number, data: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, url, body, isJson, recorded }) => {
+      const send = (status: number, data: unknown) => sendJson(res, status, data)
       if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
         return send(401, { error: 'Invalid credentials in Authorization header' })
       }
@@ -56,11 +35,8 @@ export async function startHuggingFaceStandIn(options: { apiKey: string; user?: 
       if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
         return send(415, { error: 'Expected a JSON body' })
       }
-      try {
-        recorded.json = JSON.parse(body)
-      } catch {
-        return send(400, { error: 'The body is not JSON' })
-      }
+      if (!isJson) return send(400, { error: 'The body is not JSON' })
+      recorded.json = body
       const inputs = recorded.json?.inputs
       if (typeof inputs !== 'string' || inputs.trim() === '') {
         return send(400, { error: 'inputs must be a non-empty string' })
@@ -88,13 +64,12 @@ export async function startHuggingFaceStandIn(options: { apiKey: string; user?: 
         default:
           return send(404, { error: `Model ${model[1]} does not exist` })
       }
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+    },
+    { record: recordText }
+  )
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    baseUrl: standIn.baseUrl,
+    requests: standIn.requests,
+    close: standIn.close,
   }
 }

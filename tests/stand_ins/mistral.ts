@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
+import { sendJson as send, startStandIn, type StandInRequest } from './stand_in_server.js'
 
 /**
  * A local stand-in for the Mistral AI API (api.mistral.ai/v1). Like the real service it
@@ -23,12 +23,7 @@ export interface MistralStandInReply {
   usage?: { prompt_tokens: number; completion_tokens: number }
 }
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: any
-}
+export type RecordedRequest = StandInRequest
 
 /** The chat completion fields the API accepts; any other is refused. */
 const KNOWN_FIELDS = new Set([
@@ -51,21 +46,8 @@ const KNOWN_FIELDS = new Set([
   'safe_prompt',
 ])
 
-function send(res: ServerResponse, status: number, data: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(data))
-}
-
 function invalid(res: ServerResponse, message: string) {
   send(res, 400, { object: 'error', message, type: 'invalid_request_message_order', code: '3230' })
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => resolve(body))
-  })
 }
 
 export async function startMistralStandIn(options: {
@@ -76,22 +58,13 @@ export async function startMistralStandIn(options: {
   /** Streams: how the content is cut into chunks (default: per word). */
   chunks?: (text: string) => string[]
 }) {
-  const requests: RecordedRequest[] = []
   const models = options.models ?? [
     'mistral-small-latest',
     'mistral-large-latest',
     'open-mistral-nemo',
   ]
-  const server: Server = createServer(async (req, res) => {
-    const text = await readBody(req)
-    const url = new URL(req.url ?? '/', 'http://stand-in')
-    let body: any
-    try {
-      body = text ? JSON.parse(text) : undefined
-    } catch {
-      return send(res, 400, { object: 'error', message: 'Invalid JSON body' })
-    }
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body })
+  const standIn = await startStandIn(async ({ req, res, url, text, body, isJson, requests }) => {
+    if (text && !isJson) return send(res, 400, { object: 'error', message: 'Invalid JSON body' })
     if (req.headers.authorization !== `Bearer ${options.apiKey}`)
       return send(res, 401, { message: 'Unauthorized', request_id: 'stand-in' })
 
@@ -189,15 +162,14 @@ export async function startMistralStandIn(options: {
     )
     res.end('data: [DONE]\n\n')
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const { requests } = standIn
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${standIn.baseUrl}/v1`,
     requests,
     chatBodies: () =>
       requests
         .filter((r) => r.path === '/v1/chat/completions')
         .map((r) => r.body as MistralStandInRequest),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: standIn.close,
   }
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
+import { sendJson as send, startStandIn, type StandInExchange } from './stand_in_server.js'
 
 /**
  * A local stand-in for the OpenAI REST API and the servers that speak it (Groq, OpenRouter,
@@ -77,24 +77,10 @@ function lastUserText(messages: any[]): string {
   return ''
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk) => chunks.push(chunk))
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
-}
-
 export async function startOpenAiStandIn(options: OpenAiStandInOptions) {
-  const requests: RecordedRequest[] = []
   let failure: { status: number; body: unknown } | null = null
   let origin = ''
 
-  const send = (res: ServerResponse, status: number, data: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' })
-    res.end(JSON.stringify(data))
-  }
   const invalid = (res: ServerResponse, message: string, status = 400) =>
     send(res, status, { error: { message, type: 'invalid_request_error', code: null } })
 
@@ -156,113 +142,110 @@ export async function startOpenAiStandIn(options: OpenAiStandInOptions) {
     res.end('data: [DONE]\n\n')
   }
 
-  const server: Server = createServer(async (req, res) => {
-    const raw = await readBody(req)
-    const url = new URL(req.url ?? '/', 'http://stand-in')
-    const recorded: RecordedRequest = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      headers: req.headers,
-      body: raw.toString('utf8'),
-      raw,
-    }
-    requests.push(recorded)
-
-    // Files a bot points at (no key): transcription input and vision candidates.
-    if (url.pathname.startsWith('/files/')) {
-      const files: Record<string, [string, Buffer]> = {
-        '/files/speech.mp3': ['audio/mpeg', MP3_BYTES],
-        '/files/cat.png': ['image/png', PNG_BYTES],
-        '/files/page.html': ['text/html; charset=utf-8', Buffer.from('<p>not an image</p>')],
+  const standIn = await startStandIn(
+    async ({ req, res, url, raw, body: json, isJson, recorded }) => {
+      // Files a bot points at (no key): transcription input and vision candidates.
+      if (url.pathname.startsWith('/files/')) {
+        const files: Record<string, [string, Buffer]> = {
+          '/files/speech.mp3': ['audio/mpeg', MP3_BYTES],
+          '/files/cat.png': ['image/png', PNG_BYTES],
+          '/files/page.html': ['text/html; charset=utf-8', Buffer.from('<p>not an image</p>')],
+        }
+        const file = files[url.pathname]
+        if (!file) return send(res, 404, { error: 'not found' })
+        res.writeHead(200, { 'content-type': file[0], 'content-length': file[1].length })
+        return res.end(req.method === 'HEAD' ? undefined : file[1])
       }
-      const file = files[url.pathname]
-      if (!file) return send(res, 404, { error: 'not found' })
-      res.writeHead(200, { 'content-type': file[0], 'content-length': file[1].length })
-      return res.end(req.method === 'HEAD' ? undefined : file[1])
-    }
 
-    if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return send(res, 401, {
-        error: {
-          message: 'Incorrect API key provided.',
-          type: 'invalid_request_error',
-          code: 'invalid_api_key',
-        },
+      if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
+        return send(res, 401, {
+          error: {
+            message: 'Incorrect API key provided.',
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        })
+      }
+      if (failure) return send(res, failure.status, failure.body)
+
+      const contentType = String(req.headers['content-type'] ?? '')
+      if (req.method === 'POST' && contentType.startsWith('application/json')) {
+        if (!isJson) return invalid(res, 'We could not parse the JSON body of your request.')
+        recorded.json = json
+      }
+
+      if (req.method === 'GET' && url.pathname === '/v1/models') {
+        const models = (options.models ?? ['gpt-4o-mini', 'gpt-4o', 'tts-1']).map((model) =>
+          typeof model === 'string' ? { id: model } : model
+        )
+        const data = models.map((model) => ({ object: 'model', owned_by: 'stand-in', ...model }))
+        return send(res, 200, options.modelsShape === 'array' ? data : { object: 'list', data })
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/chat/completions') {
+        if (!recorded.json) return invalid(res, 'The body must be JSON')
+        return chat(res, recorded.json)
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/audio/speech') {
+        const body = recorded.json
+        if (!body) return invalid(res, 'The body must be JSON')
+        if (!body.model) return invalid(res, 'you must provide a model parameter')
+        if (typeof body.input !== 'string' || !body.input) return invalid(res, 'input is required')
+        if (!VOICES.includes(body.voice)) return invalid(res, `Invalid voice ${body.voice}`)
+        res.writeHead(200, { 'content-type': 'audio/mpeg' })
+        return res.end(MP3_BYTES)
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/audio/transcriptions') {
+        if (!contentType.startsWith('multipart/form-data'))
+          return invalid(res, 'Expected multipart/form-data')
+        const form = await new Request('http://stand-in/', {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body: raw,
+        }).formData()
+        recorded.form = {}
+        for (const [name, value] of form.entries()) {
+          recorded.form[name] =
+            typeof value === 'string'
+              ? { text: value }
+              : { name: value.name, type: value.type, size: value.size }
+        }
+        const file = form.get('file')
+        if (!file || typeof file === 'string') return invalid(res, 'file is required')
+        if (form.get('model') !== 'whisper-1') return invalid(res, 'model must be whisper-1')
+        return send(res, 200, { text: options.transcript ?? 'Hello from the stand-in.' })
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/images/generations') {
+        const body = recorded.json
+        if (!body) return invalid(res, 'The body must be JSON')
+        if (typeof body.prompt !== 'string' || !body.prompt)
+          return invalid(res, 'prompt is required')
+        if (!IMAGE_SIZES.includes(body.size)) return invalid(res, `Invalid size ${body.size}`)
+        return send(res, 200, {
+          created: 1,
+          data: [
+            options.imagesAs === 'url'
+              ? { url: `${origin}/files/cat.png` }
+              : { b64_json: PNG_BYTES.toString('base64') },
+          ],
+        })
+      }
+      send(res, 404, {
+        error: { message: `Unknown path ${url.pathname}`, type: 'invalid_request_error' },
       })
+    },
+    {
+      record: ({ req, url, raw, text }: StandInExchange): RecordedRequest => ({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: text,
+        raw,
+      }),
     }
-    if (failure) return send(res, failure.status, failure.body)
-
-    const contentType = String(req.headers['content-type'] ?? '')
-    if (req.method === 'POST' && contentType.startsWith('application/json')) {
-      try {
-        recorded.json = JSON.parse(recorded.body)
-      } catch {
-        return invalid(res, 'We could not parse the JSON body of your request.')
-      }
-    }
-
-    if (req.method === 'GET' && url.pathname === '/v1/models') {
-      const models = (options.models ?? ['gpt-4o-mini', 'gpt-4o', 'tts-1']).map((model) =>
-        typeof model === 'string' ? { id: model } : model
-      )
-      const data = models.map((model) => ({ object: 'model', owned_by: 'stand-in', ...model }))
-      return send(res, 200, options.modelsShape === 'array' ? data : { object: 'list', data })
-    }
-    if (req.method === 'POST' && url.pathname === '/v1/chat/completions') {
-      if (!recorded.json) return invalid(res, 'The body must be JSON')
-      return chat(res, recorded.json)
-    }
-    if (req.method === 'POST' && url.pathname === '/v1/audio/speech') {
-      const body = recorded.json
-      if (!body) return invalid(res, 'The body must be JSON')
-      if (!body.model) return invalid(res, 'you must provide a model parameter')
-      if (typeof body.input !== 'string' || !body.input) return invalid(res, 'input is required')
-      if (!VOICES.includes(body.voice)) return invalid(res, `Invalid voice ${body.voice}`)
-      res.writeHead(200, { 'content-type': 'audio/mpeg' })
-      return res.end(MP3_BYTES)
-    }
-    if (req.method === 'POST' && url.pathname === '/v1/audio/transcriptions') {
-      if (!contentType.startsWith('multipart/form-data'))
-        return invalid(res, 'Expected multipart/form-data')
-      const form = await new Request('http://stand-in/', {
-        method: 'POST',
-        headers: { 'content-type': contentType },
-        body: raw,
-      }).formData()
-      recorded.form = {}
-      for (const [name, value] of form.entries()) {
-        recorded.form[name] =
-          typeof value === 'string'
-            ? { text: value }
-            : { name: value.name, type: value.type, size: value.size }
-      }
-      const file = form.get('file')
-      if (!file || typeof file === 'string') return invalid(res, 'file is required')
-      if (form.get('model') !== 'whisper-1') return invalid(res, 'model must be whisper-1')
-      return send(res, 200, { text: options.transcript ?? 'Hello from the stand-in.' })
-    }
-    if (req.method === 'POST' && url.pathname === '/v1/images/generations') {
-      const body = recorded.json
-      if (!body) return invalid(res, 'The body must be JSON')
-      if (typeof body.prompt !== 'string' || !body.prompt) return invalid(res, 'prompt is required')
-      if (!IMAGE_SIZES.includes(body.size)) return invalid(res, `Invalid size ${body.size}`)
-      return send(res, 200, {
-        created: 1,
-        data: [
-          options.imagesAs === 'url'
-            ? { url: `${origin}/files/cat.png` }
-            : { b64_json: PNG_BYTES.toString('base64') },
-        ],
-      })
-    }
-    send(res, 404, {
-      error: { message: `Unknown path ${url.pathname}`, type: 'invalid_request_error' },
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  origin = `http://127.0.0.1:${port}`
+  )
+  const { requests } = standIn
+  origin = standIn.baseUrl
   return {
     origin,
     baseUrl: `${origin}/v1`,
@@ -273,7 +256,7 @@ export async function startOpenAiStandIn(options: OpenAiStandInOptions) {
     failWith(status: number | null, body: unknown = { error: { message: 'Stand-in failure' } }) {
       failure = status === null ? null : { status, body }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: standIn.close,
   }
 }
 

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage } from 'node:http'
+import { sendJson, startStandIn, type StandInExchange } from './stand_in_server.js'
 
 /**
  * A small OpenAI chat-completions stand-in for the streaming tests, whose SSE answer can
@@ -34,92 +34,79 @@ export interface StreamStandInRequest {
   json: any
 }
 
-function readJson(req: IncomingMessage): Promise<any> {
-  return new Promise((resolve, reject) => {
-    let text = ''
-    req.on('data', (chunk) => (text += chunk))
-    req.on('error', reject)
-    req.on('end', () => {
-      try {
-        resolve(text ? JSON.parse(text) : undefined)
-      } catch {
-        resolve(undefined)
-      }
-    })
-  })
-}
-
 export async function startOpenAiStreamStandIn(options: StreamStandInOptions) {
-  const requests: StreamStandInRequest[] = []
   let behaviour: StreamStandInBehaviour = {}
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-  const server: Server = createServer(async (req, res) => {
-    const json = await readJson(req)
-    const path = new URL(req.url ?? '/', 'http://stand-in').pathname
-    requests.push({ path, headers: req.headers, json })
-    const fail = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(body))
-    }
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-      return fail(404, { error: { message: `Unknown path ${path}` } })
-    }
-    if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return fail(401, {
-        error: { message: 'Incorrect API key provided', code: 'invalid_api_key' },
-      })
-    }
-    if (behaviour.failure) return fail(behaviour.failure.status, behaviour.failure.body)
-    if (!json || !options.models.includes(json.model)) {
-      return fail(404, {
-        error: { message: `The model '${json?.model}' does not exist`, code: 'model_not_found' },
-      })
-    }
-    if (!Array.isArray(json.messages) || json.messages.length === 0) {
-      return fail(400, { error: { message: "'messages' must be a non-empty array" } })
-    }
-    const text = options.chunks.join('')
-    if (!json.stream) {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      return res.end(
-        JSON.stringify({
-          id: 'chatcmpl-stream-stand-in',
-          object: 'chat.completion',
-          model: json.model,
-          choices: [
-            { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' },
-          ],
-          usage: STREAM_USAGE,
+  const standIn = await startStandIn(
+    async ({ req, res, url, body: json }) => {
+      const path = url.pathname
+      const fail = (status: number, body: unknown) => sendJson(res, status, body)
+      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+        return fail(404, { error: { message: `Unknown path ${path}` } })
+      }
+      if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
+        return fail(401, {
+          error: { message: 'Incorrect API key provided', code: 'invalid_api_key' },
         })
-      )
+      }
+      if (behaviour.failure) return fail(behaviour.failure.status, behaviour.failure.body)
+      if (!json || !options.models.includes(json.model)) {
+        return fail(404, {
+          error: { message: `The model '${json?.model}' does not exist`, code: 'model_not_found' },
+        })
+      }
+      if (!Array.isArray(json.messages) || json.messages.length === 0) {
+        return fail(400, { error: { message: "'messages' must be a non-empty array" } })
+      }
+      const text = options.chunks.join('')
+      if (!json.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return res.end(
+          JSON.stringify({
+            id: 'chatcmpl-stream-stand-in',
+            object: 'chat.completion',
+            model: json.model,
+            choices: [
+              { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' },
+            ],
+            usage: STREAM_USAGE,
+          })
+        )
+      }
+      if (json.stream !== true || json.stream_options?.include_usage !== true) {
+        return fail(400, { error: { message: 'Expected stream: true with include_usage' } })
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+      const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`)
+      const base = {
+        id: 'chatcmpl-stream-stand-in',
+        object: 'chat.completion.chunk',
+        model: json.model,
+      }
+      send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] })
+      for (const [index, chunk] of options.chunks.entries()) {
+        if (options.chunkDelayMs) await sleep(options.chunkDelayMs)
+        if (res.destroyed) return
+        if (index === behaviour.cutAfterChunks) return res.destroy()
+        send({ ...base, choices: [{ index: 0, delta: { content: chunk } }] })
+      }
+      send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })
+      send({ ...base, choices: [], usage: STREAM_USAGE })
+      res.end('data: [DONE]\n\n')
+    },
+    {
+      record: ({ req, url, body }: StandInExchange): StreamStandInRequest => ({
+        path: url.pathname,
+        headers: req.headers,
+        json: body,
+      }),
+      closeConnections: true,
     }
-    if (json.stream !== true || json.stream_options?.include_usage !== true) {
-      return fail(400, { error: { message: 'Expected stream: true with include_usage' } })
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-    const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`)
-    const base = {
-      id: 'chatcmpl-stream-stand-in',
-      object: 'chat.completion.chunk',
-      model: json.model,
-    }
-    send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] })
-    for (const [index, chunk] of options.chunks.entries()) {
-      if (options.chunkDelayMs) await sleep(options.chunkDelayMs)
-      if (res.destroyed) return
-      if (index === behaviour.cutAfterChunks) return res.destroy()
-      send({ ...base, choices: [{ index: 0, delta: { content: chunk } }] })
-    }
-    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })
-    send({ ...base, choices: [], usage: STREAM_USAGE })
-    res.end('data: [DONE]\n\n')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
+  )
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
+    baseUrl: `${standIn.baseUrl}/v1`,
+    requests: standIn.requests,
     /** Every chat call answers this error until failWith(null). */
     failWith(status: number | null, body: unknown = { error: { message: 'Stand-in failure' } }) {
       behaviour = status === null ? {} : { failure: { status, body } }
@@ -128,11 +115,7 @@ export async function startOpenAiStreamStandIn(options: StreamStandInOptions) {
     cutAfter(chunks: number | null) {
       behaviour = chunks === null ? {} : { cutAfterChunks: chunks }
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: standIn.close,
   }
 }
 

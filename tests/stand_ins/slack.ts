@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { sendJson, startStandIn, type StandInExchange } from './stand_in_server.js'
 
 /**
  * A local stand-in for Slack as an Events API app meets it: the Web API method auth.test
@@ -18,17 +17,10 @@ export interface SlackCall {
 }
 
 export async function startSlackStandIn(options: { botToken: string; signingSecret: string }) {
-  const calls: SlackCall[] = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => {
-      const method = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/api\//, '')
-      calls.push({ method, headers: req.headers, body })
-      const send = (data: unknown, status = 200) => {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, recorded: { method } }) => {
+      const send = (data: unknown, status = 200) =>
+        sendJson(res, status, data, 'application/json; charset=utf-8')
       if (req.method !== 'POST' && req.method !== 'GET') return send({ ok: false }, 405)
       if (method !== 'auth.test') return send({ ok: false, error: 'unknown_method' }, 404)
       const authorization = String(req.headers.authorization ?? '')
@@ -45,10 +37,15 @@ export async function startSlackStandIn(options: { botToken: string; signingSecr
         user_id: 'U0BOT',
         bot_id: 'B0001',
       })
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+    },
+    {
+      record: ({ req, url, text }: StandInExchange): SlackCall => ({
+        method: url.pathname.replace(/^\/api\//, ''),
+        headers: req.headers,
+        body: text,
+      }),
+    }
+  )
 
   /** Posts a body to the app's Request URL, signed as Slack signs it (overrides for tests). */
   async function post(
@@ -81,8 +78,8 @@ export async function startSlackStandIn(options: { botToken: string; signingSecr
 
   let eventCount = 0
   return {
-    baseUrl: `http://127.0.0.1:${port}/api`,
-    calls,
+    baseUrl: `${standIn.baseUrl}/api`,
+    calls: standIn.requests,
     /** What Slack does when the Request URL is saved: true when the challenge comes back. */
     async verifyUrl(url: string) {
       const challenge = randomBytes(16).toString('hex')
@@ -111,6 +108,6 @@ export async function startSlackStandIn(options: { botToken: string; signingSecr
         signing
       )
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: standIn.close,
   }
 }

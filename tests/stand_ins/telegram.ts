@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { sendJson, startStandIn } from './stand_in_server.js'
 
 /**
  * A local stand-in for the Telegram Bot API as a webhook bot uses it: getMe, setWebhook,
@@ -26,32 +25,25 @@ export interface Webhook {
 const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/
 
 export async function startTelegramStandIn(options: { token: string }) {
+  // A call is recorded only once it is a well-formed method call, so the list is kept here.
   const calls: TelegramCall[] = []
   let webhook: Webhook | null = null
 
-  const server: Server = createServer((req, res) => {
-    let raw = ''
-    req.on('data', (chunk) => (raw += chunk))
-    req.on('end', () => {
-      const send = (status: number, data: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, url, text, body: json, isJson }) => {
+      const send = (status: number, data: unknown) => sendJson(res, status, data)
       const fail = (status: number, description: string) =>
         send(status, { ok: false, error_code: status, description })
-      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname)
+      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname)
       if (!match) return fail(404, 'Not Found')
       const [, token, method] = match
       let body: any = {}
-      if (raw) {
+      if (text) {
         if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
           return fail(400, 'Bad Request: unsupported content type')
         }
-        try {
-          body = JSON.parse(raw)
-        } catch {
-          return fail(400, 'Bad Request: invalid JSON')
-        }
+        if (!isJson) return fail(400, 'Bad Request: invalid JSON')
+        body = json
       }
       calls.push({ method, token, headers: req.headers, body })
       if (req.method !== 'POST' && req.method !== 'GET') return fail(405, 'Method Not Allowed')
@@ -101,13 +93,12 @@ export async function startTelegramStandIn(options: { token: string }) {
         default:
           return fail(404, 'Not Found: method not found')
       }
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+    },
+    { record: () => undefined }
+  )
 
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: standIn.baseUrl,
     calls,
     webhook: () => webhook,
     /**
@@ -133,6 +124,6 @@ export async function startTelegramStandIn(options: { token: string }) {
       } catch {}
       return { status: response.status, body: json ?? text }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: standIn.close,
   }
 }

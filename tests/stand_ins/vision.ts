@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { recordText, sendJson, startStandIn, type TextStandInRequest } from './stand_in_server.js'
 import { readFileSync } from 'node:fs'
 
 /**
@@ -21,13 +20,7 @@ import { readFileSync } from 'node:fs'
 export const PIXEL_PNG = readFileSync(new URL('../fixtures/avatar.png', import.meta.url))
 export const STAND_IN_USAGE = { prompt_tokens: 1200, completion_tokens: 40, total_tokens: 1240 }
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  body: string
-  json?: any
-}
+export type RecordedRequest = TextStandInRequest
 
 function describePng(bytes: Buffer) {
   const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
@@ -60,23 +53,9 @@ function problemOf(json: any): string | { keys: string[]; instructions: string; 
 }
 
 export async function startVisionStandIn(options: { apiKey: string; models?: string[] }) {
-  const requests: RecordedRequest[] = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stand-in')
-      const recorded: RecordedRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        headers: req.headers,
-        body,
-      }
-      requests.push(recorded)
-      const send = (status: number, data: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(data))
-      }
+  const standIn = await startStandIn(
+    ({ req, res, url, body, isJson, recorded }) => {
+      const send = (status: number, data: unknown) => sendJson(res, status, data)
       const error = (status: number, message: string, type = 'invalid_request_error') =>
         send(status, { error: { message, type } })
 
@@ -111,11 +90,8 @@ export async function startVisionStandIn(options: { apiKey: string; models?: str
       if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) {
         return error(415, 'Expected a JSON body')
       }
-      try {
-        recorded.json = JSON.parse(body)
-      } catch {
-        return error(400, 'The body is not JSON')
-      }
+      if (!isJson) return error(400, 'The body is not JSON')
+      recorded.json = body
       const checked = problemOf(recorded.json)
       if (typeof checked === 'string') return error(400, checked)
       const seen = describePng(checked.image)
@@ -146,15 +122,14 @@ export async function startVisionStandIn(options: { apiKey: string; models?: str
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
         usage: STAND_IN_USAGE,
       })
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  const origin = `http://127.0.0.1:${port}`
+    },
+    { record: recordText }
+  )
+  const origin = standIn.baseUrl
   return {
     origin,
     baseUrl: `${origin}/v1`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    requests: standIn.requests,
+    close: standIn.close,
   }
 }
