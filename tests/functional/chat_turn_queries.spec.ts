@@ -109,6 +109,52 @@ test.group('Chat API: database statements per turn', () => {
     assert.lengthOf(usageReads, 1, statements.join('\n'))
   })
 
+  test('a stale bot and chat limit are served while one read refreshes them; an unpublished bot then stops', async ({
+    client,
+    assert,
+  }) => {
+    const { botId, publicId } = await publishedBot(client)
+    forgetPublishedBot(botId)
+    forgetChatLimits()
+    ;(await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})).assertStatus(200)
+
+    const realNow = Date.now
+    const later = (ms: number) => (Date.now = () => realNow() + ms)
+    try {
+      later(11_000)
+      let replies: any[] = []
+      const statements = await statementsDuring(async () => {
+        replies = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+          )
+        )
+        // The refresh runs after the replies: give it time to finish inside the window.
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      })
+      for (const reply of replies) reply.assertStatus(200)
+      assert.lengthOf(
+        statements.filter((sql) => /published_bots/.test(sql)),
+        1,
+        statements.join('\n')
+      )
+      assert.lengthOf(
+        statements.filter((sql) => /^\s*select/i.test(sql) && /chat_usage/.test(sql)),
+        1,
+        statements.join('\n')
+      )
+
+      // Unpublished by another process: one more stale answer, then 404.
+      await db.from('published_bots').where('bot_id', botId).delete()
+      later(22_000)
+      ;(await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})).assertStatus(200)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      ;(await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})).assertStatus(404)
+    } finally {
+      Date.now = realNow
+    }
+  })
+
   test('a continueChat turn reads its session once and writes once per table (one statement on PostgreSQL)', async ({
     client,
     assert,

@@ -101,7 +101,8 @@ function botInfo(bot: EngineBot) {
 /**
  * Whether the workspace used its chats of the month. Read at most every few seconds per
  * workspace: a start costs no query in the steady state, and a limit may be passed by
- * the chats of those few seconds.
+ * the chats of those few seconds. Once an answer is older than that, the start that finds
+ * it still uses it and reads the limit again in the background, so no start waits.
  */
 const LIMIT_CACHE_MS = 5000
 const limitCache = new Map<string, { reached: boolean; at: number }>()
@@ -116,6 +117,15 @@ function chatLimitReached(entry: PublishedBotEntry): Promise<boolean> | boolean 
   const cached = limitCache.get(workspaceId)
   if (cached && Date.now() - cached.at < LIMIT_CACHE_MS) return cached.reached
   let pending = limitReads.get(workspaceId)
+  if (cached) {
+    if (!pending) {
+      const read = readChatLimit(entry).finally(() => limitReads.delete(workspaceId))
+      limitReads.set(workspaceId, read)
+      // A failed read keeps the last answer; the next start tries again.
+      read.catch(() => {})
+    }
+    return cached.reached
+  }
   if (!pending) {
     pending = readChatLimit(entry).finally(() => limitReads.delete(workspaceId))
     limitReads.set(workspaceId, pending)

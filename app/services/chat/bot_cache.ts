@@ -6,9 +6,11 @@ import { jsonText } from '#models/json_text'
 
 /**
  * Published bots in memory, by bot id, so that a chat turn reads no bot from the
- * database (DESIGN.md section 4). Entries live a few seconds and are dropped at once
- * when this process publishes or unpublishes; other processes see the change when the
- * entry expires.
+ * database (DESIGN.md section 4). Entries are dropped at once when this process publishes
+ * or unpublishes. After a few seconds an entry is stale: the turn that finds it still uses
+ * it but starts one read in the background, so other processes' changes are seen a read
+ * later and no turn waits for a reload (under load, a reload every few seconds held up
+ * every turn that arrived during it).
  */
 
 export interface PublishedBotEntry {
@@ -76,7 +78,11 @@ async function loadFromDatabase(where: {
       'published_bots.updated_at'
     )
     .first()
-  if (!row) return null
+  if (!row) {
+    // Unpublished or removed elsewhere: a stale entry must not be served again.
+    if (startedIn === generation) dropCached(where)
+    return null
+  }
   const raw = {
     version: row.version,
     id: row.id,
@@ -112,19 +118,43 @@ async function loadFromDatabase(where: {
   return entry
 }
 
-function fresh(entry: PublishedBotEntry | undefined) {
-  return entry && Date.now() - entry.loadedAt < TTL_MS ? entry : undefined
+function dropCached(where: { column: string; value: string }) {
+  const id =
+    where.column === 'id'
+      ? where.value
+      : where.column === 'public_id'
+        ? idByPublicId.get(where.value)
+        : undefined
+  if (where.column === 'public_id') idByPublicId.delete(where.value)
+  if (!id) return
+  const entry = byId.get(id)
+  byId.delete(id)
+  if (entry?.publicId) idByPublicId.delete(entry.publicId)
+}
+
+/** A cached entry, refreshed in the background once stale. */
+function cached(entry: PublishedBotEntry | undefined, where: { column: string; value: string }) {
+  if (entry && Date.now() - entry.loadedAt >= TTL_MS) {
+    // A failed refresh keeps the entry; the next turn tries again.
+    load(where).catch(() => {})
+  }
+  return entry
 }
 
 export async function publishedBotById(botId: string): Promise<PublishedBotEntry | null> {
-  return fresh(byId.get(botId)) ?? (await load({ column: 'id', value: botId }))
+  return (
+    cached(byId.get(botId), { column: 'id', value: botId }) ??
+    (await load({ column: 'id', value: botId }))
+  )
 }
 
 /** A public id, or a bot id (links shared before a public id was set keep working). */
 export async function publishedBotByPublicId(publicId: string): Promise<PublishedBotEntry | null> {
   const id = idByPublicId.get(publicId)
-  const cached = id ? fresh(byId.get(id)) : undefined
-  if (cached && cached.publicId === publicId) return cached
+  const entry = id ? byId.get(id) : undefined
+  if (entry && entry.publicId === publicId) {
+    return cached(entry, { column: 'public_id', value: publicId })!
+  }
   return (
     (await load({ column: 'public_id', value: publicId })) ??
     (await load({ column: 'id', value: publicId }))
