@@ -18,10 +18,11 @@
 | generator and PostgreSQL in any case). BENCH_PORT, BENCH_DATABASE_URL, BENCH_REDIS_URL:
 | engineers sharing a machine each bench on their own. BENCH_PROFILE=<dir>: the server
 | writes CPU profiles there. BENCH_BUILD=0: reuse the existing build. BENCH_ROOT: the
-| checkout to build and measure (default this one).
+| checkout to build and measure (default this one). BENCH_NODE_ARGS: more flags for the
+| server processes (e.g. --trace-gc); BENCH_SERVER_LOG=<file>: keep the server's output.
 */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, openSync, readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -43,6 +44,8 @@ const PACED_MS = 20_000
 const RATE = Number(process.env.BENCH_RATE) || 1000
 const WORKERS = Math.max(1, Number(process.env.BENCH_WORKERS) || 2)
 const PROFILE_DIR = process.env.BENCH_PROFILE
+const SERVER_LOG = process.env.BENCH_SERVER_LOG
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
 const TURNS = 10
 
 function env() {
@@ -275,13 +278,19 @@ interface Tally {
   failures: string[]
   /** Turns answered in each second of the run (stalls show as dips). */
   perSecond: number[]
+  /** The slowest answer of each second: a p99 made by a few stalls shows as a few peaks. */
+  worstPerSecond: number[]
+  /** Paced: how late the load generator itself sent each second's latest turn. */
+  sendLagPerSecond: number[]
   startedAt: number
 }
 
-function answered(tally: Tally) {
+function answered(tally: Tally, latency: number) {
+  tally.latencies.push(latency)
   tally.turns++
   const second = Math.floor((performance.now() - tally.startedAt) / 1000)
   tally.perSecond[second] = (tally.perSecond[second] ?? 0) + 1
+  tally.worstPerSecond[second] = Math.max(tally.worstPerSecond[second] ?? 0, latency)
 }
 
 function fail(tally: Tally, what: string, reply: Reply | Error | null) {
@@ -305,6 +314,8 @@ function newTally(): Tally {
     sent: new Map(),
     failures: [],
     perSecond: [],
+    worstPerSecond: [],
+    sendLagPerSecond: [],
     startedAt: performance.now(),
   }
 }
@@ -324,8 +335,7 @@ async function closedLoop(publicId: string, visitors: number, durationMs: number
           fail(tally, 'startChat', start)
           continue
         }
-        tally.latencies.push(performance.now() - began)
-        answered(tally)
+        answered(tally, performance.now() - began)
         const { sessionId, resultId } = start.json
         const path = `/api/v1/sessions/${sessionId}/continueChat`
         for (let t = 0; t < TURNS && Date.now() < until; t++) {
@@ -335,8 +345,7 @@ async function closedLoop(publicId: string, visitors: number, durationMs: number
             fail(tally, 'continueChat', reply)
             break
           }
-          tally.latencies.push(performance.now() - began)
-          answered(tally)
+          answered(tally, performance.now() - began)
           tally.sent.set(resultId, (tally.sent.get(resultId) ?? 0) + 1)
         }
       }
@@ -361,6 +370,10 @@ async function paced(publicId: string, rate: number, durationMs: number) {
   let issued = 0
 
   function send(due: number) {
+    const now = performance.now()
+    const lag = now - due
+    const second = Math.floor((now - startedAt) / 1000)
+    tally.sendLagPerSecond[second] = Math.max(tally.sendLagPerSecond[second] ?? 0, lag)
     const conversation = idle.pop()
     const task = (async () => {
       if (!conversation) {
@@ -369,8 +382,7 @@ async function paced(publicId: string, rate: number, durationMs: number) {
           fail(tally, 'startChat', start)
           return
         }
-        tally.latencies.push(performance.now() - due)
-        answered(tally)
+        answered(tally, performance.now() - due)
         idle.push({
           path: `/api/v1/sessions/${start.json.sessionId}/continueChat`,
           resultId: start.json.resultId,
@@ -383,8 +395,7 @@ async function paced(publicId: string, rate: number, durationMs: number) {
         fail(tally, 'continueChat', reply)
         return
       }
-      tally.latencies.push(performance.now() - due)
-      answered(tally)
+      answered(tally, performance.now() - due)
       tally.sent.set(conversation.resultId, (tally.sent.get(conversation.resultId) ?? 0) + 1)
       if (++conversation.turn < TURNS) idle.push(conversation)
     })()
@@ -484,11 +495,13 @@ export async function run(): Promise<BenchReport> {
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
   const server = spawn(
     process.execPath,
-    ['--no-node-snapshot', ...profile, 'build/bin/server.js'],
+    // BENCH_NODE_ARGS: more flags for the server processes (e.g. --trace-gc).
+    ['--no-node-snapshot', ...profile, ...NODE_ARGS, 'build/bin/server.js'],
     {
       cwd: ROOT,
       env: env(),
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // BENCH_SERVER_LOG=<file>: the server's output (e.g. with BENCH_NODE_ARGS=--trace-gc).
+      stdio: ['ignore', SERVER_LOG ? openSync(SERVER_LOG, 'w') : 'ignore', 'inherit'],
     }
   )
   const stats = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 1, max: 2 } })
@@ -624,6 +637,11 @@ export async function run(): Promise<BenchReport> {
         `Production build, ${WORKERS} server process${WORKERS > 1 ? 'es' : ''} (WEB_CONCURRENCY), PostgreSQL and the load generator on the same 2-core machine.`,
         `Machine load average (1, 5, 15 min): ${loadBefore} before the closed loop, ${loadAfterClosed} after it${pacedTally ? `, ${loadAfterPaced} after the paced run` : ''}.`,
         `Turns answered per second, closed loop: ${Array.from(closed.perSecond, (n) => n ?? 0).join(' ')}${pacedTally ? `; paced: ${Array.from(pacedTally.perSecond, (n) => n ?? 0).join(' ')}` : ''}.`,
+        ...(pacedTally
+          ? [
+              `Slowest answer of each second, paced (ms): ${Array.from(pacedTally.worstPerSecond, (n) => Math.round(n ?? 0)).join(' ')}; the load generator's own latest send (ms late): ${Array.from(pacedTally.sendLagPerSecond, (n) => Math.round(n ?? 0)).join(' ')}.`,
+            ]
+          : []),
         ...[...closed.failures, ...(pacedTally?.failures ?? [])].map((f) => `Failure: ${f}`),
         'Writes per turn (closed loop): inserted plus updated rows of chat_sessions, results, answers, result_logs and chat_usage (pg_stat_user_tables) divided by turns.',
       ],
