@@ -12,8 +12,10 @@ import type { HttpClient } from './define_plugin.js'
  * - `onDeactivate(ctx)`: called when an active workflow stops being active (switched off,
  *   edited, archived, deleted), with the options and credentials it was activated with.
  * - `handleEvent(ctx)`: a call to `POST /api/v1/workflows/{id}/events/{nodeId}`. Returns
- *   `{ runInput }` to start a run (and optionally `respond`), or only `{ respond }` (a
- *   challenge, a rejected signature, an event the options filter out).
+ *   `{ runInput }` to start a run (and optionally `respond` and `deliveryId`), or only
+ *   `{ respond }` (a challenge, a rejected signature, an event the options filter out).
+ *   `deliveryId` is the service's id of the event (Slack's event_id, Telegram's
+ *   update_id): a delivery seen before is acknowledged again without a second run.
  * - `pollEveryMs(options)` and `poll(ctx)`: a polling trigger; the queue repeats the poll
  *   per active workflow, and each poll returns the inputs of the runs to start and the
  *   state to keep (saved before the runs are created, so an item starts one run at most).
@@ -78,7 +80,8 @@ export interface EventResponse {
 }
 
 export type HandledEvent =
-  { runInput: unknown; respond?: EventResponse } | { respond: EventResponse }
+  | { runInput: unknown; respond?: EventResponse; deliveryId?: string | null }
+  | { respond: EventResponse }
 
 export interface PollContext<
   Options = Record<string, unknown>,

@@ -224,12 +224,14 @@ export function workflowPaths() {
     '/api/v1/workflows/{id}/events/{nodeId}': {
       post: {
         summary:
-          "Deliver an event to an active workflow's event trigger (Telegram updates with X-Telegram-Bot-Api-Secret-Token, Slack Events API calls signed with X-Slack-Signature). The trigger plugin checks the call: a run starts (200 {ok, runId}), or it answers itself (Slack's url_verification challenge, 200 for events its options filter out, 401 for a bad secret or signature)",
+          "Deliver an event to an active workflow's event trigger (Telegram updates with X-Telegram-Bot-Api-Secret-Token, Slack Events API calls signed with X-Slack-Signature). The trigger plugin checks the call: a run starts (200 {ok, runId}), or it answers itself (Slack's url_verification challenge, 200 for events its options filter out, 401 for a bad secret or signature). A retried delivery (same Slack event_id or Telegram update_id) starts no second run: 200 {ok, runId, duplicate: true}",
         security: [],
         parameters: [workflowId, pathParam('nodeId', "The trigger node's id")],
         requestBody: body({ type: 'object', additionalProperties: true }, false),
         responses: {
-          200: reply('A run started ({ok, runId}), or the answer the service expects'),
+          200: reply(
+            'A run started ({ok, runId}), a retry of a delivery already taken ({ok, runId, duplicate}), or the answer the service expects'
+          ),
           401: error,
           404: error,
           409: error,

@@ -48,6 +48,8 @@ export const handleEvent: HandleEvent = ({ request, credentials, options }) => {
     return ignored
   }
   return {
+    // Slack sends an event again (same event_id) when our 200 took over 3 s.
+    deliveryId: body.event_id ? String(body.event_id) : null,
     runInput: {
       type: event.type,
       event,

@@ -63,7 +63,8 @@ export const handleEvent: HandleEvent = ({ request, secret, options }) => {
   if (!type || !updateTypesOf(options).includes(type)) {
     return { respond: { status: 200, body: { ok: true, ignored: type ?? null } } }
   }
-  return { runInput: update }
+  // Telegram sends an update again (same update_id) until it gets a 2xx.
+  return { runInput: update, deliveryId: `update:${update.update_id}` }
 }
 
 /** The update is the trigger's output ({{$input.message.text}} for the next nodes). */

@@ -12,7 +12,12 @@ import { startSlackStandIn } from '#tests/stand_ins/slack'
 import { startGmailStandIn } from '#tests/stand_ins/gmail'
 import { dispatch, queueDriver } from '#queue/queue'
 import { pluginRegistry } from '#services/plugin_registry'
-import { pollEventTrigger, resumeEventTriggerPolls } from '#services/workflows/event_triggers'
+import {
+  pollEventTrigger,
+  pruneEventDeliveries,
+  resumeEventTriggerPolls,
+} from '#services/workflows/event_triggers'
+import { DateTime } from 'luxon'
 import { pollJob } from '#services/workflows/event_trigger_jobs'
 
 /**
@@ -143,6 +148,11 @@ test.group('Event triggers', (group) => {
     assert.equal(run.status, 'success')
     assert.deepEqual(run.input, update)
     assert.deepEqual(run.output, { text: 'hello', chat: 55 })
+    // Telegram sends an update again until it gets a 2xx: the same update_id starts no run.
+    const again = await telegram.deliver(update)
+    assert.equal(again.status, 200)
+    assert.deepEqual(again.body, { ok: true, runId: run.id, duplicate: true })
+    assert.equal(await runCount(id), 1)
 
     // A wrong or missing secret token: 401 and no run.
     const forged = await telegram.deliver(
@@ -331,6 +341,13 @@ test.group('Event triggers', (group) => {
     assert.equal(delivered.status, 200)
     const [run] = await finishedRuns(id, 1)
     assert.equal(delivered.body.runId, run.id)
+    // Slack's retries of the same event_id (our answer was late) start no second run.
+    for (const retryNum of [1, 2]) {
+      const retried = await slack.redeliver(url, retryNum)
+      assert.equal(retried.status, 200)
+      assert.deepEqual(retried.body, { ok: true, runId: run.id, duplicate: true })
+    }
+    assert.equal(await runCount(id), 1)
     assert.equal(run.trigger, 'event')
     assert.deepInclude(run.input as object, {
       type: 'app_mention',
@@ -623,6 +640,33 @@ test.group('Event triggers', (group) => {
     )
     assert.isFalse(
       (await client.get(`/api/v1/workflows/${id}`).bearerToken(who.token)).body().workflow.isActive
+    )
+  })
+
+  test('delivery ids older than 3 days are pruned', async ({ assert }) => {
+    const workflowId = `wf-deliveries-${Date.now()}`
+    const stamp = (date: Date) =>
+      DateTime.fromJSDate(date).toFormat(db.connection().dialect.dateTimeFormat)
+    await db.table('workflow_event_deliveries').multiInsert([
+      {
+        workflow_id: workflowId,
+        delivery_id: 'old',
+        created_at: stamp(new Date(Date.now() - 4 * 86_400_000)),
+      },
+      {
+        workflow_id: workflowId,
+        delivery_id: 'recent',
+        created_at: stamp(new Date(Date.now() - 86_400_000)),
+      },
+    ])
+    assert.isAtLeast(await pruneEventDeliveries(), 1)
+    const left = await db
+      .from('workflow_event_deliveries')
+      .where('workflow_id', workflowId)
+      .select('delivery_id')
+    assert.deepEqual(
+      left.map((row) => row.delivery_id),
+      ['recent']
     )
   })
 

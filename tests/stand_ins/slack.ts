@@ -77,6 +77,7 @@ export async function startSlackStandIn(options: { botToken: string; signingSecr
   }
 
   let eventCount = 0
+  let lastPayload: Record<string, unknown> | null = null
   return {
     baseUrl: `${standIn.baseUrl}/api`,
     calls: standIn.requests,
@@ -94,19 +95,24 @@ export async function startSlackStandIn(options: { botToken: string; signingSecr
       signing: { timestamp?: number; secret?: string } = {}
     ) {
       eventCount++
-      return post(
-        url,
-        {
-          token: 'legacy-token',
-          team_id: 'T0001',
-          api_app_id: 'A0001',
-          event,
-          type: 'event_callback',
-          event_id: `Ev${String(eventCount).padStart(4, '0')}`,
-          event_time: Math.floor(Date.now() / 1000),
-        },
-        signing
-      )
+      lastPayload = {
+        token: 'legacy-token',
+        team_id: 'T0001',
+        api_app_id: 'A0001',
+        event,
+        type: 'event_callback',
+        event_id: `Ev${String(eventCount).padStart(4, '0')}`,
+        event_time: Math.floor(Date.now() / 1000),
+      }
+      return post(url, lastPayload, signing)
+    },
+    /**
+     * What Slack does when our answer to the last event took over 3 s or failed: the same
+     * payload (same event_id) again, with X-Slack-Retry-Num.
+     */
+    redeliver(url: string, retryNum = 1) {
+      if (!lastPayload) throw new Error('nothing delivered yet')
+      return post(url, lastPayload, { retryNum })
     },
     close: standIn.close,
   }

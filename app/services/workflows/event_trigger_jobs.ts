@@ -1,5 +1,5 @@
 import { defineJob } from '#queue/queue'
-import { POLL_JOB, pollEventTrigger } from './event_triggers.js'
+import { POLL_JOB, pollEventTrigger, pruneEventDeliveries } from './event_triggers.js'
 
 /**
  * A polling trigger's tick (event_triggers.ts repeats it per active workflow, keyed by the
@@ -9,4 +9,11 @@ export const pollJob = defineJob<{ workflowId: string }>({
   name: POLL_JOB,
   concurrency: 5,
   handler: async ({ workflowId }) => pollEventTrigger(workflowId),
+})
+
+/** Forgets delivery ids of event triggers once services have long stopped retrying. */
+export const pruneDeliveriesJob = defineJob<Record<string, never>>({
+  name: 'workflow.prune-deliveries',
+  concurrency: 1,
+  handler: async () => ({ deleted: await pruneEventDeliveries() }),
 })

@@ -291,11 +291,72 @@ export async function receiveEvent(
   if (!context) throw new AppError(firstError(logs), { status: 409, code: 'E_TRIGGER_CREDENTIALS' })
   const handled = await handleEvent({ ...context, request })
   if (!('runInput' in handled)) return handled.respond
-  const runId = await createRun(workflow, 'event', handled.runInput ?? null, {
-    handOff: queueDriver().name === 'in-process',
-  })
+  const deliveryId = handled.deliveryId ? String(handled.deliveryId).slice(0, 191) : null
+  if (deliveryId && !(await claimDelivery(workflowId, deliveryId))) {
+    // A retry of an event already taken: acknowledged again, so the service stops sending it.
+    const seen = await db
+      .from('workflow_event_deliveries')
+      .where({ workflow_id: workflowId, delivery_id: deliveryId })
+      .select('run_id')
+      .first()
+    return { status: 200, body: { ok: true, runId: seen?.run_id ?? null, duplicate: true } }
+  }
+  let runId: string
+  try {
+    runId = await createRun(workflow, 'event', handled.runInput ?? null, {
+      handOff: queueDriver().name === 'in-process',
+    })
+  } catch (error) {
+    // No run was made: the service's retry must be able to start one.
+    if (deliveryId) await forgetDelivery(workflowId, deliveryId)
+    throw error
+  }
+  if (deliveryId) {
+    await db
+      .from('workflow_event_deliveries')
+      .where({ workflow_id: workflowId, delivery_id: deliveryId })
+      .update({ run_id: runId })
+  }
   await dispatch(runJob, { runId })
   return handled.respond ?? { status: 200, body: { ok: true, runId } }
+}
+
+/** True when this call is the first to take the delivery (the primary key decides). */
+async function claimDelivery(workflowId: string, deliveryId: string): Promise<boolean> {
+  try {
+    await db
+      .table('workflow_event_deliveries')
+      .insert({ workflow_id: workflowId, delivery_id: deliveryId, created_at: now() })
+    return true
+  } catch (error) {
+    // Each dialect words a duplicate key its own way: the row being there is what counts.
+    const taken = await db
+      .from('workflow_event_deliveries')
+      .where({ workflow_id: workflowId, delivery_id: deliveryId })
+      .first()
+    if (taken) return false
+    throw error
+  }
+}
+
+async function forgetDelivery(workflowId: string, deliveryId: string) {
+  await db
+    .from('workflow_event_deliveries')
+    .where({ workflow_id: workflowId, delivery_id: deliveryId })
+    .delete()
+}
+
+/** How long delivery ids are kept: services stop retrying within hours. */
+const DELIVERY_RETENTION_MS = 3 * 86_400_000
+
+/** Deletes delivery ids older than the retention (the daily prune job calls it). */
+export async function pruneEventDeliveries(at = new Date()): Promise<number> {
+  const cutoff = DateTime.fromJSDate(new Date(at.getTime() - DELIVERY_RETENTION_MS)).toFormat(
+    db.connection().dialect.dateTimeFormat
+  )
+  return affectedRows(
+    await db.from('workflow_event_deliveries').where('created_at', '<', cutoff).delete()
+  )
 }
 
 // ---------------------------------------------------------------------------

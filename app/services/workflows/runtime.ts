@@ -1,6 +1,7 @@
 import { dispatch, repeat } from '#queue/queue'
 import { sweepJob, pruneJob } from './jobs.js'
 import { scheduleWorkflow } from './schedules.js'
+import { pruneDeliveriesJob } from './event_trigger_jobs.js'
 
 /**
  * What a process that serves people does when it starts (start/workflows.ts, at app ready):
@@ -15,5 +16,6 @@ export async function startWorkflowRuntime() {
   for (const workflow of active) await scheduleWorkflow(workflow.id, workflow.executableWorkflow)
   await repeat(sweepJob, {}, { everyMs: 60_000, key: 'sweep' })
   await repeat(pruneJob, {}, { cron: '17 3 * * *', key: 'prune' })
+  await repeat(pruneDeliveriesJob, {}, { cron: '23 3 * * *', key: 'prune-deliveries' })
   await dispatch(sweepJob, {})
 }
