@@ -191,8 +191,10 @@ export function buildContext(
   logs: LogEntry[],
   ai = aiPort({ ownerId: input.ownerId, workspaceId: input.workspaceId, source: input.plugin.id })
 ): RunnerContext {
-  const timeout = AbortSignal.timeout(input.timeoutMs ?? 60_000)
-  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
+  // Made on first read: most runners (set variable, condition, input parsers) never read
+  // it, and a timeout signal per block kept a timer and weak references alive for a minute,
+  // which under chat load was most of what reached the old generation.
+  let signal: AbortSignal | undefined
   return {
     bot: input.bot,
     options,
@@ -231,7 +233,13 @@ export function buildContext(
       },
     },
     ai,
-    signal,
+    get signal() {
+      if (!signal) {
+        const timeout = AbortSignal.timeout(input.timeoutMs ?? 60_000)
+        signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
+      }
+      return signal
+    },
   }
 }
 
@@ -274,7 +282,8 @@ export async function parseWithContext(
   const credentials = (await credentialsFor(input, logs)) ?? {}
   const context = buildContext(input, input.options, credentials, store, logs)
   try {
-    return { parsed: await parser({ ...context, answer }), logs }
+    // Assigned, not spread: a spread would read (and so make) the lazy signal.
+    return { parsed: await parser(Object.assign(context, { answer })), logs }
   } catch (error) {
     logs.push(errorToLog(error))
     return { parsed: { status: 'fail', reason: (error as Error).message }, logs }
