@@ -21,13 +21,14 @@
 | checkout to build and measure (default this one). BENCH_NODE_ARGS: more flags for the
 | server processes (e.g. --trace-gc); BENCH_SERVER_LOG=<file>: keep the server's output.
 */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, openSync, readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import knex, { type Knex } from 'knex'
 import type { BenchReport } from './run.ts'
+import { stop } from './processes.js'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
 
@@ -457,16 +458,6 @@ function load() {
   return loadavg()
     .map((n) => n.toFixed(2))
     .join(', ')
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  // SIGTERM: the server ends gracefully, so --cpu-prof gets to write its profile.
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-  await exited
-  clearTimeout(timer)
 }
 
 export async function run(): Promise<BenchReport> {

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import knex from 'knex'
 import type { BenchReport } from './run.ts'
+import { stop } from './processes.js'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
 
@@ -69,15 +70,6 @@ function node(args: string[], driver: Driver, prefix: string): ChildProcess {
     ['--no-node-snapshot', ...profile, '--import=ts-node-maintained/register/esm', ...args],
     { cwd: ROOT, env: env(driver, prefix), stdio: ['ignore', 'ignore', 'inherit'] }
   )
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-  await exited
-  clearTimeout(timer)
 }
 
 /** Webhook (answered by the respond node) -> set variable -> respond with the variable. */

@@ -1,7 +1,5 @@
 import {
-  chatCompletionRunner,
-  chatCompletionStreamer,
-  modelsFetcher,
+  chatCompletionModule,
   type ChatProvider,
 } from '../../app/plugins/ai/chat_completion_runner.js'
 import { GROQ_DEFAULT_BASE_URL } from './index.js'
@@ -15,18 +13,10 @@ export const provider: ChatProvider = {
   defaultTemperature: 1,
 }
 
-export default {
-  'Create chat completion': chatCompletionRunner(provider),
-}
-
-/** Only blocks without tools stream (see chatCompletionRunner). */
-export const streams = {
-  'Create chat completion': chatCompletionStreamer(provider),
-}
-
+const parts = chatCompletionModule(provider, (models) =>
+  [...models].sort((a, b) => (a.created ?? 0) - (b.created ?? 0))
+)
+export default parts.runners
+export const streams = parts.streams
 /** Spec 03 section 7: Groq's models, sorted by creation (oldest first). */
-export const fetchers = {
-  models: modelsFetcher(provider, (models) =>
-    [...models].sort((a, b) => (a.created ?? 0) - (b.created ?? 0))
-  ),
-}
+export const fetchers = parts.fetchers

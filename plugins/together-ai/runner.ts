@@ -1,7 +1,5 @@
 import {
-  chatCompletionRunner,
-  chatCompletionStreamer,
-  modelsFetcher,
+  chatCompletionModule,
   type ChatProvider,
 } from '../../app/plugins/ai/chat_completion_runner.js'
 import { TOGETHER_BASE_URL } from './index.js'
@@ -20,16 +18,8 @@ export const provider: ChatProvider = {
   defaultTemperature: 1,
 }
 
-export default {
-  'Create chat completion': chatCompletionRunner(provider),
-}
-
-/** Only blocks without tools stream (see chatCompletionRunner). */
-export const streams = {
-  'Create chat completion': chatCompletionStreamer(provider),
-}
-
+const parts = chatCompletionModule(provider)
+export default parts.runners
+export const streams = parts.streams
 /** Together answers GET /models with a bare array (fetchModels reads both shapes). */
-export const fetchers = {
-  models: modelsFetcher(provider),
-}
+export const fetchers = parts.fetchers

@@ -1,5 +1,29 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 
+/** Copies text to the clipboard: the Clipboard API, else (insecure context) a hidden textarea. */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text)
+    return true
+  } catch {
+    const area = document.createElement('textarea')
+    area.value = text
+    area.setAttribute('readonly', '')
+    area.style.position = 'fixed'
+    area.style.opacity = '0'
+    document.body.appendChild(area)
+    area.select()
+    let ok = false
+    try {
+      ok = document.execCommand('copy')
+    } catch {
+      ok = false
+    }
+    area.remove()
+    return ok
+  }
+}
+
 /** Copies text to the clipboard; `copied` is true for a moment afterwards. */
 export function useCopy(resetAfterMs = 2000) {
   const [copied, setCopied] = useState(false)
@@ -14,26 +38,7 @@ export function useCopy(resetAfterMs = 2000) {
 
   const copy = useCallback(
     async (text: string) => {
-      let ok = false
-      try {
-        await navigator.clipboard.writeText(text)
-        ok = true
-      } catch {
-        // Clipboard API unavailable (insecure context): fall back to a hidden textarea.
-        const area = document.createElement('textarea')
-        area.value = text
-        area.setAttribute('readonly', '')
-        area.style.position = 'fixed'
-        area.style.opacity = '0'
-        document.body.appendChild(area)
-        area.select()
-        try {
-          ok = document.execCommand('copy')
-        } catch {
-          ok = false
-        }
-        area.remove()
-      }
+      const ok = await copyText(text)
       if (ok) {
         setCopied(true)
         if (timer.current) clearTimeout(timer.current)

@@ -288,6 +288,22 @@ export function modelsFetcher(
 }
 
 /**
+ * What the runner module of a provider that only speaks OpenAI's chat completions exports:
+ * the action's runner (`default`), its streamer (only blocks without tools stream) and the
+ * live model list.
+ */
+export function chatCompletionModule(
+  provider: ChatProvider,
+  selectModels?: (models: ListedModel[]) => ListedModel[]
+) {
+  return {
+    runners: { 'Create chat completion': chatCompletionRunner(provider) },
+    streams: { 'Create chat completion': chatCompletionStreamer(provider) },
+    fetchers: { models: modelsFetcher(provider, selectModels) },
+  }
+}
+
+/**
  * The credential "Test" of a compatible provider: listing the models is the cheapest call
  * that needs a valid key.
  */

@@ -21,7 +21,7 @@ import type { LogEntry } from '#plugins/define_plugin'
 import { pluginRegistry } from '#services/plugin_registry'
 import { credentialsFor } from '#services/runner_context'
 import type { ExecutableWorkflow } from '#shared/workflow/types'
-import { createRun, loadWorkflow } from './run_workflow.js'
+import { createRun, loadWorkflow, parseJson } from './run_workflow.js'
 import { runJob } from './jobs.js'
 
 /**
@@ -75,16 +75,6 @@ async function hooksOf(pluginId: string): Promise<Hooks> {
 
 function isEventTrigger(hooks: Hooks) {
   return Boolean(hooks.onActivate || hooks.handleEvent || hooks.poll)
-}
-
-function parse<T>(value: unknown, fallback: T): T {
-  if (value === null || value === undefined) return fallback
-  if (typeof value !== 'string') return value as T
-  try {
-    return JSON.parse(value) as T
-  } catch {
-    return fallback
-  }
 }
 
 function now() {
@@ -238,7 +228,7 @@ export async function deactivateEventTrigger(workflowId: string) {
   if (hooks.poll) await removeRepeat(POLL_JOB, workflowId).catch(() => {})
   if (!hooks.onDeactivate) return
   const logs: LogEntry[] = []
-  const context = await contextOf({ ...row, options: parse(row.options, {}) }, logs)
+  const context = await contextOf({ ...row, options: parseJson(row.options, {}) }, logs)
   try {
     if (!context) throw new Error(firstError(logs))
     await hooks.onDeactivate(context)
@@ -257,7 +247,7 @@ export async function resumeEventTriggerPolls() {
     .select(`${TABLE}.*`)
   for (const row of rows) {
     const hooks = await hooksOf(row.plugin_id)
-    if (hooks.poll) await repeatPoll(row.workflow_id, hooks, parse(row.options, {}))
+    if (hooks.poll) await repeatPoll(row.workflow_id, hooks, parseJson(row.options, {}))
   }
 }
 
@@ -287,7 +277,7 @@ export async function receiveEvent(
   const { handleEvent } = await hooksOf(row.plugin_id)
   if (!handleEvent) throw AppError.notFound('Not found')
   const logs: LogEntry[] = []
-  const context = await contextOf({ ...row, options: parse(row.options, {}) }, logs)
+  const context = await contextOf({ ...row, options: parseJson(row.options, {}) }, logs)
   if (!context) throw new AppError(firstError(logs), { status: 409, code: 'E_TRIGGER_CREDENTIALS' })
   const handled = await handleEvent({ ...context, request })
   if (!('runInput' in handled)) return handled.respond
@@ -395,7 +385,7 @@ export async function pollEventTrigger(workflowId: string): Promise<string[] | n
   }
   const logs: LogEntry[] = []
   const context = await contextOf(
-    { ...row, options: parse(row.options, {}) },
+    { ...row, options: parseJson(row.options, {}) },
     logs,
     POLL_TIMEOUT_MS
   )
@@ -405,7 +395,7 @@ export async function pollEventTrigger(workflowId: string): Promise<string[] | n
   }
   let result
   try {
-    result = await hooks.poll({ ...context, state: parse(row.state, null) })
+    result = await hooks.poll({ ...context, state: parseJson(row.state, null) })
   } catch (error) {
     await release()
     throw error

@@ -87,7 +87,8 @@ export const RUN_TEXTS = {
   crashed: 'The run stopped unexpectedly',
 }
 
-function parseJson<T>(value: unknown, fallback: T): T {
+/** A JSON column's value (a string on SQLite and MySQL, parsed already on PostgreSQL). */
+export function parseJson<T>(value: unknown, fallback: T): T {
   if (value === null || value === undefined) return fallback
   if (typeof value !== 'string') return value as T
   try {

@@ -4,6 +4,7 @@ import type { WorkflowBlock } from '#shared/workflow/types'
 import { isShown } from '../../../app/plugins/fields'
 import { Button } from '~/components/ui/button'
 import { showToast } from '~/lib/toast'
+import { copyText } from '~/hooks/use_copy'
 import type { ExposedUrl } from './types'
 
 /** The endpoint of each kind (start/routes/workflow_runs.ts); {runId} is filled by the caller. */
@@ -41,25 +42,6 @@ export function exampleCall(url: ExposedUrl, address: string, options: Record<st
     parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote('{}'))
   }
   return parts.join(' ')
-}
-
-/** The Clipboard API where the page may use it, else a hidden textarea and execCommand. */
-async function copyText(text: string) {
-  try {
-    await navigator.clipboard.writeText(text)
-    return true
-  } catch {
-    const area = document.createElement('textarea')
-    area.value = text
-    area.setAttribute('readonly', '')
-    area.style.position = 'fixed'
-    area.style.opacity = '0'
-    document.body.append(area)
-    area.select()
-    const copied = document.execCommand('copy')
-    area.remove()
-    return copied
-  }
 }
 
 /**

@@ -32,7 +32,7 @@ export function runChannel(workflowId: string) {
   return `workflows/${workflowId}/runs`
 }
 
-const NODE_STATUSES: readonly NodeRunStatus[] = [
+export const NODE_STATUSES: readonly NodeRunStatus[] = [
   'pending',
   'running',
   'success',
@@ -40,7 +40,7 @@ const NODE_STATUSES: readonly NodeRunStatus[] = [
   'skipped',
   'waiting',
 ]
-const RUN_STATUSES: readonly RunStatus[] = [
+export const RUN_STATUSES: readonly RunStatus[] = [
   'queued',
   'running',
   'success',

@@ -4,29 +4,19 @@ import { HttpError, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import { isRecord } from '~/features/plugin_form/values'
 import { errorDescription, type WorkflowEditorStore } from './workflow_editor_store'
-import { applyRunMessage, isSettled, openRunStream, type RunStreamState } from './run_stream'
-import type { NodeRunStatus, RunProgress, RunStatus } from './types'
+import {
+  applyRunMessage,
+  isSettled,
+  NODE_STATUSES,
+  openRunStream,
+  RUN_STATUSES,
+  type RunStreamState,
+} from './run_stream'
+import type { NodeRunStatus, RunProgress } from './types'
 
 export const RUN_POLL_MS = 500
 /** A forgotten tab stops asking after half an hour; the run itself goes on. */
 const MAX_POLLS = (30 * 60 * 1000) / RUN_POLL_MS
-
-const NODE_STATUSES: readonly NodeRunStatus[] = [
-  'pending',
-  'running',
-  'success',
-  'error',
-  'skipped',
-  'waiting',
-]
-const RUN_STATUSES: readonly RunStatus[] = [
-  'queued',
-  'running',
-  'success',
-  'error',
-  'waiting',
-  'cancelled',
-]
 
 // A parked run (waiting) may sleep for days: the editor stops following it there.
 export { isSettled }
