@@ -20,9 +20,17 @@
 | writes CPU profiles there. BENCH_BUILD=0: reuse the existing build. BENCH_ROOT: the
 | checkout to build and measure (default this one). BENCH_NODE_ARGS: more flags for the
 | server processes (e.g. --trace-gc); BENCH_SERVER_LOG=<file>: keep the server's output.
+| BENCH_TRACE=<file>: where the paced run's slow turns spent their time (see trace()).
 */
 import { spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, openSync, readFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -199,8 +207,49 @@ interface Reply {
   json: any
 }
 
-function post(path: string, body: string): Promise<Reply> {
+/**
+ * BENCH_TRACE=<file>: the paced run writes there each turn slower than BENCH_TRACE_MS (100)
+ * from its due time, with where its time went: the send's own lag, waiting for a socket
+ * (and a new connection's connect), the server's answer (first byte), the body.
+ */
+const TRACE_FILE = process.env.BENCH_TRACE
+const TRACE_MS = Number(process.env.BENCH_TRACE_MS) || 100
+const traceRows: string[] = []
+
+function trace(due: number, sentAt: number, req: ReturnType<typeof request>, path: string) {
+  let socketAt = 0
+  let connectedAt = 0
+  let reused = false
+  let firstByteAt = 0
+  req.once('socket', (socket) => {
+    socketAt = performance.now()
+    reused = !socket.connecting
+    if (!reused) socket.once('connect', () => (connectedAt = performance.now()))
+  })
+  req.once('response', (res) => {
+    firstByteAt = performance.now()
+    res.once('end', () => {
+      const end = performance.now()
+      if (end - due <= TRACE_MS) return
+      const ms = (n: number) => n.toFixed(0)
+      traceRows.push(
+        [
+          new Date().toISOString(),
+          `total=${ms(end - due)}`,
+          `send=${ms(sentAt - due)}`,
+          `socket=${ms(socketAt - sentAt)}${reused ? '' : ` new, connect=${ms(connectedAt - sentAt)}`}`,
+          `first-byte=${ms(firstByteAt - sentAt)}`,
+          `body=${ms(end - firstByteAt)}`,
+          path,
+        ].join(' ')
+      )
+    })
+  })
+}
+
+function post(path: string, body: string, due?: number): Promise<Reply> {
   return new Promise((resolve, reject) => {
+    const sentAt = performance.now()
     const req = request(
       {
         host: '127.0.0.1',
@@ -226,6 +275,7 @@ function post(path: string, body: string): Promise<Reply> {
         res.on('error', reject)
       }
     )
+    if (TRACE_FILE && due !== undefined) trace(due, sentAt, req, path)
     req.on('error', reject)
     req.end(body)
   })
@@ -378,7 +428,7 @@ async function paced(publicId: string, rate: number, durationMs: number) {
     const conversation = idle.pop()
     const task = (async () => {
       if (!conversation) {
-        const start = await post(startPath, EMPTY).catch((error: Error) => error)
+        const start = await post(startPath, EMPTY, due).catch((error: Error) => error)
         if (start instanceof Error || start.status !== 200) {
           fail(tally, 'startChat', start)
           return
@@ -391,7 +441,7 @@ async function paced(publicId: string, rate: number, durationMs: number) {
         })
         return
       }
-      const reply = await post(conversation.path, answerBody()).catch((error: Error) => error)
+      const reply = await post(conversation.path, answerBody(), due).catch((error: Error) => error)
       if (reply instanceof Error || reply.status !== 200 || !reply.json.messages) {
         fail(tally, 'continueChat', reply)
         return
@@ -449,6 +499,31 @@ function serverCpuMs(pid: number): number {
       pids.push(...children.split(' ').filter(Boolean).map(Number))
     } catch {
       // The process ended meanwhile, or no /proc (not Linux): nothing to add.
+    }
+  }
+  return total
+}
+
+/**
+ * CPU time (ms) of every PostgreSQL process on the machine: its share of a turn, next to
+ * the server's (other databases' work counts too, so read it on a quiet machine).
+ */
+function postgresCpuMs(): number {
+  let total = 0
+  let entries: string[] = []
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name))
+  } catch {
+    return 0
+  }
+  for (const pid of entries) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (!stat.includes('(postgres)')) continue
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) * 10
+    } catch {
+      // Ended meanwhile.
     }
   }
   return total
@@ -540,9 +615,11 @@ export async function run(): Promise<BenchReport> {
     const writesBefore = await writesSoFar(stats)
     renewSockets()
     const cpuBefore = serverCpuMs(server.pid!)
+    const postgresBefore = postgresCpuMs()
     const generatorBefore = process.cpuUsage()
     const closed = await closedLoop(publicId, VISITORS, DURATION_MS)
     const serverCpuPerTurn = (serverCpuMs(server.pid!) - cpuBefore) / Math.max(closed.turns, 1)
+    const postgresCpuPerTurn = (postgresCpuMs() - postgresBefore) / Math.max(closed.turns, 1)
     const generatorUsage = process.cpuUsage(generatorBefore)
     const generatorCpuPerTurn =
       (generatorUsage.user + generatorUsage.system) / 1000 / Math.max(closed.turns, 1)
@@ -552,6 +629,7 @@ export async function run(): Promise<BenchReport> {
     renewSockets()
     const pacedTally = SOAK ? null : await paced(publicId, RATE, PACED_MS)
     const loadAfterPaced = load()
+    if (TRACE_FILE) writeFileSync(TRACE_FILE, traceRows.join('\n'))
 
     const lost =
       (await answersLost(stats, closed.sent)) +
@@ -600,6 +678,11 @@ export async function run(): Promise<BenchReport> {
         {
           metric: 'server CPU per turn (closed loop, all web processes)',
           value: Number(serverCpuPerTurn.toFixed(3)),
+          unit: 'ms',
+        },
+        {
+          metric: 'PostgreSQL CPU per turn (closed loop, all its processes)',
+          value: Number(postgresCpuPerTurn.toFixed(3)),
           unit: 'ms',
         },
         {

@@ -206,3 +206,74 @@ test.group('Chat API: database statements per turn', () => {
     }
   })
 })
+
+test.group('Chat API: counting chats', () => {
+  test('chats answering together are all counted, outside the turns’ own statements, and a locked count row holds up one statement, not every turn', async ({
+    client,
+    assert,
+  }) => {
+    const { botId, publicId } = await publishedBot(client)
+    const bot = await db.from('bots').where('id', botId).select('workspace_id').firstOrFail()
+    const usage = async () =>
+      Number(
+        (await db.from('chat_usage').where('workspace_id', bot.workspace_id).first())?.chats ?? 0
+      )
+    const sessions: string[] = []
+    for (let i = 0; i < 12; i++) {
+      const start = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+      start.assertStatus(200)
+      sessions.push(start.body().sessionId)
+    }
+    const answerAll = () =>
+      Promise.all(
+        sessions.map((sessionId) =>
+          client.post(`/api/v1/sessions/${sessionId}/continueChat`).json({ message: 'Ada' })
+        )
+      )
+
+    // A chat counts at its first answer.
+    const before = await usage()
+    const sqlite = db.connection().dialect.name.includes('sqlite')
+    let replies: any[] = []
+    const statements = await statementsDuring(async () => {
+      if (sqlite) {
+        replies = await answerAll()
+        return
+      }
+      // Another writer holds the count row: the first count waits for it, and the chats
+      // answered meanwhile are counted together in the statement after it.
+      await db.table('chat_usage').insert({
+        workspace_id: bot.workspace_id,
+        period: new Date().toISOString().slice(0, 7),
+        chats: 0,
+      })
+      const trx = await db.transaction()
+      try {
+        await trx.from('chat_usage').where('workspace_id', bot.workspace_id).forUpdate().first()
+        const answering = answerAll()
+        await new Promise((resolve) => setTimeout(resolve, 400))
+        await trx.commit()
+        replies = await answering
+      } catch (error) {
+        await trx.rollback()
+        throw error
+      }
+    })
+    for (const reply of replies) reply.assertStatus(200)
+    assert.equal((await usage()) - before, 12)
+
+    const counts = statements.filter((sql) => /chat_usage/.test(sql) && /chats \+/.test(sql))
+    const turnWrites = statements.filter((sql) => /answers/.test(sql))
+    assert.isAbove(turnWrites.length, 0)
+    for (const sql of turnWrites) assert.notInclude(sql, 'chat_usage')
+    if (!sqlite) assert.lengthOf(counts, 2, counts.join('\n'))
+
+    // Later answers of the same chats count nothing.
+    const again = await statementsDuring(() => answerAll())
+    assert.lengthOf(
+      again.filter((sql) => /chat_usage/.test(sql)),
+      0
+    )
+    assert.equal((await usage()) - before, 12)
+  })
+})

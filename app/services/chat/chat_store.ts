@@ -1,8 +1,10 @@
 import db from '@adonisjs/lucid/services/db'
+import logger from '@adonisjs/core/services/logger'
 import { DateTime } from 'luxon'
 import type { Knex } from 'knex'
 import type { TurnEffects } from '#engine/bot/engine'
 import { upgradeState, type SessionState } from '#engine/bot/state'
+import { isPostgres, runPrepared } from '#services/prepared_statements'
 
 /**
  * Persistence of chat turns, written for the hot path: plain queries, no models. A turn
@@ -59,8 +61,12 @@ function expiryOf(state: SessionState, now: Date) {
   return new Date(now.getTime() + timeout)
 }
 
+const READ_SESSION = 'select "state", "expires_at" from "chat_sessions" where "id" = ? limit 1'
+
 export async function readSession(id: string): Promise<StoredSession | null> {
-  const row = await db.from('chat_sessions').where('id', id).select('state', 'expires_at').first()
+  const row = isPostgres()
+    ? (await runPrepared<{ state: string; expires_at: Date | null }>(READ_SESSION, [id]))[0]
+    : await db.from('chat_sessions').where('id', id).select('state', 'expires_at').first()
   if (!row) return null
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null
   return { id, state: upgradeState(JSON.parse(row.state)), expiresAt }
@@ -169,23 +175,72 @@ export async function chatsThisMonth(workspaceId: string, now = new Date()): Pro
   return Number(row?.chats ?? 0)
 }
 
-function chatCount(workspaceId: string, now: Date) {
+/**
+ * Chats counted per workspace and month (spec 02 section 1): a chat counts at its first
+ * answer. Every count lands on one row per workspace. Inside each turn's statement the
+ * row stayed locked until that turn committed, so at 100 new chats/s the turns queued
+ * behind each other on it, holding their pool connections, and one slow commit stalled
+ * every turn of the server for 100 to 300 ms. Counts now go in a statement of their own,
+ * at most one at a time per row and process; the chats counted meanwhile go in the next
+ * one. A turn waits for its count, so a count read after the answer includes it.
+ */
+interface PendingChats {
+  workspaceId: string
+  period: string
+  chats: number
+  counted: (() => void)[]
+}
+const chatsWaiting = new Map<string, PendingChats>()
+const chatsWriting = new Set<string>()
+
+function countChat(workspaceId: string, now: Date): Promise<void> {
+  const key = `${workspaceId} ${period(now)}`
+  return new Promise((resolve) => {
+    let pending = chatsWaiting.get(key)
+    if (!pending) {
+      pending = { workspaceId, period: period(now), chats: 0, counted: [] }
+      chatsWaiting.set(key, pending)
+    }
+    pending.chats++
+    pending.counted.push(resolve)
+    if (!chatsWriting.has(key)) void writeChatCounts(key)
+  })
+}
+
+async function writeChatCounts(key: string) {
+  chatsWriting.add(key)
+  try {
+    for (let batch = chatsWaiting.get(key); batch; batch = chatsWaiting.get(key)) {
+      chatsWaiting.delete(key)
+      try {
+        await runWrites([addChats(batch)])
+      } catch (error) {
+        // The visitor's answer is saved; a lost count is not worth failing the turn.
+        logger.error(
+          { err: error, workspaceId: batch.workspaceId, chats: batch.chats },
+          'Chats not counted'
+        )
+      }
+      for (const counted of batch.counted) counted()
+    }
+  } finally {
+    chatsWriting.delete(key)
+  }
+}
+
+function addChats({ workspaceId, period: month, chats }: PendingChats) {
   return db
     .knexQuery()
     .table('chat_usage')
-    .insert({ workspace_id: workspaceId, period: period(now), chats: 1 })
+    .insert({ workspace_id: workspaceId, period: month, chats })
     .onConflict(['workspace_id', 'period'])
-    .merge({ chats: db.knexRawQuery('chat_usage.chats + 1') as any })
+    .merge({ chats: db.knexRawQuery('chat_usage.chats + ?', [chats]) as any })
 }
 
 type Write = Knex.QueryBuilder<any, any>
 
 /** The writes of a turn's effects, not run yet. */
-function effectWrites(
-  effects: TurnEffects,
-  context: { sessionId: string; workspaceId: string },
-  now: Date
-): Write[] {
+function effectWrites(effects: TurnEffects, context: { sessionId: string }, now: Date): Write[] {
   const writes: Write[] = []
   for (const [resultId, update] of effects.results) {
     const patch: Record<string, unknown> = {
@@ -196,7 +251,6 @@ function effectWrites(
     if (update.hasStarted) patch.has_started = true
     if (update.isCompleted) patch.is_completed = true
     writes.push(db.knexQuery().table('results').where('id', resultId).update(patch))
-    if (update.hasStarted) writes.push(chatCount(context.workspaceId, now))
   }
   if (effects.answers.length > 0) {
     writes.push(
@@ -240,16 +294,21 @@ function effectWrites(
 /**
  * Runs a turn's writes. On PostgreSQL they go as ONE statement (data-modifying CTEs):
  * one round trip and one commit per turn instead of one per table, which is what bounds
- * the chat throughput (commits are the expensive part). Elsewhere they run in parallel.
+ * the chat throughput (commits are the expensive part). A turn's shape (which tables, how
+ * many answers) repeats from turn to turn, so the statement is a prepared one. Elsewhere
+ * they run in parallel.
  */
 async function runWrites(writes: Write[]) {
   if (writes.length === 0) return
-  if (writes.length > 1 && db.connection().dialect.name === 'postgres') {
+  if (isPostgres()) {
     const parts = writes.map((write) => write.toSQL())
-    const sql = `WITH ${parts.map((part, index) => `w${index} AS (${part.sql} RETURNING 1)`).join(', ')} SELECT 1`
-    await db.rawQuery(
+    const sql =
+      parts.length === 1
+        ? parts[0].sql
+        : `WITH ${parts.map((part, index) => `w${index} AS (${part.sql} RETURNING 1)`).join(', ')} SELECT 1`
+    await runPrepared(
       sql,
-      parts.flatMap((part) => part.bindings as any[])
+      parts.flatMap((part) => part.bindings as unknown[])
     )
     return
   }
@@ -259,9 +318,9 @@ async function runWrites(writes: Write[]) {
 /**
  * Writes what a turn produced, with the session's new state: an update of the session
  * (or its insert on start, with the new result), the touched results, the answers, the
- * logs and the chat count. Results created by the engine (linked bots keeping their own
- * results) and a new result that gets answers at once are inserted first, so that the
- * answers' foreign keys find them.
+ * logs, and the chat count (in a statement of its own: countChat). Results created by the
+ * engine (linked bots keeping their own results) and a new result that gets answers at
+ * once are inserted first, so that the answers' foreign keys find them.
  */
 export async function persistTurn(input: {
   sessionId: string
@@ -298,10 +357,12 @@ export async function persistTurn(input: {
           .insert(sessionRow(input.sessionId, input.state, input.botId, now))
       : sessionUpdate(input.sessionId, input.state, now)
   )
+  const counts: Promise<void>[] = []
   if (!input.sessionOnly) {
-    writes.push(
-      ...effectWrites(effects, { sessionId: input.sessionId, workspaceId: input.workspaceId }, now)
-    )
+    writes.push(...effectWrites(effects, { sessionId: input.sessionId }, now))
+    for (const update of effects.results.values()) {
+      if (update.hasStarted) counts.push(countChat(input.workspaceId, now))
+    }
   }
-  await runWrites(writes)
+  await Promise.all([runWrites(writes), ...counts])
 }
