@@ -41,8 +41,16 @@ interface KnexClient {
   positionBindings(sql: string): string
 }
 
+let primaryDialect: string | undefined
+
+/** The primary connection's dialect (fixed for the process: read once). */
+export function dialectName() {
+  primaryDialect ??= db.connection().dialect.name
+  return primaryDialect
+}
+
 export function isPostgres() {
-  return db.connection().dialect.name === 'postgres'
+  return dialectName() === 'postgres'
 }
 
 /**
