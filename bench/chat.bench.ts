@@ -7,7 +7,8 @@
 |   CPU, so its latencies are mostly time spent queueing behind the other visitors.
 | - paced (open loop): turns arrive at a fixed rate (BENCH_RATE, 1,000/s) whatever the
 |   answers; each latency counts from the turn's scheduled time, so a slow server cannot
-|   hide its backlog by slowing the load generator down (no coordinated omission).
+|   hide its backlog by slowing the load generator down (no coordinated omission). It is
+|   measured after a 2 s lead-in at the same rate, once the connections are open.
 | Both report turns/s and p50/p95/p99; the run also reports the database writes per turn,
 | the errors, the answers lost, how many single-row upserts/s PostgreSQL does on this
 | machine and the machine's load average (other work on a shared machine skews figures).
@@ -50,6 +51,8 @@ const SOAK = process.argv.includes('--soak')
 const VISITORS = SOAK ? 200 : 100
 const DURATION_MS = SOAK ? 60_000 : 20_000
 const PACED_MS = 20_000
+/** Sent before the paced measurement at its rate: new connections are not its steady state. */
+const PACED_LEAD_IN_MS = 2000
 const RATE = Number(process.env.BENCH_RATE) || 1000
 const WORKERS = Math.max(1, Number(process.env.BENCH_WORKERS) || 2)
 const PROFILE_DIR = process.env.BENCH_PROFILE
@@ -411,29 +414,37 @@ async function closedLoop(publicId: string, visitors: number, durationMs: number
  * conversation waiting for its next turn, or starts a new one. A turn's latency counts from
  * when it was due, so time spent in the server's backlog is counted.
  */
-async function paced(publicId: string, rate: number, durationMs: number) {
+async function paced(publicId: string, rate: number, durationMs: number, leadInMs = 0) {
   const tally = newTally()
   const startPath = `/api/v1/typebots/${publicId}/startChat`
   const idle: { path: string; resultId: string; turn: number }[] = []
   const inFlight = new Set<Promise<void>>()
   const startedAt = performance.now()
-  const total = Math.floor((rate * durationMs) / 1000)
+  // The measurement starts after the lead-in: turns due before it are sent at the same rate
+  // (they open the connections and fill the conversations) but not tallied, errors aside.
+  const measuredFrom = startedAt + leadInMs
+  tally.startedAt = measuredFrom
+  const total = Math.floor((rate * (leadInMs + durationMs)) / 1000)
   let issued = 0
 
   function send(due: number) {
     const now = performance.now()
-    const lag = now - due
-    const second = Math.floor((now - startedAt) / 1000)
-    tally.sendLagPerSecond[second] = Math.max(tally.sendLagPerSecond[second] ?? 0, lag)
+    const measured = due >= measuredFrom
+    if (measured) {
+      const second = Math.floor((now - measuredFrom) / 1000)
+      tally.sendLagPerSecond[second] = Math.max(tally.sendLagPerSecond[second] ?? 0, now - due)
+    }
     const conversation = idle.pop()
     const task = (async () => {
       if (!conversation) {
-        const start = await post(startPath, EMPTY, due).catch((error: Error) => error)
+        const start = await post(startPath, EMPTY, measured ? due : undefined).catch(
+          (error: Error) => error
+        )
         if (start instanceof Error || start.status !== 200) {
           fail(tally, 'startChat', start)
           return
         }
-        answered(tally, performance.now() - due)
+        if (measured) answered(tally, performance.now() - due)
         idle.push({
           path: `/api/v1/sessions/${start.json.sessionId}/continueChat`,
           resultId: start.json.resultId,
@@ -441,12 +452,14 @@ async function paced(publicId: string, rate: number, durationMs: number) {
         })
         return
       }
-      const reply = await post(conversation.path, answerBody(), due).catch((error: Error) => error)
+      const reply = await post(conversation.path, answerBody(), measured ? due : undefined).catch(
+        (error: Error) => error
+      )
       if (reply instanceof Error || reply.status !== 200 || !reply.json.messages) {
         fail(tally, 'continueChat', reply)
         return
       }
-      answered(tally, performance.now() - due)
+      if (measured) answered(tally, performance.now() - due)
       tally.sent.set(conversation.resultId, (tally.sent.get(conversation.resultId) ?? 0) + 1)
       if (++conversation.turn < TURNS) idle.push(conversation)
     })()
@@ -461,7 +474,7 @@ async function paced(publicId: string, rate: number, durationMs: number) {
     await new Promise((resolve) => setTimeout(resolve, 1))
   }
   await Promise.all(inFlight)
-  tally.seconds = (performance.now() - startedAt) / 1000
+  tally.seconds = (performance.now() - measuredFrom) / 1000
   return tally
 }
 
@@ -627,7 +640,7 @@ export async function run(): Promise<BenchReport> {
     const writesAfter = await writesSoFar(stats)
     const loadAfterClosed = load()
     renewSockets()
-    const pacedTally = SOAK ? null : await paced(publicId, RATE, PACED_MS)
+    const pacedTally = SOAK ? null : await paced(publicId, RATE, PACED_MS, PACED_LEAD_IN_MS)
     const loadAfterPaced = load()
     if (TRACE_FILE) writeFileSync(TRACE_FILE, traceRows.join('\n'))
 
@@ -706,7 +719,7 @@ export async function run(): Promise<BenchReport> {
         { metric: 'answers lost', value: lost, unit: 'answers', aim: '0', met: lost === 0 },
       ],
       notes: [
-        `Closed loop: ${VISITORS} concurrent visitors for ${DURATION_MS / 1000} s with no think time; ${SOAK ? 'no paced run in the soak.' : `paced: ${RATE} turns/s offered for ${PACED_MS / 1000} s (open loop, latency from each turn's scheduled time).`}`,
+        `Closed loop: ${VISITORS} concurrent visitors for ${DURATION_MS / 1000} s with no think time; ${SOAK ? 'no paced run in the soak.' : `paced: ${RATE} turns/s offered for ${PACED_MS / 1000} s after a ${PACED_LEAD_IN_MS / 1000} s lead-in at the same rate (open loop, latency from each turn's scheduled time).`}`,
         `${TURNS}-turn bot (text bubble with a variable, number input, condition, set variable per turn); a turn is one startChat or continueChat call.`,
         `Production build, ${WORKERS} server process${WORKERS > 1 ? 'es' : ''} (WEB_CONCURRENCY), PostgreSQL and the load generator on the same 2-core machine.`,
         `Machine load average (1, 5, 15 min): ${loadBefore} before the closed loop, ${loadAfterClosed} after it${pacedTally ? `, ${loadAfterPaced} after the paced run` : ''}.`,
