@@ -10,25 +10,20 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  */
 export default class extends BaseSchema {
   async up() {
-    if (this.db.dialect.name !== 'postgres') return
-    this.defer(async (db) => {
-      await db.rawQuery(`
-        DO $$
-        BEGIN
-          ALTER TABLE chat_sessions ALTER COLUMN state SET COMPRESSION lz4;
-        EXCEPTION WHEN OTHERS THEN
-          RAISE NOTICE 'chat_sessions.state keeps its compression: %', SQLERRM;
-        END $$`)
-    })
+    this.setCompression('lz4')
   }
 
   async down() {
+    this.setCompression('default')
+  }
+
+  private setCompression(method: 'lz4' | 'default') {
     if (this.db.dialect.name !== 'postgres') return
     this.defer(async (db) => {
       await db.rawQuery(`
         DO $$
         BEGIN
-          ALTER TABLE chat_sessions ALTER COLUMN state SET COMPRESSION default;
+          ALTER TABLE chat_sessions ALTER COLUMN state SET COMPRESSION ${method};
         EXCEPTION WHEN OTHERS THEN
           RAISE NOTICE 'chat_sessions.state keeps its compression: %', SQLERRM;
         END $$`)
