@@ -2,7 +2,8 @@
 | HTTP server entry point.
 |
 | WEB_CONCURRENCY=N (N > 1) runs N web processes on one port (node:cluster: the primary
-| only forks and restarts them; the kernel spreads connections among them). Web processes
+| forks and restarts them, and accepts each new connection and hands it to them in turn;
+| requests on an open connection go straight to its process). Web processes
 | keep no state of their own, but two things must be shared for that: the database (not the
 | SQLite file) and the queue (BullMQ; the in-process queue holds its jobs and schedules in
 | the one process that runs it). Without them the server runs one process and says why.
