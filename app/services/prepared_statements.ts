@@ -74,8 +74,3 @@ export async function runPrepared<Row = Record<string, unknown>>(
     await client.releaseConnection(connection)
   }
 }
-
-/** How many SQL texts got a name in this process (for tests). */
-export function preparedCount() {
-  return statements.size
-}

@@ -85,64 +85,66 @@ async function publishedBot(client: any) {
   return { botId, publicId }
 }
 
+/** A published bot that is in none of the process's caches, nor is its chat limit. */
+async function uncachedBot(client: any) {
+  const bot = await publishedBot(client)
+  forgetPublishedBot(bot.botId)
+  forgetChatLimits()
+  return bot
+}
+
+/** `count` startChat calls sent together, with the SQL statements they ran. */
+async function startTogether(client: any, publicId: string, count: number, settleMs = 0) {
+  let replies: any[] = []
+  const statements = await statementsDuring(async () => {
+    replies = await Promise.all(
+      Array.from({ length: count }, () =>
+        client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+      )
+    )
+    // A background refresh runs after the replies: give it time to finish inside the window.
+    if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs))
+  })
+  for (const reply of replies) reply.assertStatus(200)
+  return { replies, statements }
+}
+
+/** Reads of the published bot and of the chat limit among `statements`. */
+function cacheReads(statements: string[]) {
+  return {
+    bot: statements.filter((sql) => /published_bots/.test(sql)),
+    usage: statements.filter((sql) => /^\s*select/i.test(sql) && /chat_usage/.test(sql)),
+  }
+}
+
 test.group('Chat API: database statements per turn', () => {
   test('chats starting together on an uncached bot share one read of the bot and of the chat limit', async ({
     client,
     assert,
   }) => {
-    const { botId, publicId } = await publishedBot(client)
-    forgetPublishedBot(botId)
-    forgetChatLimits()
-    let replies: any[] = []
-    const statements = await statementsDuring(async () => {
-      replies = await Promise.all(
-        Array.from({ length: 8 }, () =>
-          client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
-        )
-      )
-    })
-    for (const reply of replies) reply.assertStatus(200)
+    const { publicId } = await uncachedBot(client)
+    const { replies, statements } = await startTogether(client, publicId, 8)
     assert.lengthOf(new Set(replies.map((reply) => reply.body().sessionId)), 8)
-    const botReads = statements.filter((sql) => /published_bots/.test(sql))
-    assert.lengthOf(botReads, 1, statements.join('\n'))
-    const usageReads = statements.filter((sql) => /^\s*select/i.test(sql) && /chat_usage/.test(sql))
-    assert.lengthOf(usageReads, 1, statements.join('\n'))
+    const reads = cacheReads(statements)
+    assert.lengthOf(reads.bot, 1, statements.join('\n'))
+    assert.lengthOf(reads.usage, 1, statements.join('\n'))
   })
 
   test('a stale bot and chat limit are served while one read refreshes them; an unpublished bot then stops', async ({
     client,
     assert,
   }) => {
-    const { botId, publicId } = await publishedBot(client)
-    forgetPublishedBot(botId)
-    forgetChatLimits()
+    const { botId, publicId } = await uncachedBot(client)
     ;(await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})).assertStatus(200)
 
     const realNow = Date.now
     const later = (ms: number) => (Date.now = () => realNow() + ms)
     try {
       later(11_000)
-      let replies: any[] = []
-      const statements = await statementsDuring(async () => {
-        replies = await Promise.all(
-          Array.from({ length: 6 }, () =>
-            client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
-          )
-        )
-        // The refresh runs after the replies: give it time to finish inside the window.
-        await new Promise((resolve) => setTimeout(resolve, 300))
-      })
-      for (const reply of replies) reply.assertStatus(200)
-      assert.lengthOf(
-        statements.filter((sql) => /published_bots/.test(sql)),
-        1,
-        statements.join('\n')
-      )
-      assert.lengthOf(
-        statements.filter((sql) => /^\s*select/i.test(sql) && /chat_usage/.test(sql)),
-        1,
-        statements.join('\n')
-      )
+      const { statements } = await startTogether(client, publicId, 6, 300)
+      const reads = cacheReads(statements)
+      assert.lengthOf(reads.bot, 1, statements.join('\n'))
+      assert.lengthOf(reads.usage, 1, statements.join('\n'))
 
       // Unpublished by another process: one more stale answer, then 404.
       await db.from('published_bots').where('bot_id', botId).delete()
@@ -159,19 +161,7 @@ test.group('Chat API: database statements per turn', () => {
     client,
     assert,
   }) => {
-    const user = await createUser()
-    await setUserPlan(user, 'UNLIMITED')
-    const workspace = await firstWorkspaceOf(user)
-    const token = (await new CreateApiToken().handle(user, `queries-${Date.now()}`)).value
-    const imported = await client
-      .post('/api/v1/bots')
-      .bearerToken(token)
-      .json({ workspaceId: workspace.id, bot: twoQuestions() })
-    imported.assertStatus(201)
-    const botId = imported.body().bot.id
-    ;(await client.post(`/api/v1/bots/${botId}/publish`).bearerToken(token)).assertStatus(200)
-    const publicId = (await client.get(`/api/v1/bots/${botId}`).bearerToken(token)).body().bot
-      .publicId
+    const { publicId } = await publishedBot(client)
 
     // The first start loads the bot and the plan into the caches.
     const start = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})

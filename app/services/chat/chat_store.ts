@@ -87,15 +87,6 @@ function sessionRow(id: string, state: SessionState, botId: string, now: Date) {
   }
 }
 
-export async function insertSession(
-  id: string,
-  state: SessionState,
-  botId: string,
-  now = new Date()
-) {
-  await db.table('chat_sessions').insert(sessionRow(id, state, botId, now))
-}
-
 export async function updateSession(id: string, state: SessionState, now = new Date()) {
   await runWrites([sessionUpdate(id, state, now)])
 }
@@ -187,7 +178,7 @@ function resultRow(result: NewResult, now: Date) {
 }
 
 export async function insertResult(result: NewResult, now = new Date()) {
-  await db.table('results').insert(resultRow(result, now))
+  await runWrites([insertStatement('results', [resultRow(result, now)])])
 }
 
 function period(now: Date) {
@@ -223,11 +214,12 @@ const chatsWaiting = new Map<string, PendingChats>()
 const chatsWriting = new Set<string>()
 
 function countChat(workspaceId: string, now: Date): Promise<void> {
-  const key = `${workspaceId} ${period(now)}`
+  const month = period(now)
+  const key = `${workspaceId} ${month}`
   return new Promise((resolve) => {
     let pending = chatsWaiting.get(key)
     if (!pending) {
-      pending = { workspaceId, period: period(now), chats: 0, counted: [] }
+      pending = { workspaceId, period: month, chats: 0, counted: [] }
       chatsWaiting.set(key, pending)
     }
     pending.chats++
