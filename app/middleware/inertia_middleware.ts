@@ -10,23 +10,27 @@ import { isPublicApiRequest, lazyContextProperty } from '#middleware/public_api_
  * only when it is read.
  */
 let inertia: Promise<InertiaMiddleware> | undefined
+/** The package's middleware once made (the lazy property is read after handle() awaited it). */
+let made: InertiaMiddleware | undefined
 
 function instance() {
-  inertia ??= app.container.make(InertiaMiddleware)
+  inertia ??= app.container.make(InertiaMiddleware).then((middleware) => (made = middleware))
   return inertia
 }
 
 const done = async () => {}
 
+const lazyInertia = lazyContextProperty('inertia', (ctx) => {
+  // The package's handle() sets ctx.inertia synchronously before awaiting its next().
+  void made!.handle(ctx, done)
+  return ctx.inertia
+})
+
 export default class AppInertiaMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const middleware = await instance()
     if (!isPublicApiRequest(ctx)) return middleware.handle(ctx, next)
-    lazyContextProperty(ctx, 'inertia', () => {
-      // The package's handle() sets ctx.inertia synchronously before awaiting its next().
-      void middleware.handle(ctx, done)
-      return ctx.inertia
-    })
+    lazyInertia(ctx)
     return next()
   }
 }

@@ -12,18 +12,22 @@ import type {} from '@adonisjs/auth/initialize_auth_middleware'
  * and render no view, so their authenticator is made only if something reads it (making
  * `ctx.view` alone builds an Edge renderer).
  */
-let manager: ReturnType<typeof makeManager> | undefined
-
 function makeManager() {
   return app.container.make('auth.manager')
 }
 
+let manager: ReturnType<typeof makeManager> | undefined
+/** The manager once made (the lazy property is read after handle() awaited it). */
+let made: Awaited<ReturnType<typeof makeManager>> | undefined
+
+const lazyAuth = lazyContextProperty('auth', (ctx) => made!.createAuthenticator(ctx))
+
 export default class InitializeAuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     manager ??= makeManager()
-    const auth = await manager
+    const auth = (made ??= await manager)
     if (isPublicApiRequest(ctx)) {
-      lazyContextProperty(ctx, 'auth', () => auth.createAuthenticator(ctx))
+      lazyAuth(ctx)
       return next()
     }
     ctx.auth = auth.createAuthenticator(ctx)

@@ -6,14 +6,18 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import { isPublicApiRequest, lazyContextProperty } from '#middleware/public_api_request'
 
 /** Creates the request's Bouncer for the signed-in user (on first use on public endpoints). */
+function makeBouncer(ctx: HttpContext) {
+  return new Bouncer(() => ctx.auth.user || null, abilities, policies).setContainerResolver(
+    ctx.containerResolver
+  )
+}
+
+const lazyBouncer = lazyContextProperty('bouncer', makeBouncer)
+
 export default class InitializeBouncerMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    const make = () =>
-      new Bouncer(() => ctx.auth.user || null, abilities, policies).setContainerResolver(
-        ctx.containerResolver
-      )
-    if (isPublicApiRequest(ctx)) lazyContextProperty(ctx, 'bouncer', make)
-    else ctx.bouncer = make()
+    if (isPublicApiRequest(ctx)) lazyBouncer(ctx)
+    else ctx.bouncer = makeBouncer(ctx)
     return next()
   }
 }

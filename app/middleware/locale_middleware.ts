@@ -10,23 +10,26 @@ import { isPublicApiRequest, lazyContextProperty } from '#middleware/public_api_
  * preference, else the browser's Accept-Language, else English. On the public endpoints
  * the choice is made only when a message needs it (most calls are valid and show none).
  */
+function pickLocale(ctx: HttpContext) {
+  const supported = i18nManager.supportedLocales()
+  const preferred = ctx.auth.user?.preferredLanguage
+  const locale =
+    (preferred && supported.includes(preferred) ? preferred : null) ??
+    ctx.request.language(supported) ??
+    i18nManager.defaultLocale
+  return i18nManager.locale(locale)
+}
+
+const lazyI18n = lazyContextProperty('i18n', pickLocale)
+
 export default class LocaleMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    const pick = () => {
-      const supported = i18nManager.supportedLocales()
-      const preferred = ctx.auth.user?.preferredLanguage
-      const locale =
-        (preferred && supported.includes(preferred) ? preferred : null) ??
-        ctx.request.language(supported) ??
-        i18nManager.defaultLocale
-      return i18nManager.locale(locale)
-    }
     if (isPublicApiRequest(ctx)) {
       // Nothing on these routes has I18n injected: no container binding.
-      lazyContextProperty(ctx, 'i18n', pick)
+      lazyI18n(ctx)
       return next()
     }
-    ctx.i18n = pick()
+    ctx.i18n = pickLocale(ctx)
     ctx.containerResolver.bindValue(I18n, ctx.i18n)
     return next()
   }

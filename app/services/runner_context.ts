@@ -182,6 +182,35 @@ export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>
   ) as Record<string, unknown>
 }
 
+const SIGNAL_SOURCE = Symbol('signalSource')
+
+interface SignalSource {
+  [SIGNAL_SOURCE]: { signal?: AbortSignal; timeoutMs?: number; made?: AbortSignal }
+}
+
+/**
+ * `context.signal`, made on first read: most runners (set variable, condition, input
+ * parsers) never read it, and a timeout signal per block kept a timer and weak references
+ * alive for a minute, which under chat load was most of what reached the old generation.
+ * One getter serves every context (it finds it as `this`): an object literal's
+ * `get signal() {}` is a new accessor per context, and V8 then kept each context and all it
+ * reaches through young-generation collections (see lazyContextProperty in
+ * app/middleware/public_api_request.ts). It stays an own enumerable property, so a spread
+ * (`{ ...context }`, as the workflow executor does) still carries the signal.
+ */
+const lazySignal: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: SignalSource) {
+    const source = this[SIGNAL_SOURCE]
+    if (!source.made) {
+      const timeout = AbortSignal.timeout(source.timeoutMs ?? 60_000)
+      source.made = source.signal ? AbortSignal.any([source.signal, timeout]) : timeout
+    }
+    return source.made
+  },
+}
+
 /** The context every runner and parser receives (DESIGN.md section 3). */
 export function buildContext(
   input: Omit<RunPluginInput, 'registry'>,
@@ -191,11 +220,7 @@ export function buildContext(
   logs: LogEntry[],
   ai = aiPort({ ownerId: input.ownerId, workspaceId: input.workspaceId, source: input.plugin.id })
 ): RunnerContext {
-  // Made on first read: most runners (set variable, condition, input parsers) never read
-  // it, and a timeout signal per block kept a timer and weak references alive for a minute,
-  // which under chat load was most of what reached the old generation.
-  let signal: AbortSignal | undefined
-  return {
+  const context: RunnerContext & SignalSource = {
     bot: input.bot,
     options,
     credentials,
@@ -233,14 +258,11 @@ export function buildContext(
       },
     },
     ai,
-    get signal() {
-      if (!signal) {
-        const timeout = AbortSignal.timeout(input.timeoutMs ?? 60_000)
-        signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
-      }
-      return signal
-    },
+    signal: undefined as unknown as AbortSignal,
+    [SIGNAL_SOURCE]: { signal: input.signal, timeoutMs: input.timeoutMs },
   }
+  Object.defineProperty(context, 'signal', lazySignal)
+  return context
 }
 
 /** Runs one runner with a full context; a throw becomes an error log and the flow goes on. */

@@ -138,4 +138,34 @@ test.group('Runner context', () => {
     assert.match(url, /\/storage\/public\/w\/c[0-9a-z]+\.txt$/)
     assert.equal(computed, 3)
   })
+
+  test('the signal is made on first read, follows the caller, and survives a spread', async ({
+    assert,
+  }) => {
+    const controller = new AbortController()
+    const seen: { own?: PropertyDescriptor; signal?: AbortSignal; spread?: AbortSignal }[] = []
+    const runner = async (ctx: any) => {
+      // Read before anything touches it: still an accessor, nothing made yet.
+      const own = Object.getOwnPropertyDescriptor(ctx, 'signal')
+      seen.push({ own, signal: ctx.signal, spread: { ...ctx }.signal })
+    }
+    const input = { plugin: probe, workspaceId: 'w', variables, options: {} }
+    await runWithContext(runner, { ...input, signal: controller.signal })
+    await runWithContext(runner, { ...input, timeoutMs: 50 })
+    const [first, second] = seen
+    // One getter for every context: a getter per context kept each turn alive in V8's
+    // young generation until the next full GC.
+    assert.isFunction(first.own!.get)
+    assert.strictEqual(first.own!.get, second.own!.get)
+    assert.isTrue(first.own!.enumerable)
+    // The same signal on every read, spread included; it aborts with the caller's.
+    assert.strictEqual(first.spread, first.signal)
+    assert.isFalse(first.signal!.aborted)
+    controller.abort()
+    assert.isTrue(first.signal!.aborted)
+    // The second run's own timeout.
+    assert.isFalse(second.signal!.aborted)
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    assert.isTrue(second.signal!.aborted)
+  })
 })

@@ -4,26 +4,44 @@ import { isPublicApiRequest, lazyContextProperty } from '#middleware/public_api_
 
 /* The public endpoints' lazy context properties: made once on first read, never if unread. */
 test.group('Public API requests', () => {
-  test('a lazy property is made once, on first read', ({ assert }) => {
+  test('a lazy property is made once, on first read, for its own context', ({ assert }) => {
     const ctx = new HttpContextFactory().create()
+    const other = new HttpContextFactory().create()
     let made = 0
-    lazyContextProperty(ctx, 'bouncer', () => {
+    const install = lazyContextProperty('bouncer', (of) => {
       made++
-      return { marker: made } as any
+      return { marker: made, same: of === ctx } as any
     })
+    install(ctx)
+    install(other)
     assert.equal(made, 0)
-    assert.deepEqual(ctx.bouncer as any, { marker: 1 })
-    assert.deepEqual(ctx.bouncer as any, { marker: 1 })
+    assert.deepEqual(ctx.bouncer as any, { marker: 1, same: true })
+    assert.deepEqual(ctx.bouncer as any, { marker: 1, same: true })
     assert.equal(made, 1)
+    assert.deepEqual(other.bouncer as any, { marker: 2, same: false })
+  })
+
+  test('every context gets the same accessor, not a closure of its own', ({ assert }) => {
+    // A closure per request kept each request alive through V8's young-generation GCs.
+    const install = lazyContextProperty('bouncer', () => ({}) as any)
+    const first = new HttpContextFactory().create()
+    const second = new HttpContextFactory().create()
+    install(first)
+    install(second)
+    const a = Object.getOwnPropertyDescriptor(first, 'bouncer')!
+    const b = Object.getOwnPropertyDescriptor(second, 'bouncer')!
+    assert.isFunction(a.get)
+    assert.strictEqual(a.get, b.get)
+    assert.strictEqual(a.set, b.set)
   })
 
   test('an assignment replaces a lazy property without making it', ({ assert }) => {
     const ctx = new HttpContextFactory().create()
     let made = 0
-    lazyContextProperty(ctx, 'bouncer', () => {
+    lazyContextProperty('bouncer', () => {
       made++
       return {} as any
-    })
+    })(ctx)
     ctx.bouncer = { assigned: true } as any
     assert.deepEqual(ctx.bouncer as any, { assigned: true })
     assert.equal(made, 0)
