@@ -652,7 +652,12 @@ export async function run(): Promise<BenchReport> {
       ((writesAfter - writesBefore) / Math.max(closed.turns, 1)).toFixed(2)
     )
 
-    function figures(label: string, tally: Tally, aims: boolean) {
+    /**
+     * The aims a run is held to: the paced run to both. The soak's closed loop only to its
+     * rate: 200 visitors with no think time wait 200 / (turns/s) on average (Little's law),
+     * 100 ms at 2,000 turns/s, so a p99 aim does not apply to it.
+     */
+    function figures(label: string, tally: Tally, aims: { rate: boolean; p99: boolean }) {
       tally.latencies.sort((a, b) => a - b)
       const turnsPerSecond = Math.round(tally.turns / tally.seconds)
       const p99 = Number(percentile(tally.latencies, 99).toFixed(1))
@@ -661,7 +666,7 @@ export async function run(): Promise<BenchReport> {
           metric: `${label}: turns per second`,
           value: turnsPerSecond,
           unit: 'turns/s',
-          ...(aims ? { aim: '>= 1000', met: turnsPerSecond >= 1000 } : {}),
+          ...(aims.rate ? { aim: '>= 1000', met: turnsPerSecond >= 1000 } : {}),
         },
         {
           metric: `${label}: latency p50`,
@@ -677,7 +682,7 @@ export async function run(): Promise<BenchReport> {
           metric: `${label}: latency p99`,
           value: p99,
           unit: 'ms',
-          ...(aims ? { aim: '< 50', met: p99 < 50 } : {}),
+          ...(aims.p99 ? { aim: '< 50', met: p99 < 50 } : {}),
         },
         { metric: `${label}: turns`, value: tally.turns, unit: 'turns' },
       ]
@@ -686,8 +691,10 @@ export async function run(): Promise<BenchReport> {
     return {
       name: SOAK ? 'chat (soak)' : 'chat',
       results: [
-        ...figures(`closed loop, ${VISITORS} visitors`, closed, SOAK),
-        ...(pacedTally ? figures(`paced, ${RATE} turns/s offered`, pacedTally, true) : []),
+        ...figures(`closed loop, ${VISITORS} visitors`, closed, { rate: SOAK, p99: false }),
+        ...(pacedTally
+          ? figures(`paced, ${RATE} turns/s offered`, pacedTally, { rate: true, p99: true })
+          : []),
         {
           metric: 'server CPU per turn (closed loop, all web processes)',
           value: Number(serverCpuPerTurn.toFixed(3)),

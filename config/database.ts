@@ -26,6 +26,22 @@ if (connectionName !== 'sqlite' && !databaseUrl) {
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
 const seeders = { paths: ['database/seeders'] }
 
+/**
+ * The pool of a PostgreSQL or MySQL connection, per process.
+ * - More than knex's 10 connections: a chat turn runs its writes in parallel.
+ * - An unused connection is closed after DB_POOL_IDLE_SECONDS (10 minutes; knex's default
+ *   is 30 s). The connections opened for a burst all go idle at the same moment, and the
+ *   pool then closes them in one go: at 30 s, PostgreSQL ending some 20 backends per process
+ *   at once stalled the chat bench's answers for 40 to 400 ms, and traffic that came and
+ *   went reopened them each time (docs/benchmarks/chat.md, "The pool's idle timeout"). Set
+ *   it below the idle limit of a proxy in front of the database, if it has one.
+ */
+const serverPool = {
+  min: 2,
+  max: env.get('DB_POOL_MAX') ?? 20,
+  idleTimeoutMillis: (env.get('DB_POOL_IDLE_SECONDS') ?? 600) * 1000,
+}
+
 const dbConfig = defineConfig({
   connection: connectionName,
   prettyPrintDebugQueries: true,
@@ -49,15 +65,14 @@ const dbConfig = defineConfig({
     pg: {
       client: 'pg',
       connection: databaseUrl?.startsWith('postgres') ? databaseUrl : undefined,
-      // A chat turn runs its writes in parallel: more than knex's 10 connections help.
-      pool: { min: 2, max: env.get('DB_POOL_MAX') ?? 20 },
+      pool: serverPool,
       migrations,
       seeders,
     },
     mysql: {
       client: 'mysql2',
       connection: (databaseUrl?.startsWith('mysql') ? databaseUrl : undefined) as any,
-      pool: { min: 2, max: env.get('DB_POOL_MAX') ?? 20 },
+      pool: serverPool,
       migrations,
       seeders,
     },

@@ -61,6 +61,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   },
   SQLITE_PATH: Env.schema.string.optional(),
   DB_POOL_MAX: Env.schema.number.optional(),
+  DB_POOL_IDLE_SECONDS: Env.schema.number.optional(),
   // Web processes (bin/server.ts); more than 1 needs pg/mysql and QUEUE_DRIVER=bullmq.
   WEB_CONCURRENCY: Env.schema.number.optional(),
 
