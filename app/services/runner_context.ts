@@ -220,7 +220,7 @@ export function buildContext(
   logs: LogEntry[],
   ai = aiPort({ ownerId: input.ownerId, workspaceId: input.workspaceId, source: input.plugin.id })
 ): RunnerContext {
-  const context: RunnerContext & SignalSource = {
+  const context: Omit<RunnerContext, 'signal'> & SignalSource = {
     bot: input.bot,
     options,
     credentials,
@@ -258,11 +258,12 @@ export function buildContext(
       },
     },
     ai,
-    signal: undefined as unknown as AbortSignal,
     [SIGNAL_SOURCE]: { signal: input.signal, timeoutMs: input.timeoutMs },
   }
-  Object.defineProperty(context, 'signal', lazySignal)
-  return context
+  // Added, not declared in the literal above: turning a data property into an accessor
+  // would put every context in V8's slow dictionary mode.
+  return Object.defineProperty(context, 'signal', lazySignal) as typeof context &
+    Pick<RunnerContext, 'signal'>
 }
 
 /** Runs one runner with a full context; a throw becomes an error log and the flow goes on. */
