@@ -32,8 +32,8 @@ const seeders = { paths: ['database/seeders'] }
  * - An unused connection is closed after DB_POOL_IDLE_SECONDS (10 minutes; knex's default
  *   is 30 s). The connections opened for a burst all go idle at the same moment, and the
  *   pool then closes them in one go: at 30 s, PostgreSQL ending some 20 backends per process
- *   at once stalled the chat bench's answers for 40 to 400 ms, and traffic that came and
- *   went reopened them each time (docs/benchmarks/chat.md, "The pool's idle timeout"). Set
+ *   at once stalled the chat bench's answers for 38 to 409 ms, and traffic that came and
+ *   went reopened them each time (docs/benchmarks/chat.md, "The pool's idle time"). Set
  *   it below the idle limit of a proxy in front of the database, if it has one.
  */
 const serverPool = {

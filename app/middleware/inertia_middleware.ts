@@ -13,11 +13,6 @@ let inertia: Promise<InertiaMiddleware> | undefined
 /** The package's middleware once made (the lazy property is read after handle() awaited it). */
 let made: InertiaMiddleware | undefined
 
-function instance() {
-  inertia ??= app.container.make(InertiaMiddleware).then((middleware) => (made = middleware))
-  return inertia
-}
-
 const done = async () => {}
 
 const lazyInertia = lazyContextProperty('inertia', (ctx) => {
@@ -28,7 +23,8 @@ const lazyInertia = lazyContextProperty('inertia', (ctx) => {
 
 export default class AppInertiaMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    const middleware = await instance()
+    inertia ??= app.container.make(InertiaMiddleware)
+    const middleware = (made ??= await inertia)
     if (!isPublicApiRequest(ctx)) return middleware.handle(ctx, next)
     lazyInertia(ctx)
     return next()
