@@ -254,7 +254,7 @@ export async function run(): Promise<BenchReport> {
       'Times are measured around pool.run(), so they include copying variables in, console/result copying out and the JSON checks.',
       `fairness: pool of 2 isolates with the defaults (1 run per workspace at once, 1 isolate in reserve for a workspace with nothing in flight, 10 s time-out). B runs \`return variables.a + 1\` one after another, 5 ms apart, for ${fair.windowMs / 1000} s per scenario (${fair.counts.alone} runs alone, ${fair.counts.underA} while A attacks, ${fair.counts.underAC} while A and C attack).`,
       `fairness: A keeps 6 \`while (true) {}\` runs submitted (a new one as soon as one ends); in the pool that is ${JSON.stringify(fair.heldByA)}; ${fair.timedOutA} of A's runs hit the 10 s time-out during the window (each disposes its isolate and a new one is made). With A and C both attacking, ${fair.timedOutAC} time-outs; B then runs in the reserve isolate.`,
-      'fairness: before the fair queue, the same 6 runs of A held both isolates and B waited for them (29 s for a one-line Code block in the report of docs/security.md).',
+      'fairness: before the fair queue (commit 35e3799), the same 6 runs of A held both isolates and one run of B waited 29,998 ms for them (docs/benchmarks/sandbox.md).',
     ],
   }
 }
