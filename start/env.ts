@@ -98,5 +98,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   S3_REGION: Env.schema.string.optional(),
 
   ALLOW_INTERNAL_HTTP: bool(false),
+  // Sandbox for user code, per process (docs/sandbox.md).
+  SANDBOX_POOL_SIZE: Env.schema.number.optional(),
+  SANDBOX_WORKSPACE_CONCURRENCY: Env.schema.number.optional(),
+  SANDBOX_WORKSPACE_QUEUE: Env.schema.number.optional(),
   SIGNIN_RATE_LIMIT: Env.schema.number.optional(),
 })

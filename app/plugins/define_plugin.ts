@@ -203,7 +203,10 @@ export interface RunnerStorage {
   put(bytes: Uint8Array, options: { type: string; name?: string }): Promise<string>
 }
 
-/** The isolated-vm pool (app/sandbox); declared here so runners can be typed. */
+/**
+ * The isolated-vm pool (app/sandbox); declared here so runners can be typed. Code runs under
+ * the block's own workspace (its cap and queue, docs/sandbox.md): a runner cannot pick another.
+ */
 export interface RunnerSandbox {
   run(code: string, variables: Record<string, unknown>): Promise<unknown>
 }

@@ -2,9 +2,13 @@ import { availableParallelism } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import ivm from 'isolated-vm'
 import { GUEST_SCRIPT } from '#sandbox/guest_source'
+import { FairScheduler, SandboxRefusal, type WorkspaceLoad } from '#sandbox/fair_scheduler'
 import {
+  DEFAULT_MAX_QUEUE_WAIT_MS,
+  DEFAULT_MAX_QUEUED_PER_WORKSPACE,
   DEFAULT_MAX_RUNS_PER_ISOLATE,
   DEFAULT_MEMORY_MB,
+  DEFAULT_RESERVE,
   DEFAULT_TIMEOUT_MS,
   MAX_ERROR_MESSAGE_CHARS,
   MAX_LOG_ENTRIES,
@@ -33,6 +37,9 @@ type Outcome = { ok: true; value: JsonValue | undefined } | { ok: false; error: 
 
 const LOG_LEVELS = new Set<string>(['log', 'info', 'warn', 'error'])
 const TIMED_OUT = Symbol('timed out')
+const ABORTED = Symbol('aborted')
+/** The key of runs that name no workspace: they share one queue and one cap. */
+const NO_WORKSPACE = ''
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 /** Names that cannot be (or must not be) bound as parameters of the user's function. */
 const UNBINDABLE = new Set(
@@ -44,10 +51,8 @@ const UNBINDABLE = new Set(
   ).split(' ')
 )
 
-class SandboxClosedError extends Error {
-  constructor() {
-    super('The sandbox is shut down')
-  }
+function closedError(): SandboxRefusal {
+  return new SandboxRefusal('SandboxError', 'The sandbox is shut down')
 }
 
 function clampInt(value: number, min: number, max: number): number {
@@ -220,25 +225,38 @@ class IsolateSlot {
 }
 
 /**
- * A fixed number of warm isolates. Each run gets a fresh context (so nothing leaks from one run
- * to the next) in an isolate that is reused until it has served `maxRunsPerIsolate` runs or a
- * run breached a limit. Runs beyond `size` wait for a free isolate.
+ * A bounded set of warm isolates shared by every workspace. Each run gets a fresh context (so
+ * nothing leaks from one run to the next) in an isolate that is reused until it has served
+ * `maxRunsPerIsolate` runs or a run breached a limit.
+ *
+ * Who runs when is decided by a FairScheduler (docs/sandbox.md, "Sharing the pool between
+ * workspaces"): at most `maxPerWorkspace` runs of one workspace at once, `size` runs in
+ * general plus `reserve` for a workspace that has nothing in flight, and waiting runs served
+ * workspace by workspace, so one workspace's runaway code cannot hold every isolate.
  */
 export class SandboxPool {
   readonly size: number
+  readonly reserve: number
+  readonly maxPerWorkspace: number
   readonly #maxRuns: number
   readonly #defaultTimeoutMs: number
   readonly #defaultMemoryMb: number
   readonly #onCatastrophicError: (message: string) => void
+  readonly #scheduler: FairScheduler
   #idle: IsolateSlot[] = []
   readonly #all = new Set<IsolateSlot>()
-  #permitsInUse = 0
-  #waiters: { resolve: () => void; reject: (error: Error) => void }[] = []
   #closed = false
   #created = 0
 
   constructor(options: SandboxPoolOptions = {}) {
-    this.size = clampInt(options.size ?? availableParallelism(), 1, 256)
+    this.size = clampInt(options.size ?? Math.max(2, availableParallelism()), 1, 256)
+    this.reserve = clampInt(options.reserve ?? DEFAULT_RESERVE, 0, this.size)
+    // Below the pool size, so one workspace always leaves an isolate to the others.
+    this.maxPerWorkspace = clampInt(
+      options.maxPerWorkspace ?? Math.floor(this.size / 2),
+      1,
+      Math.max(1, this.size - 1)
+    )
     this.#maxRuns = clampInt(
       options.maxRunsPerIsolate ?? DEFAULT_MAX_RUNS_PER_ISOLATE,
       1,
@@ -257,6 +275,17 @@ export class SandboxPool {
     this.#onCatastrophicError =
       options.onCatastrophicError ??
       ((message) => console.error(`[sandbox] isolate failure: ${message}`))
+    this.#scheduler = new FairScheduler({
+      size: this.size,
+      reserve: this.reserve,
+      perWorkspace: this.maxPerWorkspace,
+      maxQueued: clampInt(
+        options.maxQueuedPerWorkspace ?? DEFAULT_MAX_QUEUED_PER_WORKSPACE,
+        0,
+        Number.MAX_SAFE_INTEGER
+      ),
+      maxWaitMs: clampInt(options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS, 1, 2 ** 31 - 1),
+    })
   }
 
   /** Runs `code` as the body of an async function: `return` gives the value, `await` works. */
@@ -280,37 +309,43 @@ export class SandboxPool {
 
   /** Creates isolates ahead of the first runs, so the first user does not pay the cold start. */
   async warm(memoryMb = this.#defaultMemoryMb): Promise<void> {
-    const slots: IsolateSlot[] = []
-    try {
-      for (let i = 0; i < this.size; i++)
-        slots.push(await this.#acquire(clampInt(memoryMb, MIN_MEMORY_MB, MAX_MEMORY_MB)))
-    } finally {
-      for (const slot of slots) this.#release(slot)
+    const limit = clampInt(memoryMb, MIN_MEMORY_MB, MAX_MEMORY_MB)
+    while (!this.#closed && this.#all.size < this.size) {
+      const slot = this.#newSlot(limit)
+      this.#idle.push(slot)
+      slot.prepareNextContext()
     }
   }
 
   stats(): {
     size: number
+    reserve: number
+    maxPerWorkspace: number
     isolates: number
     idle: number
     busy: number
     waiting: number
     created: number
+    /** Runs in flight and waiting, per workspace that has any ('' for runs that name none). */
+    workspaces: Record<string, WorkspaceLoad>
   } {
     return {
       size: this.size,
+      reserve: this.reserve,
+      maxPerWorkspace: this.maxPerWorkspace,
       isolates: this.#all.size,
       idle: this.#idle.length,
-      busy: this.#permitsInUse,
-      waiting: this.#waiters.length,
+      busy: this.#scheduler.running,
+      waiting: this.#scheduler.waiting,
       created: this.#created,
+      workspaces: this.#scheduler.load(),
     }
   }
 
   /** Disposes every isolate; runs in flight end with a SandboxError, later runs are refused. */
   async dispose(): Promise<void> {
     this.#closed = true
-    for (const waiter of this.#waiters.splice(0)) waiter.reject(new SandboxClosedError())
+    this.#scheduler.close(closedError())
     for (const slot of [...this.#all]) this.#retire(slot)
     this.#idle = []
   }
@@ -361,15 +396,28 @@ export class SandboxPool {
       maxSetChars: MAX_VARIABLE_SET_CHARS,
     })
 
+    const workspace = typeof options.workspaceId === 'string' ? options.workspaceId : NO_WORKSPACE
+    try {
+      await this.#scheduler.acquire(workspace, options.signal)
+    } catch (error) {
+      if (error instanceof SandboxRefusal) return early(failure(error.name, error.message))
+      return early(failure('SandboxError', errorMessage(error)))
+    }
+    if (this.#closed) {
+      // Disposed between the admission and this turn of the event loop.
+      this.#scheduler.release(workspace)
+      const closed = closedError()
+      return early(failure(closed.name, closed.message))
+    }
     let slot: IsolateSlot
     try {
-      slot = await this.#acquire(memoryMb)
+      slot = this.#takeSlot(memoryMb)
     } catch (error) {
-      if (error instanceof SandboxClosedError) return early(failure('SandboxError', error.message))
+      this.#scheduler.release(workspace)
       return early(failure('SandboxError', `No isolate could be started: ${errorMessage(error)}`))
     }
     try {
-      return await this.#execute(slot, code, inputJson, guestOptions, timeoutMs)
+      return await this.#execute(slot, code, inputJson, guestOptions, timeoutMs, options.signal)
     } catch (error) {
       // #execute classifies every failure it knows; reaching here means the isolate is suspect.
       slot.dispose()
@@ -381,6 +429,7 @@ export class SandboxPool {
       } as SandboxResult
     } finally {
       this.#release(slot)
+      this.#scheduler.release(workspace)
     }
   }
 
@@ -389,7 +438,8 @@ export class SandboxPool {
     code: string,
     inputJson: string,
     guestOptions: string,
-    timeoutMs: number
+    timeoutMs: number,
+    signal: AbortSignal | undefined
   ): Promise<SandboxResult> {
     const started = performance.now()
     const recorder = new RunRecorder(started + timeoutMs)
@@ -397,6 +447,7 @@ export class SandboxPool {
     let context: ivm.Context | undefined
     let guest: ivm.Reference | undefined
     let timer: NodeJS.Timeout | undefined
+    let onAbort: (() => void) | undefined
     let outcome: Outcome
 
     try {
@@ -424,11 +475,22 @@ export class SandboxPool {
           Math.max(0, started + timeoutMs - performance.now())
         )
       })
-      const raw = await Promise.race([evaluation, expired])
-      if (raw === TIMED_OUT) {
+      // A caller that gives up (the workflow run was stopped, the worker shuts down) frees the
+      // isolate now instead of at the time-out: disposing is the only way to stop a busy thread.
+      const aborted = new Promise<typeof ABORTED>((resolve) => {
+        if (!signal) return
+        onAbort = () => resolve(ABORTED)
+        if (signal.aborted) onAbort()
+        else signal.addEventListener('abort', onAbort, { once: true })
+      })
+      const raw = await Promise.race([evaluation, expired, aborted])
+      if (raw === TIMED_OUT || raw === ABORTED) {
         evaluation.catch(() => {})
         slot.dispose()
-        outcome = timeoutFailure(timeoutMs)
+        outcome =
+          raw === TIMED_OUT
+            ? timeoutFailure(timeoutMs)
+            : failure('AbortError', 'The script was cancelled while it ran')
       } else {
         outcome = decodeGuestResult(raw)
         if (
@@ -442,9 +504,13 @@ export class SandboxPool {
         }
       }
     } catch (error) {
-      outcome = this.#classify(slot, error, timeoutMs)
+      outcome =
+        signal?.aborted && slot.killed
+          ? failure('AbortError', 'The script was cancelled while it ran')
+          : this.#classify(slot, error, timeoutMs)
     } finally {
       clearTimeout(timer)
+      if (onAbort) signal?.removeEventListener('abort', onAbort)
       recorder.close()
       sleepRef.release()
       if (guest && slot.alive) guest.release()
@@ -475,28 +541,24 @@ export class SandboxPool {
     return failure(name, truncate(message, MAX_ERROR_MESSAGE_CHARS))
   }
 
-  async #acquire(memoryMb: number): Promise<IsolateSlot> {
-    if (this.#closed) throw new SandboxClosedError()
-    if (this.#permitsInUse < this.size) {
-      this.#permitsInUse++
-    } else {
-      await new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }))
+  /** An isolate for a run the scheduler admitted: an idle one with the right limit, or a new one. */
+  #takeSlot(memoryMb: number): IsolateSlot {
+    const index = this.#idle.findIndex((slot) => slot.memoryMb === memoryMb && slot.alive)
+    if (index >= 0) return this.#idle.splice(index, 1)[0]
+    // Keep no more isolates alive than may run at once: an idle one with another memory
+    // limit makes room.
+    const limit = this.size + this.reserve
+    while (this.#idle.length > 0 && this.#idle.length + this.#scheduler.running > limit) {
+      this.#retire(this.#idle.shift()!)
     }
-    try {
-      const index = this.#idle.findIndex((slot) => slot.memoryMb === memoryMb && slot.alive)
-      if (index >= 0) return this.#idle.splice(index, 1)[0]
-      // Keep at most `size` isolates alive: an idle one with another memory limit makes room.
-      while (this.#idle.length > 0 && this.#idle.length + this.#permitsInUse > this.size) {
-        this.#retire(this.#idle.shift()!)
-      }
-      const slot = new IsolateSlot(memoryMb, this.#onCatastrophicError)
-      this.#all.add(slot)
-      this.#created++
-      return slot
-    } catch (error) {
-      this.#releasePermit()
-      throw error
-    }
+    return this.#newSlot(memoryMb)
+  }
+
+  #newSlot(memoryMb: number): IsolateSlot {
+    const slot = new IsolateSlot(memoryMb, this.#onCatastrophicError)
+    this.#all.add(slot)
+    this.#created++
+    return slot
   }
 
   #release(slot: IsolateSlot): void {
@@ -506,14 +568,6 @@ export class SandboxPool {
     } else {
       this.#retire(slot)
     }
-    this.#releasePermit()
-  }
-
-  /** Hands the permit straight to the next waiter, so a newcomer cannot overtake the queue. */
-  #releasePermit(): void {
-    const waiter = this.#waiters.shift()
-    if (waiter) waiter.resolve()
-    else this.#permitsInUse--
   }
 
   #retire(slot: IsolateSlot): void {

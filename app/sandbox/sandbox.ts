@@ -3,7 +3,7 @@
 | ace commands. Nothing here depends on the HTTP context or the container.
 */
 import { SandboxPool } from '#sandbox/pool'
-import type { SandboxPoolOptions, SandboxResult, SandboxRunOptions } from '#sandbox/types'
+import type { SandboxPoolOptions, SandboxResult, WorkspaceRunOptions } from '#sandbox/types'
 
 export { SandboxPool } from '#sandbox/pool'
 export type * from '#sandbox/types'
@@ -24,19 +24,17 @@ export function sandboxPool(): SandboxPool {
 /**
  * Runs user JavaScript as the body of an async function with `variables` (and `args`) in scope.
  * Never throws for anything the code does: failures come back as `{ ok: false, error }`.
+ * The workspace is required: it is what keeps one tenant's runaway code from delaying the others.
  */
-export function runInSandbox(
-  code: string,
-  options: SandboxRunOptions = {}
-): Promise<SandboxResult> {
+export function runInSandbox(code: string, options: WorkspaceRunOptions): Promise<SandboxResult> {
   return sandboxPool().run(code, options)
 }
 
 /** Evaluates a `{{= expression =}}`; statements with an explicit `return` are accepted too. */
 export function evaluateExpression(
   expression: string,
-  variables: Record<string, unknown> = {},
-  options: Omit<SandboxRunOptions, 'variables'> = {}
+  variables: Record<string, unknown>,
+  options: Omit<WorkspaceRunOptions, 'variables'>
 ): Promise<SandboxResult> {
   return sandboxPool().evaluate(expression, variables, options)
 }

@@ -26,10 +26,27 @@ export interface SandboxRunOptions {
   timeoutMs?: number
   /** Heap limit of the isolate that runs the code, at least 8. Default 32 MB. */
   memoryMb?: number
+  /**
+   * The tenant the code belongs to: runs are capped and queued per workspace. Runs that name
+   * none share one anonymous workspace (tests, benchmarks).
+   */
+  workspaceId?: string
+  /**
+   * Gives up on the run: a waiting run leaves the queue, a running one has its isolate
+   * disposed. Either way the result is `{ ok: false, error: { name: 'AbortError' } }`.
+   */
+  signal?: AbortSignal
 }
 
+/** What the app's own call sites must say: which workspace the code belongs to. */
+export type WorkspaceRunOptions = SandboxRunOptions & { workspaceId: string }
+
 export interface SandboxErrorInfo {
-  /** The JavaScript error name (`TypeError`, `SyntaxError`, ...) or `TimeoutError`, `MemoryLimitError`, `SandboxError`. */
+  /**
+   * The JavaScript error name (`TypeError`, `SyntaxError`, ...) or `TimeoutError`,
+   * `MemoryLimitError`, `SandboxError`, `SandboxBusyError` (the workspace's queue is full or the
+   * wait too long), `AbortError` (the caller's signal aborted).
+   */
   name: string
   message: string
 }
@@ -43,7 +60,7 @@ export interface SandboxVariableSet {
 interface SandboxOutcomeBase {
   logs: SandboxLog[]
   variablesSet: SandboxVariableSet[]
-  /** Time spent in the sandbox, waiting for a free isolate excluded. */
+  /** Time spent in the sandbox, waiting for a turn excluded. */
   durationMs: number
 }
 
@@ -60,8 +77,16 @@ export interface SandboxFailure extends SandboxOutcomeBase {
 export type SandboxResult = SandboxSuccess | SandboxFailure
 
 export interface SandboxPoolOptions {
-  /** Isolates kept (and runs executed) at once. Default: the number of CPU cores. */
+  /** Runs executed (and isolates kept) at once. Default: the number of CPU cores, at least 2. */
   size?: number
+  /** Runs of one workspace at once, below `size`. Default: half of `size`, at least 1. */
+  maxPerWorkspace?: number
+  /** Isolates beyond `size` only for a workspace with no run in flight. Default 1. */
+  reserve?: number
+  /** Runs of one workspace that may wait at once; more are refused (SandboxBusyError). Default 100. */
+  maxQueuedPerWorkspace?: number
+  /** How long a run may wait for an isolate before it is refused (SandboxBusyError). Default 30 000 ms. */
+  maxQueueWaitMs?: number
   /** An isolate is replaced after this many runs, so slow leaks in V8 never build up. Default 500. */
   maxRunsPerIsolate?: number
   defaultTimeoutMs?: number

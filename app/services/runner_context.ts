@@ -96,7 +96,8 @@ export interface RunPluginOutput {
  */
 async function evaluateExpressions(
   text: string,
-  variables: readonly VariableState[]
+  variables: readonly VariableState[],
+  tenant: SandboxTenant
 ): Promise<string> {
   const scope = Object.fromEntries(variables.map((v) => [v.name, v.value ?? null]))
   let output = text
@@ -107,22 +108,31 @@ async function evaluateExpressions(
         /\{\{([^{}]+?)\}\}/g,
         (_, name: string) => `variables[${JSON.stringify(name.trim())}]`
       )
-    const evaluated = await evaluateExpression(expression, scope, { timeoutMs: 10_000 })
+    const evaluated = await evaluateExpression(expression, scope, { timeoutMs: 10_000, ...tenant })
     output = output.replace(match[0], evaluated.ok ? formatVariableValue(evaluated.value) : '')
   }
   return output
 }
 
+/** Who the sandbox runs code for: its per-workspace cap and queue (docs/sandbox.md). */
+interface SandboxTenant {
+  workspaceId: string
+  signal?: AbortSignal
+}
+
 async function resolveExpressions(
   value: unknown,
-  variables: readonly VariableState[]
+  variables: readonly VariableState[],
+  tenant: SandboxTenant
 ): Promise<unknown> {
   if (typeof value === 'string')
-    return value.includes('{{=') ? evaluateExpressions(value, variables) : value
-  if (Array.isArray(value)) return Promise.all(value.map((v) => resolveExpressions(v, variables)))
+    return value.includes('{{=') ? evaluateExpressions(value, variables, tenant) : value
+  if (Array.isArray(value))
+    return Promise.all(value.map((v) => resolveExpressions(v, variables, tenant)))
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[k] = await resolveExpressions(v, variables)
+    for (const [k, v] of Object.entries(value))
+      out[k] = await resolveExpressions(v, variables, tenant)
     return out
   }
   return value
@@ -177,7 +187,10 @@ export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>
   })
   return (
     substituted.expressions.length > 0
-      ? await resolveExpressions(substituted.value, input.variables)
+      ? await resolveExpressions(substituted.value, input.variables, {
+          workspaceId: input.workspaceId,
+          signal: input.signal,
+        })
       : substituted.value
   ) as Record<string, unknown>
 }
@@ -246,8 +259,15 @@ export function buildContext(
     },
     sandbox: {
       async run(code, variables) {
-        // Variables by name (as the Code block reads them) and under `variables`.
-        const outcome = await runInSandbox(code, { variables, args: variables })
+        // Variables by name (as the Code block reads them) and under `variables`. The
+        // workspace decides the run's queue and cap; the caller's own signal (not the lazy
+        // context one) lets a stopped run free its isolate.
+        const outcome = await runInSandbox(code, {
+          variables,
+          args: variables,
+          workspaceId: input.workspaceId,
+          signal: input.signal,
+        })
         // setVariable(name, value) calls of the code reach the flow's variables.
         for (const { name, value } of outcome.variablesSet) {
           const target = store.list().find((v) => v.name === name)

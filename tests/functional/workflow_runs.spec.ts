@@ -226,14 +226,16 @@ test.group('Workflow runs', () => {
     assert.equal((await executeRun(runId))?.status, 'success')
   })
 
-  test('the workflow timeout stops the run between nodes', async ({ assert }) => {
+  test('the workflow timeout cuts off the script in flight and stops the run', async ({
+    assert,
+  }) => {
     const workflow = await publishedWorkflow(
       [
         { id: 'trigger', type: 'manual-trigger' },
         {
           id: 'slow',
           type: 'workflow-script',
-          options: { code: 'await new Promise((resolve) => setTimeout(resolve, 1300)); return 1' },
+          options: { code: 'await new Promise((resolve) => setTimeout(resolve, 5000)); return 1' },
         },
         { id: 'never', type: 'workflow-script', options: { code: 'return 2' } },
       ],
@@ -243,9 +245,15 @@ test.group('Workflow runs', () => {
     const outcome = await executeRun(runId)
     assert.equal(outcome?.status, 'error')
     assert.equal(outcome?.error, 'Run timed out')
+    const nodes = await nodesOf(runId)
     assert.deepEqual(
-      (await nodesOf(runId)).map((node) => `${node.nodeId}:${node.status}`),
-      ['trigger:success', 'slow:success']
+      nodes.map((node) => `${node.nodeId}:${node.status}`),
+      ['trigger:success', 'slow:error']
+    )
+    // The run's signal reaches the sandbox: the isolate is freed at the timeout, not 4 s later.
+    assert.deepEqual(
+      nodes[1].logs?.map((log) => log.description),
+      ['AbortError: The script was cancelled while it ran', 'Run timed out']
     )
   }).timeout(20_000)
 

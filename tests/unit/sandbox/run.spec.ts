@@ -159,33 +159,42 @@ test.group('Sandbox | running code', (group) => {
 })
 
 test.group('Sandbox | expressions and the shared pool', (group) => {
+  const tenant = { workspaceId: 'ws-expressions' }
   group.teardown(() => disposeSandbox())
 
   test('evaluateExpression evaluates an expression', async ({ assert }) => {
-    const result = await evaluateExpression('variables.price * variables.quantity', {
-      price: 2.5,
-      quantity: 4,
-    })
+    const result = await evaluateExpression(
+      'variables.price * variables.quantity',
+      { price: 2.5, quantity: 4 },
+      tenant
+    )
     assert.deepEqual(result.ok && result.value, 10)
-    const object = await evaluateExpression('{ a: 1 }')
+    const object = await evaluateExpression('{ a: 1 }', {}, tenant)
     assert.deepEqual(object.ok && object.value, { a: 1 })
-    const trailing = await evaluateExpression('  "a" + "b";  ')
+    const trailing = await evaluateExpression('  "a" + "b";  ', {}, tenant)
     assert.equal(trailing.ok && trailing.value, 'ab')
   })
 
   test('evaluateExpression accepts a body with return', async ({ assert }) => {
-    const result = await evaluateExpression('const d = new Date(0); return d.getUTCFullYear()', {})
+    const result = await evaluateExpression(
+      'const d = new Date(0); return d.getUTCFullYear()',
+      {},
+      tenant
+    )
     assert.equal(result.ok && result.value, 1970)
-    const wordReturnInString = await evaluateExpression('"return policy"', {})
+    const wordReturnInString = await evaluateExpression('"return policy"', {}, tenant)
     assert.equal(wordReturnInString.ok && wordReturnInString.value, 'return policy')
   })
 
   test('runInSandbox uses the shared pool and works again after disposeSandbox', async ({
     assert,
   }) => {
-    assert.equal((await runInSandbox('return 1')).ok && 1, 1)
+    assert.equal((await runInSandbox('return 1', tenant)).ok && 1, 1)
     await disposeSandbox()
-    const result = await runInSandbox('return variables.x', { variables: { x: 'again' } })
+    const result = await runInSandbox('return variables.x', {
+      variables: { x: 'again' },
+      ...tenant,
+    })
     assert.equal(result.ok && result.value, 'again')
   })
 
