@@ -4,7 +4,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import ViteMiddleware from '@adonisjs/vite/vite_middleware'
 import env from '#start/env'
-import { storageRoot } from '#services/storage'
+import { storageRootOf } from '#services/storage_config'
 
 /**
  * The Vite dev server (development and tests; production has none) answers any file under
@@ -22,7 +22,7 @@ const appOnlyFolders = new Set(
   [
     'storage',
     'tmp',
-    topFolderInProject(storageRoot()),
+    topFolderInProject(storageRootOf({ STORAGE_PATH: env.get('STORAGE_PATH') })),
     topFolderInProject(env.get('SQLITE_PATH') || 'tmp/db.sqlite3'),
   ].filter((folder): folder is string => !!folder)
 )

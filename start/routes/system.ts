@@ -1,6 +1,5 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
-import { STORAGE_ROUTE } from '#services/storage'
 
 const HealthController = () => import('#controllers/health_controller')
 const MailboxController = () => import('#controllers/dev/mailbox_controller')
@@ -15,5 +14,9 @@ router
   })
   .use(middleware.devOnly())
 
-/** Stored files, public and private (app/services/storage.ts). */
-router.get(STORAGE_ROUTE, [StorageFilesController, 'show'])
+/**
+ * Stored files, public and private (app/services/storage.ts, STORAGE_ROUTE). The service is
+ * not imported here: drive's service module awaits the app's boot, and a route file that
+ * waits would register its routes after the public bot page's catch-all `/:publicId`.
+ */
+router.get('/storage/*', [StorageFilesController, 'show'])
