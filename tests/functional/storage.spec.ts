@@ -175,6 +175,16 @@ function storageSuite(driver: Driver) {
       const key = keyOf(privateUrl)
       assert.match(key, new RegExp(`^private/workspaces/${who.workspaceId}/results/`))
       assert.include(key, resultId)
+      // Nor through a public path that climbs back into the private tree.
+      for (const climb of ['..%2F', '%2E%2E%2F', '..%5C']) {
+        const sneaky = local(privateUrl).replace(
+          '/storage/private/',
+          `/storage/public/${climb}private/`
+        )
+        const refused = await client.get(sneaky).redirects(0)
+        assert.oneOf(refused.status(), [403, 404], sneaky)
+        assert.notInclude(refused.text(), 'private bytes')
+      }
       // Nothing of it under the public tree either.
       const publicTwin = await client.get(
         local(privateUrl).replace('/storage/private/', '/storage/public/')
