@@ -29,6 +29,7 @@ export default defineConfig({
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/ally/ally_provider'),
     () => import('@adonisjs/mail/mail_provider'),
+    () => import('@adonisjs/drive/drive_provider'),
     () => import('#sandbox/sandbox_provider'),
     () => import('#providers/queue_provider'),
     () => import('@adonisjs/transmit/transmit_provider'),

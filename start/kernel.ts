@@ -11,7 +11,7 @@ server.use([
   // Local wrappers (app/middleware): made once, and skipped or lazy on the public endpoints.
   () => import('#middleware/static_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
-  () => import('@adonisjs/vite/vite_middleware'),
+  () => import('#middleware/vite_dev_middleware'),
   () => import('#middleware/inertia_middleware'),
 ])
 

@@ -2,6 +2,7 @@ import type Result from '#models/result'
 import type Answer from '#models/answer'
 import type ResultLog from '#models/result_log'
 import { resultCells } from '#actions/results/result_columns'
+import { withSignedFileLinks } from '#services/storage'
 import type {
   AnswerDto,
   ResultColumnDto,
@@ -10,13 +11,31 @@ import type {
   ResultRowDto,
 } from '#shared/results/types'
 
+/*
+| Results go to members of the bot's workspace only (app/actions/results/results_access.ts).
+| Links to private files in them are replaced by fresh signed ones, so a member reads the
+| file from the page, the CSV or the API without a session on this host; the stored answer
+| keeps the stable, unsigned link (docs/security.md, "Storage").
+*/
+
+function withSignedLinks<T>(value: T): T {
+  if (typeof value === 'string') return withSignedFileLinks(value) as T
+  if (Array.isArray(value)) return value.map(withSignedLinks) as T
+  return value
+}
+
+function signedCells(cells: Record<string, string>) {
+  for (const id of Object.keys(cells)) cells[id] = withSignedFileLinks(cells[id])
+  return cells
+}
+
 export function toAnswerDto(answer: Answer): AnswerDto {
   return {
     blockId: answer.blockId,
     groupId: answer.groupId,
     variableId: answer.variableId,
-    content: answer.content,
-    attachedFileUrls: answer.attachedFileUrls ?? [],
+    content: withSignedFileLinks(answer.content),
+    attachedFileUrls: withSignedLinks(answer.attachedFileUrls ?? []),
     createdAt: answer.createdAt.toISO()!,
   }
 }
@@ -38,7 +57,7 @@ export function toResultApiDto(result: Result, answers: Answer[]) {
     createdAt: result.createdAt.toISO()!,
     hasStarted: result.hasStarted,
     isCompleted: result.isCompleted,
-    variables: result.variables ?? [],
+    variables: (result.variables ?? []).map((v) => ({ ...v, value: withSignedLinks(v.value) })),
     answers: answers.map(toAnswerDto),
   }
 }
@@ -56,7 +75,7 @@ export function toResultRowDto(
     hasStarted: result.hasStarted,
     isCompleted: result.isCompleted,
     isArchived: result.isArchived,
-    cells: resultCells({ createdAt, variables: result.variables }, answers, columns),
+    cells: signedCells(resultCells({ createdAt, variables: result.variables }, answers, columns)),
   }
 }
 
@@ -73,7 +92,11 @@ export function toResultDetailDto(result: Result, columns: ResultColumnDto[]): R
       ...toAnswerDto(answer),
       label: labels.get(answer.blockId) ?? answer.blockId,
     })),
-    variables: (result.variables ?? []).map((v) => ({ id: v.id, name: v.name, value: v.value })),
+    variables: (result.variables ?? []).map((v) => ({
+      id: v.id,
+      name: v.name,
+      value: withSignedLinks(v.value),
+    })),
     logs: result.logs.map(toResultLogDto),
     location: result.location ?? null,
     deviceDetails: result.deviceDetails ?? null,

@@ -199,8 +199,15 @@ export interface HttpClient {
 }
 
 export interface RunnerStorage {
-  /** Stores the bytes and returns a public URL. */
-  put(bytes: Uint8Array, options: { type: string; name?: string }): Promise<string>
+  /**
+   * Stores the bytes and returns their URL. Public (the default): anyone with the URL reads
+   * it. Private: only signed-in members of the workspace, or signed links made for them
+   * (results page, CSV export); see docs/security.md, "Storage".
+   */
+  put(
+    bytes: Uint8Array,
+    options: { type: string; name?: string; visibility?: 'public' | 'private' }
+  ): Promise<string>
 }
 
 /**

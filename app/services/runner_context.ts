@@ -2,7 +2,7 @@ import env from '#start/env'
 import { appUrl } from '#config/app'
 import Credential from '#models/credential'
 import { readCredentials } from '#actions/credentials/credentials'
-import { putFile } from '#services/storage'
+import { privateKey, putFile } from '#services/storage'
 import { newId } from '#services/ids'
 import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
 import { createGuardedHttp } from '#plugins/guarded_http'
@@ -245,15 +245,17 @@ export function buildContext(
     },
     http: createGuardedHttp({ allowInternal: env.get('ALLOW_INTERNAL_HTTP') }),
     storage: {
-      async put(bytes, { type, name }) {
+      async put(bytes, { type, name, visibility }) {
         const extension = (name?.split('.').pop() ?? type.split('/').pop() ?? 'bin').replace(
           /[^a-z0-9]/gi,
           ''
         )
-        const path = await putFile(
-          `public/${input.workspaceId}/${newId()}.${extension}`,
-          Buffer.from(bytes)
-        )
+        const file = `${newId()}.${extension}`
+        const key =
+          visibility === 'private'
+            ? privateKey(input.workspaceId, 'files', file)
+            : `public/${input.workspaceId}/${file}`
+        const path = await putFile(key, Buffer.from(bytes), { contentType: type })
         return `${appUrl}${path}`
       },
     },

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import type { MultipartFile } from '@adonisjs/core/bodyparser'
 import AppError from '#exceptions/app_error'
 import { appUrl } from '#config/app'
 import { newId } from '#services/ids'
-import { putFile } from '#services/storage'
+import { privateKey, putFile, safeFileName } from '#services/storage'
 import { readSession } from '#services/chat/chat_store'
 
 /** Size limit of a file answer when the block sets none (spec 02: "10MB"). */
@@ -12,7 +11,9 @@ export const DEFAULT_FILE_LIMIT_MB = 10
 /**
  * Stores a file a visitor uploads for the input the session waits on, and returns its
  * URL for the answer. Only the awaited block accepts files, within its size limit.
- * Files live under an unguessable path per result.
+ * Files live under an unguessable path per result. A block whose visibility is Private
+ * keeps them private: the URL then works only for members of the bot's workspace or with
+ * a signed link (docs/security.md, "Storage"); Auto and Public files are public.
  */
 export class UploadChatFile {
   async handle(sessionId: string, blockId: string, file: MultipartFile | null) {
@@ -35,9 +36,15 @@ export class UploadChatFile {
     }
     if (!file.tmpPath) throw new AppError('No file received', { status: 400, field: 'file' })
     const head = session.state.botsQueue[0]
-    const safeName = (file.clientName || 'file').replace(/[^\w.-]+/g, '_').slice(-100)
-    const key = `public/results/${head?.botId ?? 'preview'}/${head?.resultId ?? 'preview'}/${newId()}-${safeName}`
-    const path = await putFile(key, await readFile(file.tmpPath))
+    if (!head) throw AppError.notFound('Session not found')
+    const name = `${newId()}-${safeFileName(file.clientName)}`
+    const botId = head.botId
+    const resultId = head?.resultId ?? 'preview'
+    const key =
+      options.visibility === 'Private'
+        ? privateKey(head.workspaceId, 'results', botId, resultId, name)
+        : `public/results/${botId}/${resultId}/${name}`
+    const path = await putFile(key, { fromPath: file.tmpPath })
     return { url: `${appUrl}${path}` }
   }
 }

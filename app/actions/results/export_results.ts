@@ -13,6 +13,7 @@ import {
   type CellAnswer,
 } from '#actions/results/result_columns'
 import type { ResultColumnDto } from '#shared/results/types'
+import { withSignedFileLinks } from '#services/storage'
 
 export interface ExportResultsInput extends ResultsTarget {
   /** Column ids in the order to write them (the table's visible columns); all by default. */
@@ -66,7 +67,8 @@ async function* batchRows(batch: Result[], columns: ResultColumnDto[]) {
       answers.get(result.id) ?? [],
       columns
     )
-    yield columns.map((column) => spreadsheetSafe(cells[column.id] ?? ''))
+    // Private files get fresh signed links (docs/security.md, "Storage").
+    yield columns.map((column) => spreadsheetSafe(withSignedFileLinks(cells[column.id] ?? '')))
   }
 }
 

@@ -3,6 +3,8 @@ import type { ResultColumnDto } from '#shared/results/types'
 import { formatDateTime } from '~/lib/format'
 
 const URL_PATTERN = /^https?:\/\/\S+$/
+/** Links to private files carry a signature (docs/security.md, "Storage"): shown without it. */
+const SIGNATURE = /\?signature=[^\s]*$/
 
 /** One cell: dates in the interface language, file and link answers as links. */
 export const ResultCell = memo(function ResultCellView({
@@ -18,7 +20,7 @@ export const ResultCell = memo(function ResultCellView({
   const parts = value ? value.split(', ') : []
   if (parts.length > 0 && parts.every((part) => URL_PATTERN.test(part))) {
     return (
-      <span className="truncate" title={value}>
+      <span className="truncate" title={value.replace(/\?signature=[^\s,]*/g, '')}>
         {parts.map((url, index) => (
           <span key={url}>
             {index > 0 && ', '}
@@ -29,7 +31,7 @@ export const ResultCell = memo(function ResultCellView({
               className="text-primary underline-offset-2 hover:underline"
               onClick={(event) => event.stopPropagation()}
             >
-              {url}
+              {url.replace(SIGNATURE, '')}
             </a>
           </span>
         ))}
