@@ -1,4 +1,4 @@
-import type { Fetcher, Runner } from '../../app/plugins/define_plugin.js'
+import type { Fetcher, Runner } from '#sdk/plugin'
 import { listTextToSpeechModels, listVoices, speakToStoredMp3 } from './api.js'
 import type plugin from './index.js'
 

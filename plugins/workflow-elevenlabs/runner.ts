@@ -1,4 +1,4 @@
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
+import type { WorkflowRunner } from '#sdk/runner'
 // The bot block's calls: same credentials, same protocol.
 import { speakToStoredMp3 } from '../elevenlabs/api.js'
 import type plugin from './index.js'
