@@ -9,7 +9,6 @@ import { dirname, relative, resolve, sep } from 'node:path'
 
 /** Twin plugins that still share a runner until they are folded into one plugin each. */
 const PENDING_FOLDS = {
-  'workflow-elevenlabs': ['elevenlabs'],
   'groq-chat-model': ['groq'],
   'openai-chat-model': ['openai'],
 }
