@@ -45,7 +45,12 @@ export default defineConfig({
 
   tests: {
     suites: [
-      { files: ['tests/unit/**/*.spec(.ts|.js)'], name: 'unit', timeout: 10000 },
+      {
+        // A plugin's own tests live in its folder (docs/plugins.md).
+        files: ['tests/unit/**/*.spec(.ts|.js)', 'plugins/*/*.spec(.ts|.js)'],
+        name: 'unit',
+        timeout: 10000,
+      },
       { files: ['tests/functional/**/*.spec(.ts|.js)'], name: 'functional', timeout: 30000 },
       { files: ['tests/browser/**/*.spec(.ts|.js)'], name: 'browser', timeout: 120000 },
     ],

@@ -1,4 +1,5 @@
 import { configApp, RULES_LIST } from '@adonisjs/eslint-config'
+import { pluginBoundaries } from './eslint/plugin_boundaries.js'
 
 export default configApp(
   {
@@ -15,5 +16,11 @@ export default configApp(
       // `(await query()).field` reads clearly in tests and one-off lookups.
       '@unicorn/no-await-expression-member': 'off',
     },
+  },
+  {
+    name: 'Plugin boundaries',
+    files: ['plugins/**/*.ts', 'plugins/**/*.tsx'],
+    plugins: { flowcraft: { rules: { 'plugin-boundaries': pluginBoundaries } } },
+    rules: { 'flowcraft/plugin-boundaries': 'error' },
   }
 )

@@ -15,6 +15,12 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^~\//, replacement: fileURLToPath(new URL('./resources/', import.meta.url)) },
+      // A plugin's custom form.tsx gets the editor's parts through #sdk/forms (docs/plugins.md).
+      {
+        find: /^#sdk\/forms$/,
+        replacement: fileURLToPath(new URL('./resources/sdk/forms.ts', import.meta.url)),
+      },
+      { find: /^#sdk\//, replacement: fileURLToPath(new URL('./app/sdk/', import.meta.url)) },
       { find: /^#shared\//, replacement: fileURLToPath(new URL('./app/shared/', import.meta.url)) },
     ],
   },

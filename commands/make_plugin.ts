@@ -4,11 +4,20 @@ import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import {
+  manifestSource,
+  readmeSource,
+  runnerSource,
+  credentialsSource,
+  testSource,
+  type Scaffold,
+} from '#plugins/scaffold_templates'
 
 /**
- * node ace make:plugin <id> --category <category> [--scope user|workspace]
- * Scaffolds plugins/<slug>/ (manifest, README, English locale) and a passing test in
- * tests/unit/plugins/<slug>.spec.ts, so a new block starts from a green suite.
+ * node ace make:plugin <id> [--category <category>] [--serves bot,workflow] [--credentials]
+ * Scaffolds plugins/<slug>/: a manifest, a runner that calls an HTTP API, optional
+ * credentials with their check, a README, the English locale and a test against a local
+ * stand-in server, all lint-clean and passing. docs/plugins.md walks through it.
  */
 export default class MakePlugin extends BaseCommand {
   static commandName = 'make:plugin'
@@ -20,126 +29,95 @@ export default class MakePlugin extends BaseCommand {
 
   @flags.string({
     description:
-      'bubble | input | logic | integration (bots), trigger | action | model | tool | data | flow (workflows)',
+      'bubble | input | logic | integration (bots), trigger | action | model | tool | data | flow (workflows); default integration, or action for workflows only',
   })
-  declare category: string
+  declare category?: string
+
+  @flags.string({
+    description: 'Surfaces it serves: bot, workflow or bot,workflow',
+    default: 'bot',
+  })
+  declare serves: string
+
+  @flags.boolean({ description: 'Add an API-key credential with its check (credentials.ts)' })
+  declare credentials?: boolean
 
   @flags.string({ description: 'Who owns the credentials: user or workspace', default: 'user' })
   declare scope: string
 
   async run() {
-    const { BOT_CATEGORIES, PLUGIN_CATEGORIES, PLUGIN_SCOPES, slugOf } =
+    const { BOT_CATEGORIES, WORKFLOW_CATEGORIES, PLUGIN_SCOPES, PLUGIN_SURFACES, slugOf } =
       await import('#plugins/define_plugin')
     const { localeOf } = await import('#plugins/derive')
 
     const id = (this.id ?? '').trim()
     const slug = slugOf(id)
-    if (!slug)
+    if (!slug) {
       return this.fail(
-        'Give the plugin an id, e.g. node ace make:plugin qr-code --category integration'
+        'Give the plugin an id, e.g. node ace make:plugin weather --serves bot,workflow --credentials'
       )
-    if (!(PLUGIN_CATEGORIES as readonly string[]).includes(this.category)) {
-      return this.fail(`--category must be one of ${PLUGIN_CATEGORIES.join(', ')}`)
+    }
+    const serves = [...new Set((this.serves ?? 'bot').split(',').map((s) => s.trim()))]
+    if (
+      serves.length === 0 ||
+      serves.some((s) => !(PLUGIN_SURFACES as readonly string[]).includes(s))
+    ) {
+      return this.fail('--serves must be bot, workflow or bot,workflow')
+    }
+    const allowed: readonly string[] =
+      serves.length === 2
+        ? [...BOT_CATEGORIES, ...WORKFLOW_CATEGORIES]
+        : serves[0] === 'bot'
+          ? BOT_CATEGORIES
+          : WORKFLOW_CATEGORIES
+    const category = this.category ?? (serves.includes('bot') ? 'integration' : 'action')
+    if (!allowed.includes(category)) {
+      return this.fail(`--category must be one of ${allowed.join(', ')}`)
     }
     if (!(PLUGIN_SCOPES as readonly string[]).includes(this.scope)) {
       return this.fail(`--scope must be one of ${PLUGIN_SCOPES.join(', ')}`)
     }
     const folder = this.app.makePath('plugins', slug)
-    const testFile = this.app.makePath('tests/unit/plugins', `${slug}.spec.ts`)
     if (existsSync(folder)) return this.fail(`plugins/${slug} already exists`)
-    if (existsSync(testFile)) return this.fail(`tests/unit/plugins/${slug}.spec.ts already exists`)
 
-    const surface = (BOT_CATEGORIES as readonly string[]).includes(this.category)
-      ? 'bot'
-      : 'workflow'
-    const name = id.replace(/[-_]+/g, ' ').replace(/^./, (c) => c.toUpperCase())
+    const name = id
+      .replace(/[-_]+/g, ' ')
+      .replace(/^./, (c) => c.toUpperCase())
+      .trim()
+    const scaffold: Scaffold = {
+      id,
+      name,
+      slug,
+      category,
+      scope: this.scope,
+      serves: serves as Scaffold['serves'],
+      credentials: this.credentials === true,
+    }
     await mkdir(join(folder, 'locales'), { recursive: true })
-    await writeFile(
-      join(folder, 'index.ts'),
-      manifestSource({ id, name, category: this.category, scope: this.scope, surface })
-    )
+    await writeFile(join(folder, 'index.ts'), manifestSource(scaffold))
+    await writeFile(join(folder, 'runner.ts'), runnerSource(scaffold))
+    if (scaffold.credentials)
+      await writeFile(join(folder, 'credentials.ts'), credentialsSource(scaffold))
+    await writeFile(join(folder, 'runner.spec.ts'), testSource(scaffold))
+    await writeFile(join(folder, 'README.md'), readmeSource(scaffold))
     // The locale is derived from the manifest just written, so the two always agree.
     const manifest = (await import(pathToFileURL(join(folder, 'index.ts')).href)).default
     await writeFile(
       join(folder, 'locales/en.json'),
       JSON.stringify(localeOf(manifest), null, 2) + '\n'
     )
-    await writeFile(join(folder, 'README.md'), readmeSource(id, name, slug))
-    await mkdir(this.app.makePath('tests/unit/plugins'), { recursive: true })
-    await writeFile(testFile, testSource(id, slug))
 
-    this.logger.success(`created plugins/${slug}/index.ts, README.md, locales/en.json`)
-    this.logger.success(`created tests/unit/plugins/${slug}.spec.ts`)
-    this.logger.info('next: declare the options in index.ts, write runner.ts, see docs/plugins.md')
+    const files = ['index.ts', 'runner.ts']
+    if (scaffold.credentials) files.push('credentials.ts')
+    files.push('runner.spec.ts', 'README.md', 'locales/en.json')
+    this.logger.success(`created plugins/${slug}/: ${files.join(', ')}`)
+    this.logger.info(
+      `next: node ace test unit --files plugins/${slug}/runner.spec.ts, then see docs/plugins.md`
+    )
   }
 
   private fail(message: string) {
     this.logger.error(message)
     this.exitCode = 1
   }
-}
-
-function manifestSource(p: {
-  id: string
-  name: string
-  category: string
-  scope: string
-  surface: string
-}) {
-  return `import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-
-/** ${p.name}: say here what the block does and why a builder would use it. */
-export default definePlugin({
-  id: ${JSON.stringify(p.id)},
-  name: ${JSON.stringify(p.name)},
-  description: 'Describe the block in a few words',
-  category: '${p.category}',
-  scope: '${p.scope}',
-  version: 1,
-  serves: ['${p.surface}'],
-  options: {
-    text: field.string({ label: 'Text', allowVariables: true, required: true }),
-    saveResultInVariableId: field.variable({ label: 'Save the result in', writes: true }),
-  },
-})
-`
-}
-
-function readmeSource(id: string, name: string, slug: string) {
-  return `# ${name} (\`${id}\`)
-
-What the block does, for builders: when to use it and what it saves.
-
-## For plugin authors
-
-- \`index.ts\`: the manifest (browser-safe: no Node imports).
-- \`runner.ts\`: the server-side run (export \`run\`, or one export per action).
-- \`locales/en.json\`: labels, derived from the manifest with \`localeOf\` (app/plugins/derive.ts).
-- Tests: \`tests/unit/plugins/${slug}.spec.ts\`.
-
-See docs/plugins.md.
-`
-}
-
-function testSource(id: string, slug: string) {
-  return `import { test } from '@japa/runner'
-import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
-import plugin from '../../../plugins/${slug}/index.js'
-import { defaultsOf, formOf, localeOf, validatorFor } from '#plugins/derive'
-
-test.group(${JSON.stringify(`Plugin ${id}`)}, () => {
-  test('its defaults are valid drafts and its form is plain JSON', async ({ assert }) => {
-    await assert.doesNotReject(() => validatorFor(plugin, { mode: 'save' }).validate(defaultsOf(plugin)))
-    const form = formOf(plugin)
-    assert.deepEqual(JSON.parse(JSON.stringify(form)), form)
-  })
-
-  test('its English locale matches the manifest', async ({ assert }) => {
-    const path = fileURLToPath(new URL('../../../plugins/${slug}/locales/en.json', import.meta.url))
-    assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), JSON.parse(JSON.stringify(localeOf(plugin))))
-  })
-})
-`
 }

@@ -19,6 +19,39 @@ export type PluginCategory = (typeof PLUGIN_CATEGORIES)[number]
 export type PluginScope = (typeof PLUGIN_SCOPES)[number]
 export type PluginSurface = (typeof PLUGIN_SURFACES)[number]
 
+/** Where a category of one surface is listed on the other, for plugins serving both. */
+const TO_WORKFLOW: Record<BotCategory, WorkflowCategory> = {
+  bubble: 'action',
+  input: 'action',
+  logic: 'flow',
+  integration: 'action',
+}
+const TO_BOT: Record<WorkflowCategory, BotCategory> = {
+  trigger: 'integration',
+  action: 'integration',
+  model: 'integration',
+  tool: 'integration',
+  data: 'integration',
+  flow: 'logic',
+}
+
+/** The category a plugin is listed under in the editor of `surface`. */
+export function categoryOn(
+  plugin: Pick<PluginDeclaration<any, any, any>, 'category' | 'categories'>,
+  surface: PluginSurface
+): PluginCategory {
+  const chosen = plugin.categories?.[surface]
+  if (chosen) return chosen
+  if (surface === 'bot') {
+    return (BOT_CATEGORIES as readonly string[]).includes(plugin.category)
+      ? plugin.category
+      : TO_BOT[plugin.category as WorkflowCategory]
+  }
+  return (WORKFLOW_CATEGORIES as readonly string[]).includes(plugin.category)
+    ? plugin.category
+    : TO_WORKFLOW[plugin.category as BotCategory]
+}
+
 export interface ActionDeclaration<F extends Fields = Fields> {
   label: string
   description?: string
@@ -54,6 +87,11 @@ export interface PluginDeclaration<
   name: string
   description?: string
   category: PluginCategory
+  /**
+   * A plugin serving both surfaces may name where each editor lists it; otherwise its
+   * category is mapped to the other surface by `categoryOn`.
+   */
+  categories?: { bot?: BotCategory; workflow?: WorkflowCategory }
   /** Who owns the credentials the plugin uses: the user or the whole workspace. */
   scope: PluginScope
   /** A lucide icon name, or a path relative to the plugin folder (icon.svg). */
@@ -61,6 +99,11 @@ export interface PluginDeclaration<
   version: number
   docsUrl?: string
   serves: readonly PluginSurface[]
+  /**
+   * Ids this plugin was stored under before (two plugins folded into one): bots and
+   * workflows that still use them load, validate and run as this plugin.
+   */
+  aliases?: readonly string[]
   /**
    * Where a bot block keeps its configuration. Bubbles of the v6 format keep it in
    * `content`, every other block in `options`.
@@ -287,6 +330,8 @@ export interface RunnerContext<
   Options = Record<string, unknown>,
   Credentials = Record<string, unknown>,
 > {
+  /** Where the runner runs: a bot's chat (`bot` is set) or a workflow run. */
+  surface: PluginSurface
   /** Set when the runner runs a bot block. */
   bot?: BotRunContext
   /** Options with {{variables}} already substituted. */
@@ -406,9 +451,10 @@ export type Fetcher<P = PluginDeclaration> = (
   context: RunnerContext<OptionsOf<P, any>, CredentialsOf<P>>
 ) => Promise<{ value: string; label?: string }[]>
 
+/** What a runner of a plugin serving workflows returns: bots ignore `output`. */
 export interface WorkflowRunResult {
-  output: unknown
-  logs: LogEntry[]
+  output?: unknown
+  logs?: LogEntry[]
 }
 
 export type RunResult = BotRunResult | WorkflowRunResult | void

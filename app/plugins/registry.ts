@@ -40,6 +40,8 @@ export interface PluginRegistry {
   forWorkflows(): AnyPlugin[]
   /** The folder of a plugin on disk. */
   folderOf(id: string): string | undefined
+  /** The plugin id a stored type stands for: itself, or the plugin that took it as an alias. */
+  canonicalId(id: string): string
   /**
    * The runner of a plugin (of one action when given), imported on first use.
    * Undefined when the plugin has no runner.ts or does not export that runner.
@@ -136,6 +138,17 @@ export function manifestProblems(plugin: unknown, folder: string): string[] {
       )
     }
   }
+  for (const [surface, category] of Object.entries(manifest.categories ?? {})) {
+    const allowed: readonly string[] =
+      surface === 'bot' ? BOT_CATEGORIES : surface === 'workflow' ? WORKFLOW_CATEGORIES : []
+    if (!allowed.includes(category as string)) {
+      problems.push(`${where}: categories.${surface} "${category}" is not a ${surface} category`)
+    } else if (!manifest.serves?.includes(surface as 'bot' | 'workflow')) {
+      problems.push(
+        `${where}: categories.${surface} is set but the plugin does not serve ${surface}s`
+      )
+    }
+  }
   if (typeof manifest.id === 'string') {
     if (manifest.slug !== undefined && manifest.slug !== slugOf(manifest.slug)) {
       problems.push(`${where}: slug "${manifest.slug}" must be kebab-case`)
@@ -192,6 +205,19 @@ export async function loadPlugins(rootDir: string): Promise<PluginRegistry> {
     plugins.set(manifest.id, manifest)
     folderById.set(manifest.id, join(rootDir, folder))
   }
+  const aliasOwner = new Map<string, string>()
+  for (const plugin of plugins.values()) {
+    for (const alias of plugin.aliases ?? []) {
+      const other = plugins.has(alias) ? alias : aliasOwner.get(alias)
+      if (other) {
+        problems.push(
+          `plugins/${basename(folderById.get(plugin.id)!)}: alias "${alias}" is already taken by "${other}"`
+        )
+      } else {
+        aliasOwner.set(alias, plugin.id)
+      }
+    }
+  }
   if (problems.length > 0) throw new PluginManifestError(problems)
 
   return createRegistry([...plugins.values()], (id) => folderById.get(id))
@@ -202,10 +228,18 @@ export function createRegistry(
   plugins: AnyPlugin[],
   folderOf: (id: string) => string | undefined = () => undefined
 ): PluginRegistry {
-  const byId = new Map(plugins.map((plugin) => [plugin.id, plugin]))
+  const canonical = new Map<string, AnyPlugin>(plugins.map((plugin) => [plugin.id, plugin]))
+  // Lookups by a stored type accept the ids folded plugins had before.
+  const byId = new Map(canonical)
+  for (const plugin of plugins) {
+    for (const alias of plugin.aliases ?? []) if (!byId.has(alias)) byId.set(alias, plugin)
+  }
+  const canonicalId = (id: string) => byId.get(id)?.id ?? id
+  const folderOfType = (id: string) => folderOf(canonicalId(id))
   const runnerModules = new Map<string, Promise<RunnerModule | undefined>>()
 
-  const loadRunnerModule = (id: string) => {
+  const loadRunnerModule = (type: string) => {
+    const id = canonicalId(type)
     let loading = runnerModules.get(id)
     if (!loading) {
       const folder = folderOf(id)
@@ -219,21 +253,27 @@ export function createRegistry(
   }
 
   return {
-    all: () => [...byId.values()],
+    all: () => [...canonical.values()],
     get: (id) => byId.get(id),
     has: (id) => byId.has(id),
     byCategory() {
       const groups: Partial<Record<PluginCategory, AnyPlugin[]>> = {}
-      for (const plugin of byId.values()) (groups[plugin.category] ??= []).push(plugin)
+      for (const plugin of canonical.values()) (groups[plugin.category] ??= []).push(plugin)
       return groups
     },
-    forBots: () => [...byId.values()].filter((plugin) => plugin.serves.includes('bot')),
-    forWorkflows: () => [...byId.values()].filter((plugin) => plugin.serves.includes('workflow')),
-    folderOf,
-    async runnerOf(id, action) {
-      if (!byId.has(id)) return undefined
+    forBots: () => [...canonical.values()].filter((plugin) => plugin.serves.includes('bot')),
+    forWorkflows: () =>
+      [...canonical.values()].filter((plugin) => plugin.serves.includes('workflow')),
+    folderOf: folderOfType,
+    canonicalId,
+    async runnerOf(id, requested) {
+      const plugin = byId.get(id)
+      if (!plugin) return undefined
       const module = await loadRunnerModule(id)
       if (!module) return undefined
+      // A node stored without an action (an id folded into a plugin with one action) runs it.
+      const actions = Object.keys(plugin.actions ?? {})
+      const action = requested ?? (!module.run && actions.length === 1 ? actions[0] : undefined)
       const candidate = action
         ? (module[action] ??
           (module.default as Record<string, Runner<any, any>> | undefined)?.[action])

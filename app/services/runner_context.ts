@@ -22,6 +22,7 @@ import {
   type InputParser,
   type ParsedAnswer,
   type Streamer,
+  type PluginSurface,
   errorToLog,
 } from '#plugins/define_plugin'
 import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
@@ -75,6 +76,8 @@ export interface RunPluginInput {
   signal?: AbortSignal
   /** Set when a bot block runs (the chat engine). */
   bot?: BotRunContext
+  /** Where it runs; by default 'bot' when `bot` is set, else 'workflow'. */
+  surface?: PluginSurface
   /** A plugin without a runner is fine (bubbles and inputs need none): no error log. */
   runnerIsOptional?: boolean
 }
@@ -234,6 +237,7 @@ export function buildContext(
   ai = aiPort({ ownerId: input.ownerId, workspaceId: input.workspaceId, source: input.plugin.id })
 ): RunnerContext {
   const context: Omit<RunnerContext, 'signal'> & SignalSource = {
+    surface: input.surface ?? (input.bot ? 'bot' : 'workflow'),
     bot: input.bot,
     options,
     credentials,

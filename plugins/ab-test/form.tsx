@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { CustomFormProps } from '../../resources/features/plugin_form/block_form'
+import type { CustomFormProps } from '#sdk/forms'
 
 /**
  * The AB test's own form: one slider sets both paths, so the split always adds up to 100.

@@ -1,4 +1,4 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
+import type { Runner } from '#sdk/plugin'
 import type plugin from './index.js'
 
 /** Path A for aPercent of the visitors, path B for the others. */

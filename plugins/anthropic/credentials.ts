@@ -1,5 +1,5 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
-import { anthropicHeaders, anthropicUrl } from '../../app/plugins/ai/anthropic_messages.js'
+import type { CredentialsTestContext } from '#sdk/runner'
+import { anthropicHeaders, anthropicUrl } from '#sdk/ai'
 import { ANTHROPIC_BASE_URL } from './index.js'
 
 /**

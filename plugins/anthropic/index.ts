@@ -1,7 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { chatMessagesField } from '../../app/plugins/ai/message_fields.js'
-import { functionToolsField } from '../../app/plugins/ai/tool_fields.js'
+import { definePlugin, field } from '#sdk/plugin'
+import { chatMessagesField, functionToolsField } from '#sdk/ai_fields'
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com'
 /** Spec 03 section 9: Claude 3 Opus, temperature 1, 1024 tokens. */

@@ -1,33 +1,33 @@
 import {
-  streamReply,
   type Fetcher,
   type OptionsOf,
   type Runner,
   type RunnerContext,
   type Streamer,
-} from '../../app/plugins/define_plugin.js'
+  streamReply,
+} from '#sdk/plugin'
 import {
-  anthropicSeesImages,
-  anthropicTools,
-  isListedAnthropicModel,
-  listAnthropicModels,
-  messageWithTools,
-  streamMessage,
-  toAnthropicConversation,
-  withAnthropicImages,
+  AI_ERRORS,
   type AnthropicEndpoint,
   type AnthropicRequest,
-} from '../../app/plugins/ai/anthropic_messages.js'
-import { AI_ERRORS, ProviderError } from '../../app/plugins/ai/errors.js'
-import { executeFunctionTool } from '../../app/plugins/ai/function_tools.js'
-import { toChatMessages, type StoredMessage } from '../../app/plugins/ai/messages.js'
-import {
+  anthropicSeesImages,
+  anthropicTools,
+  executeFunctionTool,
+  isListedAnthropicModel,
+  listAnthropicModels,
   mappedVariableId,
+  messageWithTools,
   numberOption,
+  ProviderError,
   providerFailureLog,
   setMapped,
+  type StoredMessage,
   streamFailure,
-} from '../../app/plugins/ai/provider_runs.js'
+  streamMessage,
+  toAnthropicConversation,
+  toChatMessages,
+  withAnthropicImages,
+} from '#sdk/ai'
 import plugin, {
   ANTHROPIC_BASE_URL,
   ANTHROPIC_DEFAULT_MAX_TOKENS,

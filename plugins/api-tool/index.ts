@@ -1,11 +1,10 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 import {
   API_TOOL_DEFAULT_TIMEOUT_MS,
   API_TOOL_MAX_TIMEOUT_MS,
   API_TOOL_MIN_TIMEOUT_MS,
   apiToolFields,
-} from '../../app/plugins/ai/agent_fields.js'
+} from '#sdk/ai_fields'
 
 /**
  * A tool for LLM agent nodes: an HTTP API whose path, query and body parameters the model

@@ -1,4 +1,4 @@
-import { toolNodeAlone, apiAgentTool, type AgentToolFactory } from '../../app/plugins/ai/agent.js'
+import { type AgentToolFactory, apiAgentTool, toolNodeAlone } from '#sdk/ai'
 
 /** The tool this node lends the agent it is plugged into. */
 export const agentTools: AgentToolFactory = ({ options, http, signal }) => {

@@ -1,4 +1,4 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
+import type { CredentialsTestContext } from '#sdk/runner'
 import { CHAT_NODE_DEFAULT_BASE_URL } from './index.js'
 
 /**

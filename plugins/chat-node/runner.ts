@@ -1,5 +1,5 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import { AI_ERRORS, ProviderError, chatErrorLog, ensureOk } from '../../app/plugins/ai/errors.js'
+import type { Runner } from '#sdk/plugin'
+import { AI_ERRORS, chatErrorLog, ensureOk, ProviderError } from '#sdk/ai'
 import { CHAT_NODE_DEFAULT_BASE_URL } from './index.js'
 import type plugin from './index.js'
 

@@ -1,10 +1,10 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
 import {
   answerVariableField,
+  definePlugin,
   displayConditionField,
+  field,
   retryMessageField,
-} from '../../app/plugins/common_fields.js'
+} from '#sdk/plugin'
 
 /**
  * Buttons. Each item is a button with its own outgoing edge; a dynamic variable holding

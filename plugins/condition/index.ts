@@ -1,6 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { conditionFields } from '../../app/plugins/common_fields.js'
+import { conditionFields, definePlugin, field } from '#sdk/plugin'
 
 /**
  * Branches the flow. Each item is a branch holding comparisons joined by AND or OR; the

@@ -1,4 +1,4 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
+import type { Runner } from '#sdk/plugin'
 import type plugin from './index.js'
 
 /** The first branch whose condition holds is followed; none: the block's own edge (Else). */

@@ -1,5 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { agentToolFields } from '../../app/plugins/ai/agent_fields.js'
+import { definePlugin } from '#sdk/plugin'
+import { agentToolFields } from '#sdk/ai_fields'
 
 /**
  * A tool for LLM agent nodes: code run in the sandbox (10 s, 32 MB) with the model's

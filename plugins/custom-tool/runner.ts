@@ -1,8 +1,4 @@
-import {
-  toolNodeAlone,
-  customAgentTool,
-  type AgentToolFactory,
-} from '../../app/plugins/ai/agent.js'
+import { type AgentToolFactory, customAgentTool, toolNodeAlone } from '#sdk/ai'
 
 /** The tool this node lends the agent it is plugged into. */
 export const agentTools: AgentToolFactory = ({ options, sandbox }) => {

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon'
-import type { InputParser } from '../../app/plugins/define_plugin.js'
+import type { InputParser } from '#sdk/plugin'
 import type plugin from './index.js'
 
 const DEFAULT_FORMAT = 'dd/MM/yyyy'

@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 /** Dify's hosted API; self-hosted instances put their own address here. */
 export const DIFY_DEFAULT_ENDPOINT = 'https://api.dify.ai'

@@ -1,19 +1,21 @@
 import {
-  streamReply,
   type HttpClient,
+  keyValueToRecord,
   type OptionsOf,
   type Runner,
   type RunnerContext,
   type Streamer,
-} from '../../app/plugins/define_plugin.js'
-import { keyValueToRecord } from '../../app/plugins/fields.js'
-import { AI_ERRORS, ProviderError, ensureOk } from '../../app/plugins/ai/errors.js'
-import { readSseJson } from '../../app/plugins/ai/sse.js'
+  streamReply,
+} from '#sdk/plugin'
 import {
+  AI_ERRORS,
+  ensureOk,
   mappedVariableId,
+  ProviderError,
   providerFailureLog,
+  readSseJson,
   setMapped,
-} from '../../app/plugins/ai/provider_runs.js'
+} from '#sdk/ai'
 import plugin, { DIFY_ENDPOINT_MESSAGE, difyOrigin } from './index.js'
 
 type Plugin = typeof plugin

@@ -1,5 +1,5 @@
-import type { HttpClient, RunnerContext } from '../../app/plugins/define_plugin.js'
-import { AI_ERRORS, ProviderError, ensureOk } from '../../app/plugins/ai/errors.js'
+import type { HttpClient, RunnerContext } from '#sdk/plugin'
+import { AI_ERRORS, ensureOk, ProviderError } from '#sdk/ai'
 import { ELEVENLABS_DEFAULT_BASE_URL } from './index.js'
 
 /** The ElevenLabs REST calls shared by the runner, the fetchers and the credential test. */

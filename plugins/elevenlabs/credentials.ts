@@ -1,5 +1,5 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
-import { ProviderError } from '../../app/plugins/ai/errors.js'
+import type { CredentialsTestContext } from '#sdk/runner'
+import { ProviderError } from '#sdk/ai'
 import { listTextToSpeechModels } from './api.js'
 
 /** Checks the key by listing the text-to-speech models: authenticated, free and quick. */

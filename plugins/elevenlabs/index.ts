@@ -1,12 +1,11 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 export const ELEVENLABS_DEFAULT_BASE_URL = 'https://api.elevenlabs.io'
 
 /**
  * ElevenLabs, the text-to-speech service: the block turns a text into an MP3, stores it
- * and saves its public URL (for an audio bubble). Voices and models are listed live from
- * the builder's account.
+ * and saves its public URL (for an audio bubble); as a workflow action, its output carries
+ * the URL. Voices and models are listed live from the builder's account.
  */
 export default definePlugin({
   id: 'elevenlabs',
@@ -17,7 +16,9 @@ export default definePlugin({
   icon: 'icon.svg',
   version: 1,
   docsUrl: 'https://elevenlabs.io/docs/api-reference',
-  serves: ['bot'],
+  serves: ['bot', 'workflow'],
+  // Workflows saved before the two ElevenLabs plugins became one store this id.
+  aliases: ['workflow-elevenlabs'],
   credentials: {
     apiKey: field.string({
       label: 'API key',
@@ -60,8 +61,8 @@ export default definePlugin({
         }),
         saveUrlInVariableId: field.variable({
           label: 'Save the audio URL in',
+          helperText: "Needed in a bot; a workflow node's output carries the URL.",
           writes: true,
-          required: true,
         }),
       },
     },

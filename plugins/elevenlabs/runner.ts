@@ -1,17 +1,27 @@
-import type { Fetcher, Runner } from '../../app/plugins/define_plugin.js'
+import type { Fetcher, Runner } from '#sdk/plugin'
 import { listTextToSpeechModels, listVoices, speakToStoredMp3 } from './api.js'
 import type plugin from './index.js'
 
 /**
  * Convert text to speech: POST {baseUrl}/v1/text-to-speech/{voiceId} with `text` and
- * `model_id`; the MP3 that comes back is stored (audio/mpeg) and its public URL saved.
+ * `model_id`; the MP3 that comes back is stored (audio/mpeg). A bot saves its public URL in
+ * a variable; a workflow node outputs `{ url, voiceId, modelId, characters }`.
  */
 const convertTextToSpeech: Runner<typeof plugin, 'Convert text to speech'> = async (context) => {
-  const { options, variables } = context
+  const { options, variables, surface } = context
   const url = await speakToStoredMp3(context, options, () =>
-    options.saveUrlInVariableId ? undefined : 'Save variable is missing'
+    surface === 'bot' && !options.saveUrlInVariableId ? 'Save variable is missing' : undefined
   )
-  if (url) variables.set(options.saveUrlInVariableId, url)
+  if (!url) return
+  if (options.saveUrlInVariableId) variables.set(options.saveUrlInVariableId, url)
+  return {
+    output: {
+      url,
+      voiceId: options.voiceId?.trim(),
+      modelId: options.modelId?.trim() || null,
+      characters: (options.text ?? '').length,
+    },
+  }
 }
 
 export default { 'Convert text to speech': convertTextToSpeech }

@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 /** Embed bubble: an iframe, optionally holding the flow until the page sends an event. */
 export default definePlugin({

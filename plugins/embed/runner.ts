@@ -1,5 +1,5 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import type { EmbedMessage } from '../../app/shared/chat/types.js'
+import type { Runner } from '#sdk/plugin'
+import type { EmbedMessage } from '#sdk/runner'
 import type plugin from './index.js'
 
 const DEFAULT_HEIGHT = 400

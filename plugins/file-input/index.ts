@@ -1,6 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+import { answerVariableField, definePlugin, field, retryMessageField } from '#sdk/plugin'
 
 /** File upload; the URLs of the uploaded files are saved in the variable. */
 export default definePlugin({

@@ -1,4 +1,4 @@
-import type { HttpClient } from '../../app/plugins/define_plugin.js'
+import type { HttpClient } from '#sdk/plugin'
 import { GMAIL_DEFAULT_BASE_URL, GOOGLE_DEFAULT_TOKEN_URL } from './index.js'
 
 interface Io {

@@ -1,4 +1,4 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
+import type { CredentialsTestContext } from '#sdk/runner'
 import { gmailGet } from './api.js'
 
 /** Reads the mailbox's profile (refreshing the access token when it has to). Server only. */

@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 export const GMAIL_DEFAULT_BASE_URL = 'https://gmail.googleapis.com'
 export const GOOGLE_DEFAULT_TOKEN_URL = 'https://oauth2.googleapis.com/token'

@@ -1,10 +1,10 @@
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
 import type {
   EventTriggerContext,
   OnActivate,
   Poll,
   PollEveryMs,
-} from '../../app/plugins/event_trigger.js'
+  WorkflowRunner,
+} from '#sdk/runner'
 import { gmailGet } from './api.js'
 import type plugin from './index.js'
 

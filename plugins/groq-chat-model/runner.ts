@@ -1,5 +1,4 @@
-import type { ChatModelFactory } from '../../app/plugins/ai/chat_model.js'
-import { chatModelFactory, modelNodeAlone } from '../../app/plugins/ai/chat_completion_runner.js'
+import { type ChatModelFactory, chatModelFactory, modelNodeAlone } from '#sdk/ai'
 // The bot block's provider: same credentials, same endpoint rules.
 import { provider } from '../groq/runner.js'
 

@@ -1,6 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { chatCompletionFields } from '../../app/plugins/ai/chat_fields.js'
+import { definePlugin, field } from '#sdk/plugin'
+import { chatCompletionFields } from '#sdk/ai_fields'
 
 /** The product's default (spec 03 section 9: "defined by the product"). */
 export const GROQ_DEFAULT_BASE_URL = 'https://api.groq.com/openai/v1'

@@ -1,7 +1,4 @@
-import {
-  chatCompletionModule,
-  type ChatProvider,
-} from '../../app/plugins/ai/chat_completion_runner.js'
+import { chatCompletionModule, type ChatProvider } from '#sdk/ai'
 import { GROQ_DEFAULT_BASE_URL } from './index.js'
 
 /** Groq speaks the OpenAI chat-completions protocol: the shared runner does the work. */

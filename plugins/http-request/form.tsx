@@ -1,9 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button } from '../../resources/components/ui/button'
-import { PluginForm } from '../../resources/features/plugin_form/plugin_form'
-import type { CustomFormProps } from '../../resources/features/plugin_form/block_form'
-import { HttpError, jsonFetch } from '../../resources/lib/http'
+import { Button, type CustomFormProps, HttpError, jsonFetch, PluginForm } from '#sdk/forms'
 
 interface TestOutcome {
   logs: { status: 'success' | 'info' | 'error'; description: string; details?: unknown }[]

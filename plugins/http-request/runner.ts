@@ -1,6 +1,5 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import { readPath, toVariableValue } from '../../app/plugins/json_path.js'
-import { substituteVariables } from '../../app/plugins/substitute.js'
+import type { Runner } from '#sdk/plugin'
+import { readPath, substituteVariables, toVariableValue } from '#sdk/runner'
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './index.js'
 import type plugin from './index.js'
 

@@ -1,4 +1,4 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
+import type { CredentialsTestContext } from '#sdk/runner'
 import { whoamiUrl } from './api.js'
 
 /** Checks the token by asking whose it is: authenticated, free, no model is run. */

@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 export const HUGGING_FACE_DEFAULT_BASE_URL = 'https://api-inference.huggingface.co'
 

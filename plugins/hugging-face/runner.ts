@@ -1,5 +1,5 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import { AI_ERRORS, ProviderError, ensureOk } from '../../app/plugins/ai/errors.js'
+import type { Runner } from '#sdk/plugin'
+import { AI_ERRORS, ensureOk, ProviderError } from '#sdk/ai'
 import { modelUrl } from './api.js'
 import type plugin from './index.js'
 

@@ -1,5 +1,5 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import type { ImageMessage } from '../../app/shared/chat/types.js'
+import type { Runner } from '#sdk/plugin'
+import type { ImageMessage } from '#sdk/runner'
 import type plugin from './index.js'
 
 export const run: Runner<typeof plugin> = ({ options, bot }) => {

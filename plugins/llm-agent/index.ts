@@ -1,10 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import {
-  agentToolFields,
-  apiToolFields,
-  DEFAULT_SYSTEM_PROMPT,
-} from '../../app/plugins/ai/agent_fields.js'
+import { definePlugin, field } from '#sdk/plugin'
+import { agentToolFields, apiToolFields, DEFAULT_SYSTEM_PROMPT } from '#sdk/ai_fields'
 
 export const LLM_AGENTS = [{ label: 'Groq', value: 'groq' }] as const
 

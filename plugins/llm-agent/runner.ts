@@ -1,13 +1,15 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import { AI_ERRORS, ProviderError, chatErrorLog } from '../../app/plugins/ai/errors.js'
+import type { Runner } from '#sdk/plugin'
 import {
+  type AgentTool,
+  AI_ERRORS,
   apiAgentTool,
+  chatErrorLog,
   customAgentTool,
   maxIterationsMessage,
   ModelUnreachableError,
+  ProviderError,
   runAgent,
-  type AgentTool,
-} from '../../app/plugins/ai/agent.js'
+} from '#sdk/ai'
 import type plugin from './index.js'
 
 /** Groq's OpenAI-compatible API; the hidden baseUrl option replaces it (tests, proxies). */

@@ -1,6 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { answerVariableField } from '../../app/plugins/common_fields.js'
+import { answerVariableField, definePlugin, field } from '#sdk/plugin'
 
 /**
  * Asks the visitor to share their location through the browser. The spec names its

@@ -1,4 +1,4 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
+import type { CredentialsTestContext } from '#sdk/runner'
 import { MISTRAL_BASE_URL } from './index.js'
 
 /** Checks a Mistral key by listing the models: authenticated and free. Server only. */

@@ -1,7 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { chatMessagesField } from '../../app/plugins/ai/message_fields.js'
-import { functionToolsField } from '../../app/plugins/ai/tool_fields.js'
+import { definePlugin, field } from '#sdk/plugin'
+import { chatMessagesField, functionToolsField } from '#sdk/ai_fields'
 
 export const MISTRAL_BASE_URL = 'https://api.mistral.ai/v1'
 export const MISTRAL_DEFAULT_MODEL = 'mistral-small-latest'

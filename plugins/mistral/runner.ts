@@ -1,40 +1,36 @@
 import {
-  streamReply,
   type Fetcher,
   type OptionsOf,
   type Runner,
   type RunnerContext,
   type Streamer,
+  streamReply,
   type VariableValue,
-} from '../../app/plugins/define_plugin.js'
-import { AI_ERRORS, ProviderError, ensureOk } from '../../app/plugins/ai/errors.js'
+} from '#sdk/plugin'
 import {
-  executeFunctionTool,
-  openAiTools,
-  type StoredFunctionTool,
-} from '../../app/plugins/ai/function_tools.js'
-import {
-  toChatMessages,
+  AI_ERRORS,
   type ChatMessage,
-  type StoredMessage,
-} from '../../app/plugins/ai/messages.js'
-import {
+  type ChatRequest,
+  type ChatUsage,
   chatWithTools,
   createChatCompletion,
   endpointHeaders,
   endpointUrl,
+  ensureOk,
+  executeFunctionTool,
   listModels,
-  type ChatRequest,
-  type ChatUsage,
-  type OpenAiEndpoint,
-} from '../../app/plugins/ai/openai_compatible.js'
-import { readSseJson } from '../../app/plugins/ai/sse.js'
-import {
   mappedVariableId,
+  type OpenAiEndpoint,
+  openAiTools,
+  ProviderError,
   providerFailureLog,
+  readSseJson,
   setMapped,
+  type StoredFunctionTool,
+  type StoredMessage,
   streamFailure,
-} from '../../app/plugins/ai/provider_runs.js'
+  toChatMessages,
+} from '#sdk/ai'
 import plugin, { MISTRAL_BASE_URL } from './index.js'
 
 type Plugin = typeof plugin

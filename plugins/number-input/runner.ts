@@ -1,4 +1,4 @@
-import type { InputParser } from '../../app/plugins/define_plugin.js'
+import type { InputParser } from '#sdk/plugin'
 import type plugin from './index.js'
 
 // Plain decimal notation only: Number() would also take '0x1f', 'Infinity' or ''.

@@ -1,5 +1,5 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
-import { testByListingModels } from '../../app/plugins/ai/chat_completion_runner.js'
+import type { CredentialsTestContext } from '#sdk/runner'
+import { testByListingModels } from '#sdk/ai'
 import { provider } from './runner.js'
 
 /** Checks the key by listing the models (GET {baseUrl}/models). Server only. */

@@ -1,7 +1,4 @@
-import {
-  chatCompletionModule,
-  type ChatProvider,
-} from '../../app/plugins/ai/chat_completion_runner.js'
+import { chatCompletionModule, type ChatProvider } from '#sdk/ai'
 import { OPEN_ROUTER_BASE_URL } from './index.js'
 
 /**

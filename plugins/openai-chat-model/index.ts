@@ -1,5 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { modelNodeFields } from '../../app/plugins/ai/chat_fields.js'
+import { definePlugin } from '#sdk/plugin'
+import { modelNodeFields } from '#sdk/ai_fields'
 
 /**
  * The OpenAI chat model for workflow LLM agents: attached to an agent's Model slot, it

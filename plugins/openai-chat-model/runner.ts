@@ -1,9 +1,4 @@
-import type { ChatModelFactory } from '../../app/plugins/ai/chat_model.js'
-import {
-  chatModelFactory,
-  modelNodeAlone,
-  modelsFetcher,
-} from '../../app/plugins/ai/chat_completion_runner.js'
+import { type ChatModelFactory, chatModelFactory, modelNodeAlone, modelsFetcher } from '#sdk/ai'
 // The bot block's provider: same credentials, same endpoint rules.
 import { provider } from '../openai/runner.js'
 

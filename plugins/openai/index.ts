@@ -1,6 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { chatCompletionFields } from '../../app/plugins/ai/chat_fields.js'
+import { definePlugin, field } from '#sdk/plugin'
+import { chatCompletionFields } from '#sdk/ai_fields'
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 export const OPENAI_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const

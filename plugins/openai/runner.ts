@@ -1,18 +1,18 @@
-import type { Runner, RunnerContext } from '../../app/plugins/define_plugin.js'
-import { AI_ERRORS, chatErrorLog, ensureOk } from '../../app/plugins/ai/errors.js'
-import { isOpenAiVisionModel } from '../../app/plugins/ai/messages.js'
+import type { Runner, RunnerContext } from '#sdk/plugin'
 import {
-  endpointHeaders,
-  endpointUrl,
-  type OpenAiEndpoint,
-} from '../../app/plugins/ai/openai_compatible.js'
-import {
+  AI_ERRORS,
   chatCompletionRunner,
   chatCompletionStreamer,
-  estimateTokens,
-  modelsFetcher,
+  chatErrorLog,
   type ChatProvider,
-} from '../../app/plugins/ai/chat_completion_runner.js'
+  endpointHeaders,
+  endpointUrl,
+  ensureOk,
+  estimateTokens,
+  isOpenAiVisionModel,
+  modelsFetcher,
+  type OpenAiEndpoint,
+} from '#sdk/ai'
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_VOICES } from './index.js'
 import type plugin from './index.js'
 

@@ -1,6 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+import { answerVariableField, definePlugin, field, retryMessageField } from '#sdk/plugin'
 
 /** Collects a payment through Stripe (the only provider), with the visitor's details. */
 export default definePlugin({

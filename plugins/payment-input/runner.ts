@@ -1,10 +1,5 @@
 import Stripe from 'stripe'
-import type {
-  CredentialsOf,
-  InputParser,
-  OptionsOf,
-  Runner,
-} from '../../app/plugins/define_plugin.js'
+import type { CredentialsOf, InputParser, OptionsOf, Runner } from '#sdk/plugin'
 import type plugin from './index.js'
 
 type Options = OptionsOf<typeof plugin>

@@ -1,6 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { answerVariableField, retryMessageField } from '../../app/plugins/common_fields.js'
+import { answerVariableField, definePlugin, field, retryMessageField } from '#sdk/plugin'
 
 /** A phone number, validated against the default country when no prefix is typed. */
 export default definePlugin({

@@ -3,7 +3,7 @@ import {
   parsePhoneNumberFromString,
   type CountryCode,
 } from 'libphonenumber-js/max'
-import type { InputParser } from '../../app/plugins/define_plugin.js'
+import type { InputParser } from '#sdk/plugin'
 import type plugin from './index.js'
 
 // The max metadata checks number ranges, not only lengths: typos are refused.

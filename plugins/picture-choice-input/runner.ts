@@ -1,5 +1,5 @@
-import type { InputParser, Runner, RunnerBlock } from '../../app/plugins/define_plugin.js'
-import { choiceAnswer, displayedItems, valuesOf } from '../choice-input/runner.js'
+import type { InputParser, Runner, RunnerBlock } from '#sdk/plugin'
+import { choiceAnswer, displayedItems, valuesOf } from '#sdk/inputs'
 import type plugin from './index.js'
 
 type Item = NonNullable<RunnerBlock['items']>[number]

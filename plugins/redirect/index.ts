@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 /** Sends the visitor to a URL, here or in a new tab. */
 export default definePlugin({

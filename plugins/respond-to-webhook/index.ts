@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 /**
  * What the webhook call that started the run answers, when its trigger responds "with a

@@ -1,5 +1,5 @@
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
-import { keyValueToRecord } from '../../app/plugins/fields.js'
+import type { WorkflowRunner } from '#sdk/runner'
+import { keyValueToRecord } from '#sdk/plugin'
 import type plugin from './index.js'
 
 function parseBody(text: string): unknown {

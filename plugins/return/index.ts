@@ -1,4 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
+import { definePlugin } from '#sdk/plugin'
 
 /** Goes back to the block after the last Jump (nothing to do without a Jump). */
 export default definePlugin({

@@ -1,4 +1,4 @@
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
+import type { WorkflowRunner } from '#sdk/runner'
 import { normalizeSchedule } from './schedule.js'
 import type plugin from './index.js'
 

@@ -1,6 +1,5 @@
-import mail from '@adonisjs/mail/services/main'
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
-import { sendMail, smtpConfigured } from '../../app/services/mailer.js'
+import type { WorkflowRunner } from '#sdk/runner'
+import { sendEmail } from '#sdk/mail'
 import type plugin from './index.js'
 
 /** One address, without a display name: what builders type and variables hold. */
@@ -51,24 +50,7 @@ export const run: WorkflowRunner<typeof plugin> = async ({ options, logger }) =>
   const html = options.bodyType === 'html' ? body : undefined
   const text = html === undefined ? body : textOf(html)
 
-  let transport: 'smtp' | 'dev-mailbox'
-  if (smtpConfigured()) {
-    // The mailer service's message has no cc, bcc or reply-to: SMTP takes them here.
-    await mail.send((message) => {
-      for (const address of to) message.to(address)
-      if (cc.length > 0) message.cc(cc)
-      if (bcc.length > 0) message.bcc(bcc)
-      if (replyTo) message.replyTo(replyTo)
-      message.subject(subject).text(text)
-      if (html !== undefined) message.html(html)
-    })
-    transport = 'smtp'
-  } else {
-    for (const address of new Set([...to, ...cc, ...bcc])) {
-      await sendMail({ to: address, subject, text, html })
-    }
-    transport = 'dev-mailbox'
-  }
+  const { transport } = await sendEmail({ to, cc, bcc, replyTo, subject, text, html })
   logger.success(`E-mail "${subject}" sent to ${[...to, ...cc].join(', ')}`)
   return { output: { to, cc, bcc, subject, transport } }
 }

@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 /** The 18 kinds of value Set variable can compute, in the spec's order. */
 export const SET_VARIABLE_TYPES = [

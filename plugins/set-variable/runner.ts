@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
-import type { Runner, VariableValue } from '../../app/plugins/define_plugin.js'
-import { substituteVariables } from '../../app/plugins/substitute.js'
+import type { Runner, VariableValue } from '#sdk/plugin'
+import { substituteVariables } from '#sdk/runner'
 import type plugin from './index.js'
 
 /**

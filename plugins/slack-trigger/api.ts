@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { HttpClient } from '../../app/plugins/define_plugin.js'
+import type { HttpClient } from '#sdk/plugin'
 import { SLACK_DEFAULT_BASE_URL } from './index.js'
 
 /** Slack refuses requests older than this; so do we (a replayed call is stale by then). */

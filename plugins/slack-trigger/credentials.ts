@@ -1,4 +1,4 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
+import type { CredentialsTestContext } from '#sdk/runner'
 import { callSlack } from './api.js'
 
 /**

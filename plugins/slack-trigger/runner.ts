@@ -1,5 +1,4 @@
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
-import type { HandleEvent, OnActivate } from '../../app/plugins/event_trigger.js'
+import type { HandleEvent, OnActivate, WorkflowRunner } from '#sdk/runner'
 import { callSlack, eventTypesOf, signatureProblem } from './api.js'
 import type plugin from './index.js'
 

@@ -1,4 +1,4 @@
-import type { HttpClient } from '../../app/plugins/define_plugin.js'
+import type { HttpClient } from '#sdk/plugin'
 import { TELEGRAM_DEFAULT_BASE_URL, TELEGRAM_UPDATE_OPTIONS } from './index.js'
 
 /** Telegram's Bot API: POST {base}/bot{token}/{method} with a JSON body, answers {ok, result}. */

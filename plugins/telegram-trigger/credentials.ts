@@ -1,4 +1,4 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
+import type { CredentialsTestContext } from '#sdk/runner'
 import { callTelegram } from './api.js'
 
 /** Checks a bot token with getMe, which every valid token may call. Server only. */

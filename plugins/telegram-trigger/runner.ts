@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
-import type { HandleEvent, OnActivate, OnDeactivate } from '../../app/plugins/event_trigger.js'
+import type { HandleEvent, OnActivate, OnDeactivate, WorkflowRunner } from '#sdk/runner'
 import { callTelegram, updateTypesOf } from './api.js'
 import type plugin from './index.js'
 

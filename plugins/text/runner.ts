@@ -1,6 +1,5 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import type { TextMessage } from '../../app/shared/chat/types.js'
-import { richTextToMarkdown, textBubbleToRichText } from '../../app/shared/chat/rich_text.js'
+import type { Runner } from '#sdk/plugin'
+import { richTextToMarkdown, textBubbleToRichText, type TextMessage } from '#sdk/runner'
 import type plugin from './index.js'
 
 /** Sends the bubble as rich text, or as markdown to clients that asked for it (API, channels). */

@@ -1,6 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { chatCompletionFields } from '../../app/plugins/ai/chat_fields.js'
+import { definePlugin, field } from '#sdk/plugin'
+import { chatCompletionFields } from '#sdk/ai_fields'
 
 /** Fixed for builders (spec 03 section 9). */
 export const TOGETHER_BASE_URL = 'https://api.together.xyz/v1'

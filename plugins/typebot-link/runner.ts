@@ -1,4 +1,4 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
+import type { Runner } from '#sdk/plugin'
 import type plugin from './index.js'
 
 /** Continues in another bot of the workspace ('current' is this bot), then comes back. */

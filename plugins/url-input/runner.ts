@@ -1,4 +1,4 @@
-import type { InputParser } from '../../app/plugins/define_plugin.js'
+import type { InputParser } from '#sdk/plugin'
 import type plugin from './index.js'
 
 const HAS_SCHEME = /^[a-z][a-z\d+.-]*:\/\//i

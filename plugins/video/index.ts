@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 /**
  * Video bubble. `id` and `type` are derived from the URL by the editor (YouTube, Vimeo,

@@ -1,5 +1,5 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import type { VideoMessage, VideoProvider } from '../../app/shared/chat/types.js'
+import type { Runner } from '#sdk/plugin'
+import type { VideoMessage, VideoProvider } from '#sdk/runner'
 import type plugin from './index.js'
 
 const DEFAULTS = { height: 400, aspectRatio: '16/9', maxWidth: '100%' }

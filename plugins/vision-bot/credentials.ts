@@ -1,6 +1,5 @@
-import type { CredentialsTestContext } from '../../app/services/plugin_registry.js'
-import { ProviderError } from '../../app/plugins/ai/errors.js'
-import { listModels } from '../../app/plugins/ai/openai_compatible.js'
+import type { CredentialsTestContext } from '#sdk/runner'
+import { listModels, ProviderError } from '#sdk/ai'
 import { VISION_DEFAULT_BASE_URL, VISION_DEFAULT_MODEL } from './index.js'
 
 /** Checks the key by listing the models, and says whether the chosen model is among them. */

@@ -1,10 +1,11 @@
-import type { HttpClient, Runner, VariableValue } from '../../app/plugins/define_plugin.js'
-import { AI_ERRORS, chatErrorLog } from '../../app/plugins/ai/errors.js'
+import type { HttpClient, Runner, VariableValue } from '#sdk/plugin'
 import {
-  createChatCompletion,
+  AI_ERRORS,
   type ChatCompletion,
-} from '../../app/plugins/ai/openai_compatible.js'
-import type { ChatMessage } from '../../app/plugins/ai/messages.js'
+  chatErrorLog,
+  type ChatMessage,
+  createChatCompletion,
+} from '#sdk/ai'
 import { VISION_DEFAULT_BASE_URL, VISION_DEFAULT_MODEL } from './index.js'
 import type plugin from './index.js'
 

@@ -1,4 +1,4 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
+import type { Runner } from '#sdk/plugin'
 import type plugin from './index.js'
 
 /** Max wait a chat accepts, so a typo cannot freeze a conversation for days. */

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
+import type { WorkflowRunner } from '#sdk/runner'
 import type plugin from './index.js'
 
 /** Where callers put the secret; the query parameter is for services that cannot set headers. */

@@ -1,5 +1,5 @@
-import type { Runner } from '../../app/plugins/define_plugin.js'
-import { readPath, toVariableValue } from '../../app/plugins/json_path.js'
+import type { Runner } from '#sdk/plugin'
+import { readPath, toVariableValue } from '#sdk/runner'
 import type plugin from './index.js'
 
 /**

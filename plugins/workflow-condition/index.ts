@@ -1,6 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { conditionFields } from '../../app/plugins/common_fields.js'
+import { conditionFields, definePlugin, field } from '#sdk/plugin'
 
 /**
  * Branches the run. Each branch (stored in block.conditions, like the items of the bot

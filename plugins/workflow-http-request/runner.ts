@@ -1,6 +1,5 @@
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
-import { keyValueToRecord } from '../../app/plugins/fields.js'
-import { substituteVariables } from '../../app/plugins/substitute.js'
+import { substituteVariables, type WorkflowRunner } from '#sdk/runner'
+import { keyValueToRecord } from '#sdk/plugin'
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './index.js'
 import type plugin from './index.js'
 

@@ -1,6 +1,5 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
-import { DEFAULT_SYSTEM_PROMPT } from '../../app/plugins/ai/agent_fields.js'
+import { definePlugin, field } from '#sdk/plugin'
+import { DEFAULT_SYSTEM_PROMPT } from '#sdk/ai_fields'
 
 /**
  * An LLM agent node: its model comes from the node plugged into its Model slot, its tools

@@ -1,13 +1,14 @@
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
-import type { ChatModelFactory } from '../../app/plugins/ai/chat_model.js'
-import { ProviderError, chatErrorLog } from '../../app/plugins/ai/errors.js'
+import type { WorkflowRunner } from '#sdk/runner'
 import {
-  maxIterationsMessage,
-  ModelUnreachableError,
-  runAgent,
   type AgentTool,
   type AgentToolFactory,
-} from '../../app/plugins/ai/agent.js'
+  chatErrorLog,
+  type ChatModelFactory,
+  maxIterationsMessage,
+  ModelUnreachableError,
+  ProviderError,
+  runAgent,
+} from '#sdk/ai'
 import type plugin from './index.js'
 
 /**

@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 /**
  * Runs JavaScript on the server in the sandbox (10 s, 32 MB). The code sees `input` (the

@@ -1,4 +1,4 @@
-import type { WorkflowRunner } from '../../app/engine/workflow/node_context.js'
+import type { WorkflowRunner } from '#sdk/runner'
 import type plugin from './index.js'
 
 /**

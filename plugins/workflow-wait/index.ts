@@ -1,5 +1,4 @@
-import { definePlugin } from '../../app/plugins/define_plugin.js'
-import { field } from '../../app/plugins/fields.js'
+import { definePlugin, field } from '#sdk/plugin'
 
 export const RESUME_MODES = ['interval', 'specificTime', 'webhook'] as const
 export const WAIT_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const

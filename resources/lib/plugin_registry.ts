@@ -38,6 +38,12 @@ function toClientPlugin(declaration: AnyDeclaration): ClientPlugin {
 }
 
 const plugins = [...declarations.values()].map(toClientPlugin)
+// Runs and versions saved under a folded plugin's former id still find its name and icon.
+for (const declaration of plugins.map((plugin) => declarations.get(plugin.id)!)) {
+  for (const alias of declaration.aliases ?? []) {
+    if (!declarations.has(alias)) declarations.set(alias, declaration)
+  }
+}
 
 export function clientPlugins(): ClientPlugin[] {
   return plugins

@@ -1,7 +1,7 @@
 import { pluginRegistry } from '#services/plugin_registry'
 import type { AnyPlugin } from '#plugins/registry'
 import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
-import type { AttachmentSlotDeclaration } from '#plugins/define_plugin'
+import { categoryOn, type AttachmentSlotDeclaration } from '#plugins/define_plugin'
 
 /**
  * A plugin manifest declares a wait node (one that parks the run until a timer or a
@@ -15,7 +15,10 @@ export function isWaitPlugin(plugin: AnyPlugin | undefined) {
 export async function workflowNodeCatalogue() {
   const registry = await pluginRegistry()
   return {
-    categoryOf: (type: string): string | undefined => registry.get(type)?.category,
+    categoryOf: (type: string): string | undefined => {
+      const plugin = registry.get(type)
+      return plugin ? categoryOn(plugin, 'workflow') : undefined
+    },
     isWaitNode: (block: WorkflowBlock) => isWaitPlugin(registry.get(block.type)),
     nodeName: (type: string) => registry.get(type)?.name ?? type,
     requiredSlotsOf: (type: string) =>
@@ -44,4 +47,29 @@ export function missingAttachment(
     }
   }
   return undefined
+}
+
+/**
+ * Nodes stored under a folded plugin's former id are shown as that plugin: the type becomes
+ * its id, and a node of a one-action plugin stored without an action gets it. Saving the
+ * workflow then stores the current id.
+ */
+export function withCanonicalTypes<B extends WorkflowBlock>(
+  blocks: readonly B[],
+  registry: { get(id: string): AnyPlugin | undefined }
+): B[] {
+  return blocks.map((block) => {
+    const plugin = registry.get(block.type)
+    if (!plugin || plugin.id === block.type) return block
+    const actions = Object.keys(plugin.actions ?? {})
+    const options = (block.options ?? {}) as Record<string, unknown>
+    return {
+      ...block,
+      type: plugin.id,
+      options:
+        actions.length === 1 && options.action === undefined
+          ? { ...options, action: actions[0] }
+          : options,
+    }
+  })
 }

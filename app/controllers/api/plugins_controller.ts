@@ -7,6 +7,7 @@ import { effectivePlan } from '#services/capabilities'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { defaultsOf, formOf, validatorFor } from '#plugins/derive'
 import AppError from '#exceptions/app_error'
+import { categoryOn } from '#plugins/define_plugin'
 
 /**
  * GET /api/v1/plugins?workspaceId=…&surface=bot|workflow: what an editor's sidebar shows.
@@ -25,7 +26,7 @@ export default class PluginsController {
       .map((plugin) => ({
         id: plugin.id,
         name: plugin.name,
-        category: plugin.category,
+        category: categoryOn(plugin, surface === 'workflow' ? 'workflow' : 'bot'),
         icon: plugin.icon ?? null,
         version: plugin.version,
         locked: availability.get(plugin.id) === 'locked',

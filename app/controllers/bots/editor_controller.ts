@@ -14,6 +14,7 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { defaultsOf, defaultItemsOf, formOf } from '#plugins/derive'
 import { userModeForRole, type UserMode } from '#shared/workspace_roles'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
+import { categoryOn } from '#plugins/define_plugin'
 
 const TABS = ['edit', 'theme', 'settings', 'results'] as const
 
@@ -28,7 +29,7 @@ function deriveDescription(p: BotPlugin) {
   return {
     id: p.id,
     name: p.name,
-    category: p.category,
+    category: categoryOn(p, 'bot'),
     icon: p.icon ?? null,
     defaults: defaultsOf(p),
     defaultItems: defaultItemsOf(p),

@@ -11,6 +11,8 @@ import { appUrl } from '#config/app'
 import { defaultsOf, formOf } from '#plugins/derive'
 import { userModeForRole } from '#shared/workspace_roles'
 import type { WorkflowEditPageProps } from '#shared/workflow/dto'
+import { categoryOn } from '#plugins/define_plugin'
+import { withCanonicalTypes } from '#actions/workflows/workflow_plugins'
 
 /**
  * /workflows/{id}: the workflow editor. Members get their mode (write or read by role);
@@ -29,20 +31,22 @@ export default class WorkflowEditorController {
     const workspace = await Workspace.findOrFail(workflow.workspaceId)
     const { plan } = await effectivePlan(user, workspace)
     const availability = await availabilityFor(plan.name)
-    const plugins = (await pluginRegistry())
+    const registry = await pluginRegistry()
+    const plugins = registry
       .forWorkflows()
       .filter((plugin) => availability.get(plugin.id) !== 'hidden')
       .map((plugin) => ({
         id: plugin.id,
         name: plugin.name,
-        category: plugin.category,
+        category: categoryOn(plugin, 'workflow'),
         icon: plugin.icon ?? null,
         locked: availability.get(plugin.id) === 'locked',
         defaults: defaultsOf(plugin),
         form: formOf(plugin),
       }))
+    const stored = toWorkflowJson(workflow)
     const props: WorkflowEditPageProps = {
-      workflow: toWorkflowJson(workflow),
+      workflow: { ...stored, blocks: withCanonicalTypes(stored.blocks, registry) },
       currentUserMode: userModeForRole(role),
       plugins,
       appUrl,

@@ -475,6 +475,7 @@ test.group('Runner typing', () => {
     }
     const set: [string | undefined, unknown][] = []
     await run({
+      surface: 'bot',
       options: { data: 'hi', format: 'svg', saveUrlInVariableId: 'v1' },
       credentials: { apiKey: 'k' },
       variables: {

@@ -67,6 +67,7 @@ export function memoryPorts(runners: Record<string, TestRunner>, start = Date.UT
       const logs: LogEntry[] = []
       try {
         const result = await runner({
+          surface: 'workflow',
           options,
           credentials: {},
           ai: memoryAi(),

@@ -116,6 +116,7 @@ export function botContext(input: ContextInput = {}) {
     appUrl: 'http://localhost:3333',
   }
   const context: TestContext = {
+    surface: 'bot',
     bot,
     options: input.options ?? {},
     credentials: input.credentials ?? {},

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
-import { parse, run, valuesOf } from '../../../../plugins/choice-input/runner.js'
+import { valuesOf } from '#sdk/inputs'
+import { parse, run } from '../../../../plugins/choice-input/runner.js'
 import { parseAnswer, runBlock } from './bot_context.js'
 
 const items = [

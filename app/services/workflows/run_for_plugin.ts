@@ -1,0 +1,40 @@
+import db from '@adonisjs/lucid/services/db'
+import { createRun, executeRun, loadWorkflow } from '#services/workflows/run_workflow'
+
+export type WorkflowCallOutcome =
+  | { ok: true; runId: string; output: unknown }
+  | { ok: false; reason: 'not-found' | 'not-published' }
+  | { ok: false; reason: 'failed'; runId: string; status: string; error: unknown }
+
+/**
+ * Runs a published workflow inline for a plugin (a bot's Execute workflow block) and waits
+ * for it, bounded by `signal`. A bot may only call workflows of its own workspace.
+ */
+export async function runWorkflowForPlugin(input: {
+  workflowId: string
+  /** The calling bot; its workspace must own the workflow. */
+  botId?: string
+  input: Record<string, unknown>
+  signal?: AbortSignal
+}): Promise<WorkflowCallOutcome> {
+  const workflow = await loadWorkflow(input.workflowId)
+  const owner = input.botId
+    ? await db.from('bots').where('id', input.botId).select('workspace_id').first()
+    : null
+  if (!workflow || (owner && owner.workspace_id !== workflow.workspaceId)) {
+    return { ok: false, reason: 'not-found' }
+  }
+  if (!workflow.executableWorkflow) return { ok: false, reason: 'not-published' }
+  const runId = await createRun(workflow, 'api', input.input)
+  const outcome = await executeRun(runId, input.signal)
+  if (!outcome || outcome.status !== 'success') {
+    return {
+      ok: false,
+      reason: 'failed',
+      runId,
+      status: outcome?.status ?? 'no result',
+      error: outcome?.error ?? null,
+    }
+  }
+  return { ok: true, runId, output: outcome.output }
+}
