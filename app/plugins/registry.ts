@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
-import { builtinModules } from 'node:module'
-import { basename, join } from 'node:path'
+import { builtinModules, createRequire } from 'node:module'
+import { basename, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
   BOT_CATEGORIES,
@@ -161,6 +161,34 @@ export function manifestProblems(plugin: unknown, folder: string): string[] {
   return problems
 }
 
+let lucideIcons: string | null | undefined
+/** lucide-react's folder of icon modules, one `<name>.js` per icon; null when not installed. */
+function lucideIconsFolder() {
+  if (lucideIcons === undefined) {
+    try {
+      const root = dirname(createRequire(import.meta.url).resolve('lucide-react/package.json'))
+      lucideIcons = join(root, 'dist/esm/icons')
+    } catch {
+      lucideIcons = null
+    }
+  }
+  return lucideIcons
+}
+
+/**
+ * A manifest's icon is a file of its folder (`icon.svg`) or a lucide icon name: a typo would
+ * otherwise show a generic piece in both editors without a word.
+ */
+export function iconProblemOf(icon: string | undefined, folder: string, where: string) {
+  if (!icon) return undefined
+  if (/\.svg$/i.test(icon)) {
+    return existsSync(join(folder, icon)) ? undefined : `${where}: icon file ${icon} is missing`
+  }
+  const icons = lucideIconsFolder()
+  if (!icons || existsSync(join(icons, `${icon}.js`))) return undefined
+  return `${where}: icon "${icon}" is neither a lucide icon name (https://lucide.dev/icons) nor an .svg file of the folder`
+}
+
 export async function loadPlugins(rootDir: string): Promise<PluginRegistry> {
   const entries = existsSync(rootDir) ? await readdir(rootDir, { withFileTypes: true }) : []
   const folders = entries
@@ -197,6 +225,11 @@ export async function loadPlugins(rootDir: string): Promise<PluginRegistry> {
       continue
     }
     const manifest = plugin as AnyPlugin
+    const iconProblem = iconProblemOf(manifest.icon, join(rootDir, folder), `plugins/${folder}`)
+    if (iconProblem) {
+      problems.push(iconProblem)
+      continue
+    }
     if (plugins.has(manifest.id)) {
       const other = basename(folderById.get(manifest.id)!)
       problems.push(`plugins/${folder}: id "${manifest.id}" is already used by plugins/${other}`)

@@ -31,12 +31,14 @@ import {
   WorkflowIcon,
   type LucideIcon,
 } from 'lucide-react'
+import { DynamicIcon, iconNames, type IconName } from 'lucide-react/dynamic'
 import { clientPlugin, pluginSlugOf } from '~/lib/plugin_registry'
 
 /*
- * A plugin shows either a lucide icon named in its manifest (the names below: importing the
- * whole icon set would add 750 kB to the editor) or its own plugins/<slug>/icon.svg, which
- * needs no change outside the plugin folder.
+ * A plugin shows either a lucide icon named in its manifest or its own
+ * plugins/<slug>/icon.svg, which needs no change outside the plugin folder. The icons below
+ * are in the bundle; any other lucide name is loaded on first use (importing the whole set
+ * would add 750 kB to the editor). The registry refuses a name lucide does not have.
  */
 const LUCIDE: Record<string, LucideIcon> = {
   'at-sign': AtSignIcon,
@@ -70,6 +72,8 @@ const LUCIDE: Record<string, LucideIcon> = {
   'workflow': WorkflowIcon,
 }
 
+const LUCIDE_NAMES = new Set<string>(iconNames)
+
 const SVG_ICONS = import.meta.glob<string>('../../../plugins/*/icon.svg', {
   eager: true,
   query: '?url',
@@ -94,6 +98,17 @@ export function PluginIcon({
   const slug = pluginSlugOf(id)
   const svg = slug ? SVG_ICONS[`../../../plugins/${slug}/icon.svg`] : undefined
   if (svg) return <img src={svg} alt="" aria-hidden className={className} />
-  const Icon = lucideIconOf(clientPlugin(id)?.icon ?? icon)
+  const name = clientPlugin(id)?.icon ?? icon
+  if (name && !LUCIDE[name] && LUCIDE_NAMES.has(name)) {
+    return (
+      <DynamicIcon
+        name={name as IconName}
+        aria-hidden
+        className={className}
+        fallback={() => <PuzzleIcon aria-hidden className={className} />}
+      />
+    )
+  }
+  const Icon = lucideIconOf(name)
   return <Icon aria-hidden className={className} />
 }
