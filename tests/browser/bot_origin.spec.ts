@@ -7,6 +7,7 @@ import { CreateBot } from '#actions/bots/bots'
 import { signInThroughMailbox } from '#tests/browser/helpers'
 import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 import type { BotV6 } from '#shared/bot/types'
+import { chatFixture } from '#tests/unit/engine/fixtures'
 
 /**
  * The account takeover of docs/security.md, replayed: a builder, signed in, opens a bot
@@ -168,5 +169,44 @@ test.group("Bot-authored code and the builder's session", () => {
     assert.isUndefined(await page.evaluate(() => (window as any).__codeBlock))
     assert.equal(await page.getByTestId('preview-script-runner').count(), 1)
     assert.lengthOf(await User.accessTokens.all(user), 0)
+  })
+
+  test('the sandboxed page still chats: prefill, hidden query params, remember user off', async ({
+    visit,
+    client,
+    assert,
+  }) => {
+    const bot = { ...chatFixture('greeting').bot }
+    delete bot.id
+    delete bot.publicId
+    const publicId = await publishAsAttacker(client, {
+      ...bot,
+      settings: {
+        general: {
+          isInputPrefillEnabled: true,
+          isHideQueryParamsEnabled: true,
+          rememberUser: { isEnabled: true, storage: 'local' },
+        },
+      },
+    })
+    const page = await visit(`/${publicId}?Name=Zed`)
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.locator('.fc-host-bubble').filter({ hasText: 'What is your name?' }).waitFor()
+    assert.equal(await page.evaluate(() => self.origin), 'null')
+    // The query string is read, then taken out of the address bar.
+    assert.equal(await page.getByRole('textbox').inputValue(), 'Zed')
+    assert.equal(new URL(page.url()).search, '')
+    // No storage in an opaque origin: nothing is remembered, and nothing breaks.
+    assert.isFalse(
+      await page.evaluate(() => {
+        try {
+          return localStorage.length >= 0
+        } catch {
+          return false
+        }
+      })
+    )
+    await page.getByRole('textbox').press('Enter')
+    await page.getByText('Nice to meet you Zed.').waitFor()
   })
 })
