@@ -146,6 +146,23 @@ test.group('Public surface: no session, opaque origin', (group) => {
     assert.deepEqual(setCookies(next), [])
   })
 
+  test('builder routes answer no cross-origin request; the API never with credentials', async ({
+    client,
+    assert,
+  }) => {
+    for (const origin of ['null', 'https://evil.test']) {
+      const keys = await client
+        .options('/settings/account/keys')
+        .header('Origin', origin)
+        .header('Access-Control-Request-Method', 'POST')
+        .header('Access-Control-Request-Headers', 'content-type,authorization')
+      assert.isUndefined(keys.header('access-control-allow-origin'), origin)
+      const me = await client.get('/api/v1/me').header('Origin', origin)
+      assert.equal(me.header('access-control-allow-origin'), origin)
+      assert.isUndefined(me.header('access-control-allow-credentials'))
+    }
+  })
+
   test("the preview's script runner is an opaque origin with no cookie", async ({
     client,
     assert,
