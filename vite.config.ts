@@ -12,6 +12,13 @@ export default defineConfig({
     tailwindcss(),
     adonisjs({ entrypoints: ['resources/app.tsx'], reload: ['resources/views/**/*.edge'] }),
   ],
+  server: {
+    // The public bot page is an opaque origin (CSP sandbox, docs/security.md): its module
+    // scripts come with `Origin: null`. Development only; the build is served by the app.
+    cors: {
+      origin: [/^https?:\/\/(?:(?:[^:]+\.)?localhost|127\.0\.0\.1|\[::1\])(?::\d+)?$/, 'null'],
+    },
+  },
   resolve: {
     alias: [
       { find: /^~\//, replacement: fileURLToPath(new URL('./resources/', import.meta.url)) },

@@ -1,8 +1,39 @@
+import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/shield'
 import { isPublicApiPath } from '#services/public_api'
+import { viewerBaseUrl } from '#services/public_surface'
 
+/** The viewer host, where the editor's share dialog and previews may point. */
+const viewer = () => viewerBaseUrl() || "'self'"
+
+/**
+ * The builder's pages (dashboard, editors, settings): scripts only from this origin and
+ * the inline ones the layout writes with the request's nonce, so that nothing a bot, a
+ * result or a plugin put in the page can run with the builder's session. Styles stay
+ * inline-capable (React style attributes, Vite's injected CSS in development); images,
+ * media and embed bubbles of the editor preview load from anywhere, in frames that cannot
+ * reach this page. The public bot page and the preview's script runner set their own
+ * sandbox policy (docs/security.md). Development adds Vite's HMR socket.
+ */
 const shieldConfig = defineConfig({
-  csp: { enabled: false, directives: {}, reportOnly: false },
+  csp: {
+    enabled: true,
+    reportOnly: false,
+    directives: {
+      defaultSrc: [`'self'`],
+      scriptSrc: [`'self'`, '@nonce'],
+      styleSrc: [`'self'`, `'unsafe-inline'`],
+      imgSrc: ['*', 'data:', 'blob:'],
+      mediaSrc: ['*', 'data:', 'blob:'],
+      fontSrc: [`'self'`, 'data:'],
+      connectSrc: [`'self'`, viewer, ...(app.inProduction ? [] : ['ws:', 'wss:'])],
+      frameSrc: ['*', 'blob:'],
+      workerSrc: [`'self'`, 'blob:'],
+      objectSrc: [`'none'`],
+      baseUri: [`'self'`],
+      frameAncestors: [`'none'`],
+    },
+  },
   csrf: {
     enabled: true,
     exceptRoutes: (ctx) =>

@@ -9,14 +9,17 @@ import { initI18n } from '~/lib/i18n'
 import { AppProviders } from '~/components/app_providers'
 
 const appName = 'Flowcraft'
+/** The public bot page is the bot's, titled by it alone (never "Flowcraft"). */
+let botPage = false
 
 createInertiaApp({
   progress: { color: '#4f46e5' },
-  title: (title) => (title ? `${title} - ${appName}` : appName),
+  title: (title) => (botPage ? title : title ? `${title} - ${appName}` : appName),
   resolve: (name) =>
     resolvePageComponent(`./pages/${name}.tsx`, import.meta.glob('./pages/**/*.tsx')),
   setup({ el, App, props }) {
     const initial = props.initialPage.props as any
+    botPage = props.initialPage.component.startsWith('viewer/')
     const tree = (
       <AppProviders>
         <App {...props} />

@@ -29,6 +29,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   PORT: Env.schema.number(),
   HOST: Env.schema.string({ format: 'host' }),
   APP_URL: Env.schema.string.optional(),
+  // Public bot pages, /embed.js and the chat API on their own host (docs/security.md).
+  VIEWER_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   APP_KEY: Env.schema.string(),
   LOG_LEVEL: Env.schema.enum.optional([
     'fatal',

@@ -16,6 +16,7 @@ server.use([
 ])
 
 router.use([
+  () => import('#middleware/viewer_host_middleware'),
   () => import('@adonisjs/core/bodyparser_middleware'),
   () => import('#middleware/web_session_middleware'),
   () => import('#middleware/web_shield_middleware'),

@@ -22,6 +22,26 @@ export function isPublicApiRequest(ctx: HttpContext): boolean {
   return value
 }
 
+/** Routes of the visitor surface beside the public endpoints (names in start/routes/). */
+const PUBLIC_ROUTES = new Set([
+  'viewer.show',
+  'viewer.root',
+  'embed.script',
+  'preview.scriptRunner',
+])
+
+/**
+ * Whether the request is the visitor surface: the public endpoints, the public bot page,
+ * /embed.js and the preview's script runner. Anonymous visitors get no session or CSRF
+ * cookie there (docs/security.md), and bot-authored code on those pages finds none to
+ * read. Needs the matched route: only for router middleware.
+ */
+export function isPublicSurfaceRequest(ctx: HttpContext): boolean {
+  if (isPublicApiRequest(ctx)) return true
+  const name = ctx.route?.name
+  return !!name && PUBLIC_ROUTES.has(name)
+}
+
 /**
  * An installer that defines `ctx[name]` as made on first use: the property turns into a
  * plain value when it is read (made then) or assigned.

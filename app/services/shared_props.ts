@@ -5,6 +5,7 @@ import { toWorkspaceDto, toWorkspaceSummaryDto } from '#dtos/workspace_dto'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { enabledOAuthProviders } from '#services/oauth_providers'
 import { smtpConfigured } from '#services/mailer'
+import { viewerBaseUrl } from '#services/public_surface'
 import type { ToastDto } from '#shared/types'
 
 /**
@@ -41,4 +42,5 @@ export const sharedProps = {
   devMailbox: () => !app.inProduction && !smtpConfigured(),
   oauthProviders: () => enabledOAuthProviders(),
   appVersion: () => process.env.npm_package_version ?? '0.1.0',
+  viewerUrl: () => viewerBaseUrl(),
 }

@@ -86,6 +86,8 @@ export interface SharedProps {
   devMailbox: boolean
   oauthProviders: ('github' | 'google')[]
   appVersion: string
+  /** Where public bot pages and /embed.js are served (VIEWER_URL); '' for this host. */
+  viewerUrl: string
 }
 
 export type { PlanDefinition }

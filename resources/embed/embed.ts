@@ -56,8 +56,19 @@ declare global {
 
 const PREFIX = 'flowcraft'
 
-/** Read while the script runs: document.currentScript is null afterwards. */
+/** The server's VIEWER_URL, written in when /embed.js is built ('' without one). */
+// eslint-disable-next-line @typescript-eslint/naming-convention -- replaced at build time
+declare const __FLOWCRAFT_VIEWER_URL__: string
+
+/**
+ * Where bots are served: the viewer host when the server has one (bots never run where
+ * builders sign in), else the origin of this script. Read while the script runs:
+ * document.currentScript is null afterwards.
+ */
 const scriptOrigin = (() => {
+  if (typeof __FLOWCRAFT_VIEWER_URL__ === 'string' && __FLOWCRAFT_VIEWER_URL__) {
+    return __FLOWCRAFT_VIEWER_URL__
+  }
   const script = document.currentScript as HTMLScriptElement | null
   try {
     return script?.src ? new URL(script.src).origin : window.location.origin

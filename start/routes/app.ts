@@ -18,7 +18,7 @@ const PluginFetchersController = () => import('#controllers/api/plugin_fetchers_
 const ViewerController = () => import('#controllers/chat/viewer_controller')
 
 // A custom domain shows its bot at its root; the app's own host goes to the dashboard.
-router.get('/', [ViewerController, 'root'])
+router.get('/', [ViewerController, 'root']).as('viewer.root')
 
 // Exempt from the sign-in redirect (spec 01 section 2); the controller decides the mode.
 router.get('/bots/:id/edit', [EditorController, 'show'])

@@ -32,13 +32,28 @@ const ViewerController = () => import('#controllers/chat/viewer_controller')
 
 router.post('/api/v1/sessions/:sessionId/files', [ChatFilesController, 'store'])
 
-router.get('/embed.js', async ({ response }) => {
-  const { embedScript } = await import('#services/chat/embed_script')
-  response.header('Content-Type', 'application/javascript; charset=utf-8')
-  response.header('Cache-Control', 'public, max-age=300')
-  response.header('Access-Control-Allow-Origin', '*')
-  return embedScript()
-})
+router
+  .get('/embed.js', async ({ response }) => {
+    const { embedScript } = await import('#services/chat/embed_script')
+    response.header('Content-Type', 'application/javascript; charset=utf-8')
+    response.header('Cache-Control', 'public, max-age=300')
+    response.header('Access-Control-Allow-Origin', '*')
+    return embedScript()
+  })
+  .as('embed.script')
+
+// The editor preview runs the bot's client-side scripts here, in an opaque origin.
+router
+  .get('/preview/script-runner', async ({ response }) => {
+    const { scriptRunnerPage } = await import('#services/chat/script_runner_page')
+    const { SCRIPT_RUNNER_CSP } = await import('#services/public_surface')
+    response.header('Content-Type', 'text/html; charset=utf-8')
+    response.header('Content-Security-Policy', SCRIPT_RUNNER_CSP)
+    response.header('X-Content-Type-Options', 'nosniff')
+    response.header('Cache-Control', 'no-store')
+    return scriptRunnerPage
+  })
+  .as('preview.scriptRunner')
 
 /*
 | The public bot page. Registered last: static paths of the app win over this pattern.
@@ -47,3 +62,4 @@ router.get('/embed.js', async ({ response }) => {
 router
   .get('/:publicId', [ViewerController, 'show'])
   .where('publicId', /^[A-Za-z0-9][A-Za-z0-9.-]*$/)
+  .as('viewer.show')

@@ -1,10 +1,13 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import type { Page } from 'playwright'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import app from '@adonisjs/core/services/app'
 import Bot from '#models/bot'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { forgetPublishedBot } from '#services/chat/bot_cache'
+import { overrideViewerUrl } from '#services/public_surface'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { chatFixture } from '#tests/unit/engine/fixtures'
 
@@ -58,6 +61,32 @@ async function screenshot(page: Page, name: string) {
 /** The typing emulation is covered once; the other tests run without its delays. */
 async function withoutTyping(page: Page) {
   await page.emulateMedia({ reducedMotion: 'reduce' })
+}
+
+/**
+ * The address of `path` on a viewer host (VIEWER_URL) for the rest of the test. What needs
+ * the page's own origin (stored results, the browser's location) works there; on the
+ * app's host the page is an opaque origin (docs/security.md). Same server, another name.
+ */
+function onViewerHost(path: string, cleanup: (fn: () => void) => void) {
+  const viewer = `http://localhost:${process.env.PORT}`
+  cleanup(overrideViewerUrl(viewer))
+  return `${viewer}${path}`
+}
+
+/**
+ * Shows `html` as a page of another site: a stand-in server on another port (a loopback
+ * address, which the browser lets reach the app). The app's own pages would refuse its
+ * inline scripts: their CSP allows only the ones the app wrote.
+ */
+async function showOnAnotherSite(page: Page, html: string, cleanup: (fn: () => void) => void) {
+  const site = createServer((_, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+    response.end(html)
+  })
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+  cleanup(() => site.close())
+  await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`)
 }
 
 const guest = (page: Page) => page.locator('.fc-guest-bubble')
@@ -209,9 +238,11 @@ test.group('Viewer: the public chat page', (group) => {
     client,
     browserContext,
     assert,
+    cleanup,
   }) => {
     const { publicId } = await publishFixture(client, 'rating_file_location')
-    const page = await visit(`/${publicId}`)
+    // The browser's location is asked for by an origin: the viewer host's.
+    const page = await visit(onViewerHost(`/${publicId}`, cleanup))
     await withoutTyping(page)
     const origin = new URL(page.url()).origin
     await browserContext.grantPermissions(['geolocation'], { origin })
@@ -264,6 +295,7 @@ test.group('Viewer: the public chat page', (group) => {
     visit,
     client,
     assert,
+    cleanup,
   }) => {
     const { publicId } = await publishFixture(client, 'greeting', {
       theme: {
@@ -283,7 +315,8 @@ test.group('Viewer: the public chat page', (group) => {
         },
       },
     })
-    const page = await visit(`/${publicId}?Name=Zed&utm_source=test`)
+    // Remembering the result needs the page's own storage: on the viewer host.
+    const page = await visit(onViewerHost(`/${publicId}?Name=Zed&utm_source=test`, cleanup))
     await withoutTyping(page)
 
     // Not the loading skeleton's bubbles: the message's.
@@ -337,6 +370,7 @@ test.group('Viewer: the public chat page', (group) => {
     visit,
     client,
     assert,
+    cleanup,
   }) => {
     const { publicId } = await publishFixture(client, 'greeting')
     const page = await visit('/signin')
@@ -348,7 +382,7 @@ test.group('Viewer: the public chat page', (group) => {
         Flowcraft.initStandard({ publicId: ${JSON.stringify(publicId)}, element: '#inline' })
         Flowcraft.initBubble({ publicId: ${JSON.stringify(publicId)} })
       </script></body></html>`
-    await page.setContent(html)
+    await showOnAnotherSite(page, html, cleanup)
 
     const inline = page.frameLocator('#inline iframe')
     await inline.getByText('Hello! What is your name?').waitFor()
@@ -369,11 +403,15 @@ test.group('Viewer: the public chat page', (group) => {
     )
 
     // Popup (opening by itself) and the <flowcraft-standard> element, on a fresh page.
-    await page.setContent(`<!doctype html><html><body>
+    await showOnAnotherSite(
+      page,
+      `<!doctype html><html><body>
       <flowcraft-standard public-id=${JSON.stringify(publicId)} style="height: 400px"></flowcraft-standard>
       <script src="${origin}/embed.js"></script>
       <script>Flowcraft.initPopup({ publicId: ${JSON.stringify(publicId)}, autoShowDelay: 0 })</script>
-      </body></html>`)
+      </body></html>`,
+      cleanup
+    )
     await page
       .frameLocator('flowcraft-standard iframe')
       .getByText('Hello! What is your name?')

@@ -1,4 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import { appUrl } from '#config/app'
+import { PUBLIC_PAGE_SANDBOX, isViewerHost, viewerBaseUrl } from '#services/public_surface'
 import { resolveSettings, resolveTheme } from '#shared/bot/types'
 import {
   publishedBotByDomain,
@@ -11,6 +13,11 @@ import {
  * the bot's metadata into <head> (title, description, image, favicon, custom head code,
  * Google Tag Manager) so that link previews see them; the chat itself starts from the
  * browser, so crawlers that never run scripts create no results.
+ *
+ * The page carries its author's code (head code, client-side scripts, embeds): it is
+ * served with no cookie, and wherever a builder may hold a session on this host, in an
+ * opaque origin (CSP sandbox). With VIEWER_URL it lives on the viewer host instead
+ * (docs/security.md).
  */
 export default class ViewerController {
   private async render(ctx: HttpContext, entry: PublishedBotEntry | null) {
@@ -18,8 +25,12 @@ export default class ViewerController {
       ctx.response.status(404)
       return ctx.inertia.render('errors/not_found', { error: 'Bot not found' })
     }
-    // The embed shows this page in an iframe on other sites.
-    ctx.response.removeHeader('X-Frame-Options')
+    // The viewer host never holds a builder's session; any other host may.
+    if (!isViewerHost(ctx.request.host())) {
+      ctx.response.header('Content-Security-Policy', PUBLIC_PAGE_SANDBOX)
+    }
+    ctx.response.header('X-Content-Type-Options', 'nosniff')
+    ctx.response.header('Referrer-Policy', 'strict-origin-when-cross-origin')
     const settings = resolveSettings(entry.bot.content.settings)
     const metadata = settings.metadata ?? {}
     const title = metadata.title?.trim() || entry.bot.content.name
@@ -54,14 +65,20 @@ export default class ViewerController {
   async show(ctx: HttpContext) {
     const host = ctx.request.host() ?? ''
     const byDomain = host ? await publishedBotByDomain(`${host}/${ctx.params.publicId}`) : null
-    return this.render(ctx, byDomain ?? (await publishedBotByPublicId(ctx.params.publicId)))
+    if (byDomain) return this.render(ctx, byDomain)
+    // With a viewer host, bots are not served where builders sign in.
+    const viewer = viewerBaseUrl()
+    if (viewer && !isViewerHost(host)) {
+      return ctx.response.redirect(`${viewer}${ctx.request.url(true)}`)
+    }
+    return this.render(ctx, await publishedBotByPublicId(ctx.params.publicId))
   }
 
-  /** `/` on a custom domain shows its bot; on the app's own host, the dashboard. */
+  /** `/` on a custom domain shows its bot; elsewhere, the dashboard (on the app's host). */
   async root(ctx: HttpContext) {
     const host = ctx.request.host() ?? ''
     const entry = host ? await publishedBotByDomain(host) : null
-    if (!entry) return ctx.response.redirect('/bots')
+    if (!entry) return ctx.response.redirect(isViewerHost(host) ? `${appUrl}/bots` : '/bots')
     return this.render(ctx, entry)
   }
 }

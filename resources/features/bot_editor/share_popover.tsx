@@ -17,6 +17,7 @@ import { Separator } from '~/components/ui/separator'
 import { Switch } from '~/components/ui/switch'
 import { HttpError, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
+import { usePageProps } from '~/hooks/use_shared_props'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { InvitationsSection } from './share_invitations'
 import { EmbedSnippets } from './embed_snippets'
@@ -27,6 +28,12 @@ export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
 
 function origin() {
   return typeof window === 'undefined' ? '' : window.location.origin
+}
+
+/** Where visitors open bots: the viewer host (VIEWER_URL) when there is one. */
+function useViewerOrigin() {
+  const { viewerUrl } = usePageProps()
+  return viewerUrl || origin()
 }
 
 /**
@@ -239,7 +246,8 @@ function PublicIdSection() {
   const shown: FieldError | null = invalid
     ? { message: t('editor.share.publicIdInvalid'), upgrade: false }
     : error
-  const publicLink = stored ? `${origin()}/${stored}` : ''
+  const viewerOrigin = useViewerOrigin()
+  const publicLink = stored ? `${viewerOrigin}/${stored}` : ''
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -253,7 +261,7 @@ function PublicIdSection() {
       <div className="flex gap-2">
         <div className="flex min-w-0 flex-1 items-center rounded-md border border-input shadow-xs focus-within:border-ring focus-within:ring-[3px] focus-within:ring-ring/50">
           <span className="max-w-40 shrink-0 truncate pl-3 text-sm text-muted-foreground">
-            {origin()}/
+            {viewerOrigin}/
           </span>
           <Input
             id="share-public-id"
@@ -352,6 +360,7 @@ function CustomDomainSection() {
 
 /** Copy-paste snippets for websites (HTML, React, WordPress) once the bot is published. */
 function EmbedSection() {
+  const viewerOrigin = useViewerOrigin()
   const { t } = useTranslation()
   const publicId = useBotEditor((state) => state.history.present.publicId ?? '')
   const isPublished = useBotEditor((state) => state.published !== null)
@@ -369,7 +378,7 @@ function EmbedSection() {
           <DialogHeader>
             <DialogTitle>{t('editorPreview.embedTitle')}</DialogTitle>
           </DialogHeader>
-          <EmbedSnippets publicId={publicId} apiHost={window.location.origin} />
+          <EmbedSnippets publicId={publicId} apiHost={viewerOrigin} />
         </DialogContent>
       </Dialog>
     </>

@@ -20,6 +20,7 @@ import { TypingBubble } from './bubbles/typing_bubble'
 import { ChatInputSwitch } from './inputs/input_switch'
 import { backgroundStyle, scopedCustomCss, themeVariables } from './theme'
 import { useChatFlow, type ChatEntry } from './use_chat_flow'
+import type { ScriptRunner } from './client_actions'
 import { usePrefersReducedMotion } from './use_reduced_motion'
 import './chat.css'
 
@@ -32,6 +33,8 @@ export interface ChatViewProps {
   settings?: BotSettings
   /** Inside the embed's iframe: no outer spacing, same-tab redirects go to the host page. */
   embedded?: boolean
+  /** Where the bot's client-side scripts run: the editor's preview passes its sandbox. */
+  runScript?: ScriptRunner
   /** Every reply, the first included (the editor's preview lists their logs). */
   onReply?: (reply: ChatReply) => void
   /** Under the conversation, inside the themed container (the branding link). */
@@ -206,6 +209,7 @@ export function ChatView({
   theme: themeProp,
   settings: settingsProp,
   embedded = false,
+  runScript,
   onReply,
   footer,
   className,
@@ -225,6 +229,7 @@ export function ChatView({
     client,
     settings,
     embedded,
+    runScript,
     onReply,
     networkErrorText: t('viewer.error.network'),
     streamErrorText: (reason) => t('viewer.error.stream', { reason }),

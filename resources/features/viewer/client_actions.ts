@@ -13,20 +13,29 @@ export interface ActionContext {
   embedded: boolean
   /** Called when the browser blocked a new tab: the view shows the link instead. */
   onBlockedLink: (url: string) => void
+  /**
+   * Runs the bot's own scripts somewhere with no builder session: the editor's preview
+   * passes its sandboxed runner (script_runner.ts). Without it they run in this page,
+   * which must then be the public page, itself an opaque origin or on the viewer host
+   * (docs/security.md).
+   */
+  runScript?: ScriptRunner
 }
+
+export interface ScriptArg {
+  id: string
+  value: unknown
+}
+
+export type ScriptRunner = (content: string, args?: ScriptArg[]) => Promise<unknown>
 
 export interface ActionOutcome {
   message?: string
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
+export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
-interface ScriptArg {
-  id: string
-  value: unknown
-}
-
-function parseArgValue(value: unknown) {
+export function parseArgValue(value: unknown) {
   // Variables travel as text; scripts expect the numbers and lists they hold.
   if (typeof value !== 'string') return value
   try {
@@ -43,7 +52,7 @@ function parseArgValue(value: unknown) {
  * The builder's own script, run in the page on purpose (the block's "execute on client"
  * option). Variables are passed by name; names that are not identifiers cannot be.
  */
-async function runScript(content: string, args: ScriptArg[] = []): Promise<unknown> {
+export async function runScript(content: string, args: ScriptArg[] = []): Promise<unknown> {
   const usable = args.filter((arg) => IDENTIFIER.test(arg.id))
   const names = usable.map((arg) => arg.id)
   const values = usable.map((arg) => parseArgValue(arg.value))
@@ -127,6 +136,8 @@ async function executeWebhook(options: Record<string, unknown>): Promise<string>
   try {
     const response = await fetch(url, {
       method: typeof options.method === 'string' ? options.method : 'POST',
+      // The URL and headers are the bot's: never with the cookies of the page it runs in.
+      credentials: 'omit',
       headers,
       body: options.body === undefined ? undefined : stringify(options.body),
     })
@@ -145,6 +156,7 @@ export async function runClientAction(
   action: ClientSideAction,
   context: ActionContext
 ): Promise<ActionOutcome> {
+  const run = context.runScript ?? runScript
   try {
     switch (action.type) {
       case 'redirect':
@@ -154,14 +166,14 @@ export async function runClientAction(
         await context.sleep(Math.max(0, action.wait.secondsToWaitFor) * 1000)
         return {}
       case 'scriptToExecute':
-        await runScript(action.scriptToExecute.content, action.scriptToExecute.args)
+        await run(action.scriptToExecute.content, action.scriptToExecute.args)
         return {}
       case 'chatwoot':
-        await runScript(action.chatwoot.scriptToExecute.content)
+        await run(action.chatwoot.scriptToExecute.content)
         return {}
       case 'setVariable': {
         const { content, args } = action.setVariable.scriptToExecute
-        return { message: stringify(await runScript(content, args)) }
+        return { message: stringify(await run(content, args)) }
       }
       case 'googleAnalytics':
         trackGoogleAnalytics(action.googleAnalytics)

@@ -12,6 +12,7 @@ import { cn } from '~/lib/utils'
 import { chatErrorText, createPreviewChatClient } from './chat_client'
 import { ChatSkeleton } from './chat_skeleton'
 import { ChatView } from './chat_view'
+import { createSandboxedScriptRunner } from './script_runner'
 
 export interface PreviewPanelProps {
   botId: string
@@ -123,6 +124,9 @@ let logSeed = 0
 export function PreviewPanel({ botId, startFrom, onClose, onRestart }: PreviewPanelProps) {
   const { t } = useTranslation()
   const client = useMemo(() => createPreviewChatClient(), [])
+  // The bot's client-side scripts never run in this page (it holds the builder's session).
+  const scripts = useMemo(() => createSandboxedScriptRunner(), [])
+  useEffect(() => scripts.dispose, [scripts])
   const [run, setRun] = useState(0)
   const [state, setState] = useState<PreviewState>({ status: 'loading' })
   const [logs, setLogs] = useState<LogRow[]>([])
@@ -208,6 +212,7 @@ export function PreviewPanel({ botId, startFrom, onClose, onRestart }: PreviewPa
             key={state.start.sessionId}
             start={state.start}
             client={client}
+            runScript={scripts.run}
             onReply={onReply}
           />
         )}

@@ -9,7 +9,7 @@ import type {
 } from '#shared/chat/types'
 import type { BotSettings } from '#shared/bot/types'
 import { ChatApiError, chatErrorText, type ChatClient } from './chat_client'
-import { runClientAction } from './client_actions'
+import { runClientAction, type ScriptRunner } from './client_actions'
 import { messagePlainText } from './rich_text_utils'
 import { usePrefersReducedMotion } from './use_reduced_motion'
 
@@ -56,6 +56,8 @@ interface Options {
   client: ChatClient
   settings: BotSettings
   embedded?: boolean
+  /** Where the bot's client-side scripts run (the preview's sandbox); this page by default. */
+  runScript?: ScriptRunner
   onReply?: (reply: ChatReply) => void
   /** Shown when a call fails without a server message (the network is down). */
   networkErrorText: string
@@ -239,6 +241,7 @@ function createPlayer(context: PlayerContext) {
     const outcome = await runClientAction(action, {
       sleep,
       embedded: Boolean(current().embedded),
+      runScript: current().runScript,
       onBlockedLink: (url) => append({ kind: 'notice', key: nextKey('link'), text: url, url }),
     })
     if (signal.aborted) return true

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { router } from '@inertiajs/react'
+import { Head, router } from '@inertiajs/react'
 import type { StartChatResponse } from '#shared/chat/types'
 import { resolveSettings, type BotSettings, type BotTheme } from '#shared/bot/types'
 import { translateServerMessage } from '~/lib/i18n'
@@ -110,8 +110,12 @@ export default function ViewerShow({ publicId, bot, embedded }: Props) {
     // `attempt` restarts after a failed start; settings are read once per start.
   }, [client, publicId, attempt])
 
+  // The same title the server wrote in <head>: the metadata's, else the bot's name.
+  const title = settings.metadata?.title?.trim() || bot.name
+
   return (
     <div className="h-dvh w-full overflow-hidden" data-testid="viewer-page">
+      <Head title={title} />
       {state.status === 'loading' && <ChatSkeleton theme={bot.theme} />}
       {state.status === 'error' && (
         <ViewerError

@@ -127,6 +127,21 @@ export function AudioContent({ message }: { message: AudioMessage }) {
   )
 }
 
+/**
+ * An embed bubble's sandbox. Another site keeps its own origin (its scripts and storage
+ * work as there); a page of this host loses it, so no bot can frame a page of the app and
+ * script it with the session of whoever looks at the chat (docs/security.md).
+ */
+export function embedSandbox(src: string) {
+  const base =
+    'allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads allow-presentation'
+  let sameHost = true
+  try {
+    sameHost = new URL(src, window.location.href).origin === window.location.origin
+  } catch {}
+  return sameHost ? base : `${base} allow-same-origin`
+}
+
 export function EmbedContent({ message }: { message: EmbedMessage }) {
   const { t } = useTranslation()
   const src = safeUrl(message.content.url)
@@ -134,6 +149,7 @@ export function EmbedContent({ message }: { message: EmbedMessage }) {
   return (
     <iframe
       src={src}
+      sandbox={embedSandbox(src)}
       title={t('viewer.media.embed')}
       style={{ height: cssLength(message.content.height, '400px') }}
       className="w-full border-0"
