@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import DevMail from '#models/dev_mail'
@@ -224,6 +226,56 @@ test.group('Workflow runs', () => {
     busy.status = 'success'
     await busy.save()
     assert.equal((await executeRun(runId))?.status, 'success')
+  })
+
+  test('claims at the same moment never take more slots than the cap', async ({
+    assert,
+    cleanup,
+  }) => {
+    // Calls are held until released: the runs that got a slot keep it meanwhile.
+    const held: ServerResponse[] = []
+    const server = createServer((_request, response) => held.push(response))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    cleanup(() => {
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    })
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        { id: 'call', type: 'workflow-http-request', options: { method: 'POST', url } },
+      ],
+      { settings: { concurrency: 3 } }
+    )
+    const ids: string[] = []
+    for (let i = 0; i < 12; i++) ids.push(await createRun(workflow, 'manual', { i }))
+    // As workers and web processes would: every claim at once, each on its own connection.
+    const outcomes = Promise.all(ids.map((id) => executeRun(id)))
+    const started = Date.now()
+    while (held.length < 3 && Date.now() - started < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const running = await db
+      .from('workflow_runs')
+      .where('workflow_id', workflow.id)
+      .where('status', 'running')
+      .count('* as total')
+      .first()
+    assert.equal(Number(running?.total), 3)
+    assert.lengthOf(held, 3)
+
+    for (const response of held) response.end('{}')
+    const results = await outcomes
+    assert.lengthOf(
+      results.filter((outcome) => outcome?.status === 'success'),
+      3
+    )
+    assert.lengthOf(
+      results.filter((outcome) => outcome?.deferred),
+      9
+    )
   })
 
   test('the workflow timeout stops the run between nodes', async ({ assert }) => {
