@@ -228,6 +228,64 @@ test.group('Workflow runs', () => {
     assert.equal((await executeRun(runId))?.status, 'success')
   })
 
+  test('a resumed run takes a slot too: at the cap the call waits in its resume job', async ({
+    assert,
+    client,
+  }) => {
+    const dispatched: { name: string; payload: any; options: any }[] = []
+    const recorder: QueueDriver = {
+      name: 'in-process',
+      async dispatch(name, payload, options) {
+        dispatched.push({ name, payload, options })
+        return 'job'
+      },
+      async repeat() {},
+      async removeRepeat() {},
+      async work() {},
+      async close() {},
+    }
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        { id: 'approval', type: 'workflow-wait', options: { resume: 'webhook' } },
+        { id: 'after', type: 'workflow-script', options: { code: 'return input.body' } },
+      ],
+      { settings: { concurrency: 1 } }
+    )
+    const runId = await createRun(workflow, 'manual', null)
+    assert.equal((await executeRun(runId))?.status, 'waiting')
+    const busy = await WorkflowRun.create({
+      workflowId: workflow.id,
+      trigger: 'manual',
+      status: 'running',
+    })
+    useQueueDriver(recorder)
+    try {
+      const answer = await client
+        .post(`/api/v1/workflows/${workflow.id}/webhook/runs/${runId}`)
+        .json({ approved: true })
+      answer.assertStatus(200)
+      assert.equal((await WorkflowRun.findOrFail(runId)).status, 'waiting')
+      assert.lengthOf(dispatched, 1)
+      assert.deepInclude(dispatched[0], { name: resumeJob.name })
+      assert.deepInclude(dispatched[0].payload, { runId, nodeId: 'approval' })
+      assert.deepEqual(dispatched[0].payload.payload.body, { approved: true })
+
+      // The job runs once the slot is free, with the call it kept.
+      const context = { jobId: 'j', attempt: 1, signal: new AbortController().signal }
+      const retry: unknown = await resumeJob.handler(dispatched[0].payload, context).catch((e) => e)
+      assert.instanceOf(retry, RetryLater)
+      busy.status = 'success'
+      await busy.save()
+      await resumeJob.handler(dispatched[0].payload, context)
+      const run = await WorkflowRun.findOrFail(runId)
+      assert.equal(run.status, 'success')
+      assert.deepEqual(run.output, { approved: true })
+    } finally {
+      useQueueDriver(null)
+    }
+  })
+
   test('claims at the same moment never take more slots than the cap', async ({
     assert,
     cleanup,
