@@ -6,8 +6,14 @@
 | answer crosses back through the run-event relay). PostgreSQL, production mode, server run
 | from source. Reports executions/s and p50/p95/p99 per driver. Reference: n8n's published
 | 220 executions/s on one 2-vCPU instance; aim: twice that (440/s).
+| Then, on BullMQ, the recovery after a worker kill (docs/queue.md): 60 webhook calls to a
+| workflow with a wait and an HTTP call (concurrency 5), the worker SIGKILLed while calls are
+| in flight, a new one started 5 s later; how long until the runs it held, and all runs, are done.
 */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
@@ -44,6 +50,8 @@ function env(driver: Driver, prefix: string) {
     QUEUE_DRIVER: driver,
     REDIS_URL,
     QUEUE_PREFIX: prefix,
+    // The recovery measurement calls a listener on 127.0.0.1.
+    ALLOW_INTERNAL_HTTP: 'true',
   }
 }
 
@@ -197,6 +205,191 @@ function load(url: string, callers: number, ms: number) {
   })
 }
 
+/** Webhook (answered at once) -> wait 1 s -> POST to the listener -> set variable. */
+function recoveryWorkflow(url: string) {
+  return {
+    name: 'Bench recovery',
+    blocks: [
+      {
+        id: 'hook',
+        type: 'webhook-trigger',
+        graphCoordinates: { x: 0, y: 0 },
+        options: { method: 'POST', responseMode: 'immediately' },
+      },
+      {
+        id: 'wait',
+        type: 'workflow-wait',
+        graphCoordinates: { x: 300, y: 0 },
+        options: { amount: 1, unit: 'seconds' },
+      },
+      {
+        id: 'post',
+        type: 'workflow-http-request',
+        graphCoordinates: { x: 600, y: 0 },
+        options: { method: 'POST', url, body: '{ "id": {{$node.hook.body.id}} }' },
+      },
+      {
+        id: 'set',
+        type: 'workflow-set-variable',
+        graphCoordinates: { x: 900, y: 0 },
+        options: { variableId: 'v-done', value: 'yes' },
+      },
+    ],
+    edges: [
+      { id: 'e1', from: { blockId: 'hook' }, to: { blockId: 'wait' } },
+      { id: 'e2', from: { blockId: 'wait' }, to: { blockId: 'post' } },
+      { id: 'e3', from: { blockId: 'post' }, to: { blockId: 'set' } },
+    ],
+    variables: [{ id: 'v-done', name: 'Done' }],
+    // A long timeout: recovery must not come from it.
+    settings: { concurrency: 5, timeout: 600 },
+  }
+}
+
+const RECOVERY_CALLS = 60
+
+function startWorker(prefix: string) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--no-node-snapshot',
+      '--import=ts-node-maintained/register/esm',
+      'bin/console.ts',
+      'queue:work',
+    ],
+    { cwd: ROOT, env: env('bullmq', prefix), stdio: ['ignore', 'pipe', 'inherit'] }
+  )
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  const ready = (async () => {
+    while (!/Working \d+ job types/.test(output)) {
+      if (child.exitCode !== null) throw new Error(`the worker exited:\n${output}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  })()
+  return { child, ready }
+}
+
+/** The recovery after a worker kill, on BullMQ (docs/queue.md, "Leases"). */
+async function measureRecovery(token: string) {
+  const calls: { id: number; key: string | undefined; answered: boolean }[] = []
+  const listener = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => (body += chunk))
+    request.on('end', () => {
+      const id = Number(JSON.parse(body || '{}').id)
+      const call = { id, key: request.headers['idempotency-key'] as string, answered: false }
+      calls.push(call)
+      // A 1 to 3 s step outside.
+      setTimeout(
+        () => {
+          call.answered = true
+          response.end('{"ok":true}')
+        },
+        1000 + (id % 5) * 500
+      )
+    })
+  })
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/orders`
+  const prefix = `bench-wf-recovery-${Date.now()}`
+  const server = node(['bin/server.ts'], 'bullmq', prefix)
+  const db = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 0, max: 2 } })
+  const first = startWorker(prefix)
+  let second: ReturnType<typeof startWorker> | null = null
+  try {
+    await waitForHealth()
+    await first.ready
+    const auth = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
+    const me = await (await fetch(`${BASE}/api/v1/workspaces`, { headers: auth })).json()
+    const created = await fetch(`${BASE}/api/v1/workflows`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ workspaceId: me.workspaces[0].id, workflow: recoveryWorkflow(url) }),
+    })
+    if (!created.ok) throw new Error(`could not create the workflow: ${await created.text()}`)
+    const id = (await created.json()).workflow.id
+    for (const step of ['publish', 'activate']) {
+      const answer = await fetch(`${BASE}/api/v1/workflows/${id}/${step}`, {
+        method: 'POST',
+        headers: auth,
+      })
+      if (!answer.ok) throw new Error(`could not ${step}: ${await answer.text()}`)
+    }
+    for (let n = 1; n <= RECOVERY_CALLS; n++) {
+      const answer = await fetch(`${BASE}/api/v1/workflows/${id}/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: n }),
+      })
+      if (!answer.ok) throw new Error(`webhook call ${n} failed: ${answer.status}`)
+    }
+    let maxRunning = 0
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        const [row] = await db('workflow_runs')
+          .where({ workflow_id: id, status: 'running' })
+          .count('* as total')
+        maxRunning = Math.max(maxRunning, Number(row.total))
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    })()
+
+    while (calls.filter((call) => !call.answered).length < 3) {
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    first.child.kill('SIGKILL')
+    await once(first.child, 'exit')
+    const killedAt = Date.now()
+    const held = (
+      await db('workflow_runs').where({ workflow_id: id, status: 'running' }).select('id')
+    ).map((row) => row.id as string)
+    await new Promise((r) => setTimeout(r, 5000))
+    second = startWorker(prefix)
+    await second.ready
+    const upAt = Date.now()
+    let heldDoneAt: number | null = held.length === 0 ? upAt : null
+    while (true) {
+      const rows = await db('workflow_runs').where({ workflow_id: id }).select('id', 'status')
+      const done = rows.filter((row) => ['success', 'error'].includes(row.status))
+      if (heldDoneAt === null && held.every((runId) => done.some((row) => row.id === runId))) {
+        heldDoneAt = Date.now()
+      }
+      if (rows.length === RECOVERY_CALLS && done.length === RECOVERY_CALLS) break
+      if (Date.now() - upAt > 600_000) throw new Error('runs not done 10 minutes after the kill')
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    const allDoneAt = Date.now()
+    sampling = false
+    await sampler
+    const failed = Number(
+      (await db('workflow_runs').where({ workflow_id: id, status: 'error' }).count('* as total'))[0]
+        .total
+    )
+    const byRun = new Map<number, Set<string | undefined>>()
+    for (const call of calls) byRun.set(call.id, (byRun.get(call.id) ?? new Set()).add(call.key))
+    const repeated = calls.length - byRun.size
+    const keyMismatches = [...byRun.values()].filter((keys) => keys.size > 1).length
+    return {
+      heldRuns: held.length,
+      heldDoneSeconds: Number(((heldDoneAt! - upAt) / 1000).toFixed(1)),
+      allDoneSeconds: Number(((allDoneAt - upAt) / 1000).toFixed(1)),
+      sinceKillSeconds: Number(((allDoneAt - killedAt) / 1000).toFixed(1)),
+      maxRunning,
+      failed,
+      repeated,
+      keyMismatches,
+    }
+  } finally {
+    for (const w of [first, second]) if (w && w.child.exitCode === null) w.child.kill('SIGKILL')
+    await stop(server)
+    await db.destroy()
+    listener.closeAllConnections()
+    listener.close()
+  }
+}
+
 export async function run(): Promise<BenchReport> {
   spawnSync(
     'psql',
@@ -218,6 +411,7 @@ export async function run(): Promise<BenchReport> {
 
   const rows = []
   for (const driver of DRIVERS) rows.push(await measure(driver, token))
+  const recovery = DRIVERS.includes('bullmq') ? await measureRecovery(token) : null
 
   const results: BenchReport['results'] = rows.flatMap((row) => [
     {
@@ -245,23 +439,71 @@ export async function run(): Promise<BenchReport> {
       met: row.wrongAnswers === 0,
     },
   ])
+  if (recovery) {
+    results.push(
+      {
+        metric: 'bullmq: runs of the killed worker done, after the new worker is up',
+        value: recovery.heldDoneSeconds,
+        unit: 's',
+        aim: '<= 30',
+        met: recovery.heldDoneSeconds <= 30,
+      },
+      {
+        metric: `bullmq: all ${RECOVERY_CALLS} runs done, after the new worker is up`,
+        value: recovery.allDoneSeconds,
+        unit: 's',
+      },
+      { metric: 'bullmq: runs held by the killed worker', value: recovery.heldRuns, unit: 'runs' },
+      {
+        metric: 'bullmq: most runs running at once (limit 5)',
+        value: recovery.maxRunning,
+        unit: 'runs',
+        aim: '<= 5',
+        met: recovery.maxRunning <= 5,
+      },
+      {
+        metric: 'bullmq: calls repeated after the kill',
+        value: recovery.repeated,
+        unit: 'calls',
+      },
+      {
+        metric: 'bullmq: repeated calls with another key than their first attempt',
+        value: recovery.keyMismatches,
+        unit: 'calls',
+        aim: '0',
+        met: recovery.keyMismatches === 0,
+      },
+      {
+        metric: 'bullmq: failed runs after recovery',
+        value: recovery.failed,
+        unit: 'runs',
+        aim: '0',
+        met: recovery.failed === 0,
+      }
+    )
+  }
   const notes = [
     `${CALLERS} concurrent webhook callers for ${DURATION_MS / 1000} s per driver (after a 3 s warm-up), each waiting for the respond node's answer before its next call; the load generator is a second process on the same machine (node:http, keep-alive).`,
     'Workflow: webhook trigger (respond with a Respond to webhook node) -> set variable from the body -> respond with the variable; every answer is checked against the id sent.',
-    'Each execution writes its run record and one record per node (PostgreSQL over TCP on 127.0.0.1, production mode, server from source). SQL statements per webhook call: in-process 3 (workflow read; run inserted already claimed when the queue has a free slot, else inserted and claimed: 4; node records and run end in one statement), bullmq 2 in the web process (workflow read, run insert) and 3 in the worker (run with its workflow, claim, node records and run end).',
+    `Each execution writes its run record and one record per node (PostgreSQL over TCP on 127.0.0.1, production mode, server from source). SQL statements per webhook call: in-process 4 (workflow read; the workflow's row lock and the run inserted already claimed when the queue has a free slot, else inserted, then locked and claimed: 5; node records and run end in one statement), bullmq 2 in the web process (workflow read, run insert) and 4 in the worker (run with its workflow, the workflow's row lock, claim, node records and run end); claims take the workflow's row lock so that the concurrency limit holds across processes (docs/queue.md).`,
     `The machine has ${cpus().length} cores shared by the server, the worker, PostgreSQL, Redis, the load generator and whatever else runs: the load average (1 min) before and after each measurement is in the table.`,
     'bullmq: the web process dispatches, one `node ace queue:work` process executes, and the answer crosses back through Redis pub/sub (run-event relay).',
     `Reference: n8n's published 220 executions/s on one 2-vCPU instance; aim ${AIM}/s.`,
+    `Recovery (bullmq): ${RECOVERY_CALLS} webhook calls to webhook -> wait 1 s -> HTTP POST to a local listener answering in 1 to 3 s -> set variable, concurrency 5, timeout 600 s; the worker is SIGKILLed once 3 calls are in flight, a new one started 5 s later. Times are counted from the new worker's "Working" line; the runs held are those \`running\` at the kill. Leases of 15 s, checked every 5 s (docs/queue.md).`,
   ]
   const report = { name: 'workflows', results, notes }
   // Partial or profiled runs are not the published figures.
-  if (DRIVERS.length === 2 && !PROFILE_DIR) writeDocs(rows, notes)
+  if (DRIVERS.length === 2 && !PROFILE_DIR) writeDocs(rows, notes, recovery)
   return report
 }
 
 const HISTORY = '## Earlier measurements'
 
-function writeDocs(rows: Awaited<ReturnType<typeof measure>>[], notes: string[]) {
+function writeDocs(
+  rows: Awaited<ReturnType<typeof measure>>[],
+  notes: string[],
+  recovery: Awaited<ReturnType<typeof measureRecovery>> | null
+) {
   const dir = join(ROOT, 'docs/benchmarks')
   mkdirSync(dir, { recursive: true })
   const lines = [
@@ -276,6 +518,16 @@ function writeDocs(rows: Awaited<ReturnType<typeof measure>>[], notes: string[])
         `| ${r.driver} | ${r.executionsPerSecond} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.executions} | ${r.errors} | ${r.wrongAnswers} | ${r.load} |`
     ),
     '',
+    ...(recovery
+      ? [
+          'Recovery after a worker kill (bullmq):',
+          '',
+          '| runs held by the killed worker | their runs done after the new worker is up | all runs done after it | since the kill | most running (limit 5) | calls repeated | keys differing from the first attempt | failed runs |',
+          '|---|---|---|---|---|---|---|---|',
+          `| ${recovery.heldRuns} | ${recovery.heldDoneSeconds} s | ${recovery.allDoneSeconds} s | ${recovery.sinceKillSeconds} s | ${recovery.maxRunning} | ${recovery.repeated} | ${recovery.keyMismatches} | ${recovery.failed} |`,
+          '',
+        ]
+      : []),
     ...notes.map((n) => `- ${n}`),
     '',
   ]

@@ -48,6 +48,14 @@ export default class WorkflowRun extends BaseModelWithId {
   @column()
   declare durationMs: number | null
 
+  /** The process executing the run (docs/queue.md, "Leases"); null when none holds it. */
+  @column({ serializeAs: null })
+  declare claimedBy: string | null
+
+  /** Renewed while its process lives; past it, the run goes back to the queue. */
+  @column.dateTime({ serializeAs: null })
+  declare leaseExpiresAt: DateTime | null
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

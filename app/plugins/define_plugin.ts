@@ -345,6 +345,13 @@ export interface RunnerContext<
   sandbox?: RunnerSandbox
   ai: RunnerAi
   signal: AbortSignal
+  /**
+   * Set when the runner runs a workflow node: the same for every attempt of this node in
+   * this run (a retry, or the run going on after its worker died), another one for the next
+   * visit of the node. `http` already sends it as the Idempotency-Key header; a plugin that
+   * calls out by other means (an SDK with its own idempotency option) passes it there.
+   */
+  idempotencyKey?: string
 }
 
 export interface ChatMessage {

@@ -27,7 +27,17 @@ export interface GuardedHttpOptions {
   lookup?: LookupFunction
   /** For tests: replaces global fetch. */
   fetch?: typeof fetch
+  /**
+   * Sent as the Idempotency-Key header of every request that may change something (not
+   * GET, HEAD or OPTIONS), unless the caller sets one: the n-th such request of this client
+   * carries the key, then `<key>-2`, `<key>-3`... A node run again after a crash makes the
+   * same requests in the same order, so a receiver sees the keys of the first attempt again
+   * and can drop the repeats (docs/queue.md, "Delivery").
+   */
+  idempotencyKey?: string
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export class BlockedRequestError extends Error {
   constructor(
@@ -215,6 +225,7 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization']
 export function createGuardedHttp(defaults: GuardedHttpOptions = {}): HttpClient {
   const doFetch = defaults.fetch ?? globalThis.fetch
   const maxRedirects = defaults.maxRedirects ?? MAX_REDIRECTS
+  let keyed = 0
 
   return {
     async request(input, options: HttpRequestOptions = {}) {
@@ -226,6 +237,14 @@ export function createGuardedHttp(defaults: GuardedHttpOptions = {}): HttpClient
       let method = (options.method ?? 'GET').toUpperCase()
       let body = options.body
       const headers = { ...options.headers }
+      if (defaults.idempotencyKey && !SAFE_METHODS.has(method)) {
+        const own = Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')
+        if (!own) {
+          keyed++
+          headers['Idempotency-Key'] =
+            keyed === 1 ? defaults.idempotencyKey : `${defaults.idempotencyKey}-${keyed}`
+        }
+      }
 
       for (let hop = 0; ; hop++) {
         let response: Response

@@ -4,12 +4,13 @@ import type { Job, JobsOptions, Queue, RepeatStrategy, Worker } from 'bullmq'
 import type { Redis, RedisOptions } from 'ioredis'
 import { nextCronTime, parseCron } from '#queue/cron'
 import { DEFAULT_CONCURRENCY, type QueueLogger } from '#queue/in_process_driver'
-import type {
-  JobContext,
-  JobDefinition,
-  JobOptions,
-  QueueDriver,
-  RepeatOptions,
+import {
+  RetryLater,
+  type JobContext,
+  type JobDefinition,
+  type JobOptions,
+  type QueueDriver,
+  type RepeatOptions,
 } from '#queue/types'
 
 export interface BullMQDriverOptions {
@@ -21,13 +22,16 @@ export interface BullMQDriverOptions {
   closeTimeoutMs?: number
   /**
    * How long a worker's lock on a running job lasts without renewal (renewed every half of
-   * it while the worker lives). A worker that dies holds its jobs this long. Default 30 s.
+   * it while the worker lives). A worker that dies holds its jobs this long. Default 10 s:
+   * a workflow run cut off by a dead worker must go on elsewhere within seconds (docs/queue.md).
+   * A worker whose event loop stalls past it loses its jobs to others; the run's own claim in
+   * the database keeps them from running twice.
    */
   lockDurationMs?: number
   /**
    * How often workers look for running jobs whose lock has expired (a dead worker's) and put
    * them back to wait. A dead worker's job starts again after lockDurationMs plus up to twice
-   * this. Default 30 s.
+   * this. Default 5 s.
    */
   stalledIntervalMs?: number
   /**
@@ -53,6 +57,8 @@ interface ActiveJob {
 }
 
 const DEFAULT_PREFIX = 'flowcraft'
+export const DEFAULT_LOCK_MS = 10_000
+export const DEFAULT_STALLED_MS = 5_000
 const silentLogger: QueueLogger = { warn() {}, error() {} }
 
 /** The reason a signal is aborted with when the driver shuts down. */
@@ -209,8 +215,8 @@ export class BullMQDriver implements QueueDriver {
           prefix: this.prefix,
           name: `${hostname()}:${process.pid}`,
           concurrency: definition.concurrency ?? DEFAULT_CONCURRENCY,
-          lockDuration: this.#options.lockDurationMs ?? 30_000,
-          stalledInterval: this.#options.stalledIntervalMs ?? 30_000,
+          lockDuration: this.#options.lockDurationMs ?? DEFAULT_LOCK_MS,
+          stalledInterval: this.#options.stalledIntervalMs ?? DEFAULT_STALLED_MS,
           maxStalledCount: this.#options.maxStalledCount ?? 1,
           removeOnComplete: { count: 0 },
           removeOnFail: { count: this.#options.keepFailed ?? 1000 },
@@ -352,6 +358,12 @@ export class BullMQDriver implements QueueDriver {
       // The handler's result is not kept: in-process drops it, and it may not be JSON.
       return undefined
     } catch (error) {
+      if (error instanceof RetryLater) {
+        const { bullmq } = await this.#runtimeReady()
+        // The job itself goes to the delayed set (no copy, no attempt spent).
+        await job.moveToDelayed(Date.now() + Math.max(0, error.delayMs), token)
+        throw new bullmq.DelayedError()
+      }
       if (controller.signal.reason === SHUTDOWN && (await this.#handBack(job, token))) {
         const { bullmq } = await this.#runtimeReady()
         // Tells BullMQ the job has left the active list by other means: not a failure.

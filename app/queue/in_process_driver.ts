@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { Alarm } from '#queue/alarm'
 import { nextCronTime, parseCron, type CronSchedule } from '#queue/cron'
-import type {
-  JobContext,
-  JobDefinition,
-  JobOptions,
-  QueueDriver,
-  RepeatOptions,
+import {
+  RetryLater,
+  type JobContext,
+  type JobDefinition,
+  type JobOptions,
+  type QueueDriver,
+  type RepeatOptions,
 } from '#queue/types'
 
 /** The part of a pino-style logger the driver uses (the AdonisJS logger fits). */
@@ -290,6 +291,17 @@ export class InProcessDriver implements QueueDriver {
       await definition.handler(job.payload, context)
       this.#jobs.delete(job.key)
     } catch (error) {
+      if (error instanceof RetryLater && !this.#closing) {
+        // The same job, its attempt not spent: it waits in the delayed state, not copied.
+        job.attempt--
+        job.state = 'delayed'
+        job.alarm = new Alarm(Date.now() + Math.max(0, error.delayMs), () => this.#ready(job))
+        return
+      }
+      if (error instanceof RetryLater) {
+        this.#jobs.delete(job.key)
+        return
+      }
       await this.#failed(job, definition, context, error)
     }
   }

@@ -136,11 +136,33 @@ export async function removeRepeat(job: JobReference<any>, key: string): Promise
   return queueDriver().removeRepeat(typeof job === 'string' ? job : job.name, key)
 }
 
+type WorkingHook = () => (() => unknown) | void
+const workingHooks: WorkingHook[] = []
+let stopHooks: (() => unknown)[] = []
+let hooksStarted = false
+
+/**
+ * Something a process that works jobs runs beside them (workflow run leases: renewing this
+ * process's, taking back those of dead processes). Called by startWorkers, after the job
+ * modules are imported; the function it returns is called by closeQueue. Import-time, from
+ * a job module.
+ */
+export function whileWorking(hook: WorkingHook) {
+  workingHooks.push(hook)
+}
+
 /** Imports the job modules and starts working every defined job on the configured driver. */
 export async function startWorkers(): Promise<QueueDriver> {
   await loadJobModules()
   const current = queueDriver()
   await current.work(jobDefinitions())
+  if (!hooksStarted) {
+    hooksStarted = true
+    for (const hook of workingHooks) {
+      const stop = hook()
+      if (stop) stopHooks.push(stop)
+    }
+  }
   return current
 }
 
@@ -148,5 +170,10 @@ export async function startWorkers(): Promise<QueueDriver> {
 export async function closeQueue(): Promise<void> {
   const current = driver
   driver = null
+  const stops = stopHooks
+  stopHooks = []
+  hooksStarted = false
   await current?.close()
+  // After the jobs: a run still finishing keeps its lease renewed until it is done.
+  for (const stop of stops) await stop()
 }

@@ -23,6 +23,18 @@ export interface JobContext {
   signal: AbortSignal
 }
 
+/**
+ * Thrown by a handler to run the same job again later without spending an attempt (a run
+ * waiting for a concurrency slot). The job keeps its id meanwhile, so it waits in one place:
+ * a dispatch with that id stays a no-op, and no copy piles up in the delayed set.
+ */
+export class RetryLater extends Error {
+  constructor(readonly delayMs: number) {
+    super(`Retry in ${delayMs} ms`)
+    this.name = 'RetryLater'
+  }
+}
+
 export type JobHandler<Payload = any> = (payload: Payload, context: JobContext) => Promise<unknown>
 
 export interface JobDefinition<Payload = any> {

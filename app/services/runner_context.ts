@@ -80,6 +80,8 @@ export interface RunPluginInput {
   surface?: PluginSurface
   /** A plugin without a runner is fine (bubbles and inputs need none): no error log. */
   runnerIsOptional?: boolean
+  /** What every attempt of this work shares (RunnerContext.idempotencyKey). */
+  idempotencyKey?: string
 }
 
 export interface RunPluginOutput {
@@ -247,7 +249,10 @@ export function buildContext(
       info: (description, details) => logs.push({ status: 'info', description, details }),
       error: (description, details) => logs.push({ status: 'error', description, details }),
     },
-    http: createGuardedHttp({ allowInternal: env.get('ALLOW_INTERNAL_HTTP') }),
+    http: createGuardedHttp({
+      allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+      idempotencyKey: input.idempotencyKey,
+    }),
     storage: {
       async put(bytes, { type, name, visibility }) {
         const extension = (name?.split('.').pop() ?? type.split('/').pop() ?? 'bin').replace(
@@ -284,6 +289,7 @@ export function buildContext(
       },
     },
     ai,
+    idempotencyKey: input.idempotencyKey,
     [SIGNAL_SOURCE]: { signal: input.signal, timeoutMs: input.timeoutMs },
   }
   // Added, not declared in the literal above: turning a data property into an accessor

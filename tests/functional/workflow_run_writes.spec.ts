@@ -63,17 +63,26 @@ test.group('Workflow run writes', () => {
     const statements = sql.filter((text) => !/^(begin|commit)/i.test(text))
     const nodeWrites = statements.filter((text) => /workflow_run_nodes/i.test(text))
     assert.lengthOf(nodeWrites, 1, 'one insert for the three node records')
-    if (db.connection().dialect.name === 'postgres') {
+    const dialect = db.connection().dialect.name
+    // PostgreSQL and MySQL claim under the workflow's row lock (the concurrency count).
+    const locks = dialect === 'postgres' || dialect === 'mysql' ? 1 : 0
+    assert.lengthOf(
+      statements.filter((text) =>
+        /^select .id. from .workflows. where .id. = \S+ for update$/.test(text)
+      ),
+      locks
+    )
+    if (dialect === 'postgres') {
       // Read the run with its workflow, claim, then records and run in one statement.
-      assert.lengthOf(statements, 3)
+      assert.lengthOf(statements, 3 + locks)
       assert.match(nodeWrites[0], /^with nodes as \(insert/i)
     } else {
       // Read the run with its workflow, claim, then records and run in one transaction.
-      assert.lengthOf(statements, 4)
+      assert.lengthOf(statements, 4 + locks)
       assert.match(nodeWrites[0], /^insert/i)
-      assert.deepEqual(
+      assert.lengthOf(
         sql.filter((text) => /^(begin|commit)/i.test(text)),
-        ['BEGIN;', 'COMMIT;']
+        2 + 2 * locks
       )
     }
     assert.isFalse(
@@ -99,7 +108,7 @@ test.group('Workflow run writes', () => {
     assert.isAtLeast(nodes[1].durationMs ?? -1, 0)
   })
 
-  test('a webhook call answered by its run: three statements in all on PostgreSQL', async ({
+  test('a webhook call answered by its run: four statements in all on PostgreSQL', async ({
     assert,
     client,
     cleanup,
@@ -133,14 +142,21 @@ test.group('Workflow run writes', () => {
       // Not this test's own polling.
       (text) => !/^(begin|commit)/i.test(text) && !/^select \* from .workflow_runs./.test(text)
     )
-    // The workflow read once; on PostgreSQL the run inserted already claimed (the idle
-    // in-process queue starts its job at once, which takes the run as it was written), then
-    // records and run in one statement. Elsewhere: inserted, claimed, a transaction of two.
-    assert.lengthOf(own, postgres ? 3 : 5, own.join('\n'))
+    // The workflow read once; on PostgreSQL the run inserted already claimed under the
+    // workflow's lock (the idle in-process queue starts its job at once, which takes the run
+    // as it was written), then records and run in one statement. Elsewhere: inserted,
+    // claimed, a transaction of two (MySQL: the claim under the lock too).
+    const mysql = db.connection().dialect.name === 'mysql'
+    assert.lengthOf(own, postgres ? 4 : mysql ? 6 : 5, own.join('\n'))
     assert.match(own[0], /from .workflows./)
-    assert.match(own[1], /^insert into .?workflow_runs/)
-    if (postgres) assert.match(own[1], /status = \$\d+\) < \$\d+$/)
-    else assert.match(own[2], /^update .workflow_runs./)
+    if (postgres) {
+      assert.match(own[1], /for update$/)
+      assert.match(own[2], /^insert into .?workflow_runs/)
+      assert.match(own[2], /status = \$\d+\) < \$\d+$/)
+    } else {
+      assert.match(own[1], /^insert into .?workflow_runs/)
+      assert.match(own[mysql ? 3 : 2], /^update .workflow_runs./)
+    }
   })
 
   test('a run handed to an idle in-process queue is inserted claimed, within the cap', async ({
@@ -288,7 +304,7 @@ test.group('Workflow run writes', () => {
     )
   })
 
-  test('a run cut off during a call goes on from its checkpoint and closes the open record', async ({
+  test('a run cut off during a call goes on from its checkpoint; the cut-off attempt stays recorded', async ({
     assert,
     cleanup,
   }) => {
@@ -357,12 +373,15 @@ test.group('Workflow run writes', () => {
     assert.equal(outcome?.status, 'success')
     assert.equal(calls, 1, 'the call runs again once; the trigger does not')
     const nodes = await nodesOf(runId)
+    // The attempt that was cut off stays in the history as such; the next one has its own.
     assert.deepEqual(
       nodes.map((node) => [node.nodeId, node.status]),
       [
         ['trigger', 'success'],
+        ['call', 'interrupted'],
         ['call', 'success'],
       ]
     )
+    assert.isNotNull(nodes[1].finishedAt)
   })
 })

@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import DevMail from '#models/dev_mail'
@@ -12,9 +14,9 @@ import {
   resumeRun,
 } from '#services/workflows/run_workflow'
 import { onRunEvent, onRunResponse, type RunEvent } from '#services/workflows/run_events'
-import { resumeJob, runJob } from '#services/workflows/jobs'
+import { CONCURRENCY_RETRY_MS, resumeJob, runJob } from '#services/workflows/jobs'
 import { useQueueDriver } from '#queue/queue'
-import type { QueueDriver } from '#queue/types'
+import { RetryLater, type QueueDriver } from '#queue/types'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 
 /**
@@ -226,6 +228,114 @@ test.group('Workflow runs', () => {
     assert.equal((await executeRun(runId))?.status, 'success')
   })
 
+  test('a resumed run takes a slot too: at the cap the call waits in its resume job', async ({
+    assert,
+    client,
+  }) => {
+    const dispatched: { name: string; payload: any; options: any }[] = []
+    const recorder: QueueDriver = {
+      name: 'in-process',
+      async dispatch(name, payload, options) {
+        dispatched.push({ name, payload, options })
+        return 'job'
+      },
+      async repeat() {},
+      async removeRepeat() {},
+      async work() {},
+      async close() {},
+    }
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        { id: 'approval', type: 'workflow-wait', options: { resume: 'webhook' } },
+        { id: 'after', type: 'workflow-script', options: { code: 'return input.body' } },
+      ],
+      { settings: { concurrency: 1 } }
+    )
+    const runId = await createRun(workflow, 'manual', null)
+    assert.equal((await executeRun(runId))?.status, 'waiting')
+    const busy = await WorkflowRun.create({
+      workflowId: workflow.id,
+      trigger: 'manual',
+      status: 'running',
+    })
+    useQueueDriver(recorder)
+    try {
+      const answer = await client
+        .post(`/api/v1/workflows/${workflow.id}/webhook/runs/${runId}`)
+        .json({ approved: true })
+      answer.assertStatus(200)
+      assert.equal((await WorkflowRun.findOrFail(runId)).status, 'waiting')
+      assert.lengthOf(dispatched, 1)
+      assert.deepInclude(dispatched[0], { name: resumeJob.name })
+      assert.deepInclude(dispatched[0].payload, { runId, nodeId: 'approval' })
+      assert.deepEqual(dispatched[0].payload.payload.body, { approved: true })
+
+      // The job runs once the slot is free, with the call it kept.
+      const context = { jobId: 'j', attempt: 1, signal: new AbortController().signal }
+      const retry: unknown = await resumeJob.handler(dispatched[0].payload, context).catch((e) => e)
+      assert.instanceOf(retry, RetryLater)
+      busy.status = 'success'
+      await busy.save()
+      await resumeJob.handler(dispatched[0].payload, context)
+      const run = await WorkflowRun.findOrFail(runId)
+      assert.equal(run.status, 'success')
+      assert.deepEqual(run.output, { approved: true })
+    } finally {
+      useQueueDriver(null)
+    }
+  })
+
+  test('claims at the same moment never take more slots than the cap', async ({
+    assert,
+    cleanup,
+  }) => {
+    // Calls are held until released: the runs that got a slot keep it meanwhile.
+    const held: ServerResponse[] = []
+    const server = createServer((_request, response) => held.push(response))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    cleanup(() => {
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    })
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        { id: 'call', type: 'workflow-http-request', options: { method: 'POST', url } },
+      ],
+      { settings: { concurrency: 3 } }
+    )
+    const ids: string[] = []
+    for (let i = 0; i < 12; i++) ids.push(await createRun(workflow, 'manual', { i }))
+    // As workers and web processes would: every claim at once, each on its own connection.
+    const outcomes = Promise.all(ids.map((id) => executeRun(id)))
+    const started = Date.now()
+    while (held.length < 3 && Date.now() - started < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const running = await db
+      .from('workflow_runs')
+      .where('workflow_id', workflow.id)
+      .where('status', 'running')
+      .count('* as total')
+      .first()
+    assert.equal(Number(running?.total), 3)
+    assert.lengthOf(held, 3)
+
+    for (const response of held) response.end('{}')
+    const results = await outcomes
+    assert.lengthOf(
+      results.filter((outcome) => outcome?.status === 'success'),
+      3
+    )
+    assert.lengthOf(
+      results.filter((outcome) => outcome?.deferred),
+      9
+    )
+  })
+
   test('the workflow timeout cuts off the script in flight and stops the run', async ({
     assert,
   }) => {
@@ -338,7 +448,7 @@ test.group('Workflow runs', () => {
     assert.isNotNull(await WorkflowRun.find(waiting.id))
   })
 
-  test('the run job dispatches what comes next: a retry at the cap, a timer resume', async ({
+  test('the run job says what comes next: the same job again at the cap, a timer resume', async ({
     assert,
   }) => {
     const dispatched: { name: string; payload: any; options: any }[] = []
@@ -378,8 +488,11 @@ test.group('Workflow runs', () => {
       // A waiting run does not hold a slot; a running one does.
       await WorkflowRun.create({ workflowId: workflow.id, trigger: 'manual', status: 'running' })
       const second = await createRun(workflow, 'schedule', null)
-      await runJob.handler({ runId: second }, context)
-      assert.deepInclude(dispatched[1], { name: runJob.name, payload: { runId: second } })
+      // The job itself waits for a slot (RetryLater): no copy of it is queued.
+      const retry: unknown = await runJob.handler({ runId: second }, context).catch((e) => e)
+      assert.instanceOf(retry, RetryLater)
+      assert.equal((retry as RetryLater).delayMs, CONCURRENCY_RETRY_MS)
+      assert.lengthOf(dispatched, 1)
       assert.equal((await WorkflowRun.findOrFail(second)).status, 'queued')
     } finally {
       useQueueDriver(null)

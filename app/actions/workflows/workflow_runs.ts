@@ -4,7 +4,7 @@ import type User from '#models/user'
 import { dispatch, queueDriver } from '#queue/queue'
 import { pluginRegistry } from '#services/plugin_registry'
 import { createRun, loadWorkflow, resumeRun } from '#services/workflows/run_workflow'
-import { runJob } from '#services/workflows/jobs'
+import { dispatchRun, resumeJob } from '#services/workflows/jobs'
 import { onRunEvent, onRunResponse } from '#services/workflows/run_events'
 import type { RunStatus, WebhookResponse } from '#shared/workflow/types'
 import type { WorkflowRunDetailDto, WorkflowRunSummaryDto } from '#shared/workflow/dto'
@@ -29,7 +29,7 @@ export class StartManualRun {
     }
     const runnable = await loadWorkflow(workflow.id)
     const runId = await createRun(runnable!, 'manual', input ?? {})
-    await dispatch(runJob, { runId })
+    await dispatchRun(runId)
     return { runId }
   }
 }
@@ -171,7 +171,7 @@ export class ReceiveWorkflowWebhook {
     )
     // Listen before dispatching: an in-process run may finish at once.
     const waiting = mode === 'immediately' ? null : awaitResponse(runId, mode)
-    await dispatch(runJob, { runId })
+    await dispatchRun(runId)
     const response = waiting ? await waiting : null
     if (!response) return { status: 202, body: { runId } }
     return { status: response.statusCode, body: response.body ?? null, headers: response.headers }
@@ -190,13 +190,14 @@ export class ResumeWaitingRun {
     ) {
       throw new AppError('No run is waiting for this call', { status: 404 })
     }
-    const outcome = await resumeRun(
-      runId,
-      { body: call.body, query: call.query, method: call.method },
-      {
-        nodeId: run.waitingForWebhookNode,
-      }
-    )
+    const payload = { body: call.body, query: call.query, method: call.method }
+    const nodeId = run.waitingForWebhookNode
+    const outcome = await resumeRun(runId, payload, { nodeId })
+    if (outcome?.deferred) {
+      // The workflow has its maximum of runs going on: the call is kept in the run's resume
+      // job, which goes on once a slot is free.
+      await dispatch(resumeJob, { runId, nodeId, payload }, { jobId: `${runId}:${nodeId}` })
+    }
     return { runId, status: outcome?.status ?? run.status }
   }
 }

@@ -353,6 +353,7 @@ class Step {
       workflow,
       block,
       variables,
+      visit: this.state.visits,
       signal: this.nodeSignal,
       context: {
         runId: this.state.runId,
@@ -481,6 +482,9 @@ export class WorkflowExecutor {
         )
     if (targets.length === 0) throw new NotWaitingError(options.nodeId)
     for (const node of targets) await step.unpark(node, payload)
+    // Without it, a crash during the next node would go on from the state before the resume:
+    // the wait would finish (and be recorded) a second time.
+    await step.record({ type: 'checkpoint', state })
     return step.drain()
   }
 

@@ -41,6 +41,11 @@ export interface NodeRunRequest {
   /** The workflow's variables, then one entry per `{{$node...}}`/`{{$input...}}` reference. */
   variables: RunVariable[]
   context: WorkflowNodeContext
+  /**
+   * The run's node-visit count at this visit: the same when a visit is run again from its
+   * checkpoint (after a crash), another one for the next visit of the same node (a loop).
+   */
+  visit?: number
   /** Aborted when the run times out or is interrupted. */
   signal: AbortSignal
 }

@@ -5,7 +5,7 @@ import { DateTime } from 'luxon'
 import env from '#start/env'
 import { appUrl } from '#config/app'
 import AppError from '#exceptions/app_error'
-import { dispatch, queueDriver, removeRepeat, repeat } from '#queue/queue'
+import { queueDriver, removeRepeat, repeat } from '#queue/queue'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type {
   EventRequest,
@@ -22,7 +22,7 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { credentialsFor } from '#services/runner_context'
 import type { ExecutableWorkflow } from '#shared/workflow/types'
 import { createRun, loadWorkflow, parseJson } from './run_workflow.js'
-import { runJob } from './jobs.js'
+import { dispatchRun } from './jobs.js'
 
 /**
  * Event triggers (app/plugins/event_trigger.ts has the plugin side): activation hooks, the
@@ -307,7 +307,7 @@ export async function receiveEvent(
       .where({ workflow_id: workflowId, delivery_id: deliveryId })
       .update({ run_id: runId })
   }
-  await dispatch(runJob, { runId })
+  await dispatchRun(runId)
   return handled.respond ?? { status: 200, body: { ok: true, runId } }
 }
 
@@ -415,7 +415,7 @@ export async function pollEventTrigger(workflowId: string): Promise<string[] | n
   const runIds: string[] = []
   for (const input of result.runInputs) {
     const runId = await createRun(workflow, 'event', input ?? null)
-    await dispatch(runJob, { runId })
+    await dispatchRun(runId)
     runIds.push(runId)
   }
   return runIds

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import { newId } from '#services/ids'
 import { getPlan } from '#services/plans'
@@ -122,6 +123,15 @@ export function attachmentsOf(
   return attached
 }
 
+/**
+ * The key of a node's visit in a run (RunnerContext.idempotencyKey): derived, not stored,
+ * so any worker running the visit again after a crash computes the same one.
+ */
+export function idempotencyKeyOf(runId: string, nodeId: string, visit = 0) {
+  const digest = createHash('sha256').update(`${runId}\n${nodeId}\n${visit}`).digest('hex')
+  return `fc-${digest.slice(0, 40)}`
+}
+
 export async function runNodeWith(
   registry: PluginRegistry,
   request: NodeRunRequest
@@ -153,6 +163,7 @@ export async function runNodeWith(
     workspaceId: workflow.workspaceId,
     ownerId: workflow.ownerId,
     signal: request.signal,
+    idempotencyKey: idempotencyKeyOf(request.context.runId, block.id, request.visit),
     timeoutMs:
       Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
   })

@@ -1,4 +1,6 @@
-import { defineJob, dispatch } from '#queue/queue'
+import logger from '@adonisjs/core/services/logger'
+import { defineJob, dispatch, whileWorking } from '#queue/queue'
+import { RetryLater } from '#queue/types'
 import {
   createRun,
   executeRun,
@@ -10,6 +12,7 @@ import {
   RUN_JOB_NAME,
   type RunOutcome,
 } from './run_workflow.js'
+import { RECLAIM_EVERY_MS, reclaimExpired } from './run_leases.js'
 
 /**
  * The queue jobs of workflow runs. Register this module with registerJobModules (a
@@ -19,13 +22,24 @@ import {
 /** How long a run at its workflow's concurrency cap waits before trying again. */
 export const CONCURRENCY_RETRY_MS = 2000
 
+/** The one job of a run: its id is the run's, so however often it is dispatched, it is one. */
+export function runJobId(runId: string) {
+  return `run:${runId}`
+}
+
+/** Queues the run's job (a no-op while the run already has one waiting, delayed or running). */
+export function dispatchRun(runId: string) {
+  return dispatch(runJob, { runId }, { jobId: runJobId(runId) })
+}
+
 /** What follows an executor call: try again later, or wake the run when its timer is due. */
 async function followUp(outcome: RunOutcome | null) {
   if (!outcome) return
   if (outcome.deferred) {
-    // No jobId: this job still exists while it runs, and a same-id dispatch would be dropped.
-    await dispatch(runJob, { runId: outcome.runId }, { delayMs: CONCURRENCY_RETRY_MS })
-    return
+    // The same job waits in the queue's delayed set (no copy): until a slot may be free, or
+    // until the lease of the process holding the run would run out.
+    const until = outcome.busyUntil ? Date.parse(outcome.busyUntil) - Date.now() + 500 : 0
+    throw new RetryLater(Math.max(CONCURRENCY_RETRY_MS, until))
   }
   if (outcome.status === 'waiting' && outcome.resumeAt) {
     const delayMs = Math.max(0, Date.parse(outcome.resumeAt) - Date.now())
@@ -63,9 +77,12 @@ export const sweepJob = defineJob<Record<string, never>>({
   name: 'workflow.sweep',
   concurrency: 1,
   handler: async () => {
-    const { queued, due, upcoming } = await recoverRuns()
-    for (const runId of queued) await dispatch(runJob, { runId })
-    for (const runId of due) await dispatch(resumeJob, { runId })
+    const { queued, due, dueTimers, upcoming } = await recoverRuns()
+    for (const runId of queued) await dispatchRun(runId)
+    // The timer job's own id: one waiting for a concurrency slot is not doubled.
+    for (const { runId, resumeAt } of dueTimers) {
+      await dispatch(resumeJob, { runId }, { jobId: `${runId}:${resumeAt}` })
+    }
     for (const { runId, resumeAt } of upcoming) {
       // The id followUp gives the timer job: no second job while the first one lives.
       await dispatch(
@@ -96,7 +113,29 @@ export const scheduleJob = defineJob<{ workflowId: string }>({
     const workflow = await loadWorkflow(workflowId)
     if (!workflow?.executableWorkflow || !workflow.isActive) return null
     const runId = await createRun(workflow, 'schedule', { scheduledAt: new Date().toISOString() })
-    await dispatch(runJob, { runId })
+    await dispatchRun(runId)
     return runId
   },
+})
+
+/**
+ * Every process that works the queue takes back, every few seconds, the runs of processes
+ * that died (their lease expired) and queues them again: a crashed worker's runs go on
+ * elsewhere within seconds, and their concurrency slots are free at once (docs/queue.md).
+ */
+whileWorking(() => {
+  let checking: Promise<void> | null = null
+  const check = async () => {
+    for (const runId of await reclaimExpired()) await dispatchRun(runId)
+  }
+  const timer = setInterval(() => {
+    checking ??= check()
+      .catch((error) => logger.warn({ err: error }, 'expired workflow run leases not checked'))
+      .finally(() => (checking = null))
+  }, RECLAIM_EVERY_MS)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await checking
+  }
 })

@@ -9,7 +9,6 @@ import WorkflowRunNode from '#models/workflow_run_node'
 import { jsonText } from '#models/json_text'
 import { pluginRegistry } from '#services/plugin_registry'
 import { newId } from '#services/ids'
-import { localStamp } from '#services/chat/chat_store'
 import { queueDriver } from '#queue/queue'
 import { InProcessDriver } from '#queue/in_process_driver'
 import { sendMail } from '#services/mailer'
@@ -28,6 +27,18 @@ import type {
 } from '#shared/workflow/types'
 import { workflowPorts } from './executor_ports.js'
 import { emitRunEvent, emitRunResponse } from './run_events.js'
+import {
+  belowCap,
+  claimColumns,
+  dropLease,
+  holdLease,
+  LEASE_MS,
+  LEASE_OWNER,
+  reclaimExpired,
+  RELEASED,
+  stamp,
+  withWorkflowLock,
+} from './run_leases.js'
 
 /**
  * Runs of workflows (issue 6 "Running"): the run record, the executor around it, and what
@@ -60,6 +71,11 @@ export interface RunOutcome {
   status: RunStatus
   /** Left queued: the workflow has its maximum of runs going on. Dispatch it again later. */
   deferred?: boolean
+  /**
+   * Another process holds the run (its lease runs until this time): try again then, it may
+   * have died. Set with `deferred`.
+   */
+  busyUntil?: string
   /** resumeRun found nothing to resume (not waiting, or not for this node, or not due yet). */
   notResumed?: boolean
   output?: unknown
@@ -96,18 +112,6 @@ export function parseJson<T>(value: unknown, fallback: T): T {
   } catch {
     return fallback
   }
-}
-
-/** Dates as Lucid writes them for the connection's dialect (SQLite would store a number). */
-function stamp(date: Date | DateTime) {
-  const format = db.connection().dialect.dateTimeFormat
-  // A run writes several dates per node: the dialects' usual formats are built by hand
-  // (luxon's formatter showed in the profile of the workflows bench).
-  if (format === 'yyyy-MM-dd HH:mm:ss' || format === "yyyy-MM-dd'T'HH:mm:ss.SSSZZ") {
-    return localStamp(date instanceof Date ? date : date.toJSDate(), format)
-  }
-  const value = date instanceof Date ? DateTime.fromJSDate(date) : date
-  return value.toFormat(format)
 }
 
 /** What runs read of a workflow (not the editor's graph, history or the like). */
@@ -243,6 +247,11 @@ function takeHandOff(runId: string) {
   return handed
 }
 
+/** A hand-off whose job never came: its claim is left to expire, and the run to be taken back. */
+function forgetHandOff(runId: string) {
+  if (takeHandOff(runId)?.claimed) dropLease(runId)
+}
+
 /**
  * A queued run of a published workflow; dispatch 'workflow.run' with its id after this.
  * `handOff`: the job runs in this process (in-process driver) and may use what was read;
@@ -275,7 +284,7 @@ export async function createRun(
       input: input ?? null,
     }))
   if (options.handOff) {
-    if (handOffs.size >= MAX_HAND_OFFS) takeHandOff(handOffs.keys().next().value!)
+    if (handOffs.size >= MAX_HAND_OFFS) forgetHandOff(handOffs.keys().next().value!)
     handOffs.set(run.id, { run, workflow, claimed: Boolean(claimed) })
   }
   emitRunEvent({ runId: run.id, workflowId: workflow.id, nodeId: null, status: 'queued' })
@@ -307,14 +316,25 @@ async function insertClaimed(workflow: RunnableWorkflow, trigger: RunTrigger, in
     started_at: stamp(now),
     created_at: stamp(now),
     updated_at: stamp(now),
+    ...claimColumns(now.toJSDate()),
   }
   const names = Object.keys(columns)
-  const result = await db.rawQuery(
-    `insert into workflow_runs (${names.join(', ')}) select ${names.map(() => '?').join(', ')} ` +
-      'where (select count(*) from workflow_runs where workflow_id = ? and status = ?) < ?',
-    [...Object.values(columns), workflow.id, 'running', concurrencyOf(workflow.settings)]
+  // Under the workflow's lock: without it, two processes inserting at once both saw a free
+  // slot (each statement counts what was committed when it began).
+  const result = await withWorkflowLock(workflow.id, (client) =>
+    client.rawQuery(
+      `insert into workflow_runs (${names.join(', ')}) select ${names.map(() => '?').join(', ')} ` +
+        'where (select count(*) from workflow_runs where workflow_id = ? and status = ?) < ?',
+      [
+        ...Object.values(columns),
+        workflow.id,
+        'running',
+        concurrencyOf(workflow.settings),
+      ] as RawQueryBindings
+    )
   )
   if (Number(result?.rowCount ?? 0) !== 1) return null
+  holdLease(columns.id)
   // As the driver returns rows: timestamps as dates.
   const at = now.toJSDate()
   return WorkflowRun.$createFromAdapterResult({
@@ -322,6 +342,7 @@ async function insertClaimed(workflow: RunnableWorkflow, trigger: RunTrigger, in
     started_at: at,
     created_at: at,
     updated_at: at,
+    lease_expires_at: new Date(at.getTime() + LEASE_MS),
   })!
 }
 
@@ -363,7 +384,12 @@ async function updateRunWithNodes(
   nodes: Record<string, unknown>[]
 ) {
   const client = db.connection()
-  const update = client.knexQuery().table('workflow_runs').where('id', runId).update(columns)
+  const update = client
+    .knexQuery()
+    .table('workflow_runs')
+    .where('id', runId)
+    .where('claimed_by', LEASE_OWNER)
+    .update(columns)
   if (nodes.length === 0) return update
   const insert = client.knexQuery().table('workflow_run_nodes').insert(sameColumns(nodes))
   const first = insert.toSQL()
@@ -416,12 +442,24 @@ class RunRecorder {
   }
 
   private async loadOpenRows(): Promise<OpenRow[]> {
-    const rows = await db
-      .from('workflow_run_nodes')
-      .where('run_id', this.run.id)
-      .whereIn('status', ['running', 'waiting'])
-      .orderBy('id', 'desc')
-      .select('id', 'node_id', 'status')
+    // One transaction, so both statements go through one connection: the recorder's first
+    // flush may be waiting for the pool meanwhile (SQLite has one connection).
+    const rows = await db.transaction(async (trx) => {
+      // A record still "running" belongs to an attempt that was cut off (its process died or
+      // stopped mid-node): it stays in the history as such, and the node's next attempt gets
+      // a record of its own.
+      await trx
+        .from('workflow_run_nodes')
+        .where('run_id', this.run.id)
+        .where('status', 'running')
+        .update({ status: 'interrupted', finished_at: stamp(new Date()) })
+      return trx
+        .from('workflow_run_nodes')
+        .where('run_id', this.run.id)
+        .where('status', 'waiting')
+        .orderBy('id', 'desc')
+        .select('id', 'node_id', 'status')
+    })
     return rows.map((row) => ({ id: Number(row.id), nodeId: row.node_id, status: row.status }))
   }
 
@@ -465,11 +503,10 @@ class RunRecorder {
       const columns = nodeColumns(this.run.id, { ...event, input })
       let id = this.rows.get(executionId)
       if (id === undefined) {
-        // A visit a parked or cut-off record stands for: the newest open one of the node.
-        const statuses = event.status === 'running' ? ['running'] : ['running', 'waiting']
-        const index = open.findIndex(
-          (row) => row.nodeId === event.nodeId && statuses.includes(row.status)
-        )
+        // A visit a parked record stands for: the newest open one of the node. A new attempt
+        // ('running') always gets its own record.
+        const index =
+          event.status === 'running' ? -1 : open.findIndex((row) => row.nodeId === event.nodeId)
         if (index >= 0) id = open.splice(index, 1)[0].id
       }
       if (id !== undefined) {
@@ -630,6 +667,8 @@ async function settle(
     resume_at: resumeAt ? stamp(resumeAt) : null,
     waiting_for_webhook_node: values.waitingForWebhookNode,
     updated_at: stamp(now),
+    // Finished, parked or back in the queue: no process holds it any more.
+    ...RELEASED,
   }
   if (final) {
     columns.finished_at = stamp(now)
@@ -637,14 +676,24 @@ async function settle(
   }
   const single =
     db.connection().dialect.name === 'postgres' ? await recorder.newFinishedRows() : null
-  if (single) {
-    await updateRunWithNodes(run.id, columns, single)
-    recorder.written()
-  } else {
-    await db.transaction(async (trx) => {
-      await recorder.flush(trx, { checkpoint: false })
-      await trx.from('workflow_runs').where('id', run.id).update(columns)
-    })
+  try {
+    if (single) {
+      await updateRunWithNodes(run.id, columns, single)
+      recorder.written()
+    } else {
+      await db.transaction(async (trx) => {
+        await recorder.flush(trx, { checkpoint: false })
+        // Only while this process holds the run: one that lost its lease (taken back after
+        // a stall) must not overwrite what the process now running it writes.
+        await trx
+          .from('workflow_runs')
+          .where('id', run.id)
+          .where('claimed_by', LEASE_OWNER)
+          .update(columns)
+      })
+    }
+  } finally {
+    dropLease(run.id)
   }
   // The model now says what the row holds (it is not saved again).
   run.merge({ ...values, updatedAt: now })
@@ -673,31 +722,55 @@ async function failWithoutRunning(
     startedAt: run.startedAt ?? now,
     finishedAt: now,
     durationMs: 0,
+    claimedBy: null,
+    leaseExpiresAt: null,
   })
   await run.save()
+  dropLease(run.id)
   emitRunEvent({ runId: run.id, workflowId: run.workflowId, nodeId: null, status: 'error', error })
   if (workflow) await notifyFailure(workflow, run)
   return outcomeOf(run)
 }
 
 /**
- * Takes a queued run: the update succeeds only while the run is still queued and the
- * workflow has fewer running runs than its cap, so two workers never both take it.
+ * Takes a queued run, or a running one whose lease has expired (its process died): the
+ * update succeeds only while that holds and the workflow has fewer other running runs than
+ * its cap, under the workflow's lock, so two processes never both take it nor together
+ * exceed the cap. The claim names this process and starts its lease.
  */
 async function claimQueued(run: WorkflowRun, cap: number, now: Date): Promise<boolean> {
-  const changes: Record<string, unknown> = { status: 'running', updated_at: stamp(now) }
+  const changes: Record<string, unknown> = {
+    status: 'running',
+    updated_at: stamp(now),
+    ...claimColumns(now),
+  }
   if (!run.startedAt) changes.started_at = stamp(now)
-  const updated = await db
-    .from('workflow_runs')
-    .where('id', run.id)
-    .where('status', 'queued')
-    // The derived table lets MySQL read the table it updates.
-    .whereRaw(
-      '(select count(*) from (select id from workflow_runs where workflow_id = ? and status = ?) as active) < ?',
-      [run.workflowId, 'running', cap]
-    )
-    .update(changes)
-  return affected(updated) > 0
+  const limit = belowCap(run.workflowId, run.id, cap)
+  const updated = await withWorkflowLock(run.workflowId, (client) =>
+    client
+      .from('workflow_runs')
+      .where('id', run.id)
+      .where((query) =>
+        query
+          .where('status', 'queued')
+          .orWhere((expired) =>
+            expired
+              .where('status', 'running')
+              .whereNotNull('lease_expires_at')
+              .where('lease_expires_at', '<', stamp(now))
+          )
+      )
+      .whereRaw(limit.sql, limit.bindings)
+      .update(changes)
+  )
+  if (affected(updated) === 0) return false
+  holdLease(run.id)
+  return true
+}
+
+/** Whether a running run's lease has run out (null: claimed before leases existed). */
+function leaseExpired(run: WorkflowRun, now: Date) {
+  return run.leaseExpiresAt !== null && run.leaseExpiresAt.toMillis() < now.getTime()
 }
 
 function affected(result: unknown): number {
@@ -713,7 +786,8 @@ function runSignals(workflow: RunnableWorkflow, interrupt?: AbortSignal) {
 async function readThen(runId: string, load: WorkflowLoader) {
   const run = await WorkflowRun.find(runId)
   if (!run) return null
-  return { run, workflow: run.status === 'queued' ? await load(run.workflowId) : null }
+  const claimable = run.status === 'queued' || run.status === 'running'
+  return { run, workflow: claimable ? await load(run.workflowId) : null }
 }
 
 /**
@@ -733,16 +807,25 @@ export async function executeRun(
   const { run, workflow } = read
   // Inserted running by createRun for this very job: claimed already.
   const claimed = 'claimed' in read && read.claimed === true
-  if (run.status !== 'queued' && !claimed) return outcomeOf(run)
+  const now = new Date()
+  if (!claimed && run.status === 'running') {
+    // Held by another process: if it has died, its lease runs out and this job takes over
+    // then (or the lease check has put the run back to queued by that time).
+    if (run.leaseExpiresAt === null) return outcomeOf(run)
+    if (!leaseExpired(run, now)) return busy(run)
+  } else if (run.status !== 'queued' && !claimed) {
+    return outcomeOf(run)
+  }
   if (!workflow) return failWithoutRunning(run, null, RUN_TEXTS.deleted)
   if (!workflow.executableWorkflow) return failWithoutRunning(run, workflow, RUN_TEXTS.notPublished)
 
   // A run that started before (cut off by a crash or a shutdown) may have left open records.
   const ranBefore = !claimed && (Boolean(run.state) || Boolean(run.startedAt))
-  const now = new Date()
   if (!claimed && !(await claimQueued(run, concurrencyOf(workflow.settings), now))) {
     await run.refresh()
-    return outcomeOf(run, run.status === 'queued' ? { deferred: true } : {})
+    if (run.status === 'queued') return outcomeOf(run, { deferred: true })
+    if (run.status === 'running' && run.leaseExpiresAt) return busy(run)
+    return outcomeOf(run)
   }
   // What the claim wrote, without reading the row back.
   run.status = 'running'
@@ -759,12 +842,27 @@ export async function executeRun(
     { graph: workflow.graph }
   )
   const signals = runSignals(workflow, signal)
-  const result = await recorder.keepingRecords(() =>
-    run.state
-      ? executor.proceed(parseState(run.state), signals)
-      : executor.start({ runId: run.id, trigger: run.trigger, input: run.input }, signals)
-  )
+  let result: ExecutionResult
+  try {
+    result = await recorder.keepingRecords(() =>
+      run.state
+        ? executor.proceed(parseState(run.state), signals)
+        : executor.start({ runId: run.id, trigger: run.trigger, input: run.input }, signals)
+    )
+  } catch (error) {
+    // The job fails (onFailed records it): the lease must not outlive this attempt.
+    dropLease(run.id)
+    throw error
+  }
   return settle(run, workflow, result, recorder)
+}
+
+/** A run another process holds: try again when its lease would run out. */
+function busy(run: WorkflowRun): RunOutcome {
+  return outcomeOf(run, {
+    deferred: true,
+    busyUntil: run.leaseExpiresAt?.toUTC().toISO() ?? undefined,
+  })
 }
 
 /**
@@ -791,15 +889,23 @@ export async function resumeRun(
   if (!workflow) return failWithoutRunning(run, null, RUN_TEXTS.deleted)
   if (!workflow.executableWorkflow) return failWithoutRunning(run, workflow, RUN_TEXTS.notPublished)
 
-  const claimed = await db
-    .from('workflow_runs')
-    .where('id', run.id)
-    .where('status', 'waiting')
-    .update({ status: 'running', updated_at: stamp(new Date()) })
+  const now = new Date()
+  const limit = belowCap(run.workflowId, run.id, concurrencyOf(workflow.settings))
+  const claimed = await withWorkflowLock(run.workflowId, (client) =>
+    client
+      .from('workflow_runs')
+      .where('id', run.id)
+      .where('status', 'waiting')
+      .whereRaw(limit.sql, limit.bindings)
+      .update({ status: 'running', updated_at: stamp(now), ...claimColumns(now) })
+  )
   if (affected(claimed) === 0) {
     await run.refresh()
+    // Still waiting: the workflow has its maximum of runs going on; try again later.
+    if (run.status === 'waiting') return outcomeOf(run, { notResumed: true, deferred: true })
     return outcomeOf(run, { notResumed: true })
   }
+  holdLease(run.id)
   run.status = 'running'
   emitRunEvent({ runId: run.id, workflowId: run.workflowId, nodeId: null, status: 'running' })
 
@@ -821,8 +927,9 @@ export async function resumeRun(
     )
     return await settle(run, workflow, result, recorder)
   } catch (error) {
+    dropLease(run.id)
     if (!(error instanceof NotWaitingError)) throw error
-    run.status = 'waiting'
+    run.merge({ status: 'waiting', claimedBy: null, leaseExpiresAt: null })
     await run.save()
     return outcomeOf(run, { notResumed: true })
   }
@@ -832,6 +939,10 @@ export async function resumeRun(
 export async function markRunFailed(runId: string, error: unknown) {
   const run = await WorkflowRun.find(runId)
   if (!run || FINAL_STATUSES.includes(run.status)) return
+  // Running under another process's live lease (its job stalled here, the run goes on there).
+  if (run.status === 'running' && run.claimedBy !== LEASE_OWNER && run.leaseExpiresAt) {
+    if (!leaseExpired(run, new Date())) return
+  }
   const workflow = await loadWorkflow(run.workflowId)
   const message = error instanceof Error ? error.message : String(error ?? RUN_TEXTS.crashed)
   await failWithoutRunning(run, workflow, message || RUN_TEXTS.crashed)
@@ -839,14 +950,17 @@ export async function markRunFailed(runId: string, error: unknown) {
 
 /**
  * Runs whose job may be gone (the in-process queue forgets jobs on restart; a crashed
- * worker leaves runs "running"). Stale running runs go back to queued with their last
- * checkpoint. The caller dispatches 'workflow.run' for `queued`, 'workflow.resume' for
+ * worker leaves runs "running"). Running runs whose lease has expired (run_leases.ts) go
+ * back to queued with their last checkpoint. The caller dispatches 'workflow.run' for `queued`, 'workflow.resume' for
  * `due`, and a delayed 'workflow.resume' for `upcoming` (with the timer's own job id, so a
  * live timer job is not doubled); a duplicate dispatch is harmless, the first claim wins.
  */
 export async function recoverRuns(now = new Date()) {
+  await reclaimExpired(now)
+  // Runs claimed without a lease (by a version before leases): the run's timeout decides.
   const running = await WorkflowRun.query()
     .where('status', 'running')
+    .whereNull('leaseExpiresAt')
     .where('updatedAt', '<', stamp(new Date(now.getTime() - 60_000)))
   const settingsOf = new Map<string, WorkflowSettings | null>()
   for (const run of running) {
@@ -867,7 +981,7 @@ export async function recoverRuns(now = new Date()) {
     .where('status', 'waiting')
     .whereNotNull('resumeAt')
     .where('resumeAt', '<=', stamp(now))
-    .select('id')
+    .select('id', 'resumeAt')
   // Timers falling due before the next sweep: their in-process job may have died with the
   // last process, and waiting for the next sweep would make a 2 s wait last a minute.
   const upcoming = await WorkflowRun.query()
@@ -878,6 +992,8 @@ export async function recoverRuns(now = new Date()) {
   return {
     queued: queued.map((row: { id: string }) => row.id),
     due: due.map((row) => row.id),
+    /** The due timers with their time: the id of their timer job. */
+    dueTimers: due.map((row) => ({ runId: row.id, resumeAt: row.resumeAt!.toUTC().toISO()! })),
     upcoming: upcoming.map((row) => ({
       runId: row.id,
       resumeAt: row.resumeAt!.toUTC().toISO()!,

@@ -113,7 +113,9 @@ export type WorkflowSnapshot = Pick<
   'name' | 'description' | 'icon' | 'blocks' | 'edges' | 'variables' | 'settings'
 >
 
-export type NodeRunStatus = 'pending' | 'running' | 'success' | 'error' | 'skipped' | 'waiting'
+/** interrupted: the attempt was cut off (its process died or stopped); a later one follows. */
+export type NodeRunStatus =
+  'pending' | 'running' | 'success' | 'error' | 'skipped' | 'waiting' | 'interrupted'
 export type RunStatus = 'queued' | 'running' | 'success' | 'error' | 'waiting' | 'cancelled'
 /** What started a run. */
 export type RunTrigger = 'manual' | 'webhook' | 'schedule' | 'event' | 'api'

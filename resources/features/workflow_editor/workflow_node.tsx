@@ -56,6 +56,7 @@ const STATUS_STYLES: Record<NodeRunStatus, { ring: string; dot: string }> = {
   error: { ring: 'ring-2 ring-destructive/70', dot: 'bg-destructive' },
   skipped: { ring: 'ring-2 ring-muted-foreground/20 ring-dashed', dot: 'bg-muted-foreground/30' },
   waiting: { ring: 'ring-2 ring-amber-500/60', dot: 'bg-amber-500' },
+  interrupted: { ring: 'ring-2 ring-orange-500/60', dot: 'bg-orange-500' },
 }
 
 const NO_SLOTS = ''

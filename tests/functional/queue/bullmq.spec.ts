@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import app from '@adonisjs/core/services/app'
 import { BullMQDriver, fromBullId, toBullId, type BullMQDriverOptions } from '#queue/bullmq_driver'
-import type { JobContext, JobDefinition } from '#queue/types'
+import { RetryLater, type JobContext, type JobDefinition } from '#queue/types'
 import { FRAGILE_JOB, logKey, recordingJobs, SLOW_JOB } from './recording_jobs.js'
 
 /**
@@ -302,6 +302,44 @@ test.group('Queue | BullMQ driver', (group) => {
       runs.filter((r) => r.startsWith('brittle')),
       ['brittle:1', 'brittle:2']
     )
+  })
+
+  test('RetryLater: the same job waits in the delayed set, its attempt not spent', async ({
+    assert,
+  }) => {
+    const driver = driverFor(newPrefix())
+    const seen: { attempt: number; jobId: string; at: number }[] = []
+    await driver.work([
+      job('slot', async (_payload, { attempt, jobId }) => {
+        seen.push({ attempt, jobId, at: Date.now() })
+        if (seen.length < 3) throw new RetryLater(150)
+      }),
+    ])
+    const started = Date.now()
+    await driver.dispatch('slot', {}, { jobId: 'run:1' })
+    await waitFor(() => seen.length === 1)
+    await waitFor(async () => (await driver.counts()).delayed === 1)
+    // One job under its id: a dispatch with the id is a no-op, nothing piles up.
+    await driver.dispatch('slot', {}, { jobId: 'run:1' })
+    assert.deepInclude(await driver.counts(), { waiting: 0, delayed: 1, active: 0 })
+    await waitFor(() => seen.length === 3)
+    await waitFor(async () => (await driver.counts()).active === 0)
+    assert.deepEqual(
+      seen.map((s) => [s.attempt, s.jobId]),
+      [
+        [1, 'run:1'],
+        [1, 'run:1'],
+        [1, 'run:1'],
+      ]
+    )
+    assert.isAtLeast(seen[2].at - started, 295)
+    assert.deepEqual(await driver.counts(), {
+      waiting: 0,
+      delayed: 0,
+      active: 0,
+      failed: 0,
+      repeats: 0,
+    })
   })
 
   test('rejects bad options', async ({ assert }) => {

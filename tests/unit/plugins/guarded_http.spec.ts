@@ -147,6 +147,33 @@ test.group('Guarded HTTP: client', (group) => {
     assert.deepEqual(await redirected.json(), { method: 'GET' })
   })
 
+  test('sends its idempotency key on requests that may change something', async ({ assert }) => {
+    const seen: (string | null)[] = []
+    const fakeFetch = (async (_url: URL, init: RequestInit) => {
+      seen.push(new Headers(init.headers as Record<string, string>).get('idempotency-key'))
+      return new Response('ok')
+    }) as unknown as typeof fetch
+    const http = createGuardedHttp({ allowInternal: true, fetch: fakeFetch, idempotencyKey: 'k1' })
+    await http.request(`${base}/ok`, { method: 'POST', body: 'a' })
+    await http.request(`${base}/ok`)
+    await http.request(`${base}/ok`, { method: 'PUT', body: 'b' })
+    await http.request(`${base}/ok`, { method: 'DELETE', headers: { 'Idempotency-Key': 'own' } })
+    await http.request(`${base}/ok`, { method: 'PATCH', body: 'c' })
+    // The n-th request of a node's attempt: the same keys on every attempt of the node.
+    assert.deepEqual(seen, ['k1', null, 'k1-2', 'own', 'k1-3'])
+
+    const unkeyed: (string | null)[] = []
+    const plain = createGuardedHttp({
+      allowInternal: true,
+      fetch: (async (_url: URL, init: RequestInit) => {
+        unkeyed.push(new Headers(init.headers as Record<string, string>).get('idempotency-key'))
+        return new Response('ok')
+      }) as unknown as typeof fetch,
+    })
+    await plain.request(`${base}/ok`, { method: 'POST', body: 'a' })
+    assert.deepEqual(unkeyed, [null])
+  })
+
   test('stops after 5 redirects', async ({ assert }) => {
     const http = createGuardedHttp({ allowInternal: true })
     await assert.rejects(() => http.request(`${base}/loop`), /Too many redirects \(more than 5\)/)

@@ -14,7 +14,7 @@ import {
 import QueueProvider from '#providers/queue_provider'
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
-import type { JobContext, JobDefinition } from '#queue/types'
+import { RetryLater, type JobContext, type JobDefinition } from '#queue/types'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -225,6 +225,34 @@ test.group('Queue | in-process driver', (group) => {
     await driver.dispatch('once', { n: 4 }, { jobId: 'run-42' })
     await waitFor(() => runs.length === 3)
     assert.equal(runs[2], 'once:4')
+  })
+
+  test('RetryLater: the same job runs again later, its attempt not spent, not copied', async ({
+    assert,
+  }) => {
+    const seen: { attempt: number; at: number }[] = []
+    await driver.work([
+      job('slot', async (_payload, { attempt }) => {
+        seen.push({ attempt, at: Date.now() })
+        if (seen.length < 3) throw new RetryLater(60)
+      }),
+    ])
+    const started = Date.now()
+    await driver.dispatch('slot', {}, { jobId: 'run:1' })
+    await waitFor(() => seen.length === 1)
+    await sleep(10)
+    // Waiting in the delayed state under its id: a dispatch with the id is a no-op.
+    assert.deepEqual(driver.counts(), { delayed: 1, waiting: 0, active: 0, repeats: 0 })
+    await driver.dispatch('slot', {}, { jobId: 'run:1' })
+    await waitFor(() => seen.length === 3)
+    await sleep(100)
+    assert.lengthOf(seen, 3)
+    assert.deepEqual(
+      seen.map((s) => s.attempt),
+      [1, 1, 1]
+    )
+    assert.isAtLeast(seen[2].at - started, 115)
+    assert.deepEqual(driver.counts(), { delayed: 0, waiting: 0, active: 0, repeats: 0 })
   })
 
   test('rejects bad options', async ({ assert }) => {

@@ -475,6 +475,20 @@ test.group('Workflow executor: time', () => {
     assert.equal(wait.executionId, finalEvent(parked.events, 'wait')!.executionId)
     assert.equal(wait.durationMs, 3_600_000)
     assert.deepEqual(resumed.output, { n: 1 })
+
+    // The state after the resume is checkpointed before the next node starts: a crash during
+    // that node goes on from there, without the wait to finish (and record) again.
+    const events = second.ports.events
+    const waitDone = events.findIndex((e) => e.type === 'node' && e.nodeId === 'wait')
+    const afterStarts = events.findIndex((e) => e.type === 'node' && e.nodeId === 'after')
+    const between = events.slice(waitDone, afterStarts).filter((e) => e.type === 'checkpoint')
+    assert.lengthOf(between, 1)
+    const checkpoint = between[0] as Extract<(typeof events)[number], { type: 'checkpoint' }>
+    assert.deepEqual(checkpoint.state.parked, [])
+    assert.deepEqual(
+      checkpoint.state.queue.map((activation) => activation.nodeId),
+      ['after']
+    )
   })
 
   test('a webhook wait parks one branch while the others go on', async ({ assert }) => {
