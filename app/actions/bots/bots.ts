@@ -1,4 +1,3 @@
-import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import Bot from '#models/bot'
 import Folder from '#models/folder'
@@ -6,7 +5,8 @@ import PublishedBot from '#models/published_bot'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
-import { assertFeature, assertWithinLimit, effectivePlan } from '#services/capabilities'
+import { assertFeature, effectivePlan } from '#services/capabilities'
+import { withinPlanLimit, workspaceOwner } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { newId } from '#services/ids'
 import { createBotContent } from '#shared/bot/new_bot'
@@ -96,12 +96,6 @@ export class CreateBot {
     workspace: Workspace,
     input: { name?: string | null; folderId?: string | null; content?: BotV6; keepIds?: boolean }
   ) {
-    const count = await Bot.query()
-      .where('workspace_id', workspace.id)
-      .where('is_archived', false)
-      .count('* as total')
-    await assertWithinLimit(user, workspace, 'botCreation', Number(count[0].$extras.total))
-
     const source = input.content ?? createBotContent({ name: input.name ?? undefined })
     const bot = assertValid({ ...source, name: input.name?.trim() || source.name || 'My bot' })
     const folderId = await assertFolderIn(workspace.id, input.folderId)
@@ -119,20 +113,25 @@ export class CreateBot {
         publicId = wanted
       }
     }
-    return Bot.create({
-      ...(id ? { id } : {}),
-      workspaceId: workspace.id,
-      folderId,
-      createdBy: user.id,
-      name: bot.name,
-      icon: (bot as any).icon ?? null,
-      version: bot.version,
-      publicId,
-      customDomain: null,
-      ...contentOf(bot),
-      isArchived: false,
-      isClosed: false,
-    })
+    return withinPlanLimit({ user, workspace }, 'botCreation', (trx) =>
+      Bot.create(
+        {
+          ...(id ? { id } : {}),
+          workspaceId: workspace.id,
+          folderId,
+          createdBy: user.id,
+          name: bot.name,
+          icon: (bot as any).icon ?? null,
+          version: bot.version,
+          publicId,
+          customDomain: null,
+          ...contentOf(bot),
+          isArchived: false,
+          isClosed: false,
+        },
+        { client: trx }
+      )
+    )
   }
 }
 
@@ -223,12 +222,22 @@ export class UpdateBot {
       }
       bot.customDomain = patch.customDomain
     }
-    if (patch.isArchived !== undefined) bot.isArchived = patch.isArchived
     if (patch.isClosed !== undefined) bot.isClosed = patch.isClosed
     if (patch.resultsTablePreferences !== undefined)
       bot.resultsTablePreferences = patch.resultsTablePreferences
     if (patch.selectedThemeTemplateId !== undefined)
       bot.selectedThemeTemplateId = patch.selectedThemeTemplateId
+    if (patch.isArchived === false && bot.isArchived) {
+      // Back from the archive it counts against botCreation again, like a new bot.
+      const judge = actor ?? (await workspaceOwner(bot.workspaceId))
+      return withinPlanLimit(judge, 'botCreation', async (trx) => {
+        bot.useTransaction(trx)
+        bot.isArchived = false
+        await bot.save()
+        return bot
+      })
+    }
+    if (patch.isArchived !== undefined) bot.isArchived = patch.isArchived
     await bot.save()
     return bot
   }
@@ -248,14 +257,6 @@ export class PublishBot {
   /** Stores the published copy the chat engine runs; the bot gets a publicId if it has none. */
   async handle(user: User, workspace: Workspace, bot: Bot) {
     const existing = await PublishedBot.findBy('bot_id', bot.id)
-    if (!existing) {
-      const published = await db
-        .from('published_bots')
-        .join('bots', 'bots.id', 'published_bots.bot_id')
-        .where('bots.workspace_id', workspace.id)
-        .count('* as total')
-      await assertWithinLimit(user, workspace, 'botPublish', Number(published[0].total))
-    }
     const { plan } = await effectivePlan(user, workspace)
     await assertPluginsEnabled(blockTypes(bot.groups), plan.name)
     if (!bot.publicId) {
@@ -268,7 +269,16 @@ export class PublishBot {
       await existing.save()
       return existing
     }
-    return PublishedBot.create({ botId: bot.id, ...content })
+    return withinPlanLimit({ user, workspace }, 'botPublish', async (trx) => {
+      // A concurrent publish of this same bot got there first: update its copy.
+      const raced = await PublishedBot.query({ client: trx }).where('bot_id', bot.id).first()
+      if (raced) {
+        raced.merge(content)
+        await raced.save()
+        return raced
+      }
+      return PublishedBot.create({ botId: bot.id, ...content }, { client: trx })
+    })
   }
 }
 
