@@ -421,7 +421,12 @@ export async function persistTurn(input: {
 }) {
   const now = input.now ?? new Date()
   const { effects } = input
-  if (!input.sessionOnly) await takeChatPlaces(input.workspaceId, effects, now, input.chatLimit)
+  const limit = input.chatLimit ?? UNLIMITED_CHATS
+  // Without a limit nothing can be refused: the count runs beside the writes, as before.
+  const counting = input.sessionOnly
+    ? undefined
+    : takeChatPlaces(input.workspaceId, effects, now, limit)
+  if (counting && limit !== UNLIMITED_CHATS) await counting
   const needsResultsFirst =
     effects.newResults.length > 0 || effects.answers.length > 0 || effects.logs.length > 0
   if (input.newResult && needsResultsFirst) await insertResult(input.newResult, now)
@@ -445,7 +450,7 @@ export async function persistTurn(input: {
   if (!input.sessionOnly) {
     writes.push(...effectWrites(effects, { sessionId: input.sessionId }, now))
   }
-  await runWrites(writes)
+  await Promise.all([runWrites(writes), counting])
 }
 
 /** Whether the turn starts a chat (its first answer): only those turns count. */
@@ -455,12 +460,7 @@ export function startsChat(effects: TurnEffects) {
 }
 
 /** Counts the chats this turn starts, or throws ChatLimitExceeded with none counted. */
-async function takeChatPlaces(
-  workspaceId: string,
-  effects: TurnEffects,
-  now: Date,
-  limit = UNLIMITED_CHATS
-) {
+async function takeChatPlaces(workspaceId: string, effects: TurnEffects, now: Date, limit: number) {
   let started = 0
   for (const update of effects.results.values()) if (update.hasStarted) started++
   if (started === 0) return
