@@ -77,7 +77,8 @@ const LIMIT_MESSAGES: Partial<Record<LimitKey, { title: string; description: str
 const FEATURE_MESSAGES: Partial<Record<keyof PlanFeatures, string>> = {
   workspaceWithFolder:
     'Folders are not available on your plan. Please upgrade your plan to organise bots in folders.',
-  brandingRemoval: 'Removing the branding is not available on your plan. Please upgrade your plan.',
+  // The editor's own words beside its locked switch (botSettings.general.brandingLocked).
+  brandingRemoval: 'Your plan keeps the badge on.',
   userWiseFolderShare:
     'Sharing folders with people is not available on your plan. Please upgrade your plan.',
   fileUpload: 'The file upload block is not available on your plan. Please upgrade your plan.',
@@ -134,11 +135,12 @@ export async function assertWithinLimit(
   checkLimit(await effectivePlan(user, workspace), key, current, options)
 }
 
-export function featureError(feature: keyof PlanFeatures) {
+export function featureError(feature: keyof PlanFeatures, field?: string) {
   return new AppError('Upgrade needed', {
     status: 403,
     code: 'E_PLAN_FEATURE',
     description: FEATURE_MESSAGES[feature] ?? 'This feature is not available on your plan.',
+    field,
   })
 }
 

@@ -1,14 +1,54 @@
 import vine from '@vinejs/vine'
+import type { FieldContext } from '@vinejs/vine/types'
+import { BOT_NUMBER_FIELDS, numberProblem, type NumberBound } from '#shared/bot/settings_bounds'
 
 /* The content is checked by validateBot (app/shared/bot/parse.ts); any JSON value may appear. */
 const anyValue = () => vine.any().nullable().optional()
+
+/** A number of the settings or theme, refused with the editor's own message. */
+const withinBound = vine.createRule((value: unknown, bound: NumberBound, field: FieldContext) => {
+  const problem = numberProblem(value, bound)
+  if (problem) field.report(problem, 'bounds', field)
+})
+
+type BoundTree = { [key: string]: BoundTree | NumberBound }
+
+function isBound(node: BoundTree | NumberBound): node is NumberBound {
+  return typeof (node as NumberBound).min === 'number'
+}
+
+/** The settings and theme fields of the shared bounds table, as nested paths. */
+function boundTree(root: 'settings' | 'theme'): BoundTree {
+  const tree: BoundTree = {}
+  for (const { path, bound } of BOT_NUMBER_FIELDS) {
+    if (path[0] !== root) continue
+    let node = tree
+    path.slice(1, -1).forEach((key) => {
+      node = (node[key] ??= {}) as BoundTree
+    })
+    node[path[path.length - 1]] = bound
+  }
+  return tree
+}
+
+/** Any object, whose bounded numbers (at any depth) must fit their bounds. */
+function boundedObject(tree: BoundTree): any {
+  const properties: Record<string, any> = {}
+  for (const [key, node] of Object.entries(tree)) {
+    properties[key] = isBound(node)
+      ? vine.any().use(withinBound(node)).optional()
+      : boundedObject(node).nullable().optional()
+  }
+  return vine.object(properties).allowUnknownProperties()
+}
+
 const content = {
   groups: vine.array(anyValue()).optional(),
   events: vine.array(anyValue()).optional(),
   edges: vine.array(anyValue()).optional(),
   variables: vine.array(anyValue()).optional(),
-  theme: vine.record(anyValue()).optional(),
-  settings: vine.record(anyValue()).optional(),
+  theme: boundedObject(boundTree('theme')).optional(),
+  settings: boundedObject(boundTree('settings')).optional(),
 }
 
 /** PATCH a bot: any subset; the content is then parsed against the bot format. */

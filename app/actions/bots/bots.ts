@@ -5,13 +5,14 @@ import PublishedBot from '#models/published_bot'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
-import { assertFeature, effectivePlan } from '#services/capabilities'
+import { assertFeature, effectivePlan, featureError } from '#services/capabilities'
 import { withinPlanLimit, workspaceOwner } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { newId } from '#services/ids'
 import { createBotContent } from '#shared/bot/new_bot'
 import { validateBot } from '#shared/bot/parse'
-import type { BotV6 } from '#shared/bot/types'
+import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types'
+import { botBoundProblems } from '#shared/bot/settings_bounds'
 
 /** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
@@ -36,20 +37,34 @@ function blockTypes(groups: BotV6['groups']) {
   return groups.flatMap((g) => g.blocks.map((b) => b.type))
 }
 
-/** Parses against the bot schema; a bot that does not parse is never saved. */
+/**
+ * Parses against the bot schema, and checks the settings' and theme's numbers against the
+ * editor's bounds (the API, files and copies get no further than the editor would); a
+ * bot that does not pass is never saved.
+ */
 function assertValid(bot: BotV6) {
   const checked = validateBot(bot)
-  if (!checked.ok) {
-    const first = checked.errors[0]
+  const first = checked.ok ? botBoundProblems(checked.bot)[0] : checked.errors[0]
+  if (!checked.ok || first) {
     throw new AppError('Error while updating bot', {
       status: 422,
       code: 'E_INVALID_BOT',
       description: first
         ? `${first.path}: ${first.message}`
         : 'The bot does not match the bot format.',
+      field: first?.path,
     })
   }
   return checked.bot
+}
+
+/** The badge stays on for plans without brandingRemoval, whatever a file or a copy says. */
+function withBranding(settings: BotSettings): BotSettings {
+  return { ...settings, general: { ...settings.general, isBrandingEnabled: true } }
+}
+
+async function canRemoveBranding(actor: { user: User; workspace: Workspace | null }) {
+  return (await effectivePlan(actor.user, actor.workspace)).plan.features.brandingRemoval
 }
 
 async function publicIdIsFree(publicId: string, exceptBotId?: string) {
@@ -98,6 +113,7 @@ export class CreateBot {
   ) {
     const source = input.content ?? createBotContent({ name: input.name ?? undefined })
     const bot = assertValid({ ...source, name: input.name?.trim() || source.name || 'My bot' })
+    if (!(await canRemoveBranding({ user, workspace }))) bot.settings = withBranding(bot.settings)
     const folderId = await assertFolderIn(workspace.id, input.folderId)
 
     let id: string | undefined
@@ -169,6 +185,15 @@ export class UpdateBot {
       patch.theme ||
       patch.settings
     ) {
+      if (patch.settings && actor && !(await canRemoveBranding(actor))) {
+        // The editor's rule: the switch is locked on. Turning it off is refused; a bot that
+        // has it off from before (an older save, a downgrade) gets it back on.
+        const wanted = (patch.settings as BotSettings).general?.isBrandingEnabled
+        if (wanted === false && resolveSettings(bot.settings).general?.isBrandingEnabled) {
+          throw featureError('brandingRemoval', 'settings.general.isBrandingEnabled')
+        }
+        patch = { ...patch, settings: withBranding(patch.settings) }
+      }
       const next = assertValid({
         version: '6',
         name: patch.name ?? bot.name,
@@ -264,6 +289,7 @@ export class PublishBot {
       await bot.save()
     }
     const content = { version: bot.version, ...contentOf(bot as unknown as BotV6) }
+    if (!plan.features.brandingRemoval) content.settings = withBranding(content.settings)
     if (existing) {
       existing.merge(content)
       await existing.save()
@@ -296,7 +322,7 @@ export class UnpublishBot {
 
 /** Restores the published content over the draft (engine 6 only), keeping the draft's metadata. */
 export class RestorePublishedBot {
-  async handle(bot: Bot) {
+  async handle(bot: Bot, actor?: { user: User; workspace: Workspace }) {
     const published = await PublishedBot.findBy('bot_id', bot.id)
     if (!published) throw AppError.notFound('Published version not found')
     if (published.version !== '6') {
@@ -305,7 +331,10 @@ export class RestorePublishedBot {
         description: 'Only bots of engine version 6 can be restored.',
       })
     }
-    bot.merge(contentOf(published as unknown as BotV6))
+    const content = contentOf(published as unknown as BotV6)
+    if (actor && !(await canRemoveBranding(actor)))
+      content.settings = withBranding(content.settings)
+    bot.merge(content)
     await bot.save()
     return bot
   }

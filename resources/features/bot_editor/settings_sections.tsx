@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { SETTINGS_BOUNDS } from '#shared/bot/settings_bounds'
 import { Input } from '~/components/ui/input'
 import { FieldHint, Label } from '~/components/ui/label'
 import { AllowedOriginsField } from './allowed_origins_field'
@@ -89,26 +90,21 @@ export function TypingSettings() {
           root="settings"
           path={['typingEmulation', 'speed']}
           label={t('editor.settings.speed')}
-          min={1}
-          max={5000}
+          {...SETTINGS_BOUNDS.typingSpeed}
           disabled={off}
         />
         <NumberField
           root="settings"
           path={['typingEmulation', 'maxDelay']}
           label={t('editor.settings.maxDelay')}
-          min={0}
-          max={60}
-          step={0.5}
+          {...SETTINGS_BOUNDS.typingMaxDelay}
           disabled={off}
         />
         <NumberField
           root="settings"
           path={['typingEmulation', 'delayBetweenBubbles']}
           label={t('editor.settings.delayBetweenBubbles')}
-          min={0}
-          max={5}
-          step={0.1}
+          {...SETTINGS_BOUNDS.delayBetweenBubbles}
           disabled={off}
         />
       </div>
@@ -184,9 +180,7 @@ function SessionExpiryField({ channel }: { channel: 'whatsApp' | 'telegram' }) {
       path={[channel, 'sessionExpiryTimeout']}
       label={t('botSettings.channels.sessionExpiry')}
       hint={t('botSettings.channels.sessionExpiryHint')}
-      min={0.01}
-      max={48}
-      step={1}
+      {...SETTINGS_BOUNDS.sessionExpiryTimeout}
       unit={t('botSettings.channels.hours')}
     />
   )
