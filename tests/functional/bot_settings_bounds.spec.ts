@@ -174,6 +174,33 @@ test.group('Branding removal only on plans with brandingRemoval', () => {
     assert.isTrue(published.settings.general?.isBrandingEnabled)
   })
 
+  test('restoring the published copy keeps the badge on Free and refuses numbers out of bounds', async ({
+    client,
+    assert,
+  }) => {
+    const { workspace, token } = await setup('FREE')
+    const bot = await createBot(client, token, workspace.id)
+    ;(await client.post(`/api/v1/bots/${bot.id}/publish`).bearerToken(token)).assertStatus(200)
+    // A copy published before these checks: badge off.
+    await PublishedBot.query()
+      .where('bot_id', bot.id)
+      .update({ settings: JSON.stringify({ general: { isBrandingEnabled: false } }) })
+    const restored = await client
+      .post(`/api/v1/bots/${bot.id}/restore-published`)
+      .bearerToken(token)
+    restored.assertStatus(200)
+    assert.isTrue((await Bot.findOrFail(bot.id)).settings.general?.isBrandingEnabled)
+
+    await PublishedBot.query()
+      .where('bot_id', bot.id)
+      .update({ theme: JSON.stringify({ chat: { guestBubbles: { opacity: 7 } } }) })
+    const refused = await client.post(`/api/v1/bots/${bot.id}/restore-published`).bearerToken(token)
+    refused.assertStatus(422)
+    refused.assertBodyContains({
+      description: 'theme.chat.guestBubbles.opacity: Must be between 0 and 1',
+    })
+  })
+
   test('Basic: the badge can be turned off', async ({ client, assert }) => {
     const { workspace, token } = await setup('BASIC')
     const bot = await createBot(client, token, workspace.id)

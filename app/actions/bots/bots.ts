@@ -332,6 +332,16 @@ export class RestorePublishedBot {
       })
     }
     const content = contentOf(published as unknown as BotV6)
+    // A copy published before the bounds were checked on the server goes no further.
+    const outOfBounds = botBoundProblems(content)[0]
+    if (outOfBounds) {
+      throw new AppError('Cannot restore', {
+        status: 422,
+        code: 'E_INVALID_BOT',
+        description: `${outOfBounds.path}: ${outOfBounds.message}`,
+        field: outOfBounds.path,
+      })
+    }
     if (actor && !(await canRemoveBranding(actor)))
       content.settings = withBranding(content.settings)
     bot.merge(content)
