@@ -96,11 +96,32 @@ test.group('Bot settings and theme bounds on the API', () => {
         'theme.general.progressBar.thickness',
         'Must be between 1 and 32',
       ],
+      [
+        { settings: { metadata: { imageUrl: 'javascript:alert(1)' } } },
+        'settings.metadata.imageUrl',
+        'Enter a full address starting with http:// or https://',
+      ],
+      [
+        { settings: { metadata: { googleTagManagerId: 'UA-1' } } },
+        'settings.metadata.googleTagManagerId',
+        'Enter an ID like GTM-XXXXXXX',
+      ],
+      [
+        { theme: { chat: { container: { maxWidth: '100%;background:url(x)' } } } },
+        'theme.chat.container.maxWidth',
+        'Enter a size like 800px or 100%',
+      ],
+      [
+        { theme: { general: { background: { type: 'Image', content: 'data:x' } } } },
+        'theme.general.background.content',
+        'Enter a full address starting with http:// or https://',
+      ],
     ]
     for (const [body, field, message] of cases) {
       const response = await patch(body)
       response.assertStatus(422)
-      assert.deepInclude(response.body().errors, { field, message, rule: 'bounds' }, field)
+      const rule = message.startsWith('Must') ? 'bounds' : 'format'
+      assert.deepInclude(response.body().errors, { field, message, rule }, field)
     }
     const stored = await Bot.findOrFail(bot.id)
     assert.isUndefined((stored.settings as any).whatsApp)
@@ -110,7 +131,14 @@ test.group('Bot settings and theme bounds on the API', () => {
         typingEmulation: { delayBetweenBubbles: 5, speed: 400 },
         whatsApp: { sessionExpiryTimeout: 0.01 },
       },
-      theme: { chat: { hostBubbles: { opacity: 0.5, border: { customRoundeness: 100 } } } },
+      theme: {
+        general: { background: { type: 'Color', content: '#ffffff' } },
+        chat: {
+          container: { maxWidth: '800px' },
+          hostBubbles: { opacity: 0.5, border: { customRoundeness: 100 } },
+          hostAvatar: { isEnabled: true, url: 'https://example.com/a.png' },
+        },
+      },
     })
     ok.assertStatus(200)
     const saved = await Bot.findOrFail(bot.id)

@@ -12,7 +12,7 @@ import { newId } from '#services/ids'
 import { createBotContent } from '#shared/bot/new_bot'
 import { validateBot } from '#shared/bot/parse'
 import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types'
-import { botBoundProblems } from '#shared/bot/settings_bounds'
+import { botFieldProblems } from '#shared/bot/settings_bounds'
 
 /** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
@@ -44,7 +44,7 @@ function blockTypes(groups: BotV6['groups']) {
  */
 function assertValid(bot: BotV6) {
   const checked = validateBot(bot)
-  const first = checked.ok ? botBoundProblems(checked.bot)[0] : checked.errors[0]
+  const first = checked.ok ? botFieldProblems(checked.bot)[0] : checked.errors[0]
   if (!checked.ok || first) {
     throw new AppError('Error while updating bot', {
       status: 422,
@@ -333,7 +333,7 @@ export class RestorePublishedBot {
     }
     const content = contentOf(published as unknown as BotV6)
     // A copy published before the bounds were checked on the server goes no further.
-    const outOfBounds = botBoundProblems(content)[0]
+    const outOfBounds = botFieldProblems(content)[0]
     if (outOfBounds) {
       throw new AppError('Cannot restore', {
         status: 422,

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { SETTINGS_BOUNDS } from '#shared/bot/settings_bounds'
+import { GTM_ID_PATTERN, SETTINGS_BOUNDS } from '#shared/bot/settings_bounds'
 import { Input } from '~/components/ui/input'
 import { FieldHint, Label } from '~/components/ui/label'
 import { AllowedOriginsField } from './allowed_origins_field'
@@ -118,8 +118,6 @@ export function TypingSettings() {
   )
 }
 
-const GTM_ID = /^GTM-[A-Z0-9]+$/i
-
 export function MetadataSettings() {
   const { t } = useTranslation()
   const validators = useValidators()
@@ -157,7 +155,7 @@ export function MetadataSettings() {
         path={['metadata', 'googleTagManagerId']}
         label={t('botSettings.metadata.gtm')}
         placeholder="GTM-XXXXXXX"
-        validate={(text) => (GTM_ID.test(text) ? undefined : t('botSettings.errors.gtm'))}
+        validate={(text) => (GTM_ID_PATTERN.test(text) ? undefined : t('botSettings.errors.gtm'))}
       />
       <TextField
         root="settings"

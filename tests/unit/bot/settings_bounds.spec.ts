@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import {
   BOT_NUMBER_FIELDS,
-  botBoundProblems,
+  botFieldProblems,
   boundMessage,
   numberProblem,
   SETTINGS_BOUNDS,
@@ -23,7 +23,7 @@ test.group('Bot settings and theme bounds (shared by the editor and the server)'
   })
 
   test('every bounded number of the settings and theme is found, at its path', ({ assert }) => {
-    const problems = botBoundProblems({
+    const problems = botFieldProblems({
       settings: {
         typingEmulation: { speed: 0, maxDelay: 61, delayBetweenBubbles: 99 },
         whatsApp: { sessionExpiryTimeout: 500 },
@@ -52,7 +52,26 @@ test.group('Bot settings and theme bounds (shared by the editor and the server)'
         'theme.chat.hostBubbles.border.customRoundeness',
       ]
     )
-    assert.deepEqual(botBoundProblems({ settings: { whatsApp: null }, theme: 'x' }), [])
+    assert.deepEqual(botFieldProblems({ settings: { whatsApp: null }, theme: 'x' }), [])
+    assert.deepEqual(
+      botFieldProblems({
+        settings: { metadata: { favIconUrl: 'javascript:alert(1)', googleTagManagerId: '' } },
+        theme: {
+          general: { background: { type: 'Color', content: '#fff' } },
+          chat: { guestAvatar: { url: 42 }, container: { maxHeight: '100%' } },
+        },
+      }),
+      [
+        {
+          path: 'settings.metadata.favIconUrl',
+          message: 'Enter a full address starting with http:// or https://',
+        },
+        {
+          path: 'theme.chat.guestAvatar.url',
+          message: 'Enter a full address starting with http:// or https://',
+        },
+      ]
+    )
     assert.isAbove(BOT_NUMBER_FIELDS.length, 20)
   })
 })
