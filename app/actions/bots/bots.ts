@@ -38,8 +38,8 @@ function blockTypes(groups: BotV6['groups']) {
 }
 
 /**
- * Parses against the bot schema, and checks the settings' and theme's numbers against the
- * editor's bounds (the API, files and copies get no further than the editor would); a
+ * Parses against the bot schema, and checks the settings' and theme's numbers and formats
+ * as the editor does (the API, files and copies get no further than the editor would); a
  * bot that does not pass is never saved.
  */
 function assertValid(bot: BotV6) {
@@ -332,7 +332,7 @@ export class RestorePublishedBot {
       })
     }
     const content = contentOf(published as unknown as BotV6)
-    // A copy published before the bounds were checked on the server goes no further.
+    // A copy published before the server checked bounds and formats goes no further.
     const outOfBounds = botFieldProblems(content)[0]
     if (outOfBounds) {
       throw new AppError('Cannot restore', {
