@@ -22,6 +22,8 @@
 | checkout to build and measure (default this one). BENCH_NODE_ARGS: more flags for the
 | server processes (e.g. --trace-gc); BENCH_SERVER_LOG=<file>: keep the server's output.
 | BENCH_TRACE=<file>: where the paced run's slow turns spent their time (see trace()).
+| BENCH_PLAN: the bot owner's plan (default UNLIMITED; a plan with a chat limit, e.g.
+| ENTERPRIZE, measures the turns that take their place under it first).
 */
 import { spawn, spawnSync } from 'node:child_process'
 import {
@@ -594,10 +596,11 @@ export async function run(): Promise<BenchReport> {
     const auth = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
     const me = await (await fetch(`${BASE}/api/v1/workspaces`, { headers: auth })).json()
     const workspaceId = me.workspaces[0].id
-    // The benchmark's owner gets the unlimited plan so the monthly chat limit stays out of the way.
+    // The benchmark's owner gets the unlimited plan so the monthly chat limit stays out of the
+    // way, unless BENCH_PLAN names another.
     await stats.raw(
-      "UPDATE users SET plan = 'UNLIMITED', plan_ends_at = NOW() + interval '30 days' WHERE email = ?",
-      [email]
+      "UPDATE users SET plan = ?, plan_ends_at = NOW() + interval '30 days' WHERE email = ?",
+      [process.env.BENCH_PLAN || 'UNLIMITED', email]
     )
     const created = await fetch(`${BASE}/api/v1/bots`, {
       method: 'POST',

@@ -77,7 +77,8 @@ const LIMIT_MESSAGES: Partial<Record<LimitKey, { title: string; description: str
 const FEATURE_MESSAGES: Partial<Record<keyof PlanFeatures, string>> = {
   workspaceWithFolder:
     'Folders are not available on your plan. Please upgrade your plan to organise bots in folders.',
-  brandingRemoval: 'Removing the branding is not available on your plan. Please upgrade your plan.',
+  // The editor's own words beside its locked switch (botSettings.general.brandingLocked).
+  brandingRemoval: 'Your plan keeps the badge on.',
   userWiseFolderShare:
     'Sharing folders with people is not available on your plan. Please upgrade your plan.',
   fileUpload: 'The file upload block is not available on your plan. Please upgrade your plan.',
@@ -91,9 +92,38 @@ export const planExpiredError = () =>
     description: 'Please upgrade your plan to create a new workspace.',
   })
 
+/** The spec's refusal for a limit that is reached. */
+export function planLimitError(key: LimitKey) {
+  const msg = LIMIT_MESSAGES[key] ?? {
+    title: 'Plan limit reached',
+    description: 'Please upgrade your plan.',
+  }
+  return new AppError(msg.title, {
+    status: 403,
+    code: 'E_PLAN_LIMIT',
+    description: msg.description,
+  })
+}
+
+/**
+ * Throws the spec's message when `current` is not below the plan's limit, for a plan
+ * already looked up (inside a transaction that must not wait for another connection).
+ */
+export function checkLimit(
+  { plan, expired }: Pick<EffectivePlan, 'plan' | 'expired'>,
+  key: LimitKey,
+  current: number,
+  options: { requireActivePlan?: boolean } = {}
+) {
+  if (options.requireActivePlan && expired) throw planExpiredError()
+  if (!isBelowLimit(plan.limits[key], current)) throw planLimitError(key)
+}
+
 /**
  * Throws the spec's message when `current` is not below the plan's limit.
- * `requireActivePlan` also refuses when the plan has expired.
+ * `requireActivePlan` also refuses when the plan has expired. A count read before the
+ * write it guards can be passed by concurrent requests: creations go through
+ * withinPlanLimit (app/services/plan_limits.ts), which counts under a lock.
  */
 export async function assertWithinLimit(
   user: User,
@@ -102,19 +132,16 @@ export async function assertWithinLimit(
   current: number,
   options: { requireActivePlan?: boolean } = {}
 ) {
-  const { plan, expired } = await effectivePlan(user, workspace)
-  if (options.requireActivePlan && expired) throw planExpiredError()
-  if (!isBelowLimit(plan.limits[key], current)) {
-    const msg = LIMIT_MESSAGES[key] ?? {
-      title: 'Plan limit reached',
-      description: 'Please upgrade your plan.',
-    }
-    throw new AppError(msg.title, {
-      status: 403,
-      code: 'E_PLAN_LIMIT',
-      description: msg.description,
-    })
-  }
+  checkLimit(await effectivePlan(user, workspace), key, current, options)
+}
+
+export function featureError(feature: keyof PlanFeatures, field?: string) {
+  return new AppError('Upgrade needed', {
+    status: 403,
+    code: 'E_PLAN_FEATURE',
+    description: FEATURE_MESSAGES[feature] ?? 'This feature is not available on your plan.',
+    field,
+  })
 }
 
 export async function hasFeature(
@@ -131,11 +158,5 @@ export async function assertFeature(
   workspace: Workspace | null,
   feature: keyof PlanFeatures
 ) {
-  if (!(await hasFeature(user, workspace, feature))) {
-    throw new AppError('Upgrade needed', {
-      status: 403,
-      code: 'E_PLAN_FEATURE',
-      description: FEATURE_MESSAGES[feature] ?? 'This feature is not available on your plan.',
-    })
-  }
+  if (!(await hasFeature(user, workspace, feature))) throw featureError(feature)
 }

@@ -1,14 +1,79 @@
 import vine from '@vinejs/vine'
+import type { FieldContext } from '@vinejs/vine/types'
+import {
+  BOT_NUMBER_FIELDS,
+  BOT_TEXT_FIELDS,
+  numberProblem,
+  textProblem,
+  type NumberBound,
+  type TextFormat,
+} from '#shared/bot/settings_bounds'
 
 /* The content is checked by validateBot (app/shared/bot/parse.ts); any JSON value may appear. */
 const anyValue = () => vine.any().nullable().optional()
+
+/** A number of the settings or theme, refused with the editor's own message. */
+const withinBound = vine.createRule((value: unknown, bound: NumberBound, field: FieldContext) => {
+  const problem = numberProblem(value, bound)
+  if (problem) field.report(problem, 'bounds', field)
+})
+
+/** A text of the settings or theme in its format (only when `onlyIf` holds), likewise. */
+const inFormat = vine.createRule(
+  (
+    value: unknown,
+    rule: { format: TextFormat; onlyIf?: { key: string; equals: string } },
+    field: FieldContext
+  ) => {
+    if (rule.onlyIf && (field.parent as any)?.[rule.onlyIf.key] !== rule.onlyIf.equals) return
+    const problem = textProblem(value, rule.format)
+    if (problem) field.report(problem, 'format', field)
+  }
+)
+
+type Leaf = { schema: () => any }
+type FieldTree = { [key: string]: FieldTree | Leaf }
+
+function isLeaf(node: FieldTree | Leaf): node is Leaf {
+  return typeof node.schema === 'function'
+}
+
+/** The settings' or theme's checked fields of the shared table, as nested paths. */
+function fieldTree(root: 'settings' | 'theme'): FieldTree {
+  const tree: FieldTree = {}
+  const place = (path: string[], leaf: Leaf) => {
+    if (path[0] !== root) return
+    let node = tree
+    path.slice(1, -1).forEach((key) => {
+      node = (node[key] ??= {}) as FieldTree
+    })
+    node[path[path.length - 1]] = leaf
+  }
+  for (const { path, bound } of BOT_NUMBER_FIELDS) {
+    place(path, { schema: () => vine.any().use(withinBound(bound)).optional() })
+  }
+  for (const { path, format, onlyIf } of BOT_TEXT_FIELDS) {
+    place(path, { schema: () => vine.any().use(inFormat({ format, onlyIf })).optional() })
+  }
+  return tree
+}
+
+/** Any object, whose checked fields (at any depth) must fit the shared table. */
+function checkedObject(tree: FieldTree): any {
+  const properties: Record<string, any> = {}
+  for (const [key, node] of Object.entries(tree)) {
+    properties[key] = isLeaf(node) ? node.schema() : checkedObject(node).nullable().optional()
+  }
+  return vine.object(properties).allowUnknownProperties()
+}
+
 const content = {
   groups: vine.array(anyValue()).optional(),
   events: vine.array(anyValue()).optional(),
   edges: vine.array(anyValue()).optional(),
   variables: vine.array(anyValue()).optional(),
-  theme: vine.record(anyValue()).optional(),
-  settings: vine.record(anyValue()).optional(),
+  theme: checkedObject(fieldTree('theme')).optional(),
+  settings: checkedObject(fieldTree('settings')).optional(),
 }
 
 /** PATCH a bot: any subset; the content is then parsed against the bot format. */

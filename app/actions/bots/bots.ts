@@ -1,4 +1,3 @@
-import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import Bot from '#models/bot'
 import Folder from '#models/folder'
@@ -6,12 +5,14 @@ import PublishedBot from '#models/published_bot'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
-import { assertFeature, assertWithinLimit, effectivePlan } from '#services/capabilities'
+import { assertFeature, effectivePlan, featureError } from '#services/capabilities'
+import { withinPlanLimit, workspaceOwner } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { newId } from '#services/ids'
 import { createBotContent } from '#shared/bot/new_bot'
 import { validateBot } from '#shared/bot/parse'
-import type { BotV6 } from '#shared/bot/types'
+import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types'
+import { botFieldProblems } from '#shared/bot/settings_bounds'
 
 /** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
@@ -36,20 +37,34 @@ function blockTypes(groups: BotV6['groups']) {
   return groups.flatMap((g) => g.blocks.map((b) => b.type))
 }
 
-/** Parses against the bot schema; a bot that does not parse is never saved. */
+/**
+ * Parses against the bot schema, and checks the settings' and theme's numbers and formats
+ * as the editor does (the API, files and copies get no further than the editor would); a
+ * bot that does not pass is never saved.
+ */
 function assertValid(bot: BotV6) {
   const checked = validateBot(bot)
-  if (!checked.ok) {
-    const first = checked.errors[0]
+  const first = checked.ok ? botFieldProblems(checked.bot)[0] : checked.errors[0]
+  if (!checked.ok || first) {
     throw new AppError('Error while updating bot', {
       status: 422,
       code: 'E_INVALID_BOT',
       description: first
         ? `${first.path}: ${first.message}`
         : 'The bot does not match the bot format.',
+      field: first?.path,
     })
   }
   return checked.bot
+}
+
+/** The badge stays on for plans without brandingRemoval, whatever a file or a copy says. */
+function withBranding(settings: BotSettings): BotSettings {
+  return { ...settings, general: { ...settings.general, isBrandingEnabled: true } }
+}
+
+async function canRemoveBranding(actor: { user: User; workspace: Workspace | null }) {
+  return (await effectivePlan(actor.user, actor.workspace)).plan.features.brandingRemoval
 }
 
 async function publicIdIsFree(publicId: string, exceptBotId?: string) {
@@ -96,14 +111,9 @@ export class CreateBot {
     workspace: Workspace,
     input: { name?: string | null; folderId?: string | null; content?: BotV6; keepIds?: boolean }
   ) {
-    const count = await Bot.query()
-      .where('workspace_id', workspace.id)
-      .where('is_archived', false)
-      .count('* as total')
-    await assertWithinLimit(user, workspace, 'botCreation', Number(count[0].$extras.total))
-
     const source = input.content ?? createBotContent({ name: input.name ?? undefined })
     const bot = assertValid({ ...source, name: input.name?.trim() || source.name || 'My bot' })
+    if (!(await canRemoveBranding({ user, workspace }))) bot.settings = withBranding(bot.settings)
     const folderId = await assertFolderIn(workspace.id, input.folderId)
 
     let id: string | undefined
@@ -119,20 +129,25 @@ export class CreateBot {
         publicId = wanted
       }
     }
-    return Bot.create({
-      ...(id ? { id } : {}),
-      workspaceId: workspace.id,
-      folderId,
-      createdBy: user.id,
-      name: bot.name,
-      icon: (bot as any).icon ?? null,
-      version: bot.version,
-      publicId,
-      customDomain: null,
-      ...contentOf(bot),
-      isArchived: false,
-      isClosed: false,
-    })
+    return withinPlanLimit({ user, workspace }, 'botCreation', (trx) =>
+      Bot.create(
+        {
+          ...(id ? { id } : {}),
+          workspaceId: workspace.id,
+          folderId,
+          createdBy: user.id,
+          name: bot.name,
+          icon: (bot as any).icon ?? null,
+          version: bot.version,
+          publicId,
+          customDomain: null,
+          ...contentOf(bot),
+          isArchived: false,
+          isClosed: false,
+        },
+        { client: trx }
+      )
+    )
   }
 }
 
@@ -170,6 +185,15 @@ export class UpdateBot {
       patch.theme ||
       patch.settings
     ) {
+      if (patch.settings && actor && !(await canRemoveBranding(actor))) {
+        // The editor's rule: the switch is locked on. Turning it off is refused; a bot that
+        // has it off from before (an older save, a downgrade) gets it back on.
+        const wanted = (patch.settings as BotSettings).general?.isBrandingEnabled
+        if (wanted === false && resolveSettings(bot.settings).general?.isBrandingEnabled) {
+          throw featureError('brandingRemoval', 'settings.general.isBrandingEnabled')
+        }
+        patch = { ...patch, settings: withBranding(patch.settings) }
+      }
       const next = assertValid({
         version: '6',
         name: patch.name ?? bot.name,
@@ -223,12 +247,22 @@ export class UpdateBot {
       }
       bot.customDomain = patch.customDomain
     }
-    if (patch.isArchived !== undefined) bot.isArchived = patch.isArchived
     if (patch.isClosed !== undefined) bot.isClosed = patch.isClosed
     if (patch.resultsTablePreferences !== undefined)
       bot.resultsTablePreferences = patch.resultsTablePreferences
     if (patch.selectedThemeTemplateId !== undefined)
       bot.selectedThemeTemplateId = patch.selectedThemeTemplateId
+    if (patch.isArchived === false && bot.isArchived) {
+      // Back from the archive it counts against botCreation again, like a new bot.
+      const judge = actor ?? (await workspaceOwner(bot.workspaceId))
+      return withinPlanLimit(judge, 'botCreation', async (trx) => {
+        bot.useTransaction(trx)
+        bot.isArchived = false
+        await bot.save()
+        return bot
+      })
+    }
+    if (patch.isArchived !== undefined) bot.isArchived = patch.isArchived
     await bot.save()
     return bot
   }
@@ -248,14 +282,6 @@ export class PublishBot {
   /** Stores the published copy the chat engine runs; the bot gets a publicId if it has none. */
   async handle(user: User, workspace: Workspace, bot: Bot) {
     const existing = await PublishedBot.findBy('bot_id', bot.id)
-    if (!existing) {
-      const published = await db
-        .from('published_bots')
-        .join('bots', 'bots.id', 'published_bots.bot_id')
-        .where('bots.workspace_id', workspace.id)
-        .count('* as total')
-      await assertWithinLimit(user, workspace, 'botPublish', Number(published[0].total))
-    }
     const { plan } = await effectivePlan(user, workspace)
     await assertPluginsEnabled(blockTypes(bot.groups), plan.name)
     if (!bot.publicId) {
@@ -263,12 +289,22 @@ export class PublishBot {
       await bot.save()
     }
     const content = { version: bot.version, ...contentOf(bot as unknown as BotV6) }
+    if (!plan.features.brandingRemoval) content.settings = withBranding(content.settings)
     if (existing) {
       existing.merge(content)
       await existing.save()
       return existing
     }
-    return PublishedBot.create({ botId: bot.id, ...content })
+    return withinPlanLimit({ user, workspace }, 'botPublish', async (trx) => {
+      // A concurrent publish of this same bot got there first: update its copy.
+      const raced = await PublishedBot.query({ client: trx }).where('bot_id', bot.id).first()
+      if (raced) {
+        raced.merge(content)
+        await raced.save()
+        return raced
+      }
+      return PublishedBot.create({ botId: bot.id, ...content }, { client: trx })
+    })
   }
 }
 
@@ -286,7 +322,7 @@ export class UnpublishBot {
 
 /** Restores the published content over the draft (engine 6 only), keeping the draft's metadata. */
 export class RestorePublishedBot {
-  async handle(bot: Bot) {
+  async handle(bot: Bot, actor?: { user: User; workspace: Workspace }) {
     const published = await PublishedBot.findBy('bot_id', bot.id)
     if (!published) throw AppError.notFound('Published version not found')
     if (published.version !== '6') {
@@ -295,7 +331,20 @@ export class RestorePublishedBot {
         description: 'Only bots of engine version 6 can be restored.',
       })
     }
-    bot.merge(contentOf(published as unknown as BotV6))
+    const content = contentOf(published as unknown as BotV6)
+    // A copy published before the server checked bounds and formats goes no further.
+    const outOfBounds = botFieldProblems(content)[0]
+    if (outOfBounds) {
+      throw new AppError('Cannot restore', {
+        status: 422,
+        code: 'E_INVALID_BOT',
+        description: `${outOfBounds.path}: ${outOfBounds.message}`,
+        field: outOfBounds.path,
+      })
+    }
+    if (actor && !(await canRemoveBranding(actor)))
+      content.settings = withBranding(content.settings)
+    bot.merge(content)
     await bot.save()
     return bot
   }

@@ -4,6 +4,7 @@ import type User from '#models/user'
 import { newId } from '#services/ids'
 import { getPlan } from '#services/plans'
 import { isBelowLimit } from '#services/capabilities'
+import { UNLIMITED } from '#shared/plans'
 import { findBotFor } from '#actions/bots/bot_access'
 import { continueChat, startChat, type TurnOutput } from '#engine/bot/engine'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
@@ -19,14 +20,12 @@ import type {
 } from '#shared/chat/types'
 import type { InputAnswer } from '#plugins/define_plugin'
 import { enginePorts } from '#services/chat/engine_ports'
+import { publishedBotById, publishedBotByPublicId } from '#services/chat/bot_cache'
 import {
-  publishedBotById,
-  publishedBotByPublicId,
-  type PublishedBotEntry,
-} from '#services/chat/bot_cache'
-import {
+  ChatLimitExceeded,
   chatsThisMonth,
   persistTurn,
+  startsChat,
   readSession,
   updateSession,
   type NewResult,
@@ -99,52 +98,64 @@ function botInfo(bot: EngineBot) {
 }
 
 /**
- * Whether the workspace used its chats of the month. Read at most every few seconds per
- * workspace: a start costs no query in the steady state, and a limit may be passed by
- * the chats of those few seconds. Once an answer is older than that, the start that finds
- * it still uses it and reads the limit again in the background, so no start waits.
+ * The workspace's monthly chat limit and whether its chats of the month used it. Read at
+ * most every few seconds per workspace: a start costs no query in the steady state. Once
+ * an answer is older than that, the start that finds it still uses it and reads the limit
+ * again in the background, so no start waits. `reached` only turns new chats away early;
+ * the limit itself holds where chats are counted (persistTurn), exactly.
  */
+interface ChatLimit {
+  reached: boolean
+  /** The plan's chats per month (UNLIMITED: -1). */
+  limit: number
+}
 const LIMIT_CACHE_MS = 5000
-const limitCache = new Map<string, { reached: boolean; at: number }>()
+const limitCache = new Map<string, ChatLimit & { at: number }>()
 
 /** Reads in progress by workspace: starts arriving meanwhile share them. */
-const limitReads = new Map<string, Promise<boolean>>()
+const limitReads = new Map<string, Promise<ChatLimit>>()
 /** Bumped by forgetChatLimits: a read started before it is not cached. */
 let limitGeneration = 0
 
-function chatLimitReached(entry: PublishedBotEntry): Promise<boolean> | boolean {
-  const workspaceId = entry.bot.workspaceId
+function chatLimitOf(bot: EngineBot): Promise<ChatLimit> | ChatLimit {
+  const workspaceId = bot.workspaceId
   const cached = limitCache.get(workspaceId)
-  if (cached && Date.now() - cached.at < LIMIT_CACHE_MS) return cached.reached
+  if (cached && Date.now() - cached.at < LIMIT_CACHE_MS) return cached
   let pending = limitReads.get(workspaceId)
   if (cached) {
     if (!pending) {
-      const read = readChatLimit(entry).finally(() => limitReads.delete(workspaceId))
+      const read = readChatLimit(bot).finally(() => limitReads.delete(workspaceId))
       limitReads.set(workspaceId, read)
       // A failed read keeps the last answer; the next start tries again.
       read.catch(() => {})
     }
-    return cached.reached
+    return cached
   }
   if (!pending) {
-    pending = readChatLimit(entry).finally(() => limitReads.delete(workspaceId))
+    pending = readChatLimit(bot).finally(() => limitReads.delete(workspaceId))
     limitReads.set(workspaceId, pending)
   }
   return pending
 }
 
-async function readChatLimit(entry: PublishedBotEntry): Promise<boolean> {
+async function readChatLimit(bot: EngineBot): Promise<ChatLimit> {
   const startedIn = limitGeneration
-  const owner = entry.createdBy
-    ? await db.from('users').where('id', entry.createdBy).select('plan').first()
+  const owner = bot.ownerId
+    ? await db.from('users').where('id', bot.ownerId).select('plan').first()
     : null
   const plan = await getPlan(owner?.plan ?? 'FREE')
-  const used = await chatsThisMonth(entry.bot.workspaceId)
-  const reached = !isBelowLimit(plan.limits.conversations, used)
+  const used = await chatsThisMonth(bot.workspaceId)
+  const limit = plan.limits.conversations
+  const reached = !isBelowLimit(limit, used)
   if (startedIn === limitGeneration) {
-    limitCache.set(entry.bot.workspaceId, { reached, at: Date.now() })
+    limitCache.set(bot.workspaceId, { reached, limit, at: Date.now() })
   }
-  return reached
+  return { reached, limit }
+}
+
+/** A refused count: new chats of the workspace are turned away at start from now on. */
+function markChatLimitReached(bot: EngineBot, limit: number) {
+  limitCache.set(bot.workspaceId, { reached: true, limit, at: Date.now() })
 }
 
 /** Tests and plan changes: read the limit again on the next start. */
@@ -152,6 +163,25 @@ export function forgetChatLimits() {
   limitGeneration++
   limitCache.clear()
   limitReads.clear()
+}
+
+/**
+ * Writes a published bot's turn under its chat limit: false when the turn would start a
+ * chat past it (nothing was written; the visitor gets chatLimitExceededError).
+ */
+async function persistPublishedTurn(
+  bot: EngineBot,
+  input: Omit<Parameters<typeof persistTurn>[0], 'chatLimit' | 'workspaceId' | 'botId'>
+): Promise<boolean> {
+  const limit = startsChat(input.effects) ? (await chatLimitOf(bot)).limit : UNLIMITED
+  try {
+    await persistTurn({ ...input, botId: bot.id, workspaceId: bot.workspaceId, chatLimit: limit })
+    return true
+  } catch (error) {
+    if (!(error instanceof ChatLimitExceeded)) throw error
+    markChatLimitReached(bot, limit)
+    return false
+  }
 }
 
 /** Variables of a remembered result, as prefilled values by name. */
@@ -182,7 +212,7 @@ export class StartChat {
         description: 'It no longer accepts new answers.',
       })
     }
-    if (await chatLimitReached(entry)) {
+    if ((await chatLimitOf(entry.bot)).reached) {
       return {
         sessionId: '',
         typebot: botInfo(entry.bot),
@@ -238,15 +268,21 @@ export class StartChat {
       // Inserted as it is now: no second write unless the chat also started (counted).
       if (update && !update.hasStarted) output.effects.results.delete(resultId)
     }
-    await persistTurn({
+    const written = await persistPublishedTurn(entry.bot, {
       sessionId,
       state: output.state,
-      botId: entry.bot.id,
-      workspaceId: entry.bot.workspaceId,
       effects: output.effects,
       isNewSession: true,
       newResult,
     })
+    if (!written) {
+      return {
+        sessionId: '',
+        typebot: botInfo(entry.bot),
+        messages: [],
+        chatLimitExceededError: CHAT_LIMIT_MESSAGE,
+      }
+    }
     return { sessionId, resultId, typebot: botInfo(entry.bot), ...output.reply }
   }
 }
@@ -373,14 +409,24 @@ export class ContinueChat {
       message: toInputAnswer(body.message),
       textBubbleContentFormat: body.textBubbleContentFormat,
     })
-    await persistTurn({
+    if (state.isPreview) {
+      await persistTurn({
+        sessionId,
+        state: output.state,
+        botId: bot.id,
+        workspaceId: bot.workspaceId,
+        effects: output.effects,
+        sessionOnly: true,
+      })
+      return output.reply
+    }
+    const written = await persistPublishedTurn(bot, {
       sessionId,
       state: output.state,
-      botId: bot.id,
-      workspaceId: bot.workspaceId,
       effects: output.effects,
-      sessionOnly: state.isPreview,
     })
+    // The session stays where it was: the answer can be sent again once there is room.
+    if (!written) return { messages: [], chatLimitExceededError: CHAT_LIMIT_MESSAGE }
     return output.reply
   }
 }

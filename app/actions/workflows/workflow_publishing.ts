@@ -3,13 +3,14 @@ import type Workflow from '#models/workflow'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
-import { assertWithinLimit, effectivePlan } from '#services/capabilities'
+import { effectivePlan } from '#services/capabilities'
+import { withinPlanLimit } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { emitWorkflowActivated, emitWorkflowDeactivated } from '#services/workflow_events'
 import { activateEventTrigger } from '#services/workflows/event_triggers'
 import { compileExecutable, nodeTypesOf, WorkflowCompileError } from '#shared/workflow/validate'
 import type { ExecutableWorkflow } from '#shared/workflow/types'
-import { assertValidWorkflow, countActiveWorkflows } from './workflows.js'
+import { assertValidWorkflow } from './workflows.js'
 import { missingAttachment, workflowNodeCatalogue } from './workflow_plugins.js'
 
 /** Every node that would run must be enabled on the actor's plan. */
@@ -93,17 +94,21 @@ export class ActivateWorkflow {
       })
     }
     if (workflow.isActive) return workflow
-    await assertWithinLimit(
-      user,
-      workspace,
-      'workflowActivation',
-      await countActiveWorkflows(workflow.workspaceId)
-    )
     await assertRunnableOnPlan(user, workspace, workflow.executableWorkflow)
-    // An event trigger registers with its service first: a refusal keeps the workflow off.
-    await activateEventTrigger(workflow)
-    workflow.isActive = true
-    await workflow.save()
+    // The place is taken under the limit's lock, then the event trigger registers with its
+    // service (a call that must not hold the lock); a refusal turns the workflow off again.
+    await withinPlanLimit({ user, workspace }, 'workflowActivation', async (trx) => {
+      workflow.useTransaction(trx)
+      workflow.isActive = true
+      await workflow.save()
+    })
+    try {
+      await activateEventTrigger(workflow)
+    } catch (error) {
+      workflow.isActive = false
+      await workflow.save()
+      throw error
+    }
     await emitWorkflowActivated({
       workflowId: workflow.id,
       workspaceId: workflow.workspaceId,

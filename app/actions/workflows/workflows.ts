@@ -4,7 +4,8 @@ import WorkflowVersion from '#models/workflow_version'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
-import { assertWithinLimit, effectivePlan } from '#services/capabilities'
+import { effectivePlan } from '#services/capabilities'
+import { withinPlanLimit } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { emitWorkflowDeactivated } from '#services/workflow_events'
 import { snapshotOf } from '#dtos/workflow_dto'
@@ -60,24 +61,6 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return false
 }
 
-async function countInWorkspace(workspaceId: string, column: 'is_archived' | 'is_active') {
-  const rows = await Workflow.query()
-    .where('workspace_id', workspaceId)
-    .where(column, column === 'is_archived' ? false : true)
-    .count('* as total')
-  return Number(rows[0].$extras.total)
-}
-
-/** Workflows that count against workflowCreation: those not archived. */
-export function countWorkflows(workspaceId: string) {
-  return countInWorkspace(workspaceId, 'is_archived')
-}
-
-/** Workflows that count against workflowActivation. */
-export function countActiveWorkflows(workspaceId: string) {
-  return countInWorkspace(workspaceId, 'is_active')
-}
-
 export interface CreateWorkflowInput {
   name?: string | null
   /** Imported or copied content (already through importWorkflow); empty when absent. */
@@ -93,7 +76,6 @@ export class CreateWorkflow {
    * been published here.
    */
   async handle(user: User, workspace: Workspace, input: CreateWorkflowInput = {}) {
-    await assertWithinLimit(user, workspace, 'workflowCreation', await countWorkflows(workspace.id))
     const source: WorkflowJson = input.content ?? {
       name: DEFAULT_WORKFLOW_NAME,
       blocks: [],
@@ -109,7 +91,7 @@ export class CreateWorkflow {
     if (input.keepId && workflow.id && KEEPABLE_ID.test(workflow.id)) {
       if (!(await Workflow.find(workflow.id))) id = workflow.id
     }
-    return Workflow.create({
+    const values = {
       ...(id ? { id } : {}),
       workspaceId: workspace.id,
       createdBy: user.id,
@@ -128,7 +110,10 @@ export class CreateWorkflow {
       updatedBy: null,
       isModifiedByAi: !!workflow.isModifiedByAi,
       publishedAt: null,
-    })
+    } as const
+    return withinPlanLimit({ user, workspace }, 'workflowCreation', (trx) =>
+      Workflow.create(values, { client: trx })
+    )
   }
 }
 
@@ -232,16 +217,16 @@ export class ArchiveWorkflow {
    */
   async handle(user: User, workspace: Workspace, workflow: Workflow, archived = true) {
     if (!!workflow.isArchived === archived) return workflow
-    if (!archived) {
-      await assertWithinLimit(
-        user,
-        workspace,
-        'workflowCreation',
-        await countWorkflows(workflow.workspaceId)
-      )
-    }
     const wasActive = !!workflow.isActive
-    workflow.merge({ isArchived: archived, ...(archived ? { isActive: false } : {}) })
+    if (!archived) {
+      await withinPlanLimit({ user, workspace }, 'workflowCreation', async (trx) => {
+        workflow.useTransaction(trx)
+        workflow.isArchived = false
+        await workflow.save()
+      })
+      return workflow
+    }
+    workflow.merge({ isArchived: true, isActive: false })
     await workflow.save()
     if (archived && wasActive) {
       await emitWorkflowDeactivated({

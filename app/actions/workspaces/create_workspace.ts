@@ -1,9 +1,8 @@
-import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import Workspace from '#models/workspace'
 import WorkspaceMember from '#models/workspace_member'
 import type User from '#models/user'
-import { assertWithinLimit } from '#services/capabilities'
+import { withinPlanLimit } from '#services/plan_limits'
 import { getPlan, planEndDate } from '#services/plans'
 import { workspacesOf } from '#services/workspace_access'
 import { defaultWorkspaceName, uniqueName } from '#actions/workspaces/default_workspace_name'
@@ -19,36 +18,36 @@ export default class CreateWorkspace {
    * user created is checked against their own plan, which must not have expired.
    */
   async handle(user: User, input: CreateWorkspaceInput = {}) {
-    const created = await Workspace.query().where('created_by', user.id).count('* as total')
-    await assertWithinLimit(user, null, 'multipleWorkspace', Number(created[0].$extras.total), {
-      requireActivePlan: true,
-    })
-
     const taken = (await workspacesOf(user)).map((w) => w.name)
     const name = input.name?.trim()
       ? uniqueName(input.name.trim(), taken)
       : defaultWorkspaceName(user.name, taken)
     const plan = await getPlan(env.get('DEFAULT_WORKSPACE_PLAN'))
 
-    return db.transaction(async (trx) => {
-      const workspace = await Workspace.create(
-        {
-          name,
-          icon: input.icon ?? null,
-          plan: plan.name,
-          planEndsAt: planEndDate(plan),
-          createdBy: user.id,
-          isSuspended: false,
-          isPastDue: false,
-          isVerified: false,
-        },
-        { client: trx }
-      )
-      await WorkspaceMember.create(
-        { workspaceId: workspace.id, userId: user.id, role: 'ADMIN' },
-        { client: trx }
-      )
-      return workspace
-    })
+    return withinPlanLimit(
+      { user, workspace: null },
+      'multipleWorkspace',
+      async (trx) => {
+        const workspace = await Workspace.create(
+          {
+            name,
+            icon: input.icon ?? null,
+            plan: plan.name,
+            planEndsAt: planEndDate(plan),
+            createdBy: user.id,
+            isSuspended: false,
+            isPastDue: false,
+            isVerified: false,
+          },
+          { client: trx }
+        )
+        await WorkspaceMember.create(
+          { workspaceId: workspace.id, userId: user.id, role: 'ADMIN' },
+          { client: trx }
+        )
+        return workspace
+      },
+      { requireActivePlan: true }
+    )
   }
 }

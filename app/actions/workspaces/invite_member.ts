@@ -4,7 +4,7 @@ import UserModel from '#models/user'
 import WorkspaceInvitation from '#models/workspace_invitation'
 import WorkspaceMember from '#models/workspace_member'
 import AppError from '#exceptions/app_error'
-import { assertWithinLimit } from '#services/capabilities'
+import { withinPlanLimit } from '#services/plan_limits'
 import { sendMail } from '#services/mailer'
 import { appUrl } from '#config/app'
 import { normaliseEmail } from '#actions/users/find_or_create_user'
@@ -53,16 +53,15 @@ export default class InviteMember {
         field: 'email',
       })
     }
-    await assertWithinLimit(actor, workspace, 'multipleUser', members.length + pending.length)
-
     const existing = await UserModel.findBy('email', email)
     const inviter = actor.name || actor.email
     if (existing) {
-      const member = await WorkspaceMember.create({
-        workspaceId: workspace.id,
-        userId: existing.id,
-        role,
-      })
+      const member = await withinPlanLimit({ user: actor, workspace }, 'multipleUser', (trx) =>
+        WorkspaceMember.create(
+          { workspaceId: workspace.id, userId: existing.id, role },
+          { client: trx }
+        )
+      )
       await sendMail({
         to: email,
         subject: `You joined ${workspace.name}`,
@@ -70,12 +69,12 @@ export default class InviteMember {
       })
       return { kind: 'member' as const, member }
     }
-    const invitation = await WorkspaceInvitation.create({
-      workspaceId: workspace.id,
-      email,
-      role,
-      createdBy: actor.id,
-    })
+    const invitation = await withinPlanLimit({ user: actor, workspace }, 'multipleUser', (trx) =>
+      WorkspaceInvitation.create(
+        { workspaceId: workspace.id, email, role, createdBy: actor.id },
+        { client: trx }
+      )
+    )
     await sendMail({
       to: email,
       subject: `${inviter} invited you to ${workspace.name}`,

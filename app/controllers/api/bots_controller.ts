@@ -87,7 +87,8 @@ export default class ApiBotsController {
   /** Copies the published content over the draft (engine 6 only), keeping the draft's metadata. */
   async restorePublished({ auth, params, response }: HttpContext) {
     const { bot, mode } = await findBotFor(auth.user!, params.id, 'write')
-    await new RestorePublishedBot().handle(bot)
+    const workspace = await Workspace.findOrFail(bot.workspaceId)
+    await new RestorePublishedBot().handle(bot, { user: auth.user!, workspace })
     const published = await PublishedBot.findBy('bot_id', bot.id)
     return response.ok(toBotDto(bot, mode, published))
   }

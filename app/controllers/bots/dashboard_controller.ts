@@ -110,12 +110,17 @@ export default class DashboardController {
   async updateBot(ctx: HttpContext) {
     const { bot } = await findBotFor(ctx.auth.user!, ctx.params.id, 'write')
     const patch = await ctx.request.validateUsing(updateBotValidator)
-    await new UpdateBot().handle(bot, {
-      name: patch.name,
-      icon: patch.icon,
-      folderId: patch.folderId,
-      isArchived: patch.isArchived,
-    })
+    const workspace = await Workspace.findOrFail(bot.workspaceId)
+    await new UpdateBot().handle(
+      bot,
+      {
+        name: patch.name,
+        icon: patch.icon,
+        folderId: patch.folderId,
+        isArchived: patch.isArchived,
+      },
+      { user: ctx.auth.user!, workspace }
+    )
     return ctx.response.redirect().withQs().back()
   }
 

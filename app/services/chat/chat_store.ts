@@ -202,27 +202,47 @@ export async function chatsThisMonth(workspaceId: string, now = new Date()): Pro
  * behind each other on it, holding their pool connections, and one slow commit stalled
  * every turn of the server for 100 to 300 ms. Counts now go in a statement of their own,
  * at most one at a time per row and process; the chats counted meanwhile go in the next
- * one. A turn waits for its count, so a count read after the answer includes it.
+ * one.
+ *
+ * The count is also where the monthly limit holds, exactly, across processes: a batch of
+ * n chats is added only if the row stays within the limit (`... where chats <= limit - n`,
+ * one atomic statement in every dialect), and near the limit one chat at a time, so the
+ * row never passes it and each chat learns whether it got a place. The turn waits for
+ * that answer before it writes anything: a refused chat leaves no trace
+ * (docs/security.md, "Plan limits").
  */
 interface PendingChats {
   workspaceId: string
   period: string
   chats: number
-  counted: (() => void)[]
+  /** The plan's monthly chats (UNLIMITED: -1), as the latest turn of the batch read it. */
+  limit: number
+  counted: ((granted: boolean) => void)[]
 }
 const chatsWaiting = new Map<string, PendingChats>()
 const chatsWriting = new Set<string>()
 
-function countChat(workspaceId: string, now: Date): Promise<void> {
+/** A turn that would start a chat past the workspace's monthly limit; nothing was written. */
+export class ChatLimitExceeded extends Error {
+  constructor() {
+    super('Chat limit of the month reached')
+    this.name = 'ChatLimitExceeded'
+  }
+}
+
+const UNLIMITED_CHATS = -1
+
+function countChat(workspaceId: string, now: Date, limit: number): Promise<boolean> {
   const month = period(now)
   const key = `${workspaceId} ${month}`
   return new Promise((resolve) => {
     let pending = chatsWaiting.get(key)
     if (!pending) {
-      pending = { workspaceId, period: month, chats: 0, counted: [] }
+      pending = { workspaceId, period: month, chats: 0, limit, counted: [] }
       chatsWaiting.set(key, pending)
     }
     pending.chats++
+    pending.limit = limit
     pending.counted.push(resolve)
     if (!chatsWriting.has(key)) void writeChatCounts(key)
   })
@@ -233,16 +253,18 @@ async function writeChatCounts(key: string) {
   try {
     for (let batch = chatsWaiting.get(key); batch; batch = chatsWaiting.get(key)) {
       chatsWaiting.delete(key)
+      let granted = batch.chats
       try {
-        await runWrites([addChats(batch)])
+        if (batch.limit === UNLIMITED_CHATS) await runWrites([addChats(batch)])
+        else granted = await reserveChats(batch)
       } catch (error) {
-        // The visitor's answer is saved; a lost count is not worth failing the turn.
+        // The visitor's chat goes on; a lost count is not worth failing the turn.
         logger.error(
           { err: error, workspaceId: batch.workspaceId, chats: batch.chats },
           'Chats not counted'
         )
       }
-      for (const counted of batch.counted) counted()
+      batch.counted.forEach((counted, index) => counted(index < granted))
     }
   } finally {
     chatsWriting.delete(key)
@@ -259,6 +281,45 @@ function addChats({ workspaceId, period: month, chats }: PendingChats): Statemen
     .merge({ chats: db.knexRawQuery('chat_usage.chats + ?', [chats]) as any })
     .toSQL()
   return { sql, bindings: [...bindings] }
+}
+
+/** Rows an update changed, as each driver reports it. */
+function changedRows(result: unknown) {
+  return Number(Array.isArray(result) ? result[0] : result) || 0
+}
+
+/** How many of the batch's chats fit under the limit; the row now counts them. */
+async function reserveChats({ workspaceId, period: month, chats, limit }: PendingChats) {
+  const add = async (n: number) =>
+    changedRows(
+      await db
+        .knexQuery()
+        .table('chat_usage')
+        .where({ workspace_id: workspaceId, period: month })
+        .where('chats', '<=', limit - n)
+        .increment('chats', n)
+    ) > 0
+  if (await add(chats)) return chats
+  // No row for this month yet, or fewer places left than the batch wants.
+  await db
+    .knexQuery()
+    .table('chat_usage')
+    .insert({ workspace_id: workspaceId, period: month, chats: 0 })
+    .onConflict(['workspace_id', 'period'])
+    .ignore()
+  if (await add(chats)) return chats
+  let granted = 0
+  while (granted < chats && (await add(1))) granted++
+  return granted
+}
+
+/** Gives back places taken by a turn that is refused after all. */
+async function releaseChats(workspaceId: string, now: Date, chats: number) {
+  await db
+    .knexQuery()
+    .table('chat_usage')
+    .where({ workspace_id: workspaceId, period: period(now) })
+    .decrement('chats', chats)
 }
 
 /** The writes of a turn's effects, not run yet. */
@@ -338,8 +399,9 @@ async function runWrites(writes: Statement[]) {
 
 /**
  * Writes what a turn produced, with the session's new state: an update of the session
- * (or its insert on start, with the new result), the touched results, the answers, the
- * logs, and the chat count (in a statement of its own: countChat). Results created by the
+ * (or its insert on start, with the new result), the touched results, the answers and the
+ * logs. A turn that starts a chat first takes its place under the monthly limit (in a
+ * statement of its own: countChat), and writes nothing if refused. Results created by the
  * engine (linked bots keeping their own results) and a new result that gets answers at
  * once are inserted first, so that the answers' foreign keys find them.
  */
@@ -353,10 +415,18 @@ export async function persistTurn(input: {
   newResult?: NewResult
   /** Preview: the session only. */
   sessionOnly?: boolean
+  /** The plan's chats per month; a turn that starts a chat past it throws ChatLimitExceeded. */
+  chatLimit?: number
   now?: Date
 }) {
   const now = input.now ?? new Date()
   const { effects } = input
+  const limit = input.chatLimit ?? UNLIMITED_CHATS
+  // Without a limit nothing can be refused: the count runs beside the writes, as before.
+  const counting = input.sessionOnly
+    ? undefined
+    : takeChatPlaces(input.workspaceId, effects, now, limit)
+  if (counting && limit !== UNLIMITED_CHATS) await counting
   const needsResultsFirst =
     effects.newResults.length > 0 || effects.answers.length > 0 || effects.logs.length > 0
   if (input.newResult && needsResultsFirst) await insertResult(input.newResult, now)
@@ -377,12 +447,28 @@ export async function persistTurn(input: {
         ])
       : sessionUpdate(input.sessionId, input.state, now)
   )
-  const counts: Promise<void>[] = []
   if (!input.sessionOnly) {
     writes.push(...effectWrites(effects, { sessionId: input.sessionId }, now))
-    for (const update of effects.results.values()) {
-      if (update.hasStarted) counts.push(countChat(input.workspaceId, now))
-    }
   }
-  await Promise.all([runWrites(writes), ...counts])
+  await Promise.all([runWrites(writes), counting])
+}
+
+/** Whether the turn starts a chat (its first answer): only those turns count. */
+export function startsChat(effects: TurnEffects) {
+  for (const update of effects.results.values()) if (update.hasStarted) return true
+  return false
+}
+
+/** Counts the chats this turn starts, or throws ChatLimitExceeded with none counted. */
+async function takeChatPlaces(workspaceId: string, effects: TurnEffects, now: Date, limit: number) {
+  let started = 0
+  for (const update of effects.results.values()) if (update.hasStarted) started++
+  if (started === 0) return
+  const granted = await Promise.all(
+    Array.from({ length: started }, () => countChat(workspaceId, now, limit))
+  )
+  const kept = granted.filter(Boolean).length
+  if (kept === started) return
+  if (kept > 0) await releaseChats(workspaceId, now, kept)
+  throw new ChatLimitExceeded()
 }

@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { CSS_LENGTH_PATTERN, isHttpUrl } from '#shared/bot/settings_bounds'
 import { Input } from '~/components/ui/input'
 import { FieldError, FieldHint, Label } from '~/components/ui/label'
 import { Switch } from '~/components/ui/switch'
@@ -395,17 +396,10 @@ export function useValidators() {
   const { t } = useTranslation()
   return {
     url(text: string) {
-      try {
-        const url = new URL(text)
-        return url.protocol === 'http:' || url.protocol === 'https:'
-          ? undefined
-          : t('botSettings.errors.url')
-      } catch {
-        return t('botSettings.errors.url')
-      }
+      return isHttpUrl(text) ? undefined : t('botSettings.errors.url')
     },
     cssLength(text: string) {
-      return /^\d+(\.\d+)?(px|%|rem|em|vw|vh)$/.test(text) ? undefined : t('theme.errors.cssLength')
+      return CSS_LENGTH_PATTERN.test(text) ? undefined : t('theme.errors.cssLength')
     },
   }
 }

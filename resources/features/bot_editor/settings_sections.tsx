@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { GTM_ID_PATTERN, SETTINGS_BOUNDS } from '#shared/bot/settings_bounds'
 import { Input } from '~/components/ui/input'
 import { FieldHint, Label } from '~/components/ui/label'
 import { AllowedOriginsField } from './allowed_origins_field'
@@ -89,26 +90,21 @@ export function TypingSettings() {
           root="settings"
           path={['typingEmulation', 'speed']}
           label={t('editor.settings.speed')}
-          min={1}
-          max={5000}
+          {...SETTINGS_BOUNDS.typingSpeed}
           disabled={off}
         />
         <NumberField
           root="settings"
           path={['typingEmulation', 'maxDelay']}
           label={t('editor.settings.maxDelay')}
-          min={0}
-          max={60}
-          step={0.5}
+          {...SETTINGS_BOUNDS.typingMaxDelay}
           disabled={off}
         />
         <NumberField
           root="settings"
           path={['typingEmulation', 'delayBetweenBubbles']}
           label={t('editor.settings.delayBetweenBubbles')}
-          min={0}
-          max={5}
-          step={0.1}
+          {...SETTINGS_BOUNDS.delayBetweenBubbles}
           disabled={off}
         />
       </div>
@@ -121,8 +117,6 @@ export function TypingSettings() {
     </FieldGroup>
   )
 }
-
-const GTM_ID = /^GTM-[A-Z0-9]+$/i
 
 export function MetadataSettings() {
   const { t } = useTranslation()
@@ -161,7 +155,7 @@ export function MetadataSettings() {
         path={['metadata', 'googleTagManagerId']}
         label={t('botSettings.metadata.gtm')}
         placeholder="GTM-XXXXXXX"
-        validate={(text) => (GTM_ID.test(text) ? undefined : t('botSettings.errors.gtm'))}
+        validate={(text) => (GTM_ID_PATTERN.test(text) ? undefined : t('botSettings.errors.gtm'))}
       />
       <TextField
         root="settings"
@@ -184,9 +178,7 @@ function SessionExpiryField({ channel }: { channel: 'whatsApp' | 'telegram' }) {
       path={[channel, 'sessionExpiryTimeout']}
       label={t('botSettings.channels.sessionExpiry')}
       hint={t('botSettings.channels.sessionExpiryHint')}
-      min={0.01}
-      max={48}
-      step={1}
+      {...SETTINGS_BOUNDS.sessionExpiryTimeout}
       unit={t('botSettings.channels.hours')}
     />
   )

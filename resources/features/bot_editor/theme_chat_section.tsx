@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { THEME_BOUNDS } from '#shared/bot/settings_bounds'
 import type { Path } from './bot_paths'
 import { useBotValue } from './bot_paths'
 import {
@@ -113,16 +114,13 @@ function ElementFields({
         path={[...base, 'opacity']}
         label={t('theme.chat.opacity')}
         hint={t('theme.chat.opacityHint')}
-        min={0}
-        max={1}
-        step={0.05}
+        {...THEME_BOUNDS.opacity}
       />
       <NumberField
         root="theme"
         path={[...base, 'blur']}
         label={t('theme.chat.blur')}
-        min={0}
-        max={40}
+        {...THEME_BOUNDS.blur}
         unit="px"
       />
       <SelectField
@@ -146,8 +144,7 @@ function BorderFields({ base }: { base: Path }) {
         root="theme"
         path={[...base, 'thickness']}
         label={t('theme.chat.borderThickness')}
-        min={0}
-        max={20}
+        {...THEME_BOUNDS.borderThickness}
         unit="px"
       />
       <ColorField root="theme" path={[...base, 'color']} label={t('theme.chat.borderColor')} />
@@ -163,8 +160,7 @@ function BorderFields({ base }: { base: Path }) {
           root="theme"
           path={[...base, 'customRoundeness']}
           label={t('theme.chat.customRadius')}
-          min={0}
-          max={100}
+          {...THEME_BOUNDS.customRoundness}
           unit="px"
         />
       )}

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { THEME_BOUNDS } from '#shared/bot/settings_bounds'
 import type { FontTheme } from '#shared/bot/types'
 import { useBotValue, useBotWriter } from './bot_paths'
 import { BrandingSwitch } from './branding_switch'
@@ -201,8 +202,7 @@ function ProgressBarFields() {
           root="theme"
           path={[...base, 'thickness']}
           label={t('theme.global.thickness')}
-          min={1}
-          max={32}
+          {...THEME_BOUNDS.progressBarThickness}
           unit="px"
           disabled={!enabled}
         />
