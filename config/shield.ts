@@ -1,13 +1,15 @@
 import { defineConfig } from '@adonisjs/shield'
 import { isPublicApiPath } from '#services/public_api'
+import { carriesToken } from '#services/auth/web_session_guard'
 
 const shieldConfig = defineConfig({
   csp: { enabled: false, directives: {}, reportOnly: false },
   csrf: {
     enabled: true,
     exceptRoutes: (ctx) =>
-      // API-token calls and the public endpoints (chat API, webhooks) carry no session.
-      !!ctx.request.header('authorization') || isPublicApiPath(ctx.request.url()),
+      // Only requests no cookie can authenticate: the public endpoints (chat API, webhooks)
+      // and token calls, which the session guard refuses (app/services/auth/web_session_guard.ts).
+      carriesToken(ctx) || isPublicApiPath(ctx.request.url()),
     enableXsrfCookie: true,
     methods: ['POST', 'PUT', 'PATCH', 'DELETE'],
   },

@@ -5,6 +5,7 @@ import AppError from '#exceptions/app_error'
 import SendMagicLink, { safeRedirectPath } from '#actions/auth/send_magic_link'
 import ConsumeMagicLink from '#actions/auth/consume_magic_link'
 import { registerValidator, signInValidator } from '#validators/auth'
+import { closeAllSessions } from '#services/auth/user_sessions'
 
 /** Sign-in attempts per e-mail and per IP address in 15 minutes. */
 function signInLimiter() {
@@ -95,6 +96,16 @@ export default class SignInController {
     await auth.use('web').logout()
     session.forget('currentWorkspaceId')
     session.flash('toast', { type: 'success', title: 'Logged out successfully' })
+    return response.redirect('/signin')
+  }
+
+  /** Account settings, "Sign out of all devices": every session of the user ends, this one too. */
+  async logoutEverywhere({ auth, session, response }: HttpContext) {
+    const user = auth.getUserOrFail()
+    await closeAllSessions(user.id)
+    await auth.use('web').logout()
+    session.forget('currentWorkspaceId')
+    session.flash('toast', { type: 'success', title: 'Signed out of all devices' })
     return response.redirect('/signin')
   }
 }
