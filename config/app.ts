@@ -2,6 +2,7 @@ import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { Secret } from '@adonisjs/core/helpers'
 import { defineConfig } from '@adonisjs/core/http'
+import { trustedProxies } from '#services/trusted_proxies'
 
 /**
  * The app key encrypts cookies and signs sessions.
@@ -18,6 +19,8 @@ export const appUrl = (
 export const http = defineConfig({
   generateRequestId: true,
   allowMethodSpoofing: false,
+  // Proxy headers count only from TRUSTED_PROXIES (none by default; docs/security.md).
+  trustProxy: trustedProxies(env.get('TRUSTED_PROXIES')),
   useAsyncLocalStorage: false,
   cookie: {
     domain: '',

@@ -1,12 +1,14 @@
 import { defineConfig } from '@adonisjs/auth'
-import { sessionGuard, sessionUserProvider } from '@adonisjs/auth/session'
+import { sessionUserProvider } from '@adonisjs/auth/session'
+import { webSessionGuard } from '#services/auth/web_session_guard'
 import { tokensGuard, tokensUserProvider } from '@adonisjs/auth/access_tokens'
 import type { InferAuthenticators, InferAuthEvents, Authenticators } from '@adonisjs/auth/types'
 
 const authConfig = defineConfig({
   default: 'web',
   guards: {
-    web: sessionGuard({
+    // The session guard with a server-side record per sign-in (docs/security.md, "Sessions").
+    web: webSessionGuard({
       useRememberMeTokens: false,
       provider: sessionUserProvider({ model: () => import('#models/user') }),
     }),

@@ -9,6 +9,8 @@ const bodyParserConfig = defineConfig({
   json: {
     // JSON bodies carry bot and workflow content, where an empty text is data, not null.
     convertEmptyStringsToNull: false,
+    // Checked on the raw text with the nesting depth before parsing (docs/security.md).
+    limit: '1mb',
     types: [
       'application/json',
       'application/json-patch+json',

@@ -2,11 +2,14 @@ import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig, stores } from '@adonisjs/session'
 
+/** How long a sign-in lasts without use; the server-side record expires with it (docs/security.md). */
+export const SESSION_AGE = '30d'
+
 const sessionConfig = defineConfig({
   enabled: true,
   cookieName: 'flowcraft-session',
   clearWithBrowser: false,
-  age: '30d',
+  age: SESSION_AGE,
   cookie: {
     path: '/',
     httpOnly: true,

@@ -2,6 +2,7 @@ import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/shield'
 import { isPublicApiPath } from '#services/public_api'
 import { viewerBaseUrl } from '#services/public_surface'
+import { carriesToken } from '#services/auth/web_session_guard'
 
 /** The viewer host, where the editor's share dialog and previews may point. */
 const viewer = () => viewerBaseUrl() || "'self'"
@@ -37,8 +38,9 @@ const shieldConfig = defineConfig({
   csrf: {
     enabled: true,
     exceptRoutes: (ctx) =>
-      // API-token calls and the public endpoints (chat API, webhooks) carry no session.
-      !!ctx.request.header('authorization') || isPublicApiPath(ctx.request.url()),
+      // Only requests no cookie can authenticate: the public endpoints (chat API, webhooks)
+      // and token calls, which the session guard refuses (app/services/auth/web_session_guard.ts).
+      carriesToken(ctx) || isPublicApiPath(ctx.request.url()),
     enableXsrfCookie: true,
     methods: ['POST', 'PUT', 'PATCH', 'DELETE'],
   },

@@ -4,6 +4,7 @@
 | Every variable is documented in .env.example and in the README.
 */
 import { Env } from '@adonisjs/core/env'
+import { trustedProxies } from '#services/trusted_proxies'
 
 function oneOf<T extends string>(allowed: readonly T[], fallback: T) {
   return (name: string, value?: string): T => {
@@ -105,4 +106,10 @@ export default await Env.create(new URL('../', import.meta.url), {
   SANDBOX_WORKSPACE_CONCURRENCY: Env.schema.number.optional(),
   SANDBOX_WORKSPACE_QUEUE: Env.schema.number.optional(),
   SIGNIN_RATE_LIMIT: Env.schema.number.optional(),
+  SIGNIN_IP_RATE_LIMIT: Env.schema.number.optional(),
+  TRUSTED_PROXIES: (_name: string, value?: string) => {
+    // Parsed here too, so that a wrong entry stops the boot with the variable's name.
+    if (value) trustedProxies(value)
+    return value || undefined
+  },
 })

@@ -17,7 +17,8 @@ server.use([
 
 router.use([
   () => import('#middleware/viewer_host_middleware'),
-  () => import('@adonisjs/core/bodyparser_middleware'),
+  // Checks size and nesting of JSON bodies before parsing (docs/security.md).
+  () => import('#middleware/body_parser_middleware'),
   () => import('#middleware/web_session_middleware'),
   () => import('#middleware/web_shield_middleware'),
   () => import('#middleware/initialize_auth_middleware'),

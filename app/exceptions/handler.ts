@@ -7,11 +7,19 @@ import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import { errors as shieldErrors } from '@adonisjs/shield'
 import AppError from '#exceptions/app_error'
+import { REQUEST_LIMIT_CODES } from '#services/request_limits'
 
 function isJsonRequest(ctx: HttpContext) {
   return (
     ctx.request.url().startsWith('/api/') ||
     (!ctx.request.header('x-inertia') && ctx.request.accepts(['html', 'json']) === 'json')
+  )
+}
+
+function escapeHtml(text: string) {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!
   )
 }
 
@@ -27,6 +35,20 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async handle(error: unknown, ctx: HttpContext) {
     const json = isJsonRequest(ctx)
+
+    // Refused bodies fail before the session exists: answered here, with no flash or redirect.
+    const code = (error as { code?: unknown } | null)?.code
+    if (typeof code === 'string' && REQUEST_LIMIT_CODES.has(code)) {
+      const status = (error as { status?: number }).status ?? 400
+      const message = error instanceof AppError ? error.title : (error as Error).message
+      const description = error instanceof AppError ? error.description : undefined
+      if (json) return ctx.response.status(status).send({ message, description, code })
+      const text = [message, description].filter(Boolean).join(' ')
+      return ctx.response
+        .status(status)
+        .header('content-type', 'text/html; charset=utf-8')
+        .send(`<!doctype html><title>${status}</title><p>${escapeHtml(text)}</p>`)
+    }
 
     if (error instanceof vineErrors.E_VALIDATION_ERROR && json) {
       const messages = error.messages as { field: string; message: string }[]

@@ -122,6 +122,8 @@ function setVariable(name, value) {
   if (typeof name !== 'string' || name === '') throw new TypeError('setVariable expects a variable name');
   const json = encode(value);
   if (json !== undefined && json.length > options.maxSetChars) {
+    // The host learns of the refusal (a non-string value is refused) without the copy.
+    hostSet(name, false);
     throw new RangeError('setVariable received a value larger than ' + options.maxSetChars + ' characters');
   }
   const refusal = hostSet(name, json === undefined ? null : json);

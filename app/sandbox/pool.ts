@@ -120,6 +120,8 @@ function decodeGuestResult(raw: unknown): Outcome {
 class RunRecorder {
   readonly logs: SandboxLog[] = []
   readonly variablesSet: SandboxVariableSet[] = []
+  /** The first refused setVariable call: the run's variable changes are then all dropped. */
+  refusedSet: string | undefined
   #setChars = 0
   #open = true
   #timers = new Set<NodeJS.Timeout>()
@@ -139,9 +141,19 @@ class RunRecorder {
 
   /** Returns a refusal message, or undefined when the value was recorded. */
   setVariable = (name: unknown, json: unknown): string | undefined => {
+    const refusal = this.#record(name, json)
+    if (refusal) this.refusedSet ??= refusal
+    return refusal
+  }
+
+  #record(name: unknown, json: unknown): string | undefined {
     if (!this.#open) return 'The run is over'
     if (typeof name !== 'string' || name.length > MAX_VARIABLE_NAME_CHARS) {
       return `setVariable expects a name of at most ${MAX_VARIABLE_NAME_CHARS} characters`
+    }
+    // `false`: the guest found the value over the limit and did not send it.
+    if (json === false) {
+      return `setVariable received a value larger than ${MAX_VARIABLE_SET_CHARS} characters`
     }
     if (json !== null && typeof json !== 'string') return 'setVariable received an unreadable value'
     const size = name.length + (json?.length ?? 0)
@@ -521,6 +533,7 @@ export class SandboxPool {
       ...outcome,
       logs: recorder.logs,
       variablesSet: recorder.variablesSet,
+      refusedSet: recorder.refusedSet,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     } as SandboxResult
   }

@@ -60,7 +60,9 @@ export interface SandboxVariableSet {
 interface SandboxOutcomeBase {
   logs: SandboxLog[]
   variablesSet: SandboxVariableSet[]
-  /** Time spent in the sandbox, waiting for a turn excluded. */
+  /** Why a setVariable call was refused (limits), if one was, even when the code caught it. */
+  refusedSet?: string
+  /** Time spent in the sandbox, waiting for a free isolate excluded. */
   durationMs: number
 }
 

@@ -279,12 +279,23 @@ export function buildContext(
           workspaceId: input.workspaceId,
           signal: input.signal,
         })
-        // setVariable(name, value) calls of the code reach the flow's variables.
+        // The code's setVariable calls apply all together, or not at all when the run failed
+        // or one call was refused (a limit), even if the code caught that refusal.
+        if (!outcome.ok) {
+          throw new Error(
+            `${outcome.error.name}: ${outcome.error.message}` +
+              (outcome.variablesSet.length || outcome.refusedSet
+                ? ' (no variable was changed)'
+                : '')
+          )
+        }
+        if (outcome.refusedSet) {
+          throw new Error(`${outcome.refusedSet} (no variable was changed)`)
+        }
         for (const { name, value } of outcome.variablesSet) {
           const target = store.list().find((v) => v.name === name)
           if (target) store.set(target.id, value as VariableValue)
         }
-        if (!outcome.ok) throw new Error(`${outcome.error.name}: ${outcome.error.message}`)
         return outcome.value
       },
     },

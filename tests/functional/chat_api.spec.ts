@@ -193,6 +193,14 @@ test.group('Chat API: sessions and results', (group) => {
       .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
       .json({ message: { type: 'video' } })
     bad.assertStatus(400)
+    // attachedFileUrls that is not a list of URLs is refused, not ignored.
+    for (const attachedFileUrls of ['x', [1], { 0: 'x' }, Array(101).fill('https://a.b/c')]) {
+      const wrong = await client
+        .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
+        .json({ message: { type: 'text', text: 'hi', attachedFileUrls } })
+      wrong.assertStatus(400)
+      wrong.assertBodyContains({ field: 'message.attachedFileUrls' })
+    }
     ;(
       await client
         .post(`/api/v1/typebots/${greeting.publicId}/startChat`)

@@ -2,6 +2,9 @@ import { test } from '@japa/runner'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { runWithContext } from '#services/runner_context'
+import { MAX_VARIABLE_SET_CHARS } from '#sandbox/limits'
+import code from '../../plugins/code/index.js'
+import { run as runCodeBlock } from '../../plugins/code/runner.js'
 import { definePlugin } from '#plugins/define_plugin'
 import { field } from '#plugins/fields'
 import { CreateCredential } from '#actions/credentials/credentials'
@@ -168,4 +171,51 @@ test.group('Runner context', () => {
     await new Promise((resolve) => setTimeout(resolve, 80))
     assert.isTrue(second.signal!.aborted)
   })
+})
+
+test.group('Runner context: Code block variables', () => {
+  const codeVariables = [
+    { id: 'a', name: 'A', value: 'before' },
+    { id: 'b', name: 'B', value: 'before' },
+  ]
+  const runCode = async (content: string) => {
+    return runWithContext(runCodeBlock as any, {
+      plugin: code,
+      workspaceId: 'w',
+      variables: codeVariables,
+      options: { content, isExecutedOnClient: false },
+    })
+  }
+
+  test('setVariable calls apply together when the code succeeds', async ({ assert }) => {
+    const out = await runCode(`setVariable('A', 1); setVariable('B', 'two')`)
+    assert.deepEqual(out.variablesSet, [
+      { id: 'a', value: 1 },
+      { id: 'b', value: 'two' },
+    ])
+  })
+
+  test('a value over the size limit applies no value at all, with an error log', async ({
+    assert,
+  }) => {
+    const big = `'x'.repeat(${MAX_VARIABLE_SET_CHARS + 1})`
+    // Caught by the code: still nothing applies.
+    const caught = await runCode(`setVariable('A', 1); try { setVariable('B', ${big}) } catch {}`)
+    assert.deepEqual(caught.variablesSet, [])
+    assert.equal(caught.logs[0]?.status, 'error')
+    assert.match(caught.logs[0].description, /larger than .*no variable was changed/)
+
+    // Not caught: the run fails and the earlier call does not apply either.
+    const thrown = await runCode(`setVariable('A', 1); setVariable('B', ${big})`)
+    assert.deepEqual(thrown.variablesSet, [])
+    assert.match(thrown.logs[0].description, /RangeError.*no variable was changed/)
+
+    // Many values that add up past the limit: the same.
+    const piece = `'y'.repeat(${Math.ceil(MAX_VARIABLE_SET_CHARS / 3)})`
+    const summed = await runCode(
+      `for (let i = 0; i < 4; i++) { try { setVariable(i % 2 ? 'A' : 'B', ${piece}) } catch {} }`
+    )
+    assert.deepEqual(summed.variablesSet, [])
+    assert.match(summed.logs[0].description, /too much data.*no variable was changed/)
+  }).timeout(60_000)
 })

@@ -140,7 +140,8 @@ test.group('Workspaces', () => {
       .json({ name: 'Hacked' })
       .loginAs(stranger)
       .withCsrfToken()
-    hidden.assertStatus(403)
+    // Not a member: "not found", so the id does not leak (docs/security.md).
+    hidden.assertStatus(404)
     await workspace.refresh()
     assert.equal(workspace.name, 'Renamed')
   })

@@ -65,15 +65,33 @@ export function assertOrigin(allowed: string[] | undefined, origin: string | nul
   }
 }
 
+const MAX_ATTACHED_FILES = 100
+const MAX_FILE_URL_CHARS = 4096
+
+/** `attachedFileUrls`, when sent, is a list of URLs: anything else is refused, not ignored. */
+function attachedFileUrlsOf(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined
+  if (
+    !Array.isArray(value) ||
+    value.length > MAX_ATTACHED_FILES ||
+    !value.every((url) => typeof url === 'string' && url.length <= MAX_FILE_URL_CHARS)
+  ) {
+    throw new AppError('Invalid message', {
+      status: 400,
+      description: `attachedFileUrls must be a list of at most ${MAX_ATTACHED_FILES} URLs.`,
+      field: 'message.attachedFileUrls',
+    })
+  }
+  return value
+}
+
 /** The continueChat message as an answer (a text, or a text or audio object). */
 export function toInputAnswer(message: unknown): InputAnswer | undefined {
   if (message === undefined || message === null) return undefined
   if (typeof message === 'string') return { text: message }
   if (typeof message === 'object') {
     const record = message as Record<string, unknown>
-    const files = Array.isArray(record.attachedFileUrls)
-      ? record.attachedFileUrls.filter((url): url is string => typeof url === 'string')
-      : undefined
+    const files = attachedFileUrlsOf(record.attachedFileUrls)
     if (record.type === 'text' && typeof record.text === 'string') {
       return { text: record.text, attachedFileUrls: files?.length ? files : undefined }
     }

@@ -1,15 +1,30 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import limiter from '@adonisjs/limiter/services/main'
+import { errors as limiterErrors } from '@adonisjs/limiter'
 import env from '#start/env'
 import AppError from '#exceptions/app_error'
 import SendMagicLink, { safeRedirectPath } from '#actions/auth/send_magic_link'
 import ConsumeMagicLink from '#actions/auth/consume_magic_link'
 import { registerValidator, signInValidator } from '#validators/auth'
+import { closeAllSessions } from '#services/auth/user_sessions'
 
-/** Sign-in attempts per e-mail and per IP address in 15 minutes. */
-function signInLimiter() {
-  return limiter.use({ requests: env.get('SIGNIN_RATE_LIMIT') ?? 10, duration: '15 mins' })
+/**
+ * Sign-in links per e-mail address and, separately, per client IP address in 15 minutes
+ * (docs/security.md, "Request limits"): many addresses from one client, or one address from
+ * many clients, both run out. The client address comes from proxy headers only when they
+ * are sent by a proxy listed in TRUSTED_PROXIES (config/app.ts).
+ */
+function signInLimiters() {
+  return {
+    email: limiter.use({ requests: env.get('SIGNIN_RATE_LIMIT') ?? 10, duration: '15 mins' }),
+    ip: limiter.use({ requests: env.get('SIGNIN_IP_RATE_LIMIT') ?? 20, duration: '15 mins' }),
+  }
 }
+
+export const signInLimitKeys = (ip: string, email: string) => ({
+  ip: `signin_ip_${ip}`,
+  email: `signin_email_${email.toLowerCase()}`,
+})
 
 export default class SignInController {
   async show({ inertia, request }: HttpContext) {
@@ -48,17 +63,30 @@ export default class SignInController {
     name: string | null,
     redirectPath?: string
   ) {
-    const key = `signin_${ctx.request.ip()}_${email.toLowerCase()}`
-    const done = await signInLimiter().attempt(key, () =>
-      new SendMagicLink().handle({ email, name, redirectPath })
-    )
-    if (!done) {
+    const limits = signInLimiters()
+    const keys = signInLimitKeys(ctx.request.ip(), email)
+    // The client's budget is spent first: an exhausted client spends no address's budget.
+    let allowed = true
+    for (const [which, key] of [
+      ['ip', keys.ip],
+      ['email', keys.email],
+    ] as const) {
+      try {
+        await limits[which].consume(key)
+      } catch (error) {
+        if (!(error instanceof limiterErrors.E_TOO_MANY_REQUESTS)) throw error
+        allowed = false
+        break
+      }
+    }
+    if (!allowed) {
       throw new AppError('Too many requests. Try again later', {
         status: 429,
         code: 'E_TOO_MANY_REQUESTS',
         field: 'email',
       })
     }
+    await new SendMagicLink().handle({ email, name, redirectPath })
   }
 
   async checkEmail({ inertia, request }: HttpContext) {
@@ -95,6 +123,16 @@ export default class SignInController {
     await auth.use('web').logout()
     session.forget('currentWorkspaceId')
     session.flash('toast', { type: 'success', title: 'Logged out successfully' })
+    return response.redirect('/signin')
+  }
+
+  /** Account settings, "Sign out of all devices": every session of the user ends, this one too. */
+  async logoutEverywhere({ auth, session, response }: HttpContext) {
+    const user = auth.getUserOrFail()
+    await closeAllSessions(user.id)
+    await auth.use('web').logout()
+    session.forget('currentWorkspaceId')
+    session.flash('toast', { type: 'success', title: 'Signed out of all devices' })
     return response.redirect('/signin')
   }
 }

@@ -7,9 +7,14 @@ import DeleteWorkspace from '#actions/workspaces/delete_workspace'
 import { CURRENT_WORKSPACE_KEY } from '#services/current_workspace'
 import { createWorkspaceValidator, updateWorkspaceValidator } from '#validators/workspace'
 
-async function load(id: string) {
-  const workspace = await Workspace.find(id)
-  if (!workspace) throw AppError.notFound('Workspace not found')
+/**
+ * A workspace the user belongs to; any other is "not found", so ids do not leak (a member
+ * without the right role then gets 403 from the policy).
+ */
+async function load({ bouncer, params }: HttpContext) {
+  const workspace = await Workspace.find(params.id)
+  if (!workspace || (await bouncer.with('WorkspacePolicy').denies('view', workspace)))
+    throw AppError.notFound('Workspace not found')
   return workspace
 }
 
@@ -27,16 +32,16 @@ export default class WorkspacesController {
   }
 
   /** After switching, the user goes to /bots (spec 01 section 4). */
-  async switch({ bouncer, params, session, response }: HttpContext) {
-    const workspace = await load(params.id)
-    if (await bouncer.with('WorkspacePolicy').denies('view', workspace))
-      throw AppError.notFound('Workspace not found')
+  async switch(ctx: HttpContext) {
+    const { session, response } = ctx
+    const workspace = await load(ctx)
     session.put(CURRENT_WORKSPACE_KEY, workspace.id)
     return response.redirect('/bots')
   }
 
-  async update({ auth, bouncer, params, request, session, response }: HttpContext) {
-    const workspace = await load(params.id)
+  async update(ctx: HttpContext) {
+    const { auth, bouncer, request, session, response } = ctx
+    const workspace = await load(ctx)
     await bouncer.with('WorkspacePolicy').authorize('edit', workspace)
     const payload = await request.validateUsing(updateWorkspaceValidator)
     await new UpdateWorkspace().handle(auth.user!, workspace, payload)
@@ -44,8 +49,9 @@ export default class WorkspacesController {
     return response.redirect().withQs().back()
   }
 
-  async destroy({ auth, bouncer, params, session, response }: HttpContext) {
-    const workspace = await load(params.id)
+  async destroy(ctx: HttpContext) {
+    const { auth, bouncer, session, response } = ctx
+    const workspace = await load(ctx)
     await bouncer.with('WorkspacePolicy').authorize('delete', workspace)
     await new DeleteWorkspace().handle(auth.user!, workspace)
     if (session.get(CURRENT_WORKSPACE_KEY) === workspace.id) session.forget(CURRENT_WORKSPACE_KEY)

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { router } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { Trash2Icon, UploadIcon } from 'lucide-react'
+import { LogOutIcon, Trash2Icon, UploadIcon } from 'lucide-react'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { Input } from '~/components/ui/input'
 import { FieldError, FieldHint, Label } from '~/components/ui/label'
@@ -146,6 +146,26 @@ export function ProfileTab({ photoMaxBytes }: { photoMaxBytes: number }) {
             aria-describedby="profile-email-hint"
           />
           <FieldHint id="profile-email-hint">{t('settings.profile.emailHint')}</FieldHint>
+        </div>
+      </SettingsSection>
+
+      <SettingsSection
+        title={t('settings.profile.sessionsTitle')}
+        description={t('settings.profile.sessionsDescription')}
+      >
+        <div>
+          <ConfirmDialog
+            trigger={
+              <Button variant="outline" size="sm" data-testid="sign-out-everywhere">
+                <LogOutIcon aria-hidden />
+                {t('settings.profile.signOutEverywhere')}
+              </Button>
+            }
+            title={t('settings.profile.signOutEverywhereConfirmTitle')}
+            description={t('settings.profile.signOutEverywhereConfirmDescription')}
+            confirmLabel={t('settings.profile.signOutEverywhere')}
+            onConfirm={() => router.post('/logout/everywhere')}
+          />
         </div>
       </SettingsSection>
     </div>
