@@ -11,6 +11,7 @@ import { assertPluginsEnabled } from '#services/marketplace'
 import { newId } from '#services/ids'
 import { createBotContent } from '#shared/bot/new_bot'
 import { validateBot } from '#shared/bot/parse'
+import { recordBotVersion } from './bot_history.js'
 import type { BotV6 } from '#shared/bot/types'
 
 /** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
@@ -154,6 +155,7 @@ export class UpdateBot {
    * bot already had stay editable (and removable) after an admin disables their plugin.
    */
   async handle(bot: Bot, patch: BotPatch, actor?: { user: User; workspace: Workspace }) {
+    let contentChanged = false
     if (actor && patch.groups) {
       const before = new Set(blockTypes(bot.groups))
       const added = blockTypes(patch.groups).filter((type) => !before.has(type))
@@ -180,6 +182,7 @@ export class UpdateBot {
         theme: patch.theme ?? bot.theme,
         settings: patch.settings ?? bot.settings,
       } as BotV6)
+      contentChanged = true
       bot.merge(contentOf(next))
       // Saved content is always v6: a bot migrated on open is stored migrated from now on.
       bot.version = '6'
@@ -230,6 +233,8 @@ export class UpdateBot {
     if (patch.selectedThemeTemplateId !== undefined)
       bot.selectedThemeTemplateId = patch.selectedThemeTemplateId
     await bot.save()
+    // A builder's save lands in their open draft version of the history.
+    if (contentChanged && actor) await recordBotVersion(bot, actor.user)
     return bot
   }
 }
@@ -263,12 +268,16 @@ export class PublishBot {
       await bot.save()
     }
     const content = { version: bot.version, ...contentOf(bot as unknown as BotV6) }
+    let published: PublishedBot
     if (existing) {
       existing.merge(content)
       await existing.save()
-      return existing
+      published = existing
+    } else {
+      published = await PublishedBot.create({ botId: bot.id, ...content })
     }
-    return PublishedBot.create({ botId: bot.id, ...content })
+    await recordBotVersion(bot, user, { kind: 'publish' })
+    return published
   }
 }
 
@@ -286,7 +295,7 @@ export class UnpublishBot {
 
 /** Restores the published content over the draft (engine 6 only), keeping the draft's metadata. */
 export class RestorePublishedBot {
-  async handle(bot: Bot) {
+  async handle(bot: Bot, user: User | null = null) {
     const published = await PublishedBot.findBy('bot_id', bot.id)
     if (!published) throw AppError.notFound('Published version not found')
     if (published.version !== '6') {
@@ -297,6 +306,7 @@ export class RestorePublishedBot {
     }
     bot.merge(contentOf(published as unknown as BotV6))
     await bot.save()
+    await recordBotVersion(bot, user, { kind: 'restore' })
     return bot
   }
 }
