@@ -19,6 +19,7 @@ import {
   type WorkflowVariable,
 } from '#shared/workflow/types'
 import { nodeTypesOf, validateWorkflow, WORKFLOW_NAME_MAX_LENGTH } from '#shared/workflow/validate'
+import { sameJson } from '#shared/history/diff'
 import { recordVersion } from './workflow_history.js'
 
 /** An id an imported workflow may keep (the shape of our ids and of other tools'). */
@@ -42,23 +43,7 @@ export function assertValidWorkflow(
 }
 
 /** JSON equality that ignores key order (the editor may rebuild objects in another order). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
-    return a.every((entry, index) => sameJson(entry, b[index]))
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const defined = (o: object) =>
-      Object.entries(o).filter(([, value]) => value !== undefined) as [string, unknown][]
-    const left = defined(a)
-    const right = new Map(defined(b))
-    return (
-      left.length === right.size && left.every(([key, value]) => sameJson(value, right.get(key)))
-    )
-  }
-  return false
-}
+export { sameJson }
 
 async function countInWorkspace(workspaceId: string, column: 'is_archived' | 'is_active') {
   const rows = await Workflow.query()
