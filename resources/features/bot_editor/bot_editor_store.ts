@@ -6,6 +6,11 @@ import { createHistory, push, redo, undo, type History } from '#shared/bot/histo
 import { validateBot } from '#shared/bot/parse'
 import { jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
+import {
+  createSaveQueue,
+  fitsKeepalive,
+  type SaveOptions,
+} from '~/features/editor_shell/save_queue'
 import type { BotSaveResponse, PublishedContent } from './types'
 
 /**
@@ -44,7 +49,12 @@ export interface BotEditorState {
   setSelection: (selection: { groups?: string[]; edges?: string[] }) => void
   openBlock: (blockId: string | null) => void
   /** Sends the draft if it changed since the last save. Resolves false on failure. */
-  save: () => Promise<boolean>
+  save: (options?: SaveOptions) => Promise<boolean>
+  /**
+   * The page is going away: sends the unsaved draft as a keepalive request. False when it
+   * cannot go that way (too large, or invalid): the page should ask before leaving.
+   */
+  saveOnLeave: () => boolean
   setPublished: (published: PublishedContent | null) => void
   /**
    * Takes the server's bot metadata (publicId, customDomain, isClosed): saved apart from the
@@ -72,7 +82,6 @@ export function createBotEditorStore(init: {
   readOnly: boolean
   published: PublishedContent | null
 }): BotEditorStore {
-  let inFlight: Promise<boolean> | null = null
   /** States rewritten by syncMetadata: a save in flight then marks the rewritten one saved. */
   const rewritten = new WeakMap<BotV6, BotV6>()
   const latest = (bot: BotV6) => {
@@ -82,7 +91,19 @@ export function createBotEditorStore(init: {
   }
 
   return createStore<BotEditorState>()((set, get) => {
-    async function send(): Promise<boolean> {
+    const bodyOf = (bot: BotV6) => ({
+      name: bot.name,
+      groups: bot.groups,
+      events: bot.events,
+      edges: bot.edges,
+      variables: bot.variables,
+      theme: bot.theme,
+      settings: bot.settings,
+      // Which theme template the Theme tab applied last (built-in or the workspace's).
+      selectedThemeTemplateId: bot.selectedThemeTemplateId ?? null,
+    })
+
+    async function send(options: SaveOptions = {}): Promise<boolean> {
       const { history, savedBot, readOnly, botId } = get()
       const bot = history.present
       if (readOnly || bot === savedBot) return true
@@ -98,19 +119,11 @@ export function createBotEditorStore(init: {
       }
       set({ saving: true })
       try {
+        const body = bodyOf(bot)
         await jsonFetch<BotSaveResponse>(`/api/v1/bots/${botId}`, {
           method: 'PATCH',
-          body: {
-            name: bot.name,
-            groups: bot.groups,
-            events: bot.events,
-            edges: bot.edges,
-            variables: bot.variables,
-            theme: bot.theme,
-            settings: bot.settings,
-            // Which theme template the Theme tab applied last (built-in or the workspace's).
-            selectedThemeTemplateId: bot.selectedThemeTemplateId ?? null,
-          },
+          body,
+          keepalive: options.keepalive && fitsKeepalive(body),
         })
         set({ savedBot: latest(bot), saving: false })
         return true
@@ -130,6 +143,8 @@ export function createBotEditorStore(init: {
         return false
       }
     }
+
+    const queue = createSaveQueue(send)
 
     return {
       botId: init.bot.id,
@@ -180,13 +195,15 @@ export function createBotEditorStore(init: {
       openBlock(blockId) {
         set({ openBlockId: blockId })
       },
-      save() {
-        // One save at a time; a change made meanwhile is sent by the next call.
-        const run = (inFlight ?? Promise.resolve(true)).then(() => send())
-        inFlight = run.finally(() => {
-          if (inFlight === run) inFlight = null
-        })
-        return run
+      save: queue,
+      saveOnLeave() {
+        const { history, savedBot, readOnly } = get()
+        if (readOnly || history.present === savedBot) return true
+        if (!validateBot(history.present).ok || !fitsKeepalive(bodyOf(history.present))) {
+          return false
+        }
+        void queue({ keepalive: true })
+        return true
       },
       setPublished(published) {
         set({ published })

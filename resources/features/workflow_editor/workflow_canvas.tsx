@@ -1,3 +1,4 @@
+import type { ChangeKind } from '#shared/history/diff'
 import {
   useCallback,
   useEffect,
@@ -135,6 +136,13 @@ export function nodeFromPlugin(plugin: WorkflowEditorPlugin, position: { x: numb
   })
 }
 
+/** Edges of a comparison canvas: added, removed or changed between the two versions. */
+const EDGE_DIFF_CLASSES: Record<ChangeKind, string> = {
+  added: 'diff-added [&_path]:!stroke-emerald-500 [&_path]:!stroke-[3px]',
+  removed: 'diff-removed [&_path]:!stroke-red-500 [&_path]:![stroke-dasharray:6_4]',
+  changed: 'diff-changed [&_path]:!stroke-amber-500 [&_path]:!stroke-[3px]',
+}
+
 export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string }) {
   const api = useWorkflowEditorApi()
   const plugins = useWorkflowPlugins()
@@ -177,6 +185,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
   const blockIds = useWorkflowEditor((state) =>
     state.history.present.blocks.map((block) => block.id).join(' ')
   )
+  const diff = useWorkflowEditor((state) => state.diff)
   const edges = useMemo<FlowEdge[]>(() => {
     const known = new Set(blockIds.split(' '))
     return workflowEdges.flatMap((edge): FlowEdge[] => {
@@ -196,10 +205,11 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
           targetHandle: attachment ? ATTACHED_HANDLE : IN_HANDLE,
           selected: !!selectedEdges[edge.id],
           data: { attachment },
+          ...(diff?.[edge.id] ? { className: EDGE_DIFF_CLASSES[diff[edge.id]] } : {}),
         },
       ]
     })
-  }, [blockIds, workflowEdges, selectedEdges])
+  }, [blockIds, workflowEdges, selectedEdges, diff])
 
   const onNodesChange = useCallback((changes: NodeChange[]) => {
     // Removals go through onDelete (one undo step for nodes and edges together).

@@ -20,6 +20,7 @@ import {
 } from '~/components/ui/dropdown_menu'
 import { ConfirmDialog } from '~/components/confirm_dialog'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
+import type { ChangeKind } from '#shared/history/diff'
 import { cn } from '~/lib/utils'
 import {
   selectNodeRunStatus,
@@ -38,6 +39,13 @@ import {
   slotHandleId,
 } from './node_summary'
 import type { NodeRunStatus, WorkflowEditorPlugin } from './types'
+
+/** How a comparison canvas marks what changed between two versions. */
+const DIFF_STYLES: Record<ChangeKind, string> = {
+  added: 'ring-4 ring-emerald-500/70',
+  removed: 'ring-4 ring-red-500/70 opacity-60',
+  changed: 'ring-4 ring-amber-500/70',
+}
 
 export interface WorkflowNodeData extends Record<string, unknown> {
   nodeId: string
@@ -109,6 +117,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
     })
   )
   const status = useWorkflowEditor(selectNodeRunStatus(id))
+  const diffKind = useWorkflowEditor((state) => state.diff?.[id])
   const plugin = useWorkflowPlugin(block.type)
   const missingSlots = useWorkflowEditor(selectMissingSlots(id, plugin))
   const updateNodeInternals = useUpdateNodeInternals()
@@ -138,8 +147,10 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
       data-node-type={block.type}
       data-run-status={status}
       data-disabled={block.isDisabled || undefined}
+      data-diff={diffKind}
       className={cn(
         'relative w-60 rounded-xl border bg-card text-left text-card-foreground shadow-sm',
+        diffKind && DIFF_STYLES[diffKind],
         selected && 'border-primary',
         isOpen && 'ring-2 ring-primary/40',
         statusStyle?.ring,
