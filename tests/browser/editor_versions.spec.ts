@@ -4,7 +4,7 @@ import Bot from '#models/bot'
 import User from '#models/user'
 import Workflow from '#models/workflow'
 import WorkflowRun from '#models/workflow_run'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot, PublishBot, UpdateBot } from '#actions/bots/bots'
 import { CreateWorkflow, UpdateWorkflow } from '#actions/workflows/workflows'
 import { PublishWorkflow } from '#actions/workflows/workflow_publishing'
 import { closeQueue, startWorkers } from '#queue/queue'
@@ -12,6 +12,7 @@ import { signInThroughMailbox } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { WorkflowJson } from '#shared/workflow/types'
+import type { BotV6 } from '#shared/bot/types'
 
 /**
  * What the editors keep (docs/workflows.md): edits saved within two seconds and on leaving
@@ -279,5 +280,94 @@ test.group('Editors: autosave, history, test runs', (group) => {
     const stored = await Workflow.findOrFail(workflow.id)
     assert.equal(stored.status, 'DRAFT')
     assert.isNull(stored.executableWorkflow)
+  })
+
+  test('bot history: publishes listed, two versions compared on the canvas, a deleted group restored', async ({
+    visit,
+    assert,
+  }) => {
+    const { page, user, workspace } = await signedIn(visit, 'history-bot')
+    const text = (id: string, words: string) => ({
+      id,
+      type: 'text',
+      content: { richText: [{ type: 'p', children: [{ text: words }] }] },
+    })
+    const bot = await new CreateBot().handle(user, workspace, {
+      content: {
+        version: '6',
+        name: 'Greeter',
+        events: [{ id: 'start', type: 'start', graphCoordinates: { x: 0, y: 0 } }],
+        groups: [
+          {
+            id: 'g1',
+            title: 'Hello',
+            graphCoordinates: { x: 300, y: 0 },
+            blocks: [text('b1', 'Hi')],
+          },
+          {
+            id: 'g2',
+            title: 'Bye',
+            graphCoordinates: { x: 700, y: 0 },
+            blocks: [text('b2', 'Bye')],
+          },
+        ],
+        edges: [{ id: 'e0', from: { eventId: 'start' }, to: { groupId: 'g1' } }],
+        variables: [],
+        theme: {},
+        settings: {},
+      } as unknown as BotV6,
+    })
+    await new PublishBot().handle(user, workspace, bot)
+    const actor = { user, workspace }
+    await new UpdateBot().handle(
+      bot,
+      {
+        groups: [
+          { ...bot.groups[0], title: 'Welcome', blocks: [text('b1', 'Hello there')] },
+        ] as any,
+      },
+      actor
+    )
+    await new PublishBot().handle(user, workspace, bot)
+
+    await page.goto(`/bots/${bot.id}/edit`)
+    await page.locator('[data-testid="group-node"][data-group-id="g1"]').waitFor()
+    assert.equal(await page.locator('[data-testid="group-node"][data-group-id="g2"]').count(), 0)
+    await page.getByTestId('history-button').click()
+    const rows = page.getByTestId('history-version')
+    await rows.nth(2).waitFor()
+    assert.deepEqual(
+      await rows.evaluateAll((items) => items.map((item) => item.getAttribute('data-kind'))),
+      ['publish', 'draft', 'publish']
+    )
+    await rows.nth(0).getByTestId('history-compare-pick').check()
+    await rows.nth(2).getByTestId('history-compare-pick').check()
+    await page.getByTestId('history-compare').click()
+    const compare = page.getByTestId('version-compare')
+    const canvas = compare.getByTestId('version-compare-canvas')
+    const groupNode = (id: string) =>
+      canvas.locator(`[data-testid="group-node"][data-group-id="${id}"]`)
+    await groupNode('g2').waitFor()
+    assert.equal(await groupNode('g2').getAttribute('data-diff'), 'removed')
+    assert.equal(await groupNode('g1').getAttribute('data-diff'), 'changed')
+    assert.equal(
+      await canvas
+        .locator('[data-testid="block-item"][data-block-id="b1"]')
+        .getAttribute('data-diff'),
+      'changed'
+    )
+    const fields = compare
+      .locator('[data-testid="compare-change"][data-item-id="b1"]')
+      .getByTestId('compare-change-fields')
+    assert.equal(await fields.innerText(), 'content.richText')
+    await page.screenshot({ path: 'docs/screenshots/bot-history-compare-1440.png' })
+    await page.keyboard.press('Escape')
+    await compare.waitFor({ state: 'detached' })
+
+    await page.getByTestId('history-button').click()
+    await rows.nth(2).getByTestId('history-restore').click()
+    await page.getByTestId('confirm-action').click()
+    await page.locator('[data-testid="group-node"][data-group-id="g2"]').waitFor()
+    await waitFor(async () => (await Bot.findOrFail(bot.id)).groups.length === 2, 'the restore')
   })
 })

@@ -174,11 +174,16 @@ test.group('Workflow editor in the browser', (group) => {
     await page.keyboard.press('Control+d')
     await waitFor(async () => (await nodeOfType(page, 'send-email').count()) === 2, 'duplicate')
     await hideTab(page)
-    await page.locator('[data-testid="workflow-status"][data-status="DRAFT"]').waitFor()
-    await page.locator('[data-testid="workflow-active"][data-state="unchecked"]').waitFor()
+    // The draft has unpublished changes; the published version stays live and active.
+    await page
+      .locator(
+        '[data-testid="workflow-status"][data-status="DRAFT"][data-unpublished-changes="true"]'
+      )
+      .waitFor()
+    await page.locator('[data-testid="workflow-active"][data-state="checked"]').waitFor()
     const edited = await Workflow.findOrFail(workflowId)
     assert.equal(edited.status, 'DRAFT')
-    assert.isFalse(!!edited.isActive)
+    assert.isTrue(!!edited.isActive)
     const original = edited.blocks.find((block) => block.id === mailId)!
     const copy = edited.blocks.find((b) => b.type === 'send-email' && b.id !== mailId)!
     assert.deepEqual(copy.graphCoordinates, {
@@ -257,11 +262,7 @@ test.group('Workflow editor in the browser', (group) => {
       return settings.errorHandling?.retryCount === 3 && settings.logging?.retentionDays === 14
     }, 'the settings saved')
 
-    // A manual run from the editor: refused while a draft, then node statuses appear.
-    await page.getByTestId('workflow-run').click()
-    await page.getByText('Publish the workflow before running it').first().waitFor()
-    await page.getByTestId('workflow-publish').click()
-    await page.locator('[data-testid="workflow-status"][data-status="PUBLISHED"]').waitFor()
+    // A test run of the draft from the editor (unpublished changes and all): node statuses appear.
     await page.getByTestId('workflow-run').click()
     await trigger.locator('[data-testid="node-status"][data-status="success"]').waitFor()
     const painted = await page.locator('[data-testid="node-status"]').count()

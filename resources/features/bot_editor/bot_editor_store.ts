@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react'
 import { createStore, useStore, type StoreApi } from 'zustand'
 import i18n from 'i18next'
 import type { BotV6 } from '#shared/bot/types'
+import type { ChangeKind } from '#shared/history/diff'
 import { createHistory, push, redo, undo, type History } from '#shared/bot/history'
 import { validateBot } from '#shared/bot/parse'
 import { jsonFetch } from '~/lib/http'
@@ -37,6 +38,8 @@ export interface BotEditorState {
   /** The block whose settings panel is open. */
   openBlockId: string | null
   lastEdit: { key: string; at: number } | null
+  /** A comparison canvas: what changed, by group, block, event and edge id (null elsewhere). */
+  diff: Record<string, ChangeKind> | null
 
   /**
    * Applies a pure editing function to the present bot. Nothing happens in read-only
@@ -81,6 +84,7 @@ export function createBotEditorStore(init: {
   bot: BotV6 & { id: string }
   readOnly: boolean
   published: PublishedContent | null
+  diff?: Record<string, ChangeKind>
 }): BotEditorStore {
   /** States rewritten by syncMetadata: a save in flight then marks the rewritten one saved. */
   const rewritten = new WeakMap<BotV6, BotV6>()
@@ -156,6 +160,7 @@ export function createBotEditorStore(init: {
       selection: { groups: {}, edges: {} },
       openBlockId: null,
       lastEdit: null,
+      diff: init.diff ?? null,
 
       edit(fn, options = {}) {
         const state = get()

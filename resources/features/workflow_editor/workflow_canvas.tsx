@@ -1,4 +1,4 @@
-import type { ChangeKind } from '#shared/history/diff'
+import { DIFF_EDGE_CLASSES } from '~/features/editor_shell/diff_styles'
 import {
   useCallback,
   useEffect,
@@ -136,13 +136,6 @@ export function nodeFromPlugin(plugin: WorkflowEditorPlugin, position: { x: numb
   })
 }
 
-/** Edges of a comparison canvas: added, removed or changed between the two versions. */
-const EDGE_DIFF_CLASSES: Record<ChangeKind, string> = {
-  added: 'diff-added [&_path]:!stroke-emerald-500 [&_path]:!stroke-[3px]',
-  removed: 'diff-removed [&_path]:!stroke-red-500 [&_path]:![stroke-dasharray:6_4]',
-  changed: 'diff-changed [&_path]:!stroke-amber-500 [&_path]:!stroke-[3px]',
-}
-
 export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string }) {
   const api = useWorkflowEditorApi()
   const plugins = useWorkflowPlugins()
@@ -205,7 +198,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
           targetHandle: attachment ? ATTACHED_HANDLE : IN_HANDLE,
           selected: !!selectedEdges[edge.id],
           data: { attachment },
-          ...(diff?.[edge.id] ? { className: EDGE_DIFF_CLASSES[diff[edge.id]] } : {}),
+          ...(diff?.[edge.id] ? { className: DIFF_EDGE_CLASSES[diff[edge.id]] } : {}),
         },
       ]
     })

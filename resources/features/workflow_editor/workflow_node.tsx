@@ -20,7 +20,7 @@ import {
 } from '~/components/ui/dropdown_menu'
 import { ConfirmDialog } from '~/components/confirm_dialog'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
-import type { ChangeKind } from '#shared/history/diff'
+import { DIFF_ITEM_CLASSES } from '~/features/editor_shell/diff_styles'
 import { cn } from '~/lib/utils'
 import {
   selectNodeRunStatus,
@@ -39,13 +39,6 @@ import {
   slotHandleId,
 } from './node_summary'
 import type { NodeRunStatus, WorkflowEditorPlugin } from './types'
-
-/** How a comparison canvas marks what changed between two versions. */
-const DIFF_STYLES: Record<ChangeKind, string> = {
-  added: 'ring-4 ring-emerald-500/70',
-  removed: 'ring-4 ring-red-500/70 opacity-60',
-  changed: 'ring-4 ring-amber-500/70',
-}
 
 export interface WorkflowNodeData extends Record<string, unknown> {
   nodeId: string
@@ -150,7 +143,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
       data-diff={diffKind}
       className={cn(
         'relative w-60 rounded-xl border bg-card text-left text-card-foreground shadow-sm',
-        diffKind && DIFF_STYLES[diffKind],
+        diffKind && DIFF_ITEM_CLASSES[diffKind],
         selected && 'border-primary',
         isOpen && 'ring-2 ring-primary/40',
         statusStyle?.ring,
