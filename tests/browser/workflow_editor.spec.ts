@@ -217,6 +217,9 @@ test.group('Workflow editor in the browser', (group) => {
       'the deletion saved'
     )
 
+    // Nothing left to autosave (it would be the last word over the copilot's change below).
+    await page.locator('[data-testid="save-status"][data-status="saved"]').waitFor()
+
     // The copilot replaces the graph (a version of its own); the builder restores theirs.
     const stored = await Workflow.findOrFail(workflowId)
     await new UpdateWorkflow().handle(user, workspace, stored, {
@@ -235,7 +238,14 @@ test.group('Workflow editor in the browser', (group) => {
     await page.getByTestId('history-button').click()
     await page.getByTestId('history-version').nth(1).waitFor()
     const names = await page.getByTestId('history-version-name').allTextContents()
-    assert.deepEqual(names, ['Version 2', 'Initial Version'])
+    // Every publish is a version: the builder's draft, the publish, the later edits, the copilot.
+    assert.deepEqual(names, ['Version 4', 'Version 3', 'Version 2', 'Initial Version'])
+    assert.deepEqual(
+      await page
+        .getByTestId('history-version')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind'))),
+      ['assistant', 'draft', 'publish', 'draft']
+    )
     const initial = page.getByTestId('history-version').nth(1)
     await initial.getByTestId('history-preview').click()
     const preview = page.getByTestId('version-preview')

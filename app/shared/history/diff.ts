@@ -20,6 +20,8 @@ export interface ItemChange {
   fields: string[]
   /** Blocks: the group they are in (in the newer version, else the older one). */
   groupId?: string
+  /** Nodes and blocks: their plugin type, for an editor to name them. */
+  pluginType?: string
 }
 
 export interface VersionDiff {
@@ -88,6 +90,7 @@ function compare<T extends Keyed>(
   after: readonly T[],
   options: {
     label: (item: T) => string
+    pluginType?: (item: T) => string | undefined
     ignore?: readonly string[]
     groupOf?: (item: T, side: 'before' | 'after') => string | undefined
   },
@@ -95,8 +98,10 @@ function compare<T extends Keyed>(
 ) {
   const old = new Map(before.map((item) => [item.id, item]))
   const next = new Map(after.map((item) => [item.id, item]))
-  const group = (item: T, side: 'before' | 'after') =>
-    options.groupOf ? { groupId: options.groupOf(item, side) } : {}
+  const group = (item: T, side: 'before' | 'after') => ({
+    ...(options.groupOf ? { groupId: options.groupOf(item, side) } : {}),
+    ...(options.pluginType ? { pluginType: options.pluginType(item) } : {}),
+  })
   for (const item of after) {
     const previous = old.get(item.id)
     if (!previous) {
@@ -159,7 +164,7 @@ export function diffWorkflows(
     'node',
     before.blocks ?? [],
     after.blocks ?? [],
-    { label: (node) => node.title || node.type },
+    { label: (node) => node.title || node.type, pluginType: (node) => node.type },
     changes
   )
   compare(
@@ -209,6 +214,7 @@ export function diffBots(
     blocksOf(after.groups),
     {
       label: (block) => String(block.type ?? block.id),
+      pluginType: (block) => (typeof block.type === 'string' ? block.type : undefined),
       groupOf: (block) => block.groupId,
     },
     changes

@@ -12,6 +12,7 @@ import {
   useBotEditorApi,
 } from './bot_editor_store'
 import { GraphCanvas } from './graph_canvas'
+import { useEditorPlugins } from './editor_plugins'
 import type { BotSaveResponse } from './types'
 
 /** The bot's history: the shared history panel (editor_shell) on bot versions. */
@@ -19,6 +20,7 @@ export function BotHistory() {
   const api = useBotEditorApi()
   const botId = useBotEditor((state) => state.botId)
   const readOnly = useBotEditor((state) => state.readOnly)
+  const plugins = useEditorPlugins()
 
   const adapter = useMemo<HistoryAdapter<BotSnapshot>>(
     () => ({
@@ -52,6 +54,7 @@ export function BotHistory() {
         api.getState().replaceWithSaved(bot)
       },
       diff: diffBots,
+      typeName: (type) => plugins.get(type)?.name,
       merge: (before, after) => ({
         ...after,
         groups: unionById(before.groups, after.groups),
@@ -62,7 +65,7 @@ export function BotHistory() {
         <PreviewCanvas snapshot={snapshot} diff={diff} testId={testId} />
       ),
     }),
-    [api, botId, readOnly]
+    [api, botId, readOnly, plugins]
   )
 
   return <HistoryPanel adapter={adapter} />

@@ -59,6 +59,8 @@ export interface HistoryAdapter<S> {
   canvas: (props: { snapshot: S; diff?: Record<string, ChangeKind>; testId: string }) => ReactNode
   /** The snapshot shown when comparing: the newer one plus what only the older one had. */
   merge: (before: S, after: S) => S
+  /** A node or block type's name (its plugin's), for changes that have no title of their own. */
+  typeName?: (type: string) => string | undefined
 }
 
 type Load<S> =
@@ -472,7 +474,15 @@ function CompareDialog<S>({
                   </li>
                 )}
                 {diff.changes.map((change) => (
-                  <ChangeRow key={`${change.type}-${change.id}`} change={change} />
+                  <ChangeRow
+                    key={`${change.type}-${change.id}`}
+                    change={change}
+                    label={
+                      change.pluginType && change.label === change.pluginType
+                        ? (adapter.typeName?.(change.pluginType) ?? change.label)
+                        : change.label
+                    }
+                  />
                 ))}
               </ul>
             )}
@@ -490,7 +500,7 @@ function CompareDialog<S>({
   )
 }
 
-function ChangeRow({ change }: { change: ItemChange }) {
+function ChangeRow({ change, label }: { change: ItemChange; label: string }) {
   const { t } = useTranslation()
   return (
     <li
@@ -502,8 +512,8 @@ function ChangeRow({ change }: { change: ItemChange }) {
       <p className="font-medium">
         {t(`editorHistory.change.${change.kind}`)} · {t(`editorHistory.item.${change.type}`)}
       </p>
-      <p className="truncate" title={change.label}>
-        {change.label}
+      <p className="truncate" title={label}>
+        {label}
       </p>
       {change.fields.length > 0 && (
         <p className="text-muted-foreground" data-testid="compare-change-fields">

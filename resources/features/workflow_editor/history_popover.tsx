@@ -11,6 +11,7 @@ import {
   WorkflowEditorContext,
 } from './workflow_editor_store'
 import { WorkflowCanvas } from './workflow_canvas'
+import { useWorkflowPlugins } from './workflow_plugins'
 import type { WorkflowHistory, WorkflowSaveResponse } from './types'
 
 /** The workflow's history: the shared history panel (editor_shell) on workflow versions. */
@@ -18,6 +19,7 @@ export function HistoryPopover() {
   const api = useWorkflowEditorApi()
   const workflowId = useWorkflowEditor((state) => state.workflowId)
   const readOnly = useWorkflowEditor((state) => state.readOnly)
+  const plugins = useWorkflowPlugins()
 
   const adapter = useMemo<HistoryAdapter<WorkflowSnapshot>>(
     () => ({
@@ -53,6 +55,7 @@ export function HistoryPopover() {
         api.getState().replaceWithSaved(answer.workflow)
       },
       diff: diffWorkflows,
+      typeName: (type) => plugins.get(type)?.name,
       merge: (before, after) => ({
         ...after,
         blocks: unionById(before.blocks, after.blocks),
@@ -62,7 +65,7 @@ export function HistoryPopover() {
         <PreviewCanvas snapshot={snapshot} diff={diff} testId={testId} />
       ),
     }),
-    [api, workflowId, readOnly]
+    [api, workflowId, readOnly, plugins]
   )
 
   return <HistoryPanel adapter={adapter} />

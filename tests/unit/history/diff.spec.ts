@@ -93,6 +93,7 @@ test.group('History diff', () => {
       ]
     )
     assert.equal(diff.changes[0].label, 'Compute')
+    assert.equal(diff.changes[0].pluginType, 'workflow-script')
     assert.equal(diff.changes[2].label, 'send-email')
     assert.equal(diff.changes[3].label, 'calc → reply')
     assert.deepEqual(diff.byId, {
