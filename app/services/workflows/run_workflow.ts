@@ -307,7 +307,7 @@ async function createTestRun(
 }
 
 /** The workflow as a run sees it: a test run's own compiled draft, else the published version. */
-export function forRun(run: WorkflowRun, workflow: RunnableWorkflow): RunnableWorkflow {
+function forRun(run: WorkflowRun, workflow: RunnableWorkflow): RunnableWorkflow {
   const executable = run.executableWorkflow
   if (!executable) return workflow
   return {
