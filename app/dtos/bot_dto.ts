@@ -1,7 +1,11 @@
 import type Bot from '#models/bot'
 import type Folder from '#models/folder'
 import type PublishedBot from '#models/published_bot'
+import type BotVersion from '#models/bot_version'
 import type { UserMode } from '#shared/workspace_roles'
+import type { BotHistoryDto, BotVersionDto } from '#shared/history/types'
+import type { BotSnapshot } from '#shared/bot/types'
+import { authorOf } from '#dtos/workflow_dto'
 
 export function toFolderDto(folder: Folder) {
   return {
@@ -60,4 +64,20 @@ export function toBotDto(bot: Bot, mode: UserMode, published: PublishedBot | nul
     currentUserMode: mode,
     publishedAt: published?.updatedAt.toISO() ?? null,
   }
+}
+
+export function toBotVersionDto(version: BotVersion): BotVersionDto<BotSnapshot> {
+  return {
+    id: version.id,
+    versionName: version.versionName,
+    kind: version.kind,
+    content: version.content,
+    author: authorOf(version.userId ? version.user : null),
+    createdAt: version.createdAt.toISO()!,
+    updatedAt: version.updatedAt.toISO()!,
+  }
+}
+
+export function toBotHistoryDto(versions: BotVersion[]): BotHistoryDto<BotSnapshot> {
+  return { versions: versions.map(toBotVersionDto) }
 }

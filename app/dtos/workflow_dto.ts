@@ -2,7 +2,9 @@ import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import type Workflow from '#models/workflow'
 import type WorkflowVersion from '#models/workflow_version'
+import type User from '#models/user'
 import type { UserMode } from '#shared/workspace_roles'
+import type { VersionAuthorDto } from '#shared/history/types'
 import type { WorkflowJson, WorkflowSnapshot } from '#shared/workflow/types'
 import type {
   WorkflowDto,
@@ -17,6 +19,7 @@ export async function lastRunTimes(workflowIds: string[]): Promise<Map<string, s
   const rows = await db
     .from('workflow_runs')
     .whereIn('workflow_id', workflowIds)
+    .where('is_test', false)
     .groupBy('workflow_id')
     .select('workflow_id')
     .max('created_at as last')
@@ -88,12 +91,19 @@ export function snapshotOf(workflow: Workflow): WorkflowSnapshot {
   }
 }
 
+/** A version's author as the history lists it (the relation when it was preloaded). */
+export function authorOf(user: User | null | undefined): VersionAuthorDto | null {
+  return user ? { id: user.id, name: user.name, email: user.email } : null
+}
+
 export function toWorkflowVersionDto(version: WorkflowVersion): WorkflowVersionDto {
   return {
     id: version.id,
     versionName: version.versionName,
+    kind: version.kind ?? 'draft',
     workflow: version.workflow,
     userId: version.userId,
+    author: authorOf(version.userId ? version.user : null),
     updatedBy: version.updatedBy,
     createdAt: version.createdAt.toISO()!,
     updatedAt: version.updatedAt.toISO()!,

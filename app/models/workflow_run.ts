@@ -4,7 +4,7 @@ import type { HasMany } from '@adonisjs/lucid/types/relations'
 import BaseModelWithId from '#models/base_model_with_id'
 import WorkflowRunNode from '#models/workflow_run_node'
 import { jsonText } from '#models/json_text'
-import type { RunStatus, RunTrigger } from '#shared/workflow/types'
+import type { ExecutableWorkflow, RunStatus, RunTrigger } from '#shared/workflow/types'
 
 /** One execution of a workflow (issue 6 "Running"); `state` lets a parked run resume. */
 export default class WorkflowRun extends BaseModelWithId {
@@ -32,6 +32,14 @@ export default class WorkflowRun extends BaseModelWithId {
 
   @column()
   declare error: string | null
+
+  /** A test run of the draft (docs/workflows.md "Test runs"): kept out of the run statistics. */
+  @column({ consume: Boolean })
+  declare isTest: boolean
+
+  /** A test run's own compiled draft; null: the run uses the workflow's published version. */
+  @column({ ...jsonText, serializeAs: null })
+  declare executableWorkflow: ExecutableWorkflow | null
 
   @column.dateTime()
   declare resumeAt: DateTime | null

@@ -1,8 +1,11 @@
 import { DateTime } from 'luxon'
-import { column } from '@adonisjs/lucid/orm'
+import { belongsTo, column } from '@adonisjs/lucid/orm'
+import type { BelongsTo } from '@adonisjs/lucid/types/relations'
+import User from '#models/user'
 import BaseModelWithId from '#models/base_model_with_id'
 import { jsonText } from '#models/json_text'
 import type { WorkflowEditor, WorkflowSnapshot } from '#shared/workflow/types'
+import type { VersionKind } from '#shared/history/types'
 
 /** One entry of a workflow's history (spec 01 "Workflow history"). */
 export default class WorkflowVersion extends BaseModelWithId {
@@ -12,9 +15,13 @@ export default class WorkflowVersion extends BaseModelWithId {
   @column()
   declare workflowId: string
 
-  /** 'Initial Version', then 'Version N'. */
+  /** 'Initial Version', then 'Version N', or the name a builder gave it. */
   @column()
   declare versionName: string
+
+  /** What made it; only the open 'draft' version changes afterwards (docs/workflows.md). */
+  @column()
+  declare kind: VersionKind
 
   @column(jsonText)
   declare workflow: WorkflowSnapshot
@@ -24,6 +31,9 @@ export default class WorkflowVersion extends BaseModelWithId {
 
   @column()
   declare updatedBy: WorkflowEditor
+
+  @belongsTo(() => User)
+  declare user: BelongsTo<typeof User>
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

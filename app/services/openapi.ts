@@ -565,6 +565,27 @@ export function openApiDocument(serverUrl: string) {
           responses: { 200: { description: 'The restored bot' }, 400: error, 404: error },
         },
       },
+      '/api/v1/bots/{id}/versions': {
+        get: {
+          summary:
+            'The history of a bot, newest first: id, versionName, kind (draft, publish, restore, named), content, author, createdAt',
+          parameters: [idParam('id', 'Bot id')],
+          responses: { 200: { description: '{versions}' }, 404: error },
+        },
+        post: {
+          summary: 'Keep the draft as it is now as a named version ({name})',
+          parameters: [idParam('id', 'Bot id')],
+          responses: { 201: { description: '{versions}' }, 404: error, 422: error },
+        },
+      },
+      '/api/v1/bots/{id}/versions/{versionId}/restore': {
+        post: {
+          summary:
+            "Copy a version's content over the draft (the published bot keeps serving), as a new version",
+          parameters: [idParam('id', 'Bot id'), idParam('versionId', 'Version id')],
+          responses: { 200: { description: 'The restored bot' }, 404: error },
+        },
+      },
       '/api/v1/bots/{id}/unpublish': {
         post: {
           summary: 'Unpublish',

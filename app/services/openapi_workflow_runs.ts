@@ -11,6 +11,7 @@ const runSummary = {
       enum: ['queued', 'running', 'success', 'error', 'waiting', 'cancelled'],
     },
     trigger: { type: 'string', enum: ['manual', 'webhook', 'schedule', 'event', 'api'] },
+    isTest: { type: 'boolean', description: 'A test run of the draft, started from the editor' },
     error: { type: ['string', 'null'] },
     startedAt: { type: ['string', 'null'] },
     finishedAt: { type: ['string', 'null'] },
@@ -50,12 +51,31 @@ export function workflowRunPaths() {
         responses: { 202: { description: 'Queued: {runId}' }, 400: error, 404: error },
       },
     },
+    '/api/v1/workflows/{id}/test-run': {
+      post: {
+        summary:
+          'Test-run the draft as it is now, published or not: compiled with the checks of a publish, kept out of the runs list. A trigger taking webhook calls gets input as the body of a sample call',
+        parameters: [idParam('id', 'Workflow id')],
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { input: { description: 'Sample payload' } },
+              },
+            },
+          },
+        },
+        responses: { 202: { description: 'Queued: {runId}' }, 404: error, 422: error },
+      },
+    },
     '/api/v1/workflows/{id}/runs': {
       get: {
-        summary: 'Latest runs of a workflow',
+        summary: 'Latest runs of a workflow (test runs of the draft only with tests=true)',
         parameters: [
           idParam('id', 'Workflow id'),
           { name: 'limit', in: 'query', schema: { type: 'integer' } },
+          { name: 'tests', in: 'query', schema: { type: 'boolean' } },
         ],
         responses: {
           200: {

@@ -84,12 +84,20 @@ const version = {
   type: 'object',
   properties: {
     id: { type: 'string' },
-    versionName: withText({ type: 'string' }, "'Initial Version', then 'Version N'"),
+    versionName: withText(
+      { type: 'string' },
+      "'Initial Version', then 'Version N', or the name given to a named save"
+    ),
+    kind: withText(
+      { type: 'string', enum: ['draft', 'publish', 'restore', 'named', 'assistant'] },
+      'What made it: the open draft (autosaves), a publish, a restore, a named save, a copilot change'
+    ),
     workflow: withText(
       { type: 'object' },
       'name, description, icon, blocks, edges, variables, settings at that save'
     ),
     userId: { type: ['string', 'null'] },
+    author: withText({ type: ['object', 'null'] }, 'id, name, email of who made it'),
     updatedBy: { type: 'string', enum: ['user', 'assistant'] },
     createdAt: dateTime,
     updatedAt: dateTime,
@@ -157,7 +165,7 @@ export function workflowPaths() {
       },
       patch: {
         summary:
-          'Save changes (checked against the workflow format). Changing the nodes or edges of a PUBLISHED workflow makes it a DRAFT again and inactive; each save is kept in the history',
+          'Save changes to the draft (checked against the workflow format). Changing the nodes, edges or variables of a PUBLISHED workflow makes its status DRAFT (unpublished changes): the published version keeps serving and an active workflow stays active until the next publish. Saves land in the open draft version of the history',
         parameters: [workflowId],
         requestBody: body({
           type: 'object',
@@ -184,7 +192,7 @@ export function workflowPaths() {
       },
     },
     '/api/v1/workflows/{id}/publish': action(
-      'Compile and publish the draft (one enabled trigger needed; every node enabled on the plan)',
+      'Compile and publish the draft (one enabled trigger needed; every node enabled on the plan): it becomes the live version, an active workflow switches its trigger to it, and the history gets a version',
       { 403: error, 422: error }
     ),
     '/api/v1/workflows/{id}/activate': action(
@@ -220,6 +228,24 @@ export function workflowPaths() {
           404: error,
         },
       },
+      post: {
+        summary: 'Keep the draft as it is now as a named version of the history',
+        parameters: [workflowId],
+        requestBody: body({
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string', maxLength: 120 } },
+        }),
+        responses: {
+          201: reply('The history', {
+            type: 'object',
+            properties: { versions: { type: 'array', items: version } },
+          }),
+          403: error,
+          404: error,
+          422: error,
+        },
+      },
     },
     '/api/v1/workflows/{id}/events/{nodeId}': {
       post: {
@@ -241,7 +267,7 @@ export function workflowPaths() {
     '/api/v1/workflows/{id}/versions/{versionId}/restore': {
       post: {
         summary:
-          "Copy a version's nodes, edges, variables and settings over the draft (it becomes an inactive DRAFT)",
+          "Copy a version's nodes, edges, variables and settings over the draft (status DRAFT; the published version keeps serving), as a new version of the history",
         parameters: [workflowId, pathParam('versionId', 'Version id')],
         responses: { 200: reply('The workflow', workflowResponse), 403: error, 404: error },
       },

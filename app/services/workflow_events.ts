@@ -21,10 +21,8 @@ export interface WorkflowActivatedEvent {
 export type WorkflowDeactivationReason =
   /** Deactivated by hand (switch, API). */
   | 'deactivated'
-  /** Its nodes or edges changed after publishing: back to DRAFT. */
-  | 'edited'
-  /** A history version was restored over it: back to DRAFT. */
-  | 'restored'
+  /** Published again while active: its trigger stops, then starts on the new version. */
+  | 'republished'
   | 'archived'
   | 'deleted'
 

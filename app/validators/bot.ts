@@ -8,6 +8,7 @@ import {
   type NumberBound,
   type TextFormat,
 } from '#shared/bot/settings_bounds'
+import { VERSION_NAME_MAX_LENGTH } from '#shared/history/types'
 
 /* The content is checked by validateBot (app/shared/bot/parse.ts); any JSON value may appear. */
 const anyValue = () => vine.any().nullable().optional()
@@ -119,5 +120,12 @@ export const templatePreviewStartValidator = vine.compile(
     message: vine.string().maxLength(10_000).optional(),
     prefilledVariables: vine.record(vine.any()).optional(),
     textBubbleContentFormat: vine.enum(['richText', 'markdown'] as const).optional(),
+  })
+)
+
+/** POST a named version of a bot's history (docs/workflows.md "History"). */
+export const namedBotVersionValidator = vine.compile(
+  vine.object({
+    name: vine.string().trim().minLength(1).maxLength(VERSION_NAME_MAX_LENGTH),
   })
 )

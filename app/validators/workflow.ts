@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import { VERSION_NAME_MAX_LENGTH } from '#shared/history/types'
 
 /* The content is checked by validateWorkflow (app/shared/workflow/validate.ts). */
 const anyValue = () => vine.any().nullable().optional()
@@ -21,5 +22,12 @@ export const updateWorkflowValidator = vine.compile(
 export const createWorkflowValidator = vine.compile(
   vine.object({
     name: vine.string().trim().maxLength(255).optional(),
+  })
+)
+
+/** POST a named version of the history (docs/workflows.md "History"). */
+export const namedVersionValidator = vine.compile(
+  vine.object({
+    name: vine.string().trim().minLength(1).maxLength(VERSION_NAME_MAX_LENGTH),
   })
 )

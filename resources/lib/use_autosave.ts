@@ -2,8 +2,11 @@ import { useEffect, useRef } from 'react'
 import { router } from '@inertiajs/react'
 import type { StoreApi } from 'zustand'
 
-/** Spec 01 section 4: autosave after 15 seconds without a change. */
-export const AUTOSAVE_DEBOUNCE_MS = 15_000
+/**
+ * Saved this long after the last change (docs/workflows.md "Autosave"): soon enough that a
+ * reload a moment later finds the edit, long enough that typing is one save, not one a key.
+ */
+export const AUTOSAVE_DEBOUNCE_MS = 1_500
 
 /** How an editor store tells the autosave what to watch and how to save. */
 export interface AutosaveAdapter<S> {
@@ -12,15 +15,20 @@ export interface AutosaveAdapter<S> {
   draft: (state: S) => unknown
   /** Whether the draft is what the server holds. */
   isSaved: (state: S) => boolean
-  isSaving: (state: S) => boolean
   /** Sends the draft; resolves once the server answered (false on failure). */
   save: (state: S) => Promise<boolean>
+  /**
+   * The page is going away: sends the draft as a keepalive request (fetch with the XSRF
+   * header; a beacon cannot set it). False when it cannot go that way.
+   */
+  saveOnLeave: (state: S) => boolean
 }
 
 /**
- * Autosave shared by the editors: 15 s after the last change, when the tab is hidden and
- * before an Inertia visit (which waits for the save, then goes on). While unsaved changes
- * exist the browser asks before leaving the page.
+ * Autosave shared by the editors: 1.5 s after the last change; when the tab is hidden or
+ * the page left, at once as a keepalive request; before an Inertia visit (which waits for
+ * the save, then goes on). Only when the draft cannot be sent on leaving (too large for a
+ * keepalive request, or invalid) does the browser ask before leaving the page.
  */
 export function useStoreAutosave<S>(store: StoreApi<S>, adapter: AutosaveAdapter<S>) {
   // Callers may pass an inline object: the effect must not restart on each render.
@@ -45,11 +53,20 @@ export function useStoreAutosave<S>(store: StoreApi<S>, adapter: AutosaveAdapter
       timer = isSaved(state) ? null : setTimeout(saveNow, AUTOSAVE_DEBOUNCE_MS)
     })
 
+    /** Sent on the way out; false when the page should ask before leaving. */
+    const saveOnLeave = () => {
+      if (timer) clearTimeout(timer)
+      timer = null
+      return !isDirty() || read().saveOnLeave(store.getState())
+    }
     const onVisibility = () => {
-      if (document.visibilityState === 'hidden' && isDirty()) void saveNow()
+      if (document.visibilityState === 'hidden') saveOnLeave()
+    }
+    const onPageHide = () => {
+      saveOnLeave()
     }
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!isDirty() && !read().isSaving(store.getState())) return
+      if (saveOnLeave()) return
       event.preventDefault()
       // Older browsers show the prompt only with a returnValue.
       event.returnValue = ''
@@ -79,12 +96,14 @@ export function useStoreAutosave<S>(store: StoreApi<S>, adapter: AutosaveAdapter
     })
 
     document.addEventListener('visibilitychange', onVisibility)
+    window.addEventListener('pagehide', onPageHide)
     window.addEventListener('beforeunload', onBeforeUnload)
     return () => {
       unsubscribe()
       removeBefore()
       if (timer) clearTimeout(timer)
       document.removeEventListener('visibilitychange', onVisibility)
+      window.removeEventListener('pagehide', onPageHide)
       window.removeEventListener('beforeunload', onBeforeUnload)
     }
   }, [store])

@@ -8,6 +8,7 @@ const EventTriggersController = () => import('#controllers/workflows/event_trigg
 router
   .group(() => {
     router.post('/workflows/:id/run', [RunsController, 'start'])
+    router.post('/workflows/:id/test-run', [RunsController, 'test'])
     router.get('/workflows/:id/runs', [RunsController, 'index'])
     router.get('/runs/:runId', [RunsController, 'show'])
   })

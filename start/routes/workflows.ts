@@ -38,6 +38,7 @@ router
     router.post('/workflows/:id/deactivate', [ApiWorkflowsController, 'deactivate'])
     router.post('/workflows/:id/duplicate', [ApiWorkflowsController, 'duplicate'])
     router.get('/workflows/:id/versions', [ApiWorkflowsController, 'versions'])
+    router.post('/workflows/:id/versions', [ApiWorkflowsController, 'saveVersion'])
     router.post('/workflows/:id/versions/:versionId/restore', [
       ApiWorkflowsController,
       'restoreVersion',

@@ -174,11 +174,16 @@ test.group('Workflow editor in the browser', (group) => {
     await page.keyboard.press('Control+d')
     await waitFor(async () => (await nodeOfType(page, 'send-email').count()) === 2, 'duplicate')
     await hideTab(page)
-    await page.locator('[data-testid="workflow-status"][data-status="DRAFT"]').waitFor()
-    await page.locator('[data-testid="workflow-active"][data-state="unchecked"]').waitFor()
+    // The draft has unpublished changes; the published version stays live and active.
+    await page
+      .locator(
+        '[data-testid="workflow-status"][data-status="DRAFT"][data-unpublished-changes="true"]'
+      )
+      .waitFor()
+    await page.locator('[data-testid="workflow-active"][data-state="checked"]').waitFor()
     const edited = await Workflow.findOrFail(workflowId)
     assert.equal(edited.status, 'DRAFT')
-    assert.isFalse(!!edited.isActive)
+    assert.isTrue(!!edited.isActive)
     const original = edited.blocks.find((block) => block.id === mailId)!
     const copy = edited.blocks.find((b) => b.type === 'send-email' && b.id !== mailId)!
     assert.deepEqual(copy.graphCoordinates, {
@@ -212,6 +217,9 @@ test.group('Workflow editor in the browser', (group) => {
       'the deletion saved'
     )
 
+    // Nothing left to autosave (it would be the last word over the copilot's change below).
+    await page.locator('[data-testid="save-status"][data-status="saved"]').waitFor()
+
     // The copilot replaces the graph (a version of its own); the builder restores theirs.
     const stored = await Workflow.findOrFail(workflowId)
     await new UpdateWorkflow().handle(user, workspace, stored, {
@@ -230,7 +238,14 @@ test.group('Workflow editor in the browser', (group) => {
     await page.getByTestId('history-button').click()
     await page.getByTestId('history-version').nth(1).waitFor()
     const names = await page.getByTestId('history-version-name').allTextContents()
-    assert.deepEqual(names, ['Version 2', 'Initial Version'])
+    // Every publish is a version: the builder's draft, the publish, the later edits, the copilot.
+    assert.deepEqual(names, ['Version 4', 'Version 3', 'Version 2', 'Initial Version'])
+    assert.deepEqual(
+      await page
+        .getByTestId('history-version')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind'))),
+      ['assistant', 'draft', 'publish', 'draft']
+    )
     const initial = page.getByTestId('history-version').nth(1)
     await initial.getByTestId('history-preview').click()
     const preview = page.getByTestId('version-preview')
@@ -257,11 +272,7 @@ test.group('Workflow editor in the browser', (group) => {
       return settings.errorHandling?.retryCount === 3 && settings.logging?.retentionDays === 14
     }, 'the settings saved')
 
-    // A manual run from the editor: refused while a draft, then node statuses appear.
-    await page.getByTestId('workflow-run').click()
-    await page.getByText('Publish the workflow before running it').first().waitFor()
-    await page.getByTestId('workflow-publish').click()
-    await page.locator('[data-testid="workflow-status"][data-status="PUBLISHED"]').waitFor()
+    // A test run of the draft from the editor (unpublished changes and all): node statuses appear.
     await page.getByTestId('workflow-run').click()
     await trigger.locator('[data-testid="node-status"][data-status="success"]').waitFor()
     const painted = await page.locator('[data-testid="node-status"]').count()

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import User from '#models/user'
 import Workflow from '#models/workflow'
-import { CreateWorkflow } from '#actions/workflows/workflows'
+import { CreateWorkflow, UpdateWorkflow } from '#actions/workflows/workflows'
 import { PublishWorkflow } from '#actions/workflows/workflow_publishing'
 import { signInThroughMailbox } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
@@ -69,6 +69,19 @@ test.group('Workflow list in the browser', () => {
     assert.equal(await liveRow.getByTestId('workflow-status').innerText(), 'Published')
     await liveRow.getByTestId('workflow-active').click()
     await waitFor(async () => (await Workflow.findOrFail(live.id)).isActive, 'the activation')
+
+    // Its draft edited: the row says so, and it stays active.
+    const stored = await Workflow.findOrFail(live.id)
+    await new UpdateWorkflow().handle(user, workspace, stored, {
+      blocks: stored.blocks.map((block) => ({ ...block, title: 'Start here' })),
+    })
+    await page.reload()
+    await liveRow.getByTestId('workflow-status').waitFor()
+    assert.equal(
+      await liveRow.getByTestId('workflow-status').innerText(),
+      'Draft — unpublished changes'
+    )
+    assert.equal(await liveRow.getByTestId('workflow-active').getAttribute('aria-checked'), 'true')
     await page.setViewportSize({ width: 1280, height: 720 })
     await page.screenshot({ path: app.makePath('docs/screenshots/workflows-list.png') })
 

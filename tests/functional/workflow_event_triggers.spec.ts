@@ -231,7 +231,7 @@ test.group('Event triggers', (group) => {
     assert.lengthOf(await db.from('workflow_trigger_states').where('workflow_id', id), 0)
   })
 
-  test('Telegram: one active workflow per bot; editing or deleting an active workflow deletes its webhook', async ({
+  test('Telegram: one active workflow per bot; editing keeps its webhook, republishing sets it again, deactivating or deleting deletes it', async ({
     client,
     assert,
     cleanup,
@@ -258,7 +258,7 @@ test.group('Event triggers', (group) => {
     )
     assert.equal(telegram.webhook()!.url, `${appUrl}/api/v1/workflows/${first}/events/trigger`)
 
-    // Editing the nodes after publishing makes a draft: the webhook goes.
+    // Editing the nodes after publishing makes a draft; the published version keeps its webhook.
     const shown = (await client.get(`/api/v1/workflows/${first}`).bearerToken(who.token)).body()
       .workflow
     const moved = structuredClone(shown.blocks)
@@ -268,6 +268,27 @@ test.group('Event triggers', (group) => {
       .bearerToken(who.token)
       .json({ blocks: moved })
     assert.equal(edited.body().workflow.status, 'DRAFT')
+    assert.isTrue(edited.body().workflow.isActive)
+    assert.equal(telegram.webhook()!.url, `${appUrl}/api/v1/workflows/${first}/events/trigger`)
+
+    // Publishing the draft switches the trigger to it: the webhook is set again.
+    const calls = telegram.calls.length
+    ;(await client.post(`/api/v1/workflows/${first}/publish`).bearerToken(who.token)).assertStatus(
+      200
+    )
+    assert.deepEqual(
+      telegram.calls
+        .slice(calls)
+        .map((call) => call.method)
+        .filter((method) => method !== 'getWebhookInfo'),
+      ['deleteWebhook', 'setWebhook']
+    )
+    assert.equal(telegram.webhook()!.url, `${appUrl}/api/v1/workflows/${first}/events/trigger`)
+
+    // Deactivating by hand deletes it.
+    ;(
+      await client.post(`/api/v1/workflows/${first}/deactivate`).bearerToken(who.token)
+    ).assertStatus(200)
     assert.equal(telegram.calls.at(-1)!.method, 'deleteWebhook')
     assert.isNull(telegram.webhook())
 

@@ -208,7 +208,7 @@ test.group('Workflows REST API', (group) => {
     assert.equal(duplicate.body().workflow.status, 'DRAFT')
   })
 
-  test('status rules: publish before activating; editing nodes or edges after publishing makes a draft', async ({
+  test('status rules: publish before activating; editing after publishing makes the draft a DRAFT while the live version stays active', async ({
     client,
     assert,
   }) => {
@@ -278,22 +278,35 @@ test.group('Workflows REST API', (group) => {
         .json({ blocks: moved })
       edited.assertStatus(200)
       assert.equal(edited.body().workflow.status, 'DRAFT')
-      assert.isFalse(edited.body().workflow.isActive)
+      // The published version keeps serving: no deactivation, the compiled copy unchanged.
+      assert.isTrue(edited.body().workflow.isActive)
+      assert.deepEqual(
+        edited.body().workflow.executableWorkflow.blocks[1].graphCoordinates,
+        workflow.blocks[1].graphCoordinates
+      )
       assert.deepEqual(edited.body().workflow.blocks[1].graphCoordinates, { x: 420.46, y: 10 })
+      assert.deepEqual(deactivated, [])
+
+      // Publishing again swaps the live version: the trigger restarts on it.
+      const republished = await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
+      assert.equal(republished.body().workflow.status, 'PUBLISHED')
+      assert.isTrue(republished.body().workflow.isActive)
+      assert.deepEqual(republished.body().workflow.executableWorkflow.blocks[1].graphCoordinates, {
+        x: 420.46,
+        y: 10,
+      })
       assert.deepEqual(deactivated, [
-        { workflowId: id, workspaceId: workspace.id, reason: 'edited' },
+        { workflowId: id, workspaceId: workspace.id, reason: 'republished' },
       ])
+      assert.lengthOf(activated, 2)
 
       // Edges count too.
-      await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
       const unlinked = await client
         .patch(`/api/v1/workflows/${id}`)
         .bearerToken(token)
         .json({ edges: [], blocks: moved.map(({ outgoingEdgeId, ...block }: any) => block) })
       assert.equal(unlinked.body().workflow.status, 'DRAFT')
-
-      const again = await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(token)
-      again.assertStatus(409)
+      assert.isTrue(unlinked.body().workflow.isActive)
 
       // Deactivating by hand.
       await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)
@@ -481,7 +494,7 @@ test.group('Workflows REST API', (group) => {
     )
   })
 
-  test("history: 'Initial Version', then 'Version N'; a person's saves update their latest version; restore", async ({
+  test("history: 'Initial Version', then 'Version N'; a person's saves update their open draft version; restore", async ({
     client,
     assert,
   }) => {
@@ -538,8 +551,10 @@ test.group('Workflows REST API', (group) => {
     assert.equal(workflow.blocks[1].options.value, 'edited by hand')
     assert.equal(workflow.name, 'Three')
     assert.equal(workflow.status, 'DRAFT')
-    assert.isFalse(workflow.isActive)
+    // Only the draft changed: the published version keeps running.
+    assert.isTrue(workflow.isActive)
     assert.deepEqual(await names(), [
+      'Version 5/user',
       'Version 4/user',
       'Version 3/user',
       'Version 2/assistant',

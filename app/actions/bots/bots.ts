@@ -13,6 +13,7 @@ import { createBotContent } from '#shared/bot/new_bot'
 import { validateBot } from '#shared/bot/parse'
 import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types'
 import { botFieldProblems } from '#shared/bot/settings_bounds'
+import { recordBotVersion } from './bot_history.js'
 
 /** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
@@ -169,6 +170,7 @@ export class UpdateBot {
    * bot already had stay editable (and removable) after an admin disables their plugin.
    */
   async handle(bot: Bot, patch: BotPatch, actor?: { user: User; workspace: Workspace }) {
+    let contentChanged = false
     if (actor && patch.groups) {
       const before = new Set(blockTypes(bot.groups))
       const added = blockTypes(patch.groups).filter((type) => !before.has(type))
@@ -204,6 +206,7 @@ export class UpdateBot {
         theme: patch.theme ?? bot.theme,
         settings: patch.settings ?? bot.settings,
       } as BotV6)
+      contentChanged = true
       bot.merge(contentOf(next))
       // Saved content is always v6: a bot migrated on open is stored migrated from now on.
       bot.version = '6'
@@ -264,6 +267,8 @@ export class UpdateBot {
     }
     if (patch.isArchived !== undefined) bot.isArchived = patch.isArchived
     await bot.save()
+    // A builder's save lands in their open draft version of the history.
+    if (contentChanged && actor) await recordBotVersion(bot, actor.user)
     return bot
   }
 }
@@ -290,21 +295,25 @@ export class PublishBot {
     }
     const content = { version: bot.version, ...contentOf(bot as unknown as BotV6) }
     if (!plan.features.brandingRemoval) content.settings = withBranding(content.settings)
+    let published: PublishedBot
     if (existing) {
       existing.merge(content)
       await existing.save()
-      return existing
+      published = existing
+    } else {
+      published = await withinPlanLimit({ user, workspace }, 'botPublish', async (trx) => {
+        // A concurrent publish of this same bot got there first: update its copy.
+        const raced = await PublishedBot.query({ client: trx }).where('bot_id', bot.id).first()
+        if (raced) {
+          raced.merge(content)
+          await raced.save()
+          return raced
+        }
+        return PublishedBot.create({ botId: bot.id, ...content }, { client: trx })
+      })
     }
-    return withinPlanLimit({ user, workspace }, 'botPublish', async (trx) => {
-      // A concurrent publish of this same bot got there first: update its copy.
-      const raced = await PublishedBot.query({ client: trx }).where('bot_id', bot.id).first()
-      if (raced) {
-        raced.merge(content)
-        await raced.save()
-        return raced
-      }
-      return PublishedBot.create({ botId: bot.id, ...content }, { client: trx })
-    })
+    await recordBotVersion(bot, user, { kind: 'publish' })
+    return published
   }
 }
 
@@ -346,6 +355,7 @@ export class RestorePublishedBot {
       content.settings = withBranding(content.settings)
     bot.merge(content)
     await bot.save()
+    await recordBotVersion(bot, actor?.user ?? null, { kind: 'restore' })
     return bot
   }
 }

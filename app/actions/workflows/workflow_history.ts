@@ -6,8 +6,8 @@ import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { snapshotOf } from '#dtos/workflow_dto'
-import { emitWorkflowDeactivated } from '#services/workflow_events'
 import type { WorkflowEditor } from '#shared/workflow/types'
+import type { VersionKind } from '#shared/history/types'
 
 /** The first version is 'Initial Version', the n-th 'Version n' (spec 01 "Copilot flow"). */
 export function versionName(position: number) {
@@ -22,20 +22,22 @@ function versionsQuery(workflowId: string, client?: TransactionClientContract) {
 }
 
 /**
- * Keeps the history after a save. A person's save updates the latest version when that
- * one is a person's too, else opens a new one; every copilot change opens a new one, so
- * each can be undone. `append` always opens a new one (a restore must not overwrite the
- * version a person might want back).
+ * Keeps the history after a change (docs/workflows.md "History"). A person's autosave
+ * updates the latest version while that one is their open draft version, else opens one;
+ * every other kind (publish, restore, named save, each copilot change) opens a version that
+ * stays as it was, so none of them is ever overwritten by later edits.
  */
 export async function recordVersion(
   workflow: Workflow,
   actor: { user: User | null; updatedBy: WorkflowEditor },
   trx: TransactionClientContract,
-  options: { append?: boolean } = {}
+  options: { kind?: VersionKind; name?: string } = {}
 ) {
+  const kind: VersionKind =
+    options.kind ?? (actor.updatedBy === 'assistant' ? 'assistant' : 'draft')
   const versions = await versionsQuery(workflow.id, trx)
   const latest = versions[0]
-  if (!options.append && actor.updatedBy === 'user' && latest?.updatedBy === 'user') {
+  if (kind === 'draft' && latest?.kind === 'draft' && latest.updatedBy === 'user') {
     latest.useTransaction(trx)
     latest.merge({ workflow: snapshotOf(workflow), userId: actor.user?.id ?? latest.userId })
     await latest.save()
@@ -44,7 +46,8 @@ export async function recordVersion(
   return WorkflowVersion.create(
     {
       workflowId: workflow.id,
-      versionName: versionName(versions.length + 1),
+      versionName: options.name?.trim() || versionName(versions.length + 1),
+      kind,
       workflow: snapshotOf(workflow),
       userId: actor.user?.id ?? null,
       updatedBy: actor.updatedBy,
@@ -55,14 +58,25 @@ export async function recordVersion(
 
 export class ListWorkflowVersions {
   handle(workflow: Workflow) {
-    return versionsQuery(workflow.id)
+    return versionsQuery(workflow.id).preload('user')
+  }
+}
+
+export class SaveNamedWorkflowVersion {
+  /** Keeps the draft as it is now under a name the builder chose. */
+  async handle(user: User, workflow: Workflow, name: string) {
+    return db.transaction((trx) =>
+      recordVersion(workflow, { user, updatedBy: 'user' }, trx, { kind: 'named', name })
+    )
   }
 }
 
 /**
  * Copies a version's content (nodes, edges, variables, settings) over the draft, keeping
- * the draft's name, description and icon. The result is a draft again: it must be
- * published before it runs. The restored content becomes a new version of its own.
+ * the draft's name, description and icon. Only the draft changes: a published version
+ * keeps serving, and the workflow stays active, until the builder publishes
+ * (docs/workflows.md "Live version and draft"). The restored content becomes a new
+ * version of its own.
  */
 export class RestoreWorkflowVersion {
   async handle(user: User, _workspace: Workspace, workflow: Workflow, versionId: string) {
@@ -71,7 +85,6 @@ export class RestoreWorkflowVersion {
       .where('workflow_id', workflow.id)
       .first()
     if (!version) throw AppError.notFound('Version not found')
-    const wasActive = !!workflow.isActive
     await db.transaction(async (trx) => {
       workflow.useTransaction(trx)
       workflow.merge({
@@ -80,19 +93,11 @@ export class RestoreWorkflowVersion {
         variables: version.workflow.variables,
         settings: version.workflow.settings,
         status: 'DRAFT',
-        isActive: false,
         updatedBy: 'user',
       })
       await workflow.save()
-      await recordVersion(workflow, { user, updatedBy: 'user' }, trx, { append: true })
+      await recordVersion(workflow, { user, updatedBy: 'user' }, trx, { kind: 'restore' })
     })
-    if (wasActive) {
-      await emitWorkflowDeactivated({
-        workflowId: workflow.id,
-        workspaceId: workflow.workspaceId,
-        reason: 'restored',
-      })
-    }
     return workflow
   }
 }

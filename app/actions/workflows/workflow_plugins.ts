@@ -29,13 +29,15 @@ export async function workflowNodeCatalogue() {
 /**
  * The first enabled node that misses a required attachment (an LLM agent without its
  * Model), so publishing can say which node and which slot. Attachment edges leave the
- * node towards what is plugged in; edges to disabled nodes are already gone.
+ * node towards what is plugged in; edges to disabled attachments are already gone.
  */
 export function missingAttachment(
   executable: { blocks: WorkflowBlock[]; edges: WorkflowEdge[] },
   requiredSlotsOf: (type: string) => readonly AttachmentSlotDeclaration[]
 ) {
   for (const block of executable.blocks) {
+    // A disabled node is skipped: what it would need plugged in does not matter.
+    if (block.isDisabled === true) continue
     for (const slot of requiredSlotsOf(block.type)) {
       const plugged = executable.edges.some(
         (edge) =>

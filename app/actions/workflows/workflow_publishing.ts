@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
 import type Workflow from '#models/workflow'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
@@ -8,6 +9,7 @@ import { withinPlanLimit } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { emitWorkflowActivated, emitWorkflowDeactivated } from '#services/workflow_events'
 import { activateEventTrigger } from '#services/workflows/event_triggers'
+import { recordVersion } from './workflow_history.js'
 import { compileExecutable, nodeTypesOf, WorkflowCompileError } from '#shared/workflow/validate'
 import type { ExecutableWorkflow } from '#shared/workflow/types'
 import { assertValidWorkflow } from './workflows.js'
@@ -20,58 +22,114 @@ async function assertRunnableOnPlan(
   executable: ExecutableWorkflow
 ) {
   const { plan } = await effectivePlan(user, workspace)
-  await assertPluginsEnabled(nodeTypesOf(executable), plan.name)
+  await assertPluginsEnabled(nodeTypesOf(executable, { enabledOnly: true }), plan.name)
+}
+
+/**
+ * The draft compiled as runs need it (the nodes, the one trigger, the waits, the variables), after the checks publishing makes: what a publish makes live and what a
+ * test run of the draft runs.
+ */
+export async function compileDraft(user: User, workspace: Workspace, workflow: Workflow) {
+  const content = assertValidWorkflow({
+    name: workflow.name,
+    description: workflow.description,
+    icon: workflow.icon,
+    blocks: workflow.blocks,
+    edges: workflow.edges,
+    variables: workflow.variables,
+    settings: workflow.settings,
+  })
+  const { categoryOf, isWaitNode, nodeName, requiredSlotsOf } = await workflowNodeCatalogue()
+  let executable: ExecutableWorkflow
+  try {
+    executable = compileExecutable(content, categoryOf, isWaitNode)
+  } catch (error) {
+    if (!(error instanceof WorkflowCompileError)) throw error
+    throw new AppError(error.message, {
+      status: 422,
+      code: error.code,
+      description:
+        error.triggerCount === 0
+          ? 'Add a trigger node (or enable the one you have), then publish again.'
+          : 'Keep a single enabled trigger node, then publish again.',
+    })
+  }
+  const missing = missingAttachment(executable, requiredSlotsOf)
+  if (missing) {
+    const node = missing.block.title || nodeName(missing.block.type)
+    const slot = missing.slot.label ?? missing.slot.name
+    throw new AppError(`"${node}" needs a ${slot} attachment`, {
+      status: 422,
+      code: 'E_WORKFLOW_COMPILE',
+      description: `Plug a ${slot} node into "${node}" (or disable the node), then publish again.`,
+    })
+  }
+  await assertRunnableOnPlan(user, workspace, executable)
+  const compiled: ExecutableWorkflow = { ...executable, variables: content.variables }
+  return { content, executable: compiled }
 }
 
 export class PublishWorkflow {
   /**
-   * Compiles what triggers and the executor run (enabled nodes, the one trigger, the wait
-   * nodes) and marks the workflow PUBLISHED. Publishing does not activate it.
+   * Compiles the draft (compileDraft) and marks the workflow PUBLISHED: this becomes the
+   * live version. Publishing does not activate it; an active workflow stays active and its
+   * trigger switches to the new version. Each publish is a version of the history.
    */
   async handle(user: User, workspace: Workspace, workflow: Workflow) {
-    const content = assertValidWorkflow({
-      name: workflow.name,
-      description: workflow.description,
-      icon: workflow.icon,
-      blocks: workflow.blocks,
-      edges: workflow.edges,
-      variables: workflow.variables,
-      settings: workflow.settings,
+    const { content, executable: live } = await compileDraft(user, workspace, workflow)
+    const active = !!workflow.isActive
+    if (active) await switchTriggers(workflow, live)
+    await db.transaction(async (trx) => {
+      workflow.useTransaction(trx)
+      workflow.merge({ executableWorkflow: live, status: 'PUBLISHED', publishedAt: DateTime.now() })
+      await workflow.save()
+      await recordVersion(workflow, { user, updatedBy: 'user' }, trx, { kind: 'publish' })
     })
-    const { categoryOf, isWaitNode, nodeName, requiredSlotsOf } = await workflowNodeCatalogue()
-    let executable: ExecutableWorkflow
-    try {
-      executable = compileExecutable(content, categoryOf, isWaitNode)
-    } catch (error) {
-      if (!(error instanceof WorkflowCompileError)) throw error
-      throw new AppError(error.message, {
-        status: 422,
-        code: error.code,
-        description:
-          error.triggerCount === 0
-            ? 'Add a trigger node (or enable the one you have), then publish again.'
-            : 'Keep a single enabled trigger node, then publish again.',
+    if (active) {
+      await emitWorkflowActivated({
+        workflowId: workflow.id,
+        workspaceId: workflow.workspaceId,
+        executableWorkflow: live,
+        settings: content.settings,
       })
     }
-    const missing = missingAttachment(executable, requiredSlotsOf)
-    if (missing) {
-      const node = missing.block.title || nodeName(missing.block.type)
-      const slot = missing.slot.label ?? missing.slot.name
-      throw new AppError(`"${node}" needs a ${slot} attachment`, {
-        status: 422,
-        code: 'E_WORKFLOW_COMPILE',
-        description: `Plug a ${slot} node into "${node}" (or disable the node), then publish again.`,
-      })
-    }
-    await assertRunnableOnPlan(user, workspace, executable)
-    workflow.merge({
-      executableWorkflow: executable,
-      status: 'PUBLISHED',
-      publishedAt: DateTime.now(),
-    })
-    await workflow.save()
     return workflow
   }
+}
+
+/**
+ * An active workflow published again: its trigger stops and starts on the new version
+ * (a schedule's cron or an event trigger's options may have changed). When the new
+ * trigger is refused, the old one is started again and the publish fails with the reason.
+ */
+async function switchTriggers(workflow: Workflow, next: ExecutableWorkflow) {
+  const previous = workflow.executableWorkflow
+  await emitWorkflowDeactivated({
+    workflowId: workflow.id,
+    workspaceId: workflow.workspaceId,
+    reason: 'republished',
+  })
+  try {
+    await activateEventTrigger({ ...workflowIdentity(workflow), executableWorkflow: next })
+  } catch (error) {
+    if (previous) {
+      await activateEventTrigger({ ...workflowIdentity(workflow), executableWorkflow: previous })
+        .then(() =>
+          emitWorkflowActivated({
+            workflowId: workflow.id,
+            workspaceId: workflow.workspaceId,
+            executableWorkflow: previous,
+            settings: workflow.settings,
+          })
+        )
+        .catch(() => {})
+    }
+    throw error
+  }
+}
+
+function workflowIdentity(workflow: Workflow) {
+  return { id: workflow.id, workspaceId: workflow.workspaceId, createdBy: workflow.createdBy }
 }
 
 export class ActivateWorkflow {
@@ -80,7 +138,8 @@ export class ActivateWorkflow {
    * active workflows of the workspace count against workflowActivation.
    */
   async handle(user: User, workspace: Workspace, workflow: Workflow) {
-    if (workflow.status !== 'PUBLISHED' || !workflow.executableWorkflow) {
+    // A published version is enough: unpublished changes of the draft do not run.
+    if (!workflow.executableWorkflow) {
       throw new AppError('Publish the workflow before activating it', {
         status: 409,
         code: 'E_NOT_PUBLISHED',

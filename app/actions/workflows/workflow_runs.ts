@@ -8,7 +8,9 @@ import { dispatchRun, resumeJob } from '#services/workflows/jobs'
 import { onRunEvent, onRunResponse } from '#services/workflows/run_events'
 import type { RunStatus, WebhookResponse } from '#shared/workflow/types'
 import type { WorkflowRunDetailDto, WorkflowRunSummaryDto } from '#shared/workflow/dto'
+import Workspace from '#models/workspace'
 import { findWorkflowFor } from './workflow_access.js'
+import { compileDraft } from './workflow_publishing.js'
 
 /**
  * Starting and reading workflow runs: manual runs (the Run button, the API), webhook
@@ -34,11 +36,36 @@ export class StartManualRun {
   }
 }
 
+/**
+ * A test run of the draft as it is now, published or not (docs/workflows.md "Test runs"):
+ * the draft is compiled with the checks of a publish and kept with the run. A trigger that
+ * takes webhook calls gets `input` as the body of a sample call; other triggers get it as
+ * it is. Test runs do not count in the published version's runs.
+ */
+export class StartTestRun {
+  async handle(user: User, workflowId: string, input: unknown) {
+    const { workflow } = await findWorkflowFor(user, workflowId, 'write')
+    const workspace = await Workspace.findOrFail(workflow.workspaceId)
+    const { executable } = await compileDraft(user, workspace, workflow)
+    const root = executable.blocks.find((block) => block.id === executable.root_block)!
+    const toInput = await (await pluginRegistry()).exportOf<ToInput>(root.type, 'webhookInput')
+    const runInput = toInput
+      ? toInput({ method: 'POST', headers: {}, query: {}, body: input ?? null })
+      : (input ?? {})
+    const runnable = await loadWorkflow(workflow.id)
+    const runId = await createRun(runnable!, 'manual', runInput, { test: executable })
+    await dispatch(runJob, { runId })
+    return { runId }
+  }
+}
+
 export class ListRuns {
-  async handle(user: User, workflowId: string, limit = 50) {
+  /** Newest first; test runs of the draft only with `tests` (they are not the live version's). */
+  async handle(user: User, workflowId: string, limit = 50, options: { tests?: boolean } = {}) {
     await findWorkflowFor(user, workflowId, 'read')
     const runs = await WorkflowRun.query()
       .where('workflow_id', workflowId)
+      .if(!options.tests, (query) => query.where('is_test', false))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(Math.min(Math.max(limit, 1), 200))
@@ -52,6 +79,7 @@ function runSummary(run: WorkflowRun): WorkflowRunSummaryDto {
     workflowId: run.workflowId,
     status: run.status,
     trigger: run.trigger,
+    isTest: !!run.isTest,
     error: run.error,
     startedAt: run.startedAt?.toISO() ?? null,
     finishedAt: run.finishedAt?.toISO() ?? null,
@@ -152,7 +180,8 @@ export class ReceiveWorkflowWebhook {
     const registry = await pluginRegistry()
     const accepts = root ? await registry.exportOf<Accepts>(root.type, 'acceptsCall') : undefined
     if (!workflow || !root || !accepts) throw AppError.notFound('Workflow not found')
-    if (!workflow.isActive || workflow.status !== 'PUBLISHED') {
+    // Its published version answers, whatever the draft holds (docs/workflows.md).
+    if (!workflow.isActive) {
       throw new AppError('This workflow is not active', { status: 404 })
     }
     const verdict = accepts(root.options ?? {}, call)

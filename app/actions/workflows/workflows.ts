@@ -20,6 +20,7 @@ import {
   type WorkflowVariable,
 } from '#shared/workflow/types'
 import { nodeTypesOf, validateWorkflow, WORKFLOW_NAME_MAX_LENGTH } from '#shared/workflow/validate'
+import { sameJson } from '#shared/history/diff'
 import { recordVersion } from './workflow_history.js'
 
 /** An id an imported workflow may keep (the shape of our ids and of other tools'). */
@@ -43,23 +44,7 @@ export function assertValidWorkflow(
 }
 
 /** JSON equality that ignores key order (the editor may rebuild objects in another order). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
-    return a.every((entry, index) => sameJson(entry, b[index]))
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const defined = (o: object) =>
-      Object.entries(o).filter(([, value]) => value !== undefined) as [string, unknown][]
-    const left = defined(a)
-    const right = new Map(defined(b))
-    return (
-      left.length === right.size && left.every(([key, value]) => sameJson(value, right.get(key)))
-    )
-  }
-  return false
-}
+export { sameJson }
 
 export interface CreateWorkflowInput {
   name?: string | null
@@ -133,9 +118,10 @@ export class UpdateWorkflow {
   /**
    * Saves a change. The content is checked against the format; node types added by this
    * save must be enabled on the actor's plan (those the workflow already had stay editable
-   * after an admin disables their plugin). A PUBLISHED workflow whose nodes or edges change
-   * goes back to DRAFT and inactive (spec 01 "Workflow status"). Each save is kept in the
-   * history.
+   * after an admin disables their plugin). Only the draft changes: a PUBLISHED workflow
+   * whose content changes shows DRAFT ("unpublished changes") while its published version
+   * keeps serving and it stays active (docs/workflows.md "Live version and draft"). Each
+   * save is kept in the history.
    */
   async handle(user: User, workspace: Workspace, workflow: Workflow, patch: WorkflowPatch) {
     const updatedBy: WorkflowEditor = patch.updatedBy ?? 'user'
@@ -156,10 +142,11 @@ export class UpdateWorkflow {
       await assertPluginsEnabled(added, plan.name)
     }
 
-    const graphChanged =
-      !sameJson(next.blocks, workflow.blocks) || !sameJson(next.edges, workflow.edges)
-    const unpublishes = graphChanged && workflow.status === 'PUBLISHED'
-    const wasActive = !!workflow.isActive
+    const contentChanged =
+      !sameJson(next.blocks, workflow.blocks) ||
+      !sameJson(next.edges, workflow.edges) ||
+      !sameJson(next.variables, workflow.variables)
+    const unpublishedChanges = contentChanged && workflow.status === 'PUBLISHED'
 
     await db.transaction(async (trx) => {
       // The copilot's first change must leave the builder's own work restorable.
@@ -180,19 +167,11 @@ export class UpdateWorkflow {
         settings: next.settings,
         updatedBy,
         ...(updatedBy === 'assistant' ? { isModifiedByAi: true } : {}),
-        ...(unpublishes ? { status: 'DRAFT' as const, isActive: false } : {}),
+        ...(unpublishedChanges ? { status: 'DRAFT' as const } : {}),
       })
       await workflow.save()
       await recordVersion(workflow, { user, updatedBy }, trx)
     })
-
-    if (unpublishes && wasActive) {
-      await emitWorkflowDeactivated({
-        workflowId: workflow.id,
-        workspaceId: workflow.workspaceId,
-        reason: 'edited',
-      })
-    }
     return workflow
   }
 }

@@ -13,7 +13,9 @@ import {
 } from '#actions/bots/bots'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { toBotDto, toBotSummaryDto } from '#dtos/bot_dto'
-import { updateBotValidator } from '#validators/bot'
+import { namedBotVersionValidator, updateBotValidator } from '#validators/bot'
+import { ListBotVersions, RestoreBotVersion, SaveNamedBotVersion } from '#actions/bots/bot_history'
+import { toBotHistoryDto } from '#dtos/bot_dto'
 import { BotParseError, importBot } from '#shared/bot/parse'
 import Workspace from '#models/workspace'
 
@@ -89,6 +91,28 @@ export default class ApiBotsController {
     const { bot, mode } = await findBotFor(auth.user!, params.id, 'write')
     const workspace = await Workspace.findOrFail(bot.workspaceId)
     await new RestorePublishedBot().handle(bot, { user: auth.user!, workspace })
+    const published = await PublishedBot.findBy('bot_id', bot.id)
+    return response.ok(toBotDto(bot, mode, published))
+  }
+
+  /** GET /api/v1/bots/:id/versions: the history, newest first. */
+  async versions({ auth, params, response }: HttpContext) {
+    const { bot } = await findBotFor(auth.user!, params.id)
+    return response.ok(toBotHistoryDto(await new ListBotVersions().handle(bot)))
+  }
+
+  /** POST /api/v1/bots/:id/versions {name}: keeps the draft as it is under a name. */
+  async saveVersion({ auth, params, request, response }: HttpContext) {
+    const { bot } = await findBotFor(auth.user!, params.id, 'write')
+    const { name } = await request.validateUsing(namedBotVersionValidator)
+    await new SaveNamedBotVersion().handle(auth.user!, bot, name)
+    return response.created(toBotHistoryDto(await new ListBotVersions().handle(bot)))
+  }
+
+  /** POST /api/v1/bots/:id/versions/:versionId/restore: the version's content over the draft. */
+  async restoreVersion({ auth, params, response }: HttpContext) {
+    const { bot, mode } = await findBotFor(auth.user!, params.id, 'write')
+    await new RestoreBotVersion().handle(auth.user!, bot, params.versionId)
     const published = await PublishedBot.findBy('bot_id', bot.id)
     return response.ok(toBotDto(bot, mode, published))
   }

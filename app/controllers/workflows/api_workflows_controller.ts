@@ -16,7 +16,11 @@ import {
   DeactivateWorkflow,
   PublishWorkflow,
 } from '#actions/workflows/workflow_publishing'
-import { ListWorkflowVersions, RestoreWorkflowVersion } from '#actions/workflows/workflow_history'
+import {
+  ListWorkflowVersions,
+  RestoreWorkflowVersion,
+  SaveNamedWorkflowVersion,
+} from '#actions/workflows/workflow_history'
 import { parseWorkflowImport } from '#actions/workflows/workflow_import'
 import {
   lastRunTimes,
@@ -24,7 +28,7 @@ import {
   toWorkflowHistoryDto,
   toWorkflowSummaryDto,
 } from '#dtos/workflow_dto'
-import { updateWorkflowValidator } from '#validators/workflow'
+import { namedVersionValidator, updateWorkflowValidator } from '#validators/workflow'
 
 async function writable(ctx: HttpContext) {
   const found = await findWorkflowFor(ctx.auth.user!, ctx.params.id, 'write')
@@ -118,6 +122,16 @@ export default class ApiWorkflowsController {
   async versions({ auth, params, response }: HttpContext) {
     const { workflow } = await findWorkflowFor(auth.user!, params.id)
     return response.ok(toWorkflowHistoryDto(await new ListWorkflowVersions().handle(workflow)))
+  }
+
+  /** POST /api/v1/workflows/:id/versions {name}: keeps the draft as it is under a name. */
+  async saveVersion(ctx: HttpContext) {
+    const { workflow } = await writable(ctx)
+    const { name } = await ctx.request.validateUsing(namedVersionValidator)
+    await new SaveNamedWorkflowVersion().handle(ctx.auth.user!, workflow, name)
+    return ctx.response.created(
+      toWorkflowHistoryDto(await new ListWorkflowVersions().handle(workflow))
+    )
   }
 
   async restoreVersion(ctx: HttpContext) {

@@ -5,6 +5,7 @@ import {
   ResumeWaitingRun,
   ShowRun,
   StartManualRun,
+  StartTestRun,
   type WebhookCallInput,
 } from '#actions/workflows/workflow_runs'
 
@@ -25,9 +26,17 @@ export default class RunsController {
     return ctx.response.status(202).send(result)
   }
 
+  /** POST /api/v1/workflows/:id/test-run {input?}: runs the draft (docs/workflows.md). */
+  async test(ctx: HttpContext) {
+    const input = ctx.request.input('input', {})
+    const result = await new StartTestRun().handle(ctx.auth.getUserOrFail(), ctx.params.id, input)
+    return ctx.response.status(202).send(result)
+  }
+
   async index(ctx: HttpContext) {
     const limit = Number(ctx.request.input('limit', 50)) || 50
-    return new ListRuns().handle(ctx.auth.getUserOrFail(), ctx.params.id, limit)
+    const tests = ctx.request.input('tests') === 'true'
+    return new ListRuns().handle(ctx.auth.getUserOrFail(), ctx.params.id, limit, { tests })
   }
 
   async show(ctx: HttpContext) {

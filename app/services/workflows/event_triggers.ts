@@ -99,7 +99,7 @@ export async function isActiveEventUrl(url: string) {
   const row = await rowOf(match[1])
   if (!row || row.node_id !== decodeURIComponent(match[2])) return false
   const workflow = await loadWorkflow(row.workflow_id)
-  return Boolean(workflow?.isActive && workflow.status === 'PUBLISHED')
+  return Boolean(workflow?.isActive && workflow.executableWorkflow)
 }
 
 /** The context every hook gets; null (with the reason in `logs`) when credentials are unusable. */
@@ -243,7 +243,7 @@ export async function resumeEventTriggerPolls() {
     .from(TABLE)
     .join('workflows', 'workflows.id', `${TABLE}.workflow_id`)
     .where('workflows.is_active', true)
-    .where('workflows.status', 'PUBLISHED')
+    .whereNotNull('workflows.executable_workflow')
     .select(`${TABLE}.*`)
   for (const row of rows) {
     const hooks = await hooksOf(row.plugin_id)
@@ -271,7 +271,7 @@ export async function receiveEvent(
     throw new AppError('This workflow is not active', { status: 404 })
   }
   const workflow = await loadWorkflow(workflowId)
-  if (!workflow || !workflow.isActive || workflow.status !== 'PUBLISHED') {
+  if (!workflow || !workflow.isActive || !workflow.executableWorkflow) {
     throw new AppError('This workflow is not active', { status: 404 })
   }
   const { handleEvent } = await hooksOf(row.plugin_id)
@@ -379,7 +379,7 @@ export async function pollEventTrigger(workflowId: string): Promise<string[] | n
   const row = await rowOf(workflowId)
   const workflow = await loadWorkflow(workflowId)
   const hooks = row ? await hooksOf(row.plugin_id) : {}
-  if (!row || !workflow?.isActive || workflow.status !== 'PUBLISHED' || !hooks.poll) {
+  if (!row || !workflow?.isActive || !workflow.executableWorkflow || !hooks.poll) {
     await release()
     return null
   }

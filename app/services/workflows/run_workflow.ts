@@ -55,7 +55,7 @@ export interface RunnableWorkflow {
   name?: string
   /** Triggers other than manual ones only start runs of active workflows. */
   isActive?: boolean
-  /** DRAFT, PUBLISHED or DISABLED (the webhook route answers only published workflows). */
+  /** The draft's status: DRAFT while it has unpublished changes (runs use the published version). */
   status?: string
   executableWorkflow: ExecutableWorkflow | null
   /** The executable's graph, when the loader had it compiled already. */
@@ -194,7 +194,8 @@ function runnableOf(row: Record<string, any>): RunnableWorkflow {
     executableWorkflow: published?.executable ?? null,
     graph: published?.graph,
     settings: parseJson<WorkflowSettings>(row.settings, {}),
-    variables: parseJson<WorkflowVariable[]>(row.variables, []),
+    // What was published, not the draft being edited (docs/workflows.md "Live version and draft").
+    variables: published?.executable.variables ?? parseJson<WorkflowVariable[]>(row.variables, []),
   }
 }
 
@@ -262,8 +263,9 @@ export async function createRun(
   workflow: RunnableWorkflow,
   trigger: RunTrigger,
   input: unknown,
-  options: { handOff?: boolean } = {}
+  options: { handOff?: boolean; test?: ExecutableWorkflow } = {}
 ): Promise<string> {
+  if (options.test) return createTestRun(workflow, trigger, input, options.test)
   if (!workflow.executableWorkflow) throw new Error(RUN_TEXTS.notPublished)
   let claimed: WorkflowRun | null = null
   if (options.handOff && freeSlots() > claimsPending) {
@@ -289,6 +291,40 @@ export async function createRun(
   }
   emitRunEvent({ runId: run.id, workflowId: workflow.id, nodeId: null, status: 'queued' })
   return run.id
+}
+
+/**
+ * A test run of the draft: it keeps the draft as compiled now, so later edits (and the
+ * published version) do not change it, even when it waits and resumes later.
+ */
+async function createTestRun(
+  workflow: RunnableWorkflow,
+  trigger: RunTrigger,
+  input: unknown,
+  executable: ExecutableWorkflow
+) {
+  const run = await WorkflowRun.create({
+    workflowId: workflow.id,
+    status: 'queued',
+    trigger,
+    input: input ?? null,
+    isTest: true,
+    executableWorkflow: executable,
+  })
+  emitRunEvent({ runId: run.id, workflowId: workflow.id, nodeId: null, status: 'queued' })
+  return run.id
+}
+
+/** The workflow as a run sees it: a test run's own compiled draft, else the published version. */
+function forRun(run: WorkflowRun, workflow: RunnableWorkflow): RunnableWorkflow {
+  const executable = run.executableWorkflow
+  if (!executable) return workflow
+  return {
+    ...workflow,
+    executableWorkflow: executable,
+    graph: undefined,
+    variables: executable.variables ?? workflow.variables,
+  }
 }
 
 /** Run jobs the in-process queue would start at once (PostgreSQL only, see insertClaimed). */
@@ -608,6 +644,8 @@ function outcomeOf(run: WorkflowRun, extra: Partial<RunOutcome> = {}): RunOutcom
 }
 
 async function notifyFailure(workflow: RunnableWorkflow, run: WorkflowRun) {
+  // A test run fails in front of the builder, in the editor: no e-mail.
+  if (run.isTest) return
   if (!workflow.settings?.errorHandling?.failureNotification || !workflow.createdBy) return
   const owner = await db.from('users').where('id', workflow.createdBy).select('email').first()
   if (!owner?.email) return
@@ -804,7 +842,8 @@ export async function executeRun(
     ? await readThen(runId, options.loadWorkflow)
     : (takeHandOff(runId) ?? (await loadRunAndWorkflow(runId)))
   if (!read) return null
-  const { run, workflow } = read
+  const { run } = read
+  const workflow = read.workflow ? forRun(run, read.workflow) : null
   // Inserted running by createRun for this very job: claimed already.
   const claimed = 'claimed' in read && read.claimed === true
   const now = new Date()
@@ -885,8 +924,9 @@ export async function resumeRun(
     : state.parked.some((node) => node.resumeAt && Date.parse(node.resumeAt) <= Date.now())
   if (!due) return outcomeOf(run, { notResumed: true })
 
-  const workflow = await (options.loadWorkflow ?? loadWorkflow)(run.workflowId)
-  if (!workflow) return failWithoutRunning(run, null, RUN_TEXTS.deleted)
+  const loaded = await (options.loadWorkflow ?? loadWorkflow)(run.workflowId)
+  if (!loaded) return failWithoutRunning(run, null, RUN_TEXTS.deleted)
+  const workflow = forRun(run, loaded)
   if (!workflow.executableWorkflow) return failWithoutRunning(run, workflow, RUN_TEXTS.notPublished)
 
   const now = new Date()

@@ -12,7 +12,7 @@ import { pruneDeliveriesJob } from './event_trigger_jobs.js'
  */
 export async function startWorkflowRuntime() {
   const { default: Workflow } = await import('#models/workflow')
-  const active = await Workflow.query().where('is_active', true).where('status', 'PUBLISHED')
+  const active = await Workflow.query().where('is_active', true).whereNotNull('executable_workflow')
   for (const workflow of active) await scheduleWorkflow(workflow.id, workflow.executableWorkflow)
   await repeat(sweepJob, {}, { everyMs: 60_000, key: 'sweep' })
   await repeat(pruneJob, {}, { cron: '17 3 * * *', key: 'prune' })

@@ -214,6 +214,12 @@ export interface ResultsTablePreferences {
   columnsWidth?: Record<string, number>
 }
 
+/** What a bot's history version keeps: its content (docs/workflows.md "History"). */
+export type BotSnapshot = Pick<
+  BotV6,
+  'name' | 'groups' | 'events' | 'edges' | 'variables' | 'theme' | 'settings'
+>
+
 export interface BotV6 {
   version: '6'
   id?: string

@@ -3,6 +3,7 @@
  * the React pages: the list, the editor page and the REST API bodies.
  */
 import type { UserMode } from '../workspace_roles.js'
+import type { VersionAuthorDto, VersionKind } from '../history/types.js'
 import type { PluginCategory } from '../../plugins/define_plugin.js'
 import type { FormDescription } from '../../plugins/derive.js'
 import type {
@@ -39,8 +40,11 @@ export interface WorkflowDto {
 export interface WorkflowVersionDto {
   id: string
   versionName: string
+  kind: VersionKind
   workflow: WorkflowSnapshot
   userId: string | null
+  /** Who made it (null: the account is gone, or the copilot on its own). */
+  author: VersionAuthorDto | null
   updatedBy: WorkflowEditor
   createdAt: string
   updatedAt: string
@@ -85,6 +89,8 @@ export interface WorkflowRunSummaryDto {
   workflowId: string
   status: RunStatus
   trigger: string
+  /** A test run of the draft, started from the editor. */
+  isTest: boolean
   error: string | null
   startedAt: string | null
   finishedAt: string | null

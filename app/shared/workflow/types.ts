@@ -79,6 +79,13 @@ export interface ExecutableWorkflow {
   edges: WorkflowEdge[]
   root_block: string
   wait_blocks: string[]
+  /**
+   * The variables as published: runs use them, not the draft's, so that editing the draft
+   * never changes what live runs do (absent in versions published before they were kept
+   * here: the draft's are used then). Settings (timeout, retries, concurrency, logging) are
+   * the workflow's own and apply at once.
+   */
+  variables?: WorkflowVariable[]
 }
 
 export interface WorkflowJson {

@@ -507,9 +507,12 @@ export function importWorkflow(raw: unknown): WorkflowJson {
 // ---------------------------------------------------------------------------
 
 /**
- * What the executor runs: the enabled nodes, the edges between them, the one enabled
- * trigger to start from (`categoryOf` tells a node type's plugin category) and the nodes
- * that park a run (`isWaitNode`, given by the caller from the plugin manifests).
+ * What the executor runs: the nodes and the edges between them, the one enabled trigger to
+ * start from (`categoryOf` tells a node type's plugin category) and the nodes that park a
+ * run (`isWaitNode`, given by the caller from the plugin manifests). Disabled flow nodes
+ * stay, flagged: the executor skips them and the run goes on through their main output
+ * (docs/workflows.md "Disabled nodes"). Disabled triggers never run and disabled
+ * attachments plug nothing in, so they are left out with their edges.
  * Throws WorkflowCompileError when there is no enabled trigger or more than one.
  */
 export function compileExecutable(
@@ -518,18 +521,26 @@ export function compileExecutable(
   isWaitNode: (block: WorkflowBlock) => boolean = () => false
 ): ExecutableWorkflow {
   const enabled = workflow.blocks.filter((block) => block.isDisabled !== true)
-  const enabledIds = new Set(enabled.map((block) => block.id))
-  const edges = workflow.edges.filter(
-    (edge) => enabledIds.has(edge.from.blockId) && enabledIds.has(edge.to.blockId)
-  )
-  const edgeIds = new Set(edges.map((edge) => edge.id))
   const triggers = enabled.filter((block) => categoryOf(block.type) === 'trigger')
   if (triggers.length !== 1) {
     throw new WorkflowCompileError(NEEDS_ONE_TRIGGER_MESSAGE, triggers.length)
   }
-  const blocks = enabled.map((block) => {
+  const attachedIds = new Set(
+    workflow.edges.filter((edge) => edge.isAttachment === true).map((edge) => edge.to.blockId)
+  )
+  const kept = workflow.blocks.filter(
+    (block) =>
+      block.isDisabled !== true ||
+      (categoryOf(block.type) !== 'trigger' && !attachedIds.has(block.id))
+  )
+  const keptIds = new Set(kept.map((block) => block.id))
+  const edges = workflow.edges.filter(
+    (edge) => keptIds.has(edge.from.blockId) && keptIds.has(edge.to.blockId)
+  )
+  const edgeIds = new Set(edges.map((edge) => edge.id))
+  const blocks = kept.map((block) => {
     if (!block.outgoingEdgeId || edgeIds.has(block.outgoingEdgeId)) return block
-    // Its edge led to a disabled node: the executor must not look for it.
+    // Its edge led to a node left out: the executor must not look for it.
     return withoutOutgoingEdge(block)
   })
   return {

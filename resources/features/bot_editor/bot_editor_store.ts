@@ -2,10 +2,16 @@ import { createContext, useContext } from 'react'
 import { createStore, useStore, type StoreApi } from 'zustand'
 import i18n from 'i18next'
 import type { BotV6 } from '#shared/bot/types'
+import type { ChangeKind } from '#shared/history/diff'
 import { createHistory, push, redo, undo, type History } from '#shared/bot/history'
 import { validateBot } from '#shared/bot/parse'
 import { jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
+import {
+  createSaveQueue,
+  fitsKeepalive,
+  type SaveOptions,
+} from '~/features/editor_shell/save_queue'
 import type { BotSaveResponse, PublishedContent } from './types'
 
 /**
@@ -32,6 +38,8 @@ export interface BotEditorState {
   /** The block whose settings panel is open. */
   openBlockId: string | null
   lastEdit: { key: string; at: number } | null
+  /** A comparison canvas: what changed, by group, block, event and edge id (null elsewhere). */
+  diff: Record<string, ChangeKind> | null
 
   /**
    * Applies a pure editing function to the present bot. Nothing happens in read-only
@@ -44,7 +52,12 @@ export interface BotEditorState {
   setSelection: (selection: { groups?: string[]; edges?: string[] }) => void
   openBlock: (blockId: string | null) => void
   /** Sends the draft if it changed since the last save. Resolves false on failure. */
-  save: () => Promise<boolean>
+  save: (options?: SaveOptions) => Promise<boolean>
+  /**
+   * The page is going away: sends the unsaved draft as a keepalive request. False when it
+   * cannot go that way (too large, or invalid): the page should ask before leaving.
+   */
+  saveOnLeave: () => boolean
   setPublished: (published: PublishedContent | null) => void
   /**
    * Takes the server's bot metadata (publicId, customDomain, isClosed): saved apart from the
@@ -71,8 +84,8 @@ export function createBotEditorStore(init: {
   bot: BotV6 & { id: string }
   readOnly: boolean
   published: PublishedContent | null
+  diff?: Record<string, ChangeKind>
 }): BotEditorStore {
-  let inFlight: Promise<boolean> | null = null
   /** States rewritten by syncMetadata: a save in flight then marks the rewritten one saved. */
   const rewritten = new WeakMap<BotV6, BotV6>()
   const latest = (bot: BotV6) => {
@@ -82,7 +95,19 @@ export function createBotEditorStore(init: {
   }
 
   return createStore<BotEditorState>()((set, get) => {
-    async function send(): Promise<boolean> {
+    const bodyOf = (bot: BotV6) => ({
+      name: bot.name,
+      groups: bot.groups,
+      events: bot.events,
+      edges: bot.edges,
+      variables: bot.variables,
+      theme: bot.theme,
+      settings: bot.settings,
+      // Which theme template the Theme tab applied last (built-in or the workspace's).
+      selectedThemeTemplateId: bot.selectedThemeTemplateId ?? null,
+    })
+
+    async function send(options: SaveOptions = {}): Promise<boolean> {
       const { history, savedBot, readOnly, botId } = get()
       const bot = history.present
       if (readOnly || bot === savedBot) return true
@@ -98,19 +123,11 @@ export function createBotEditorStore(init: {
       }
       set({ saving: true })
       try {
+        const body = bodyOf(bot)
         await jsonFetch<BotSaveResponse>(`/api/v1/bots/${botId}`, {
           method: 'PATCH',
-          body: {
-            name: bot.name,
-            groups: bot.groups,
-            events: bot.events,
-            edges: bot.edges,
-            variables: bot.variables,
-            theme: bot.theme,
-            settings: bot.settings,
-            // Which theme template the Theme tab applied last (built-in or the workspace's).
-            selectedThemeTemplateId: bot.selectedThemeTemplateId ?? null,
-          },
+          body,
+          keepalive: options.keepalive && fitsKeepalive(body),
         })
         set({ savedBot: latest(bot), saving: false })
         return true
@@ -131,6 +148,8 @@ export function createBotEditorStore(init: {
       }
     }
 
+    const queue = createSaveQueue(send)
+
     return {
       botId: init.bot.id,
       readOnly: init.readOnly,
@@ -141,6 +160,7 @@ export function createBotEditorStore(init: {
       selection: { groups: {}, edges: {} },
       openBlockId: null,
       lastEdit: null,
+      diff: init.diff ?? null,
 
       edit(fn, options = {}) {
         const state = get()
@@ -180,13 +200,15 @@ export function createBotEditorStore(init: {
       openBlock(blockId) {
         set({ openBlockId: blockId })
       },
-      save() {
-        // One save at a time; a change made meanwhile is sent by the next call.
-        const run = (inFlight ?? Promise.resolve(true)).then(() => send())
-        inFlight = run.finally(() => {
-          if (inFlight === run) inFlight = null
-        })
-        return run
+      save: queue,
+      saveOnLeave() {
+        const { history, savedBot, readOnly } = get()
+        if (readOnly || history.present === savedBot) return true
+        if (!validateBot(history.present).ok || !fitsKeepalive(bodyOf(history.present))) {
+          return false
+        }
+        void queue({ keepalive: true })
+        return true
       },
       setPublished(published) {
         set({ published })

@@ -45,6 +45,7 @@ import {
   useBotEditor,
   useBotEditorApi,
 } from './bot_editor_store'
+import { BotHistory } from './bot_history'
 import { SharePopover } from './share_popover'
 import { PreviewButton } from './editor_preview'
 import type { BotSaveResponse, EditorTab } from './types'
@@ -184,6 +185,7 @@ export function EditorHeader({
         </span>
       )}
 
+      {!isGuest && <BotHistory />}
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
           <Button

@@ -1,3 +1,4 @@
+import { DIFF_EDGE_CLASSES } from '~/features/editor_shell/diff_styles'
 import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react'
 import {
   applyNodeChanges,
@@ -87,10 +88,15 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     setNodes((previous) => reconcileNodes(previous, api.getState().history.present, largeBot))
   }, [groups, events, api, largeBot])
 
-  const edges = useMemo(
-    () => toFlowEdges(groups, botEdges, selectedEdges),
-    [groups, botEdges, selectedEdges]
-  )
+  const diff = useBotEditor((state) => state.diff)
+  const edges = useMemo(() => {
+    const flowEdges = toFlowEdges(groups, botEdges, selectedEdges)
+    if (!diff) return flowEdges
+    // A comparison canvas marks the connections that changed.
+    return flowEdges.map((edge) =>
+      diff[edge.id] ? { ...edge, className: DIFF_EDGE_CLASSES[diff[edge.id]] } : edge
+    )
+  }, [groups, botEdges, selectedEdges, diff])
 
   const onNodesChange = useCallback((changes: NodeChange[]) => {
     // Removals go through onDelete (one undo step for groups and edges together).

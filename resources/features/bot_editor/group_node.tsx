@@ -22,6 +22,7 @@ import {
 } from '~/components/ui/dropdown_menu'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { cn } from '~/lib/utils'
+import { DIFF_ITEM_CLASSES } from '~/features/editor_shell/diff_styles'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { usePreviewState } from './preview_state'
 import { blockSummary, itemSummary } from './block_summary'
@@ -98,6 +99,7 @@ const GroupNodeBody = memo(function GroupNodeBodyView({
     })
   )
   const plugins = useEditorPlugins()
+  const diffKind = useBotEditor((state) => state.diff?.[id])
   const updateNodeInternals = useUpdateNodeInternals()
   const [dropIndex, setDropIndex] = useState<number | null>(null)
   const [title, setTitle] = useState(group.title)
@@ -152,6 +154,7 @@ const GroupNodeBody = memo(function GroupNodeBodyView({
     <div
       data-testid="group-node"
       data-group-id={id}
+      data-diff={diffKind}
       onDragOver={onDragOver}
       onDragLeave={(event) => {
         // Moving from one block to the next fires dragleave as well (and some browsers give
@@ -169,7 +172,8 @@ const GroupNodeBody = memo(function GroupNodeBodyView({
       onDrop={onDrop}
       className={cn(
         'w-72 rounded-xl border bg-card p-3 text-left text-card-foreground shadow-sm',
-        selected && 'border-primary ring-2 ring-primary/30'
+        selected && 'border-primary ring-2 ring-primary/30',
+        diffKind && DIFF_ITEM_CLASSES[diffKind]
       )}
     >
       <Handle
@@ -323,6 +327,7 @@ function BlockRow({
   const { t } = useTranslation()
   const api = useBotEditorApi()
   const plugin = useEditorPlugin(block.type)
+  const blockDiff = useBotEditor((state) => state.diff?.[block.id])
   const [menuOpen, setMenuOpen] = useState(false)
   const summary = blockSummary(block, variables)
   const items = block.items ?? []
@@ -348,6 +353,7 @@ function BlockRow({
     <div
       data-testid="block-item"
       data-block-id={block.id}
+      data-diff={blockDiff}
       role="button"
       tabIndex={0}
       aria-label={plugin?.name ?? block.type}
@@ -366,7 +372,8 @@ function BlockRow({
       }}
       className={cn(
         'nodrag group/block relative cursor-pointer rounded-lg border bg-background px-2.5 py-2 text-sm outline-none hover:border-primary/60 focus-visible:ring-2 focus-visible:ring-ring/50',
-        isOpen && 'border-primary ring-2 ring-primary/30'
+        isOpen && 'border-primary ring-2 ring-primary/30',
+        blockDiff && DIFF_ITEM_CLASSES[blockDiff]
       )}
     >
       <div className="flex items-start gap-2">

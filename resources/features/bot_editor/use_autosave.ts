@@ -7,14 +7,13 @@ const botAutosave: AutosaveAdapter<BotEditorState> = {
   readOnly: (state) => state.readOnly,
   draft: (state) => state.history.present,
   isSaved: (state) => state.history.present === state.savedBot,
-  isSaving: (state) => state.saving,
   save: (state) => state.save(),
+  saveOnLeave: (state) => state.saveOnLeave(),
 }
 
 /**
- * Autosave of the bot editor (the shared hook in resources/lib/use_autosave.ts): 15 s
- * after the last change, when the tab is hidden and before an Inertia visit; a leave
- * warning while unsaved changes exist.
+ * Autosave of the bot editor: the shared hook in resources/lib/use_autosave.ts
+ * (docs/workflows.md "Autosave").
  */
 export function useAutosave(store: BotEditorStore) {
   useStoreAutosave(store, botAutosave)

@@ -152,40 +152,42 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
     })
   }, [workflowId, store, poll, refresh, announce])
 
-  const start = useCallback(async () => {
-    const state = store.getState()
-    if (state.readOnly || starting) return
-    setStarting(true)
-    try {
-      // The run uses what the server holds: pending edits go first.
-      if (!(await state.save())) return
-      // Runs start from the published graph (a pending graph edit has just unpublished it).
-      if (store.getState().meta.status !== 'PUBLISHED') {
-        showToast('error', t('workflowEditor.errors.publishBeforeRun'))
-        return
+  /**
+   * A test run of the draft as the server holds it, published or not (docs/workflows.md
+   * "Test runs"); `input`: a sample payload (the body of a webhook call).
+   */
+  const start = useCallback(
+    async (input: unknown = {}) => {
+      const state = store.getState()
+      if (state.readOnly || starting) return
+      setStarting(true)
+      try {
+        // The run uses what the server holds: pending edits go first.
+        if (!(await state.save())) return
+        const answer = await jsonFetch<{ runId?: string; id?: string }>(
+          `/api/v1/workflows/${state.workflowId}/test-run`,
+          { method: 'POST', body: { input } }
+        )
+        const runId = answer?.runId ?? answer?.id
+        if (!runId) return
+        // The stream may have shown this run already (its events can beat this answer).
+        if (store.getState().run?.id !== runId) {
+          store.getState().setRun({ id: runId, status: 'queued', nodes: {} })
+        }
+        if (streamRef.current !== 'live') poll(runId)
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 404) {
+          setAvailable(false)
+          showToast('info', t('workflowEditor.run.unavailable'))
+        } else {
+          showToast('error', t('workflowEditor.run.startFailed'), errorDescription(error))
+        }
+      } finally {
+        setStarting(false)
       }
-      const answer = await jsonFetch<{ runId?: string; id?: string }>(
-        `/api/v1/workflows/${state.workflowId}/run`,
-        { method: 'POST', body: {} }
-      )
-      const runId = answer?.runId ?? answer?.id
-      if (!runId) return
-      // The stream may have shown this run already (its events can beat this answer).
-      if (store.getState().run?.id !== runId) {
-        store.getState().setRun({ id: runId, status: 'queued', nodes: {} })
-      }
-      if (streamRef.current !== 'live') poll(runId)
-    } catch (error) {
-      if (error instanceof HttpError && error.status === 404) {
-        setAvailable(false)
-        showToast('info', t('workflowEditor.run.unavailable'))
-      } else {
-        showToast('error', t('workflowEditor.run.startFailed'), errorDescription(error))
-      }
-    } finally {
-      setStarting(false)
-    }
-  }, [store, starting, poll, t])
+    },
+    [store, starting, poll, t]
+  )
 
   const clear = useCallback(() => {
     stopPolling()

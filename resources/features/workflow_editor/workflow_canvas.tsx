@@ -1,3 +1,4 @@
+import { DIFF_EDGE_CLASSES } from '~/features/editor_shell/diff_styles'
 import {
   useCallback,
   useEffect,
@@ -177,6 +178,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
   const blockIds = useWorkflowEditor((state) =>
     state.history.present.blocks.map((block) => block.id).join(' ')
   )
+  const diff = useWorkflowEditor((state) => state.diff)
   const edges = useMemo<FlowEdge[]>(() => {
     const known = new Set(blockIds.split(' '))
     return workflowEdges.flatMap((edge): FlowEdge[] => {
@@ -196,10 +198,11 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
           targetHandle: attachment ? ATTACHED_HANDLE : IN_HANDLE,
           selected: !!selectedEdges[edge.id],
           data: { attachment },
+          ...(diff?.[edge.id] ? { className: DIFF_EDGE_CLASSES[diff[edge.id]] } : {}),
         },
       ]
     })
-  }, [blockIds, workflowEdges, selectedEdges])
+  }, [blockIds, workflowEdges, selectedEdges, diff])
 
   const onNodesChange = useCallback((changes: NodeChange[]) => {
     // Removals go through onDelete (one undo step for nodes and edges together).

@@ -23,8 +23,8 @@ const workflowAutosave: AutosaveAdapter<WorkflowEditorState> = {
   readOnly: (state) => state.readOnly,
   draft: (state) => state.history.present,
   isSaved: (state) => state.history.present === state.savedDoc,
-  isSaving: (state) => state.saving,
   save: (state) => state.save(),
+  saveOnLeave: (state) => state.saveOnLeave(),
 }
 
 function isTyping(target: EventTarget | null) {

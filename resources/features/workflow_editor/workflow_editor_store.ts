@@ -11,8 +11,14 @@ import {
 } from '#shared/bot/history'
 import { validateWorkflow } from '#shared/workflow/validate'
 import type { WorkflowJson } from '#shared/workflow/types'
+import type { ChangeKind } from '#shared/history/diff'
 import { jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
+import {
+  createSaveQueue,
+  fitsKeepalive,
+  type SaveOptions,
+} from '~/features/editor_shell/save_queue'
 import type {
   NodeRunStatus,
   RunProgress,
@@ -53,6 +59,8 @@ export interface WorkflowEditorState {
   /** The last run started from the editor (statuses by node id), null before any. */
   run: RunProgress | null
   lastEdit: { key: string; at: number } | null
+  /** A comparison canvas: what changed, by node and edge id (null elsewhere). */
+  diff: Record<string, ChangeKind> | null
 
   /**
    * Applies a pure editing function to the present document. Nothing happens in read-only
@@ -65,7 +73,12 @@ export interface WorkflowEditorState {
   setSelection: (selection: { nodes?: string[]; edges?: string[] }) => void
   openNode: (nodeId: string | null) => void
   /** Sends the draft if it changed since the last save. Resolves false on failure. */
-  save: () => Promise<boolean>
+  save: (options?: SaveOptions) => Promise<boolean>
+  /**
+   * The page is going away: sends the unsaved draft as a keepalive request. False when it
+   * cannot go that way (too large, or invalid): the page should ask before leaving.
+   */
+  saveOnLeave: () => boolean
   /** Takes the server's answer about status and activity (publish, activate, save). */
   applyServerWorkflow: (workflow: WorkflowJson) => void
   /** Replaces the present document with one the server holds (a restore): undoable, saved. */
@@ -109,12 +122,20 @@ export function errorDescription(error: unknown) {
 export function createWorkflowEditorStore(init: {
   workflow: WorkflowJson & { id: string }
   readOnly: boolean
+  diff?: Record<string, ChangeKind>
 }): WorkflowEditorStore {
-  let inFlight: Promise<boolean> | null = null
   const initialDoc = docOf(init.workflow)
 
   return createStore<WorkflowEditorState>()((set, get) => {
-    async function send(): Promise<boolean> {
+    const bodyOf = (doc: WorkflowDoc) => ({
+      name: doc.name,
+      blocks: doc.blocks,
+      edges: doc.edges,
+      variables: doc.variables,
+      settings: doc.settings,
+    })
+
+    async function send(options: SaveOptions = {}): Promise<boolean> {
       const { history, savedDoc, readOnly, workflowId } = get()
       const doc = history.present
       if (readOnly || doc === savedDoc) return true
@@ -131,15 +152,11 @@ export function createWorkflowEditorStore(init: {
       }
       set({ saving: true })
       try {
+        const body = bodyOf(doc)
         const response = await jsonFetch<WorkflowSaveResponse>(`/api/v1/workflows/${workflowId}`, {
           method: 'PATCH',
-          body: {
-            name: doc.name,
-            blocks: doc.blocks,
-            edges: doc.edges,
-            variables: doc.variables,
-            settings: doc.settings,
-          },
+          body,
+          keepalive: options.keepalive && fitsKeepalive(body),
         })
         set({
           savedDoc: doc,
@@ -161,6 +178,8 @@ export function createWorkflowEditorStore(init: {
       }
     }
 
+    const queue = createSaveQueue(send)
+
     return {
       workflowId: init.workflow.id,
       readOnly: init.readOnly,
@@ -172,6 +191,7 @@ export function createWorkflowEditorStore(init: {
       openNodeId: null,
       run: null,
       lastEdit: null,
+      diff: init.diff ?? null,
 
       edit(fn, options = {}) {
         const state = get()
@@ -211,13 +231,15 @@ export function createWorkflowEditorStore(init: {
       openNode(nodeId) {
         set({ openNodeId: nodeId })
       },
-      save() {
-        // One save at a time; a change made meanwhile is sent by the next call.
-        const run = (inFlight ?? Promise.resolve(true)).then(() => send())
-        inFlight = run.finally(() => {
-          if (inFlight === run) inFlight = null
-        })
-        return run
+      save: queue,
+      saveOnLeave() {
+        const { history, savedDoc, readOnly } = get()
+        if (readOnly || history.present === savedDoc) return true
+        if (!validateWorkflow(history.present).ok || !fitsKeepalive(bodyOf(history.present))) {
+          return false
+        }
+        void queue({ keepalive: true })
+        return true
       },
       applyServerWorkflow(workflow) {
         set({ meta: metaOf(workflow) })

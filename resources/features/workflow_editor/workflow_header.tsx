@@ -3,6 +3,7 @@ import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import {
   ArrowLeftIcon,
+  BracesIcon,
   DownloadIcon,
   LoaderCircleIcon,
   PlayIcon,
@@ -27,6 +28,7 @@ import {
   useWorkflowEditorApi,
 } from './workflow_editor_store'
 import { HistoryPopover } from './history_popover'
+import { TestRunDialog } from './test_run_dialog'
 import { VariablesPopover } from './variables_popover'
 import { WorkflowSettingsSheet } from './workflow_settings_sheet'
 import type { WorkflowSaveResponse } from './types'
@@ -40,7 +42,12 @@ const STATUS_VARIANTS: Record<WorkflowStatus, 'success' | 'secondary' | 'destruc
 export function WorkflowHeader({
   run,
 }: {
-  run: { available: boolean; starting: boolean; start: () => void; live: boolean }
+  run: {
+    available: boolean
+    starting: boolean
+    start: (input?: unknown) => void
+    live: boolean
+  }
 }) {
   const { t } = useTranslation()
   const api = useWorkflowEditorApi()
@@ -51,9 +58,14 @@ export function WorkflowHeader({
   const redoable = useWorkflowEditor((state) => canRedo(state.history))
   const saveStatus = useWorkflowEditor(selectSaveStatus)
   const status = useWorkflowEditor((state) => state.meta.status)
+  // Unpublished changes of a workflow published before: its published version still runs.
+  const liveBehind = useWorkflowEditor(
+    (state) => state.meta.status === 'DRAFT' && !!state.meta.publishedAt
+  )
   const runStatus = useWorkflowEditor((state) => state.run?.status)
   const [draftName, setDraftName] = useState(name)
   const [settingsOpen, setSettingsOpen] = useState(false)
+  const [sampleOpen, setSampleOpen] = useState(false)
   useEffect(() => setDraftName(name), [name])
 
   function commitName() {
@@ -93,13 +105,30 @@ export function WorkflowHeader({
           className="w-48 truncate rounded-md bg-transparent px-2 py-1 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
         />
       )}
-      <Badge
-        variant={STATUS_VARIANTS[status] ?? 'secondary'}
-        data-testid="workflow-status"
-        data-status={status}
-      >
-        {t(`workflowEditor.status.${status}`, { defaultValue: status })}
-      </Badge>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Badge
+            variant={STATUS_VARIANTS[status] ?? 'secondary'}
+            data-testid="workflow-status"
+            data-status={status}
+            data-unpublished-changes={liveBehind ? 'true' : undefined}
+            tabIndex={liveBehind ? 0 : undefined}
+          >
+            {liveBehind
+              ? t('workflowLive.unpublishedChanges')
+              : t(`workflowEditor.status.${status}`, { defaultValue: status })}
+          </Badge>
+        </TooltipTrigger>
+        {liveBehind && <TooltipContent>{t('workflowLive.note')}</TooltipContent>}
+      </Tooltip>
+      {liveBehind && (
+        <span
+          data-testid="workflow-live-note"
+          className="hidden text-xs whitespace-nowrap text-muted-foreground 2xl:inline"
+        >
+          {t('workflowLive.note')}
+        </span>
+      )}
       {!readOnly && (
         <div className="flex items-center">
           <IconAction
@@ -133,22 +162,44 @@ export function WorkflowHeader({
 
       <div className="ml-auto flex items-center gap-1">
         {!readOnly && run.available && (
-          <Button
-            variant="outline"
-            size="sm"
-            data-testid="workflow-run"
-            // Tests and support read how runs are followed: the event stream, or polling.
-            data-stream={run.live ? 'live' : 'polling'}
-            disabled={run.starting || running}
-            onClick={run.start}
-          >
-            {run.starting || running ? (
-              <LoaderCircleIcon className="animate-spin" aria-hidden />
-            ) : (
-              <PlayIcon aria-hidden />
-            )}
-            {running ? t('workflowEditor.run.running') : t('workflowEditor.run.run')}
-          </Button>
+          <div className="flex items-center">
+            <Tooltip>
+              <TooltipTrigger asChild>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="rounded-r-none"
+                  data-testid="workflow-run"
+                  // Tests and support read how runs are followed: the event stream, or polling.
+                  data-stream={run.live ? 'live' : 'polling'}
+                  disabled={run.starting || running}
+                  onClick={() => run.start()}
+                >
+                  {run.starting || running ? (
+                    <LoaderCircleIcon className="animate-spin" aria-hidden />
+                  ) : (
+                    <PlayIcon aria-hidden />
+                  )}
+                  {running ? t('workflowEditor.run.running') : t('workflowTestRun.run')}
+                </Button>
+              </TooltipTrigger>
+              <TooltipContent>{t('workflowTestRun.hint')}</TooltipContent>
+            </Tooltip>
+            <IconAction
+              label={t('workflowTestRun.withPayload')}
+              testId="workflow-run-sample"
+              disabled={run.starting || running}
+              onClick={() => setSampleOpen(true)}
+              className="rounded-l-none border border-l-0"
+            >
+              <BracesIcon />
+            </IconAction>
+            <TestRunDialog
+              open={sampleOpen}
+              onOpenChange={setSampleOpen}
+              onStart={(input) => run.start(input)}
+            />
+          </div>
         )}
         <Button variant="ghost" size="sm" asChild>
           <Link
@@ -233,7 +284,8 @@ function PublishControls() {
       if (active) {
         // A pending graph edit would unpublish the workflow: save, then judge.
         if (!(await api.getState().save())) return
-        if (api.getState().meta.status !== 'PUBLISHED') {
+        // A published version is what runs: unpublished changes do not stop activation.
+        if (!api.getState().meta.publishedAt) {
           showToast('error', t('workflowEditor.errors.publishFirst'))
           return
         }
@@ -291,12 +343,14 @@ function IconAction({
   testId,
   disabled,
   onClick,
+  className,
   children,
 }: {
   label: string
   testId: string
   disabled?: boolean
   onClick: () => void
+  className?: string
   children: ReactNode
 }) {
   return (
@@ -309,6 +363,7 @@ function IconAction({
           aria-label={label}
           disabled={disabled}
           onClick={onClick}
+          className={className}
         >
           {children}
         </Button>

@@ -20,6 +20,7 @@ import {
 } from '~/components/ui/dropdown_menu'
 import { ConfirmDialog } from '~/components/confirm_dialog'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
+import { DIFF_ITEM_CLASSES } from '~/features/editor_shell/diff_styles'
 import { cn } from '~/lib/utils'
 import {
   selectNodeRunStatus,
@@ -110,6 +111,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
     })
   )
   const status = useWorkflowEditor(selectNodeRunStatus(id))
+  const diffKind = useWorkflowEditor((state) => state.diff?.[id])
   const plugin = useWorkflowPlugin(block.type)
   const missingSlots = useWorkflowEditor(selectMissingSlots(id, plugin))
   const updateNodeInternals = useUpdateNodeInternals()
@@ -139,8 +141,10 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
       data-node-type={block.type}
       data-run-status={status}
       data-disabled={block.isDisabled || undefined}
+      data-diff={diffKind}
       className={cn(
         'relative w-60 rounded-xl border bg-card text-left text-card-foreground shadow-sm',
+        diffKind && DIFF_ITEM_CLASSES[diffKind],
         selected && 'border-primary',
         isOpen && 'ring-2 ring-primary/40',
         statusStyle?.ring,

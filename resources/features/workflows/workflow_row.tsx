@@ -92,8 +92,16 @@ export function WorkflowRow({
         </div>
       </td>
       <td className="px-3 py-3">
-        <Badge variant={STATUS_VARIANT[workflow.status]} data-testid="workflow-status">
-          {t(`workflowList.status.${workflow.status}`)}
+        <Badge
+          variant={STATUS_VARIANT[workflow.status]}
+          data-testid="workflow-status"
+          title={
+            workflow.status === 'DRAFT' && workflow.publishedAt ? t('workflowLive.note') : undefined
+          }
+        >
+          {workflow.status === 'DRAFT' && workflow.publishedAt
+            ? t('workflowLive.unpublishedChanges')
+            : t(`workflowList.status.${workflow.status}`)}
         </Badge>
       </td>
       <td className="px-3 py-3">

@@ -314,27 +314,33 @@ test.group('compileExecutable', () => {
     assert.lengthOf(executable.edges, 8)
   })
 
-  test('disabled nodes and their edges are left out', ({ assert }) => {
+  test('disabled flow nodes stay with their edges, flagged, and are no waits', ({ assert }) => {
     const workflow = sample()
     workflow.blocks[2].isDisabled = true
     const executable = compileExecutable(workflow, categoryOf, isWait)
-    assert.notInclude(
-      executable.blocks.map((block) => block.id),
-      'pause'
-    )
+    const pause = executable.blocks.find((block) => block.id === 'pause')
+    assert.isTrue(pause?.isDisabled)
+    assert.equal(pause?.outgoingEdgeId, 'e4')
     assert.deepEqual(executable.wait_blocks, [])
-    assert.notIncludeMembers(
+    assert.includeMembers(
       executable.edges.map((edge) => edge.id),
       ['e2', 'e4']
     )
   })
 
-  test('an outgoingEdgeId to a disabled node is dropped from the compiled node', ({ assert }) => {
+  test('disabled triggers and disabled attachments are left out with their edges', ({ assert }) => {
     const workflow = sample()
-    workflow.blocks[1].isDisabled = true
-    const executable = compileExecutable(workflow, categoryOf)
-    assert.notProperty(executable.blocks[0], 'outgoingEdgeId')
-    assert.equal(workflow.blocks[0].outgoingEdgeId, 'e1')
+    workflow.blocks.push(node('old', 'test-trigger', { isDisabled: true }))
+    workflow.edges.push({ id: 'e9', from: { blockId: 'old' }, to: { blockId: 'check' } })
+    workflow.blocks[6].isDisabled = true
+    const executable = compileExecutable(workflow, categoryOf, isWait)
+    const ids = executable.blocks.map((block) => block.id)
+    assert.notInclude(ids, 'old')
+    assert.notInclude(ids, 'search')
+    assert.notIncludeMembers(
+      executable.edges.map((edge) => edge.id),
+      ['e9', 'a2']
+    )
   })
 
   test('no enabled trigger, or several: "A workflow needs one trigger"', ({ assert }) => {
