@@ -207,3 +207,37 @@ test.group('Workflow editor canvas', () => {
     }
   })
 })
+
+test.group('Toasts', () => {
+  test('an error toast goes once a later action succeeds, and when leaving the page', async ({
+    visit,
+  }) => {
+    const page = await visit('/signin')
+    const workflow = await seedWorkflow(page)
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`/workflows/${workflow.id}`)
+    const node = (id: string) => page.locator(`[data-testid="workflow-node"][data-node-id="${id}"]`)
+    await node('model').waitFor()
+    const errors = page.locator('[data-sonner-toast][data-type="error"]')
+
+    // The agent has no model: publishing is refused with a reason, which stays on screen.
+    await page.getByTestId('workflow-publish').click()
+    await errors.first().waitFor()
+    await dragOntoNode(page, node('trigger').getByTestId('node-handle-out'), node('cond'))
+    await dragOntoNode(page, node('agent').getByTestId('node-handle-slot-model'), node('model'))
+    await waitFor(async () => (await page.locator('.react-flow__edge').count()) === 2, 'edges')
+    await page.getByTestId('workflow-publish').click()
+    await page.locator('[data-sonner-toast][data-type="success"]').first().waitFor()
+    await errors.first().waitFor({ state: 'detached' })
+
+    // Another refusal, then a visit to another page: the error does not follow.
+    await page.locator('.react-flow__edge').last().click({ force: true })
+    await page.getByTestId('delete-edge').click()
+    await waitFor(async () => (await page.locator('.react-flow__edge').count()) === 1, 'deleted')
+    await page.getByTestId('workflow-publish').click()
+    await errors.first().waitFor()
+    await page.getByTestId('workflow-runs-link').click()
+    await page.waitForURL(/\/runs$/)
+    await errors.first().waitFor({ state: 'detached' })
+  })
+})

@@ -159,7 +159,7 @@ export class UpdateBot {
       const added = blockTypes(patch.groups).filter((type) => !before.has(type))
       if (added.length > 0) {
         const { plan } = await effectivePlan(actor.user, actor.workspace)
-        await assertPluginsEnabled(added, plan.name)
+        await assertPluginsEnabled(added, plan)
       }
     }
     if (
@@ -257,7 +257,7 @@ export class PublishBot {
       await assertWithinLimit(user, workspace, 'botPublish', Number(published[0].total))
     }
     const { plan } = await effectivePlan(user, workspace)
-    await assertPluginsEnabled(blockTypes(bot.groups), plan.name)
+    await assertPluginsEnabled(blockTypes(bot.groups), plan)
     if (!bot.publicId) {
       bot.publicId = await generatePublicId(bot.name)
       await bot.save()

@@ -28,7 +28,7 @@ export default class WorkflowEditorController {
     await resolveCurrentWorkspace(ctx, user, workflow.workspaceId)
     const workspace = await Workspace.findOrFail(workflow.workspaceId)
     const { plan } = await effectivePlan(user, workspace)
-    const availability = await availabilityFor(plan.name)
+    const availability = await availabilityFor(plan)
     const plugins = (await pluginRegistry())
       .forWorkflows()
       .filter((plugin) => availability.get(plugin.id) !== 'hidden')
