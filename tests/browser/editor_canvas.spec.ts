@@ -3,7 +3,8 @@ import app from '@adonisjs/core/services/app'
 import type { Locator, Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
-import { CreateBot } from '#actions/bots/bots'
+import Workspace from '#models/workspace'
+import { CreateBot, PublishBot } from '#actions/bots/bots'
 import type { Edge } from '#shared/bot/types'
 import { signInThroughMailbox } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
@@ -293,5 +294,42 @@ test.group('Bot editor canvas', () => {
     await page.getByTestId('sidebar-block-text').click()
     await waitFor(async () => (await page.getByTestId('group-node').count()) === 4, 'the new group')
     assert.isFalse(await page.getByTestId('sidebar-block-text').isVisible())
+  })
+})
+
+test.group('Embed dialog', () => {
+  test('the Copy button of each embed code is on screen and clickable', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('embed-copy')
+    const page = await visit('/signin')
+    await signInThroughMailbox(page, email)
+    const user = await User.findByOrFail('email', email)
+    const workspace = await firstWorkspaceOf(user)
+    const bot = await new CreateBot().handle(user, workspace, { name: 'Embed' })
+    await new PublishBot().handle(user, (await Workspace.find(workspace.id))!, bot)
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+      await page.goto(`/bots/${bot.id}/edit`)
+      if (width === 390) await page.getByTestId('header-menu').click()
+      await page.getByTestId('share-button').click()
+      await page.getByTestId('embed-button').click()
+      const dialog = page.getByRole('dialog').filter({ has: page.getByTestId('embed-snippets') })
+      await dialog.waitFor()
+      const box = (await dialog.boundingBox())!
+      const copy = dialog.getByTestId('embed-copy').first()
+      const button = (await copy.boundingBox())!
+      assert.isAtMost(button.x + button.width, box.x + box.width, `copy inside at ${width}`)
+      assert.isAtMost(box.x + box.width, width, `dialog on screen at ${width}`)
+      const hit = await page.evaluate(
+        ({ x, y }) => !!document.elementFromPoint(x, y)?.closest('[data-testid="embed-copy"]'),
+        { x: button.x + button.width / 2, y: button.y + button.height / 2 }
+      )
+      assert.isTrue(hit, `copy clickable at ${width}`)
+      const overflow = await dialog.evaluate((element) => element.scrollWidth - element.clientWidth)
+      assert.isAtMost(overflow, 0, `no sideways scroll at ${width}`)
+      await page.keyboard.press('Escape')
+    }
   })
 })
