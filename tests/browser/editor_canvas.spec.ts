@@ -74,6 +74,10 @@ async function seedBot(email: string) {
     },
   ] as any
   stored.edges = []
+  stored.variables = [
+    { id: 'vfirst', name: 'First name' },
+    { id: 'vcity', name: 'City' },
+  ] as any
   stored.events = stored.events.map(({ outgoingEdgeId: _, ...event }) => event)
   await stored.save()
   return { bot: stored, eventId: stored.events[0].id }
@@ -294,6 +298,58 @@ test.group('Bot editor canvas', () => {
     await page.getByTestId('sidebar-block-text').click()
     await waitFor(async () => (await page.getByTestId('group-node').count()) === 4, 'the new group')
     assert.isFalse(await page.getByTestId('sidebar-block-text').isVisible())
+  })
+})
+
+test.group('Text bubble variables', () => {
+  test('typing {{ offers the variables (arrows + Enter); the Variables picker inserts at the cursor', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('bubble-vars')
+    const page = await visit('/signin')
+    await signInThroughMailbox(page, email)
+    const { bot } = await seedBot(email)
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`/bots/${bot.id}/edit`)
+    await page.locator('[data-testid="block-item"][data-block-id="b1"]').click()
+    const input = page.getByTestId('text-bubble-input')
+    await input.click()
+    await page.keyboard.type('Hello {{')
+    const suggestions = page.getByTestId('bubble-variable-suggestion')
+    await suggestions.first().waitFor()
+    assert.sameMembers(await suggestions.allInnerTexts(), ['First name', 'City'])
+    await page.keyboard.type('i')
+    // "i" is in both names: the arrow moves to the second one, Enter takes it.
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await input.inputValue()) === 'Hello {{City}}', 'the completion')
+    await page.getByTestId('bubble-variable-suggestions').waitFor({ state: 'detached' })
+    await page.keyboard.type(', welcome!')
+
+    // Back before the comma, then a pick in the Variables picker of the panel.
+    await page.keyboard.press('End')
+    for (let i = 0; i < ', welcome!'.length; i++) await page.keyboard.press('ArrowLeft')
+    await page.keyboard.type(' ')
+    const picker = page.getByTestId('variables-picker')
+    await picker.getByTestId('variable-search').click()
+    await picker
+      .getByTestId('variable-suggestion')
+      .filter({ hasText: 'First name' })
+      .locator('button')
+      .first()
+      .click()
+    await waitFor(
+      async () => (await input.inputValue()) === 'Hello {{City}} {{First name}}, welcome!',
+      `the inserted variable (${await input.inputValue()})`
+    )
+
+    await hideTab(page)
+    await waitFor(async () => {
+      const saved = await Bot.findOrFail(bot.id)
+      const text = saved.groups[0].blocks[0] as any
+      return text.content?.plainText === 'Hello {{City}} {{First name}}, welcome!'
+    }, 'the saved bubble')
   })
 })
 
