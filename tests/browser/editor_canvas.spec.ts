@@ -344,11 +344,25 @@ test.group('Text bubble variables', () => {
       `the inserted variable (${await input.inputValue()})`
     )
 
+    // A variable created in the picker goes in at the cursor too.
+    await input.click()
+    await page.keyboard.press('End')
+    await picker.getByTestId('variable-search').fill('Order')
+    await picker.getByTestId('variable-create').click()
+    const expected = 'Hello {{City}} {{First name}}, welcome!{{Order}}'
+    await waitFor(
+      async () => (await input.inputValue()) === expected,
+      `the created variable (${await input.inputValue()})`
+    )
+
     await hideTab(page)
     await waitFor(async () => {
       const saved = await Bot.findOrFail(bot.id)
       const text = saved.groups[0].blocks[0] as any
-      return text.content?.plainText === 'Hello {{City}} {{First name}}, welcome!'
+      return (
+        text.content?.plainText === expected &&
+        saved.variables.some((variable) => variable.name === 'Order')
+      )
     }, 'the saved bubble')
   })
 })

@@ -99,6 +99,7 @@ export function BlockSettings() {
         <VariablesPicker
           readOnly={readOnly}
           onPick={(variable) => insertIntoBubble?.(`{{${variable.name}}}`)}
+          onCreate={(variable) => insertIntoBubble?.(`{{${variable.name}}}`)}
         />
       </div>
     </aside>
