@@ -291,6 +291,15 @@ test.group('Bot editor canvas', () => {
     await page.waitForURL(/\/theme$/)
     await page.getByTestId('header-actions').waitFor({ state: 'hidden' })
 
+    // Every tab of the editor fits the phone's width.
+    for (const tab of ['theme', 'settings', 'results']) {
+      await page.goto(`/bots/${bot.id}/${tab}`)
+      await page.getByTestId('header-menu').waitFor()
+      await page.waitForLoadState('networkidle')
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth)
+      assert.isAtMost(scrollWidth, 390, `${tab} at 390 px`)
+    }
+
     // Blocks: the rail opens as a drawer and a tap adds a block in a new group.
     await page.goto(`/bots/${bot.id}/edit`)
     await page.getByTestId('start-node').waitFor()
