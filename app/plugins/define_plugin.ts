@@ -5,6 +5,7 @@
  * Like fields.ts this module is imported by manifests in the browser: type-only imports
  * aside, it must not import Node or server modules.
  */
+import type { PlanFeatures } from '../shared/plans.js'
 import type { Fields, InferFields, ShowIf } from './fields.js'
 
 export const BOT_CATEGORIES = ['bubble', 'input', 'logic', 'integration'] as const
@@ -104,6 +105,11 @@ export interface PluginDeclaration<
    * workflows that still use them load, validate and run as this plugin.
    */
   aliases?: readonly string[]
+  /**
+   * A plan feature the block needs (e.g. 'fileUpload'): on plans without it the block is
+   * locked in the editor and refused on save and publish, as the Plans page says.
+   */
+  planFeature?: keyof PlanFeatures
   /**
    * Where a bot block keeps its configuration. Bubbles of the v6 format keep it in
    * `content`, every other block in `options`.

@@ -1,7 +1,7 @@
 import PluginPlanSetting from '#models/plugin_plan_setting'
 import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
-import { PLAN_NAMES, type PlanName } from '#shared/plans'
+import { PLAN_NAMES, type PlanDefinition, type PlanName } from '#shared/plans'
 
 /**
  * The block marketplace: admins enable or disable each plugin per plan. A plugin is
@@ -29,14 +29,22 @@ export function isEnabledIn(
 }
 
 /**
- * Per plugin, for a plan: enabled; locked (enabled on another plan: the editor shows it
- * with an upgrade hint); or hidden (enabled on no plan).
+ * Per plugin, for a plan: enabled; locked (enabled on another plan, or needing a feature
+ * the plan lacks: the editor shows it with an upgrade hint); or hidden (enabled on no plan).
+ * Given the plan's definition, its features count; given its name alone, they do not.
  */
-export async function availabilityFor(plan: PlanName): Promise<Map<string, PluginAvailability>> {
+export async function availabilityFor(
+  planOrName: PlanName | PlanDefinition
+): Promise<Map<string, PluginAvailability>> {
+  const plan = typeof planOrName === 'string' ? planOrName : planOrName.name
+  const features = typeof planOrName === 'string' ? undefined : planOrName.features
   const settings = await planSettings()
   const result = new Map<string, PluginAvailability>()
   for (const plugin of (await pluginRegistry()).all()) {
-    if (isEnabledIn(settings, plugin.id, plan)) result.set(plugin.id, 'enabled')
+    const feature = plugin.planFeature
+    const lacksFeature = !!feature && !!features && !features[feature]
+    if (isEnabledIn(settings, plugin.id, plan))
+      result.set(plugin.id, lacksFeature ? 'locked' : 'enabled')
     else if (PLAN_NAMES.some((p) => isEnabledIn(settings, plugin.id, p)))
       result.set(plugin.id, 'locked')
     else result.set(plugin.id, 'hidden')
@@ -53,7 +61,10 @@ export async function setPluginEnabled(pluginId: string, plan: PlanName, enabled
  * Refuses block types that are unknown or not enabled on the plan, with a message that
  * names the block (used when saving or running a bot or workflow).
  */
-export async function assertPluginsEnabled(types: Iterable<string>, plan: PlanName) {
+export async function assertPluginsEnabled(
+  types: Iterable<string>,
+  plan: PlanName | PlanDefinition
+) {
   const registry = await pluginRegistry()
   const availability = await availabilityFor(plan)
   for (const type of new Set(types)) {

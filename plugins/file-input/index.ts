@@ -10,6 +10,8 @@ export default definePlugin({
   icon: 'paperclip',
   version: 1,
   serves: ['bot'],
+  // Not on every plan (the Plans page lists "File upload" per plan).
+  planFeature: 'fileUpload',
   options: {
     isRequired: field.boolean({ label: 'Required', defaultValue: true }),
     isMultipleAllowed: field.boolean({ label: 'Allow multiple files', defaultValue: false }),

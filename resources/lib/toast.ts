@@ -8,7 +8,20 @@ import { translateServerMessage } from '~/lib/i18n'
  * Toasts (spec 01 sections 8-9): 300px wide, 450px with a description; error toasts with a
  * description stay until closed.
  */
+/*
+ * Error toasts on screen. An error is about what the builder was doing: a later success, or
+ * leaving for another page, makes it stale, so they go then (an error that stays until
+ * closed otherwise follows the builder around the app).
+ */
+const errorToasts = new Set<string | number>()
+
+export function dismissErrorToasts() {
+  for (const id of errorToasts) sonner.dismiss(id)
+  errorToasts.clear()
+}
+
 export function showToast(type: ToastDto['type'], title: string, description?: string | null) {
+  if (type === 'success') dismissErrorToasts()
   const hasDescription = !!description
   const options: ExternalToast = {
     description: description || undefined,
@@ -21,7 +34,15 @@ export function showToast(type: ToastDto['type'], title: string, description?: s
     options.closeButton = true
   }
   if (type === 'success') return sonner.success(title, options)
-  if (type === 'error') return sonner.error(title, options)
+  if (type === 'error') {
+    const id = sonner.error(title, {
+      ...options,
+      onDismiss: () => errorToasts.delete(id),
+      onAutoClose: () => errorToasts.delete(id),
+    })
+    errorToasts.add(id)
+    return id
+  }
   return sonner.info(title, options)
 }
 
@@ -37,8 +58,14 @@ if (typeof window !== 'undefined') {
   window.addEventListener('popstate', () => {
     restoringFromHistory = true
   })
-  router.on('start', () => {
+  router.on('start', (event) => {
     restoringFromHistory = false
+    // A visit to another page (not a partial reload of this one) leaves its errors behind;
+    // the new page's own flashed error shows after this.
+    const { visit } = event.detail
+    if (visit.method === 'get' && visit.only.length === 0 && !visit.preserveState) {
+      dismissErrorToasts()
+    }
   })
   // A visit that failed without a response (network down, server unreachable).
   router.on('exception', () => {

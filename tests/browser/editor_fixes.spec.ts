@@ -81,7 +81,9 @@ test.group('Bot editor fixes', () => {
 
     // From the sidebar onto the lower half of the first block: second place.
     await dragOnto(page, page.getByTestId('sidebar-block-email-input'), block('ba'), 0.75)
-    await page.keyboard.press('Escape')
+    // The new block's settings open (their code loads lazily): closed, they cover no block.
+    await page.getByTestId('block-settings-close').click()
+    await page.getByTestId('block-settings').waitFor({ state: 'detached' })
     await waitFor(async () => (await page.getByTestId('block-item').count()) === 4, 'the new block')
     const added = (await page.getByTestId('block-item').nth(1).getAttribute('data-block-id'))!
     assert.notInclude(['ba', 'bb', 'bc'], added)

@@ -3,6 +3,7 @@ import PluginPlanSetting from '#models/plugin_plan_setting'
 import { assertPluginsEnabled, availabilityFor } from '#services/marketplace'
 import { createUser, uniqueEmail } from '#tests/helpers'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
+import { DEFAULT_PLANS } from '#shared/plans'
 
 test.group('Block marketplace', (group) => {
   group.each.teardown(async () => {
@@ -110,6 +111,34 @@ test.group('Block marketplace', (group) => {
     const stranger = await createUser()
     const hidden = await client.get(`/api/v1/plugins?workspaceId=${workspace.id}`).loginAs(stranger)
     hidden.assertStatus(404)
+  })
+
+  test('a block needing a plan feature (file upload) is locked and refused where the plan lacks it', async ({
+    client,
+    assert,
+  }) => {
+    const plan = (name: string) => DEFAULT_PLANS.find((p) => p.name === name)!
+    // What the Plans page says: no file upload on Free, file upload from Basic up.
+    assert.isFalse(plan('FREE').features.fileUpload)
+    assert.isTrue(plan('BASIC').features.fileUpload)
+    assert.equal((await availabilityFor(plan('FREE'))).get('file input'), 'locked')
+    assert.equal((await availabilityFor(plan('BASIC'))).get('file input'), 'enabled')
+    assert.equal((await availabilityFor(plan('FREE'))).get('text input'), 'enabled')
+    await assertPluginsEnabled(['file input'], plan('BASIC'))
+    await assert.rejects(
+      () => assertPluginsEnabled(['text', 'file input'], plan('FREE')),
+      'Block not available on your plan: This block is not available on your plan. Upgrade your plan or remove the block.'
+    )
+
+    // The editor's list on a Free workspace, with no marketplace setting at all.
+    const user = await createUser()
+    const { firstWorkspaceOf } = await import('#tests/helpers')
+    const workspace = await firstWorkspaceOf(user)
+    const response = await client.get(`/api/v1/plugins?workspaceId=${workspace.id}`).loginAs(user)
+    response.assertStatus(200)
+    const byId = new Map(response.body().plugins.map((p: any) => [p.id, p]))
+    assert.isTrue((byId.get('file input') as any).locked)
+    assert.isFalse((byId.get('text input') as any).locked)
   })
 
   test('saving or running with a disabled or unknown block gives a clear error', async ({

@@ -176,7 +176,7 @@ export class UpdateBot {
       const added = blockTypes(patch.groups).filter((type) => !before.has(type))
       if (added.length > 0) {
         const { plan } = await effectivePlan(actor.user, actor.workspace)
-        await assertPluginsEnabled(added, plan.name)
+        await assertPluginsEnabled(added, plan)
       }
     }
     if (
@@ -288,7 +288,7 @@ export class PublishBot {
   async handle(user: User, workspace: Workspace, bot: Bot) {
     const existing = await PublishedBot.findBy('bot_id', bot.id)
     const { plan } = await effectivePlan(user, workspace)
-    await assertPluginsEnabled(blockTypes(bot.groups), plan.name)
+    await assertPluginsEnabled(blockTypes(bot.groups), plan)
     if (!bot.publicId) {
       bot.publicId = await generatePublicId(bot.name)
       await bot.save()

@@ -139,7 +139,7 @@ export class UpdateWorkflow {
     const added = nodeTypesOf(next).filter((type) => !before.has(type))
     if (added.length > 0) {
       const { plan } = await effectivePlan(user, workspace)
-      await assertPluginsEnabled(added, plan.name)
+      await assertPluginsEnabled(added, plan)
     }
 
     const contentChanged =

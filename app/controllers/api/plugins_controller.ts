@@ -19,7 +19,7 @@ export default class PluginsController {
     const { workspaceId, surface } = request.qs()
     const { workspace } = await findWorkspaceFor(auth.user!, String(workspaceId ?? ''))
     const { plan } = await effectivePlan(auth.user!, workspace)
-    const availability = await availabilityFor(plan.name)
+    const availability = await availabilityFor(plan)
     const registry = await pluginRegistry()
     const plugins = (surface === 'workflow' ? registry.forWorkflows() : registry.forBots())
       .filter((plugin) => availability.get(plugin.id) !== 'hidden')

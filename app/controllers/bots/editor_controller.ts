@@ -83,8 +83,7 @@ export default class EditorController {
     const registry = await pluginRegistry()
     const planDefinition =
       user && role ? (await effectivePlan(user, workspace)).plan : await getPlan(workspace.plan)
-    const plan = planDefinition.name
-    const availability = await availabilityFor(plan)
+    const availability = await availabilityFor(planDefinition)
     const plugins = registry
       .forBots()
       .filter((p) => availability.get(p.id) !== 'hidden')

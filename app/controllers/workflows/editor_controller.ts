@@ -30,7 +30,7 @@ export default class WorkflowEditorController {
     await resolveCurrentWorkspace(ctx, user, workflow.workspaceId)
     const workspace = await Workspace.findOrFail(workflow.workspaceId)
     const { plan } = await effectivePlan(user, workspace)
-    const availability = await availabilityFor(plan.name)
+    const availability = await availabilityFor(plan)
     const registry = await pluginRegistry()
     const plugins = registry
       .forWorkflows()

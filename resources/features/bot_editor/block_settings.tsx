@@ -4,6 +4,7 @@ import { PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
 import {
   addItem,
   deleteItem,
+  suggestVariables,
   updateBlockContent,
   updateBlockOptions,
   updateItem,
@@ -13,6 +14,7 @@ import type { Block, Item } from '#shared/bot/types'
 import { Button } from '~/components/ui/button'
 import { FieldHint, Label } from '~/components/ui/label'
 import { Textarea } from '~/components/ui/textarea'
+import { cn } from '~/lib/utils'
 import {
   Select,
   SelectContent,
@@ -94,7 +96,11 @@ export function BlockSettings() {
         ) : (
           <p className="text-sm text-muted-foreground">{t('editor.block.unknownPlugin')}</p>
         )}
-        <VariablesPicker readOnly={readOnly} />
+        <VariablesPicker
+          readOnly={readOnly}
+          onPick={(variable) => insertIntoBubble?.(`{{${variable.name}}}`)}
+          onCreate={(variable) => insertIntoBubble?.(`{{${variable.name}}}`)}
+        />
       </div>
     </aside>
   )
@@ -217,37 +223,162 @@ function BlockForm({
   )
 }
 
+/*
+ * The open text bubble's "insert at the cursor", for the panel's Variables picker: picking
+ * a variable there (or creating one) puts {{its name}} where the builder was typing.
+ */
+let insertIntoBubble: ((reference: string) => void) | null = null
+
+/** `{{` and what follows it up to the cursor, while a variable name is being typed. */
+const OPEN_REFERENCE = /\{\{([^{}\n]*)$/
+
 function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean }) {
   const { t } = useTranslation()
   const id = useId()
   const api = useBotEditorApi()
+  const variables = useFormVariables()
   const [text, setText] = useState(() => textBubbleText(block))
+  const area = useRef<HTMLTextAreaElement>(null)
+  // Where the cursor was when the textarea lost focus to the Variables picker.
+  const caret = useRef<{ start: number; end: number } | null>(null)
+  const [query, setQuery] = useState<string | null>(null)
+  const [active, setActive] = useState(0)
+  const suggestions = query === null ? [] : suggestVariables(variables, query).slice(0, 8)
+  const listId = `${id}-variables`
+
+  function commit(next: string) {
+    setText(next)
+    api.getState().edit(
+      (bot) =>
+        updateBlockContent(bot, block.id, (content) => ({
+          ...content,
+          plainText: next,
+          richText: plainToRichText(next),
+          html: undefined,
+        })),
+      { coalesceKey: `block:${block.id}` }
+    )
+  }
+
+  /** Replaces text[start, end) with `insert` and puts the cursor after it. */
+  function replace(start: number, end: number, insert: string) {
+    const current = area.current?.value ?? text
+    const next = current.slice(0, start) + insert + current.slice(end)
+    commit(next)
+    setQuery(null)
+    const cursor = start + insert.length
+    caret.current = { start: cursor, end: cursor }
+    requestAnimationFrame(() => {
+      area.current?.focus()
+      area.current?.setSelectionRange(cursor, cursor)
+    })
+  }
+
+  function readQuery(element: HTMLTextAreaElement) {
+    const before = element.value.slice(0, element.selectionStart)
+    const match = element.selectionStart === element.selectionEnd && OPEN_REFERENCE.exec(before)
+    setQuery(match ? match[1] : null)
+    setActive(0)
+  }
+
+  function choose(name: string) {
+    const element = area.current
+    if (!element) return
+    const cursor = element.selectionStart
+    const before = element.value.slice(0, cursor)
+    const match = OPEN_REFERENCE.exec(before)
+    if (!match) return
+    // A closing }} typed already after the cursor is kept, not doubled.
+    const closes = element.value.slice(cursor).startsWith('}}') ? 2 : 0
+    replace(cursor - match[0].length, cursor + closes, `{{${name}}}`)
+  }
+
+  useEffect(() => {
+    if (readOnly) return
+    insertIntoBubble = (reference) => {
+      const current = area.current?.value ?? ''
+      const at = caret.current ?? { start: current.length, end: current.length }
+      replace(at.start, at.end, reference)
+    }
+    return () => {
+      insertIntoBubble = null
+    }
+  })
+
+  const open = suggestions.length > 0 && !readOnly
   return (
-    <div className="grid gap-2">
+    <div className="relative grid gap-2">
       <Label htmlFor={id}>{t('editor.block.text')}</Label>
       <Textarea
+        ref={area}
         id={id}
         data-testid="text-bubble-input"
         value={text}
         readOnly={readOnly}
         rows={5}
         placeholder={t('editor.block.textPlaceholder')}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open ? `${listId}-${active}` : undefined}
         onChange={(event) => {
-          const next = event.target.value
-          setText(next)
-          api.getState().edit(
-            (bot) =>
-              updateBlockContent(bot, block.id, (content) => ({
-                ...content,
-                plainText: next,
-                richText: plainToRichText(next),
-                html: undefined,
-              })),
-            { coalesceKey: `block:${block.id}` }
-          )
+          commit(event.target.value)
+          readQuery(event.target)
+        }}
+        onSelect={(event) => {
+          const element = event.currentTarget
+          caret.current = { start: element.selectionStart, end: element.selectionEnd }
+        }}
+        onBlur={() => setQuery(null)}
+        onKeyDown={(event) => {
+          if (!open) return
+          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+            event.preventDefault()
+            const step = event.key === 'ArrowDown' ? 1 : -1
+            setActive((active + step + suggestions.length) % suggestions.length)
+          } else if (event.key === 'Enter' || event.key === 'Tab') {
+            event.preventDefault()
+            choose(suggestions[active].name)
+          } else if (event.key === 'Escape') {
+            // The panel closes on Escape otherwise: only the list goes.
+            event.preventDefault()
+            event.stopPropagation()
+            setQuery(null)
+          }
         }}
       />
-      <FieldHint>{t('editor.block.textHint', { example: '{{Variable name}}' })}</FieldHint>
+      {open && (
+        <ul
+          id={listId}
+          role="listbox"
+          data-testid="bubble-variable-suggestions"
+          aria-label={t('editorCanvas.variables.suggestions')}
+          className="absolute top-full right-0 left-0 z-20 -mt-6 max-h-56 overflow-y-auto rounded-md border bg-popover p-1 text-sm shadow-md"
+        >
+          {suggestions.map((variable, index) => (
+            <li
+              key={variable.id}
+              id={`${listId}-${index}`}
+              role="option"
+              aria-selected={index === active}
+              data-testid="bubble-variable-suggestion"
+              className={cn(
+                'cursor-pointer rounded-sm px-2 py-1',
+                index === active && 'bg-accent text-accent-foreground'
+              )}
+              // mousedown, not click: the textarea keeps its focus and cursor.
+              onMouseDown={(event) => {
+                event.preventDefault()
+                choose(variable.name)
+              }}
+            >
+              {variable.name}
+            </li>
+          ))}
+        </ul>
+      )}
+      <FieldHint>{t('editorCanvas.variables.bubbleHint')}</FieldHint>
     </div>
   )
 }

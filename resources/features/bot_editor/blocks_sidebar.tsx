@@ -2,15 +2,17 @@ import { useMemo, useState } from 'react'
 import { Link } from '@inertiajs/react'
 import { useReactFlow } from '@xyflow/react'
 import { useTranslation } from 'react-i18next'
-import { LockIcon, PinIcon, PinOffIcon, SearchIcon } from 'lucide-react'
+import { LockIcon, PinIcon, PinOffIcon, PlusIcon, SearchIcon, XIcon } from 'lucide-react'
 import { addGroup, newBlock } from '#shared/bot/editing'
 import { Input } from '~/components/ui/input'
 import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { cn } from '~/lib/utils'
+import { NARROW_QUERY, useMediaQuery } from '~/hooks/use_media_query'
 import { useBotEditorApi } from './bot_editor_store'
 import { NEW_BLOCK_MIME, pluginTestId } from './editor_plugins'
 import { blockInit } from './group_node'
+import { useSidebarState } from './sidebar_state'
 import type { EditorPlugin } from './types'
 
 const CATEGORIES: { id: EditorPlugin['category']; labelKey: string }[] = [
@@ -20,28 +22,23 @@ const CATEGORIES: { id: EditorPlugin['category']; labelKey: string }[] = [
   { id: 'integration', labelKey: 'editor.sidebar.integrations' },
 ]
 
-const LOCK_KEY = 'flowcraft.editor.sidebarLocked'
-
-function readLocked() {
-  try {
-    return localStorage.getItem(LOCK_KEY) !== 'false'
-  } catch {
-    return true
-  }
-}
-
 /**
  * The blocks to drag onto the canvas, by category, with a search. Unpinned, it folds to
- * a narrow rail and opens while hovered or focused; pinned, it stays open.
+ * a narrow rail and opens while hovered or focused; pinned, it stays open. On a phone it is
+ * always a rail whose button opens it over the canvas, and closes once a block is added.
  */
 export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
   const { t } = useTranslation()
   const api = useBotEditorApi()
   const { screenToFlowPosition } = useReactFlow()
   const [query, setQuery] = useState('')
-  const [locked, setLocked] = useState(readLocked)
+  const pinned = useSidebarState((state) => state.locked)
+  const setPinned = useSidebarState((state) => state.setLocked)
+  const narrow = useMediaQuery(NARROW_QUERY)
+  const locked = pinned && !narrow
   const [hovered, setHovered] = useState(false)
-  const open = locked || hovered
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const open = narrow ? drawerOpen : locked || hovered
 
   const byCategory = useMemo(() => {
     const needle = query.trim().toLowerCase()
@@ -58,11 +55,8 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
   }, [plugins, query])
 
   function toggleLock() {
-    const next = !locked
-    setLocked(next)
-    try {
-      localStorage.setItem(LOCK_KEY, String(next))
-    } catch {}
+    if (narrow) setDrawerOpen(!drawerOpen)
+    else setPinned(!locked)
   }
 
   /** Keyboard (and click) alternative to dragging: a new group in the middle of the view. */
@@ -76,7 +70,16 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
     const block = newBlock(plugin.id, blockInit(plugin))
     api.getState().edit((bot) => addGroup(bot, { coordinates: position, block }).bot)
     api.getState().openBlock(block.id)
+    if (narrow) setDrawerOpen(false)
   }
+
+  const toggleLabel = narrow
+    ? drawerOpen
+      ? t('editorCanvas.sidebar.close')
+      : t('editorCanvas.sidebar.open')
+    : locked
+      ? t('editor.sidebar.unlock')
+      : t('editor.sidebar.lock')
 
   return (
     <aside
@@ -84,13 +87,19 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
       aria-label={t('editor.sidebar.label')}
       className={cn(
         'absolute top-3 bottom-3 left-3 z-10 flex flex-col rounded-xl border bg-card shadow-md transition-[width]',
-        open ? 'w-72' : 'w-12'
+        open ? 'w-72 max-w-[calc(100%-1.5rem)]' : 'w-12',
+        // Folded on a phone, the rail sits at the top: the canvas keeps its height.
+        narrow && !open && 'bottom-auto'
       )}
-      onMouseEnter={() => setHovered(true)}
-      onMouseLeave={() => setHovered(false)}
-      onFocus={() => setHovered(true)}
+      data-open={open || undefined}
+      onMouseEnter={() => !narrow && setHovered(true)}
+      onMouseLeave={() => !narrow && setHovered(false)}
+      onFocus={() => !narrow && setHovered(true)}
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setHovered(false)
+      }}
+      onKeyDown={(event) => {
+        if (narrow && event.key === 'Escape') setDrawerOpen(false)
       }}
     >
       <div className="flex items-center gap-2 p-2">
@@ -115,17 +124,26 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
             <button
               type="button"
               data-testid="sidebar-lock"
-              aria-pressed={locked}
-              aria-label={locked ? t('editor.sidebar.unlock') : t('editor.sidebar.lock')}
+              aria-pressed={narrow ? undefined : locked}
+              aria-expanded={narrow ? drawerOpen : undefined}
+              aria-label={toggleLabel}
               onClick={toggleLock}
               className="rounded-md p-1.5 text-muted-foreground outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
             >
-              {locked ? <PinOffIcon className="size-4" /> : <PinIcon className="size-4" />}
+              {narrow ? (
+                drawerOpen ? (
+                  <XIcon className="size-4" />
+                ) : (
+                  <PlusIcon className="size-4" />
+                )
+              ) : locked ? (
+                <PinOffIcon className="size-4" />
+              ) : (
+                <PinIcon className="size-4" />
+              )}
             </button>
           </TooltipTrigger>
-          <TooltipContent>
-            {locked ? t('editor.sidebar.unlock') : t('editor.sidebar.lock')}
-          </TooltipContent>
+          <TooltipContent>{toggleLabel}</TooltipContent>
         </Tooltip>
       </div>
       {open && (
@@ -182,6 +200,10 @@ function SidebarBlock({ plugin, onAdd }: { plugin: EditorPlugin; onAdd: () => vo
       onDragStart={(event) => {
         event.dataTransfer.setData(NEW_BLOCK_MIME, plugin.id)
         event.dataTransfer.effectAllowed = 'move'
+      }}
+      // Touch screens have no HTML drag and drop: a tap adds the block as Enter does.
+      onClick={() => {
+        if (!disabled) onAdd()
       }}
       onKeyDown={(event) => {
         if (!disabled && (event.key === 'Enter' || event.key === ' ')) {

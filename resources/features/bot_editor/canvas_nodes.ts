@@ -7,11 +7,23 @@ import type { Block, BotV6, Edge, Group } from '#shared/bot/types'
  * (tests/unit/bot/canvas_nodes.spec.ts).
  */
 
-/** Handle ids: the start event, a block, an item of a block; the group's target. */
+/**
+ * Handle ids: the start event, a block, an item of a block; the group's target and each
+ * block's target (an edge may lead into the middle of a group).
+ */
 export const EVENT_HANDLE = 'event'
 export const TARGET_HANDLE = 'in'
 export const blockHandleId = (blockId: string) => `block:${blockId}`
 export const itemHandleId = (blockId: string, itemId: string) => `item:${blockId}:${itemId}`
+export const blockTargetHandleId = (blockId: string) => `to:${blockId}`
+const BLOCK_TARGET_PREFIX = 'to:'
+
+/** The block a target handle stands for, or undefined for the group's own target. */
+export function blockOfTargetHandle(handle: string | null | undefined) {
+  return handle?.startsWith(BLOCK_TARGET_PREFIX)
+    ? handle.slice(BLOCK_TARGET_PREFIX.length)
+    : undefined
+}
 
 // Position's values, without importing React Flow's runtime into this module.
 const LEFT = 'left' as Position
@@ -54,6 +66,7 @@ export function estimatedHandles(item: Placed, type: NodeKind): NodeHandle[] {
     for (const entry of block.items ?? [])
       handles.push({ ...source, id: itemHandleId(block.id, entry.id) })
     handles.push({ ...source, id: blockHandleId(block.id) })
+    handles.push({ id: blockTargetHandleId(block.id), type: 'target', position: LEFT, x: 6, y })
   })
   return handles
 }
@@ -109,6 +122,11 @@ export function toFlowEdges(
 ): FlowEdge[] {
   const groupOfBlock = new Map<string, string>()
   for (const group of groups) for (const block of group.blocks) groupOfBlock.set(block.id, group.id)
+  // An edge into a block ends on that block, if it is still in the edge's group.
+  const targetHandle = (to: Edge['to']) =>
+    to.blockId !== undefined && groupOfBlock.get(to.blockId) === to.groupId
+      ? blockTargetHandleId(to.blockId)
+      : TARGET_HANDLE
   return edges.flatMap((edge): FlowEdge[] => {
     const from = edge.from
     let source: string | undefined
@@ -131,7 +149,7 @@ export function toFlowEdges(
         source,
         sourceHandle,
         target: edge.to.groupId,
-        targetHandle: TARGET_HANDLE,
+        targetHandle: targetHandle(edge.to),
         selected: !!selected[edge.id],
       },
     ]

@@ -45,6 +45,7 @@ import {
   useBotEditor,
   useBotEditorApi,
 } from './bot_editor_store'
+import { HeaderMenu } from '~/features/canvas/header_menu'
 import { BotHistory } from './bot_history'
 import { SharePopover } from './share_popover'
 import { PreviewButton } from './editor_preview'
@@ -108,7 +109,7 @@ export function EditorHeader({
   }
 
   return (
-    <header className="flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3">
+    <header className="relative flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3">
       <Button variant="ghost" size="icon" className={iconButton} asChild>
         <Link href="/bots" aria-label={t('editor.back')} data-testid="editor-back">
           <ArrowLeftIcon />
@@ -133,11 +134,11 @@ export function EditorHeader({
               event.currentTarget.blur()
             }
           }}
-          className="w-48 truncate rounded-md bg-transparent px-2 py-1 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
+          className="w-32 min-w-0 truncate rounded-md bg-transparent px-2 py-1 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50 md:w-48"
         />
       )}
       {!readOnly && (
-        <div className="flex items-center">
+        <div className="flex shrink-0 items-center">
           <IconAction
             label={t('editor.undo')}
             testId="undo"
@@ -157,64 +158,74 @@ export function EditorHeader({
         </div>
       )}
 
-      <nav aria-label={t('editor.tabs.label')} className="mx-auto flex items-center gap-1">
-        {TABS.filter((entry) => entry.tab !== 'results' || !isGuest).map((entry) => (
-          <Link
-            key={entry.tab}
-            href={`/bots/${botId}/${entry.path}`}
-            data-testid={`editor-tab-${entry.tab === 'edit' ? 'flow' : entry.tab}`}
-            aria-current={tab === entry.tab ? 'page' : undefined}
-            className={cn(
-              'rounded-md px-3 py-1.5 text-sm font-medium outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50',
-              tab === entry.tab ? 'bg-muted text-foreground' : 'text-muted-foreground'
-            )}
-          >
-            {t(entry.labelKey)}
-          </Link>
-        ))}
-      </nav>
-
-      {!readOnly && (
-        <span
-          data-testid="save-status"
-          data-status={status}
-          aria-live="polite"
-          className="text-xs whitespace-nowrap text-muted-foreground"
+      <HeaderMenu>
+        <nav
+          aria-label={t('editor.tabs.label')}
+          className="flex flex-wrap items-center gap-1 md:mx-auto md:flex-nowrap"
         >
-          {t(`editor.saveStatus.${status}`)}
-        </span>
-      )}
+          {TABS.filter((entry) => entry.tab !== 'results' || !isGuest).map((entry) => (
+            <Link
+              key={entry.tab}
+              href={`/bots/${botId}/${entry.path}`}
+              data-testid={`editor-tab-${entry.tab === 'edit' ? 'flow' : entry.tab}`}
+              aria-current={tab === entry.tab ? 'page' : undefined}
+              className={cn(
+                'rounded-md px-3 py-1.5 text-sm font-medium outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50',
+                tab === entry.tab ? 'bg-muted text-foreground' : 'text-muted-foreground'
+              )}
+            >
+              {t(entry.labelKey)}
+            </Link>
+          ))}
+        </nav>
 
-      {!isGuest && <BotHistory />}
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button
-            variant="ghost"
-            size="icon"
-            className={iconButton}
-            aria-label={t('editor.graphMenu')}
-            data-testid="graph-menu"
-          >
-            <EllipsisVerticalIcon />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end">
+        <div className="flex flex-wrap items-center gap-2 md:contents">
           {!readOnly && (
-            <DropdownMenuItem asChild>
-              <a href={`/bots/${botId}/export`} download data-testid="export-flow">
-                <DownloadIcon /> {t('editor.exportFlow')}
-              </a>
-            </DropdownMenuItem>
+            <span
+              data-testid="save-status"
+              data-status={status}
+              aria-live="polite"
+              className="text-xs whitespace-nowrap text-muted-foreground"
+            >
+              {t(`editor.saveStatus.${status}`)}
+            </span>
           )}
-          <DropdownMenuItem onSelect={() => setSettingsOpen(true)} data-testid="editor-settings">
-            <SettingsIcon /> {t('editor.editorSettings.title')}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
 
-      {!isGuest && <PreviewButton />}
-      {!readOnly && <SharePopover />}
-      {!readOnly && <PublishControls />}
+          {!isGuest && <BotHistory />}
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button
+                variant="ghost"
+                size="icon"
+                className={iconButton}
+                aria-label={t('editor.graphMenu')}
+                data-testid="graph-menu"
+              >
+                <EllipsisVerticalIcon />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              {!readOnly && (
+                <DropdownMenuItem asChild>
+                  <a href={`/bots/${botId}/export`} download data-testid="export-flow">
+                    <DownloadIcon /> {t('editor.exportFlow')}
+                  </a>
+                </DropdownMenuItem>
+              )}
+              <DropdownMenuItem
+                onSelect={() => setSettingsOpen(true)}
+                data-testid="editor-settings"
+              >
+                <SettingsIcon /> {t('editor.editorSettings.title')}
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+
+          {!isGuest && <PreviewButton />}
+          {!readOnly && <SharePopover />}
+          {!readOnly && <PublishControls />}
+        </div>
+      </HeaderMenu>
 
       <Dialog open={settingsOpen} onOpenChange={setSettingsOpen}>
         <DialogContent>

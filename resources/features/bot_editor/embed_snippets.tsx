@@ -91,7 +91,9 @@ function Snippet({ code, label }: { code: string; label: string }) {
   const { t } = useTranslation()
   const { copied, copy } = useCopy()
   return (
-    <div className="relative">
+    // min-w-0 down from the dialog's grid: long code lines scroll inside the <pre> instead of
+    // widening the dialog and pushing the Copy button out of sight.
+    <div className="relative min-w-0">
       <pre
         aria-label={label}
         tabIndex={0}
@@ -170,7 +172,7 @@ export function EmbedSnippets({ publicId, apiHost }: EmbedSnippetsProps) {
     [mode, publicId, apiHost]
   )
   return (
-    <Tabs defaultValue="html" className="gap-4" data-testid="embed-snippets">
+    <Tabs defaultValue="html" className="min-w-0 gap-4" data-testid="embed-snippets">
       <TabsList>
         {PLATFORMS.map((platform) => (
           <TabsTrigger key={platform} value={platform}>
@@ -179,15 +181,15 @@ export function EmbedSnippets({ publicId, apiHost }: EmbedSnippetsProps) {
         ))}
       </TabsList>
       <ModePicker value={mode} onChange={setMode} />
-      <TabsContent value="html" className="grid gap-2">
+      <TabsContent value="html" className="grid min-w-0 gap-2">
         <p className="text-sm text-muted-foreground">{t('viewer.embed.htmlHelp')}</p>
         <Snippet code={snippets.html} label={t('viewer.embed.platforms.html')} />
       </TabsContent>
-      <TabsContent value="react" className="grid gap-2">
+      <TabsContent value="react" className="grid min-w-0 gap-2">
         <p className="text-sm text-muted-foreground">{t('viewer.embed.reactHelp')}</p>
         <Snippet code={snippets.react} label={t('viewer.embed.platforms.react')} />
       </TabsContent>
-      <TabsContent value="wordpress" className="grid gap-2">
+      <TabsContent value="wordpress" className="grid min-w-0 gap-2">
         <ol className="list-decimal space-y-1 ps-5 text-sm text-muted-foreground">
           <li>{t('viewer.embed.wordpress.step1')}</li>
           <li>

@@ -1,5 +1,13 @@
 import { DIFF_EDGE_CLASSES } from '~/features/editor_shell/diff_styles'
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type MouseEvent as ReactMouseEvent,
+} from 'react'
 import {
   applyNodeChanges,
   Background,
@@ -8,8 +16,12 @@ import {
   EdgeLabelRenderer,
   getBezierPath,
   ReactFlow,
+  useNodesInitialized,
   useReactFlow,
+  useStoreApi,
   type Connection,
+  type FinalConnectionState,
+  type FitViewOptions,
   type Edge as FlowEdge,
   type EdgeChange,
   type EdgeProps,
@@ -21,6 +33,7 @@ import {
 } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
+import { ConnectHint } from '~/features/canvas/connect_hint'
 import { XIcon } from 'lucide-react'
 import {
   addGroup,
@@ -32,12 +45,20 @@ import {
   moveGroup,
   newBlock,
 } from '#shared/bot/editing'
-import type { EdgeSource } from '#shared/bot/types'
+import type { BotV6, EdgeSource, EdgeTarget } from '#shared/bot/types'
 import type { GraphNavigation } from '#shared/workspace_roles'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { MOVE_BLOCK_MIME, NEW_BLOCK_MIME, useEditorPlugins } from './editor_plugins'
 import { blockInit, GroupNode, StartNode } from './group_node'
-import { dropEstimatedHandles, EVENT_HANDLE, reconcileNodes, toFlowEdges } from './canvas_nodes'
+import {
+  blockOfTargetHandle,
+  dropEstimatedHandles,
+  EVENT_HANDLE,
+  reconcileNodes,
+  toFlowEdges,
+} from './canvas_nodes'
+import { sidebarInset, useSidebarState } from './sidebar_state'
+import { NARROW_QUERY, useMediaQuery } from '~/hooks/use_media_query'
 
 // Built once (DESIGN section 6): a new object each render would remount every node.
 const nodeTypes: NodeTypes = { botGroup: GroupNode, start: StartNode }
@@ -51,35 +72,85 @@ function parseSource(node: string, handle: string | null | undefined): EdgeSourc
   return null
 }
 
+/**
+ * Where an edge drawn onto a group lands: the group, or one of its blocks past the first
+ * (an edge into the first block is an edge into the group).
+ */
+function edgeTarget(bot: BotV6, groupId: string, blockId?: string): EdgeTarget | null {
+  const group = bot.groups.find((candidate) => candidate.id === groupId)
+  if (!group) return null
+  const index = blockId ? group.blocks.findIndex((block) => block.id === blockId) : -1
+  return index > 0 ? { groupId, blockId } : { groupId }
+}
+
+/** The group (and block) under a point of the screen, if any. */
+function groupAt(x: number, y: number) {
+  const element = document.elementFromPoint(x, y)
+  const group = element?.closest<HTMLElement>('[data-testid="group-node"][data-group-id]')
+  if (!group) return null
+  const block = element?.closest<HTMLElement>('[data-testid="block-item"][data-block-id]')
+  return {
+    groupId: group.dataset.groupId!,
+    blockId: block && group.contains(block) ? block.dataset.blockId : undefined,
+  }
+}
+
+function pointerOf(event: MouseEvent | TouchEvent) {
+  if ('changedTouches' in event) {
+    const touch = event.changedTouches[0]
+    return touch ? { x: touch.clientX, y: touch.clientY } : null
+  }
+  return { x: event.clientX, y: event.clientY }
+}
+
 /*
  * Props React Flow compares by identity: the same objects every render, so a store change
  * of the editor does not push new options into React Flow's own store.
  */
-const FIT_VIEW_OPTIONS = { maxZoom: 1, padding: 0.2 }
 const isValidConnection = (connection: FlowEdge | Connection) =>
   connection.source !== connection.target
+const ALL_NODES = { includeHiddenNodes: true }
+/* Room kept around the fitted graph, beside the sidebar's width on the left. */
+const FIT_MARGIN = 40
+const px = (value: number) => `${value}px` as const
+const fitViewOptionsFor = (inset: number): FitViewOptions => ({
+  maxZoom: 1,
+  padding: {
+    top: px(FIT_MARGIN),
+    right: px(FIT_MARGIN),
+    bottom: px(FIT_MARGIN),
+    left: px(inset + FIT_MARGIN),
+  },
+})
 
 /** Above this many groups the editor opens on the start event instead of fitting everything. */
 const LARGE_BOT_GROUPS = 40
 
 export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigation }) {
+  const { t } = useTranslation()
   const api = useBotEditorApi()
   const plugins = useEditorPlugins()
-  const { screenToFlowPosition } = useReactFlow()
+  const { screenToFlowPosition, fitView } = useReactFlow()
   const groups = useBotEditor((state) => state.history.present.groups)
   const events = useBotEditor((state) => state.history.present.events)
   const botEdges = useBotEditor((state) => state.history.present.edges)
   const selectedEdges = useBotEditor((state) => state.selection.edges)
   const readOnly = useBotEditor((state) => state.readOnly)
+  const flow = useStoreApi()
+  const pinned = useSidebarState((state) => state.locked)
+  const narrow = useMediaQuery(NARROW_QUERY)
+  // The sidebar floats over the canvas: the controls and the fitted view keep clear of it.
+  const inset = sidebarInset(!readOnly, pinned && !narrow)
+  const fitViewOptions = useMemo(() => fitViewOptionsFor(inset), [inset])
+  const controlsStyle = useMemo(() => ({ left: inset }), [inset])
 
   // Large bots open on their start event at full size and render only what is on screen;
   // fitting 300 groups into view would paint every one of them at once.
   const [largeBot] = useState(() => api.getState().history.present.groups.length > LARGE_BOT_GROUPS)
   const [startViewport] = useState(() => {
     const start = api.getState().history.present.events[0]?.graphCoordinates ?? { x: 0, y: 0 }
-    // Right of the blocks sidebar (about 300 px wide in write mode), which would hide it.
-    const left = api.getState().readOnly ? 120 : 360
-    return { x: left - start.x, y: 160 - start.y, zoom: 1 }
+    // Right of the blocks sidebar, which would hide it.
+    return { x: inset + 60 - start.x, y: 160 - start.y, zoom: 1 }
   })
   const [nodes, setNodes] = useState<FlowNode[]>(() =>
     reconcileNodes([], api.getState().history.present, largeBot)
@@ -87,6 +158,18 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
   useEffect(() => {
     setNodes((previous) => reconcileNodes(previous, api.getState().history.present, largeBot))
   }, [groups, events, api, largeBot])
+
+  /*
+   * The first view shows the whole bot once its nodes are measured: React Flow's own
+   * fitView runs on the size hints of canvas_nodes.ts, before the real sizes are known.
+   */
+  const allMeasured = useNodesInitialized(ALL_NODES)
+  const fitted = useRef(false)
+  useEffect(() => {
+    if (largeBot || fitted.current || !allMeasured) return
+    fitted.current = true
+    void fitView(fitViewOptions)
+  }, [allMeasured, largeBot, fitView, fitViewOptions])
 
   const diff = useBotEditor((state) => state.diff)
   const edges = useMemo(() => {
@@ -146,9 +229,57 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     (connection: Connection) => {
       const from = parseSource(connection.source, connection.sourceHandle)
       if (!from) return
-      api.getState().edit((bot) => connect(bot, from, { groupId: connection.target }))
+      const blockId = blockOfTargetHandle(connection.targetHandle)
+      api.getState().edit((bot) => {
+        const to = edgeTarget(bot, connection.target, blockId)
+        return to ? connect(bot, from, to) : bot
+      })
     },
     [api]
+  )
+
+  /** An edge from a handle to a group or block chosen anywhere on it, not just on its dot. */
+  const connectTo = useCallback(
+    (
+      source: { nodeId: string; id?: string | null },
+      target: { groupId: string; blockId?: string }
+    ) => {
+      if (source.nodeId === target.groupId) return
+      const from = parseSource(source.nodeId, source.id)
+      if (!from) return
+      api.getState().edit((bot) => {
+        const to = edgeTarget(bot, target.groupId, target.blockId)
+        return to ? connect(bot, from, to) : bot
+      })
+    },
+    [api]
+  )
+
+  /*
+   * React Flow connects only when the pointer is let go near a target dot; builders let go
+   * over the group or the block they mean (as in Typebot): that connects too.
+   */
+  const onConnectEnd = useCallback(
+    (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      if (state.isValid || !state.fromHandle || state.fromHandle.type !== 'source') return
+      const point = pointerOf(event)
+      const target = point && groupAt(point.x, point.y)
+      if (target) connectTo(state.fromHandle, target)
+    },
+    [connectTo]
+  )
+
+  /** Click-to-connect ends with a click anywhere on a group or block, not only on its dot. */
+  const onNodeClick = useCallback(
+    (event: ReactMouseEvent, node: FlowNode) => {
+      const pending = flow.getState().connectionClickStartHandle
+      if (!pending || pending.type !== 'source' || node.type !== 'botGroup') return
+      if ((event.target as Element).closest('.react-flow__handle')) return
+      flow.setState({ connectionClickStartHandle: null })
+      const target = groupAt(event.clientX, event.clientY)
+      connectTo(pending, { groupId: node.id, blockId: target?.blockId })
+    },
+    [flow, connectTo]
   )
 
   const onNodeDragStop = useCallback(
@@ -216,6 +347,8 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
         onDelete={onDelete}
         onSelectionChange={onSelectionChange}
         onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        onNodeClick={onNodeClick}
         onNodeDragStop={onNodeDragStop}
         isValidConnection={isValidConnection}
         onPaneClick={onPaneClick}
@@ -229,14 +362,14 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
         selectionOnDrag={trackpad}
         minZoom={0.1}
         maxZoom={2}
-        fitView={!largeBot}
-        fitViewOptions={FIT_VIEW_OPTIONS}
+        fitViewOptions={fitViewOptions}
         defaultViewport={largeBot ? startViewport : undefined}
         onlyRenderVisibleElements={largeBot}
       >
         <Background gap={20} />
-        <Controls showInteractive={false} />
+        <Controls showInteractive={false} fitViewOptions={fitViewOptions} style={controlsStyle} />
       </ReactFlow>
+      {!readOnly && <ConnectHint message={t('editorCanvas.connect.pending')} />}
     </div>
   )
 }

@@ -1,5 +1,11 @@
-import { memo, useEffect, useState, type DragEvent, type KeyboardEvent } from 'react'
-import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react'
+import { memo, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
+import {
+  Handle,
+  Position,
+  useStoreApi,
+  useUpdateNodeInternals,
+  type NodeProps,
+} from '@xyflow/react'
 import { useShallow } from 'zustand/react/shallow'
 import { useTranslation } from 'react-i18next'
 import { CopyIcon, EllipsisIcon, PlayIcon, Trash2Icon } from 'lucide-react'
@@ -23,10 +29,17 @@ import {
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { cn } from '~/lib/utils'
 import { DIFF_ITEM_CLASSES } from '~/features/editor_shell/diff_styles'
+import { CLICK_CONNECTING_CLASS } from '~/features/canvas/connect_hint'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { usePreviewState } from './preview_state'
 import { blockSummary, itemSummary } from './block_summary'
-import { blockHandleId, EVENT_HANDLE, itemHandleId, TARGET_HANDLE } from './canvas_nodes'
+import {
+  blockHandleId,
+  blockTargetHandleId,
+  EVENT_HANDLE,
+  itemHandleId,
+  TARGET_HANDLE,
+} from './canvas_nodes'
 import {
   MOVE_BLOCK_MIME,
   NEW_BLOCK_MIME,
@@ -309,7 +322,10 @@ export function blockInit(plugin: {
   return init
 }
 
-const handleClass = '!size-3 !border-2 !border-background !bg-primary'
+const handleClass = cn('!size-3 !border-2 !border-background !bg-primary', CLICK_CONNECTING_CLASS)
+
+const isOnHandle = (target: EventTarget | null) =>
+  !!(target as Element | null)?.closest?.('.react-flow__handle')
 
 function BlockRow({
   block,
@@ -328,10 +344,14 @@ function BlockRow({
   const api = useBotEditorApi()
   const plugin = useEditorPlugin(block.type)
   const blockDiff = useBotEditor((state) => state.diff?.[block.id])
+  const flow = useStoreApi()
   const [menuOpen, setMenuOpen] = useState(false)
+  // A press on an output handle draws an edge: the block's own drag must not start.
+  const pressedOnHandle = useRef(false)
   const summary = blockSummary(block, variables)
   const items = block.items ?? []
   const edit = api.getState().edit
+  const handleHint = t('editorCanvas.connect.handleHint')
 
   function open() {
     api.getState().openBlock(block.id)
@@ -358,12 +378,29 @@ function BlockRow({
       tabIndex={0}
       aria-label={plugin?.name ?? block.type}
       draggable={!readOnly}
+      onPointerDownCapture={(event) => {
+        pressedOnHandle.current = isOnHandle(event.target)
+      }}
       onDragStart={(event) => {
         event.stopPropagation()
+        /*
+         * The handles sit inside this draggable block, and the browser's drag of an element
+         * starts from any of its descendants: cancelled here, React Flow's connection line
+         * follows the pointer instead (docs/editor.md).
+         */
+        if (pressedOnHandle.current) {
+          event.preventDefault()
+          return
+        }
         event.dataTransfer.setData(MOVE_BLOCK_MIME, block.id)
         event.dataTransfer.effectAllowed = 'move'
       }}
-      onClick={open}
+      onClick={(event) => {
+        // A click on a handle starts or ends a connection; while one waits for its end, a
+        // click on the block ends it there (the canvas' onNodeClick).
+        if (isOnHandle(event.target) || flow.getState().connectionClickStartHandle) return
+        open()
+      }}
       onKeyDown={onKeyDown}
       onContextMenu={(event) => {
         if (readOnly) return
@@ -431,6 +468,7 @@ function BlockRow({
                 className={handleClass}
                 style={{ right: -24 }}
                 data-testid="item-handle"
+                title={readOnly ? undefined : handleHint}
                 isConnectable={!readOnly}
               />
             </li>
@@ -454,10 +492,22 @@ function BlockRow({
               top: items.length > 0 ? 'auto' : '50%',
               bottom: items.length > 0 ? 2 : 'auto',
             }}
+            data-testid="block-handle"
+            title={readOnly ? undefined : handleHint}
             isConnectable={!readOnly}
           />
         </>
       )}
+      {/* Where an edge into this block ends; edges are drawn onto the block itself. */}
+      <Handle
+        type="target"
+        id={blockTargetHandleId(block.id)}
+        position={Position.Left}
+        className="!pointer-events-none !size-2 !min-w-0 !border-0 !bg-transparent"
+        style={{ left: -10, top: 18 }}
+        isConnectableStart={false}
+        isConnectable={!readOnly}
+      />
     </div>
   )
 }
@@ -481,6 +531,8 @@ export const StartNode = memo(function StartNodeView({ selected }: NodeProps) {
         id={EVENT_HANDLE}
         position={Position.Right}
         className={handleClass}
+        data-testid="event-handle"
+        title={readOnly ? undefined : t('editorCanvas.connect.handleHint')}
         isConnectable={!readOnly}
       />
     </div>

@@ -73,10 +73,13 @@ export interface PickerField extends Omit<VariableFieldProps, 'onChange' | 'disa
 export function VariablesPicker({
   readOnly,
   onPick,
+  onCreate,
   field,
 }: {
   readOnly: boolean
   onPick?: (variable: Variable) => void
+  /** Outside a field: a variable was just created (the text bubble inserts it). */
+  onCreate?: (variable: Variable) => void
   field?: PickerField
 }) {
   const { t } = useTranslation()
@@ -127,7 +130,10 @@ export function VariablesPicker({
     )
     setActive(-1)
     if (field && made.variable) pick(made.variable)
-    else setTyped(null)
+    else {
+      setTyped(null)
+      if (made.variable) onCreate?.(made.variable)
+    }
   }
 
   function pick(variable: Variable) {

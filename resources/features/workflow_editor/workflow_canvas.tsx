@@ -7,6 +7,7 @@ import {
   useState,
   type DragEvent,
   type KeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
 } from 'react'
 import {
   applyNodeChanges,
@@ -18,7 +19,9 @@ import {
   ReactFlow,
   useNodesInitialized,
   useReactFlow,
+  useStoreApi,
   type Connection,
+  type FinalConnectionState,
   type Edge as FlowEdge,
   type EdgeChange,
   type EdgeProps,
@@ -31,6 +34,7 @@ import {
 } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
+import { ConnectHint } from '~/features/canvas/connect_hint'
 import { TriangleAlertIcon, WebhookIcon, XIcon } from 'lucide-react'
 import type { WorkflowBlock } from '#shared/workflow/types'
 import { Skeleton } from '~/components/ui/skeleton'
@@ -137,6 +141,7 @@ export function nodeFromPlugin(plugin: WorkflowEditorPlugin, position: { x: numb
 }
 
 export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string }) {
+  const { t } = useTranslation()
   const api = useWorkflowEditorApi()
   const plugins = useWorkflowPlugins()
   const { screenToFlowPosition, fitView } = useReactFlow()
@@ -293,6 +298,54 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
     [api, isValidConnection, pluginOf]
   )
 
+  /** The connection a source handle makes with a node: into its input, or as an attachment. */
+  const connectToNode = useCallback(
+    (source: { nodeId: string; id?: string | null }, target: string) => {
+      const handle = parseSourceHandle(source.id ?? null)
+      if (!handle) return
+      onConnect({
+        source: source.nodeId,
+        sourceHandle: source.id ?? null,
+        target,
+        targetHandle: handle.kind === 'slot' ? ATTACHED_HANDLE : IN_HANDLE,
+      })
+    },
+    [onConnect]
+  )
+
+  /*
+   * React Flow connects only when the pointer is let go near an input dot; builders let go
+   * over the node they mean: that connects too, when the node can take it.
+   */
+  const onConnectEnd = useCallback(
+    (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      if (state.isValid || !state.fromHandle || state.fromHandle.type !== 'source') return
+      const point = 'changedTouches' in event ? event.changedTouches[0] : event
+      if (!point) return
+      const node = document
+        .elementFromPoint(point.clientX, point.clientY)
+        ?.closest<HTMLElement>('[data-testid="workflow-node"][data-node-id]')
+      if (node) connectToNode(state.fromHandle, node.dataset.nodeId!)
+    },
+    [connectToNode]
+  )
+
+  const flow = useStoreApi()
+  /** A click on a node opens it, or ends a click-to-connect started on a handle. */
+  const onNodeClick = useCallback(
+    (event: ReactMouseEvent, node: FlowNode) => {
+      const pending = flow.getState().connectionClickStartHandle
+      if (!pending || pending.type !== 'source') {
+        api.getState().openNode(node.id)
+        return
+      }
+      if ((event.target as Element).closest('.react-flow__handle')) return
+      flow.setState({ connectionClickStartHandle: null })
+      connectToNode(pending, node.id)
+    },
+    [api, flow, connectToNode]
+  )
+
   const onNodeDragStop = useCallback(
     (_event: unknown, _node: FlowNode, dragged: FlowNode[]) => {
       api.getState().edit((doc) =>
@@ -351,9 +404,10 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
         onDelete={onDelete}
         onSelectionChange={onSelectionChange}
         onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
         isValidConnection={isValidConnection}
         onNodeDragStop={onNodeDragStop}
-        onNodeClick={(_event, node) => api.getState().openNode(node.id)}
+        onNodeClick={onNodeClick}
         onPaneClick={() => api.getState().openNode(null)}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
@@ -370,6 +424,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
         <Controls showInteractive={false} />
       </ReactFlow>
       {blocks.length > 0 && !nodesInitialized && <CanvasSkeleton />}
+      {!readOnly && <ConnectHint message={t('editorCanvas.connect.nodePending')} />}
       <CanvasHints blocks={blocks} plugins={plugins} readOnly={readOnly} />
     </div>
   )

@@ -124,7 +124,7 @@ export function WorkflowEditor({ workflow, currentUserMode, plugins, appUrl }: W
                 {t('workflowEditor.readOnly')}
               </div>
             )}
-            <main className="flex min-h-0 flex-1">
+            <main className="relative flex min-h-0 flex-1">
               {!readOnly && <NodePalette plugins={editorPlugins} />}
               <div className="relative min-w-0 flex-1">
                 <WorkflowCanvas />

@@ -27,6 +27,7 @@ import {
   useWorkflowEditor,
   useWorkflowEditorApi,
 } from './workflow_editor_store'
+import { HeaderMenu } from '~/features/canvas/header_menu'
 import { HistoryPopover } from './history_popover'
 import { TestRunDialog } from './test_run_dialog'
 import { VariablesPopover } from './variables_popover'
@@ -77,7 +78,7 @@ export function WorkflowHeader({
   const running = runStatus === 'queued' || runStatus === 'running'
 
   return (
-    <header className="flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3">
+    <header className="relative flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3">
       <Button variant="ghost" size="icon-sm" asChild>
         <Link href="/workflows" aria-label={t('workflowEditor.back')} data-testid="workflow-back">
           <ArrowLeftIcon />
@@ -102,7 +103,7 @@ export function WorkflowHeader({
               event.currentTarget.blur()
             }
           }}
-          className="w-48 truncate rounded-md bg-transparent px-2 py-1 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
+          className="w-28 min-w-0 truncate rounded-md bg-transparent px-2 py-1 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50 md:w-48"
         />
       )}
       <Tooltip>
@@ -154,92 +155,94 @@ export function WorkflowHeader({
           data-testid="save-status"
           data-status={saveStatus}
           aria-live="polite"
-          className="text-xs whitespace-nowrap text-muted-foreground"
+          className="text-xs whitespace-nowrap text-muted-foreground max-md:sr-only"
         >
           {t(`workflowEditor.saveStatus.${saveStatus}`)}
         </span>
       )}
 
-      <div className="ml-auto flex items-center gap-1">
-        {!readOnly && run.available && (
-          <div className="flex items-center">
-            <Tooltip>
-              <TooltipTrigger asChild>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  className="rounded-r-none"
-                  data-testid="workflow-run"
-                  // Tests and support read how runs are followed: the event stream, or polling.
-                  data-stream={run.live ? 'live' : 'polling'}
-                  disabled={run.starting || running}
-                  onClick={() => run.start()}
-                >
-                  {run.starting || running ? (
-                    <LoaderCircleIcon className="animate-spin" aria-hidden />
-                  ) : (
-                    <PlayIcon aria-hidden />
-                  )}
-                  {running ? t('workflowEditor.run.running') : t('workflowTestRun.run')}
-                </Button>
-              </TooltipTrigger>
-              <TooltipContent>{t('workflowTestRun.hint')}</TooltipContent>
-            </Tooltip>
-            <IconAction
-              label={t('workflowTestRun.withPayload')}
-              testId="workflow-run-sample"
-              disabled={run.starting || running}
-              onClick={() => setSampleOpen(true)}
-              className="rounded-l-none border border-l-0"
-            >
-              <BracesIcon />
-            </IconAction>
-            <TestRunDialog
-              open={sampleOpen}
-              onOpenChange={setSampleOpen}
-              onStart={(input) => run.start(input)}
-            />
-          </div>
-        )}
-        <Button variant="ghost" size="sm" asChild>
-          <Link
-            href={`/workflows/${workflowId}/runs`}
-            data-testid="workflow-runs-link"
-            aria-label={t('workflowRuns.openLabel', { name })}
-          >
-            <ListChecksIcon aria-hidden />
-            <span className="hidden lg:inline">{t('workflowRuns.open')}</span>
-          </Link>
-        </Button>
-        <VariablesPopover />
-        <Button
-          variant="ghost"
-          size="sm"
-          data-testid="workflow-settings-button"
-          aria-label={t('workflowEditor.workflowSettings.title')}
-          onClick={() => setSettingsOpen(true)}
-        >
-          <SettingsIcon />
-          <span className="hidden lg:inline">{t('workflowEditor.workflowSettings.title')}</span>
-        </Button>
-        <HistoryPopover />
-        <Tooltip>
-          <TooltipTrigger asChild>
-            <Button variant="ghost" size="icon-sm" asChild>
-              <a
-                href={`/workflows/${workflowId}/export`}
-                download
-                data-testid="workflow-export"
-                aria-label={t('workflowEditor.export')}
+      <HeaderMenu>
+        <div className="flex flex-wrap items-center gap-1 md:ml-auto md:flex-nowrap">
+          {!readOnly && run.available && (
+            <div className="flex items-center">
+              <Tooltip>
+                <TooltipTrigger asChild>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    className="rounded-r-none"
+                    data-testid="workflow-run"
+                    // Tests and support read how runs are followed: the event stream, or polling.
+                    data-stream={run.live ? 'live' : 'polling'}
+                    disabled={run.starting || running}
+                    onClick={() => run.start()}
+                  >
+                    {run.starting || running ? (
+                      <LoaderCircleIcon className="animate-spin" aria-hidden />
+                    ) : (
+                      <PlayIcon aria-hidden />
+                    )}
+                    {running ? t('workflowEditor.run.running') : t('workflowTestRun.run')}
+                  </Button>
+                </TooltipTrigger>
+                <TooltipContent>{t('workflowTestRun.hint')}</TooltipContent>
+              </Tooltip>
+              <IconAction
+                label={t('workflowTestRun.withPayload')}
+                testId="workflow-run-sample"
+                disabled={run.starting || running}
+                onClick={() => setSampleOpen(true)}
+                className="rounded-l-none border border-l-0"
               >
-                <DownloadIcon />
-              </a>
-            </Button>
-          </TooltipTrigger>
-          <TooltipContent>{t('workflowEditor.export')}</TooltipContent>
-        </Tooltip>
-        {!readOnly && <PublishControls />}
-      </div>
+                <BracesIcon />
+              </IconAction>
+              <TestRunDialog
+                open={sampleOpen}
+                onOpenChange={setSampleOpen}
+                onStart={(input) => run.start(input)}
+              />
+            </div>
+          )}
+          <Button variant="ghost" size="sm" asChild>
+            <Link
+              href={`/workflows/${workflowId}/runs`}
+              data-testid="workflow-runs-link"
+              aria-label={t('workflowRuns.openLabel', { name })}
+            >
+              <ListChecksIcon aria-hidden />
+              <span className="hidden lg:inline">{t('workflowRuns.open')}</span>
+            </Link>
+          </Button>
+          <VariablesPopover />
+          <Button
+            variant="ghost"
+            size="sm"
+            data-testid="workflow-settings-button"
+            aria-label={t('workflowEditor.workflowSettings.title')}
+            onClick={() => setSettingsOpen(true)}
+          >
+            <SettingsIcon />
+            <span className="hidden lg:inline">{t('workflowEditor.workflowSettings.title')}</span>
+          </Button>
+          <HistoryPopover />
+          <Tooltip>
+            <TooltipTrigger asChild>
+              <Button variant="ghost" size="icon-sm" asChild>
+                <a
+                  href={`/workflows/${workflowId}/export`}
+                  download
+                  data-testid="workflow-export"
+                  aria-label={t('workflowEditor.export')}
+                >
+                  <DownloadIcon />
+                </a>
+              </Button>
+            </TooltipTrigger>
+            <TooltipContent>{t('workflowEditor.export')}</TooltipContent>
+          </Tooltip>
+          {!readOnly && <PublishControls />}
+        </div>
+      </HeaderMenu>
       <WorkflowSettingsSheet open={settingsOpen} onOpenChange={setSettingsOpen} />
     </header>
   )

@@ -22,6 +22,7 @@ import { ConfirmDialog } from '~/components/confirm_dialog'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { DIFF_ITEM_CLASSES } from '~/features/editor_shell/diff_styles'
 import { cn } from '~/lib/utils'
+import { CLICK_CONNECTING_CLASS } from '~/features/canvas/connect_hint'
 import {
   selectNodeRunStatus,
   useWorkflowEditor,
@@ -47,7 +48,7 @@ export interface WorkflowNodeData extends Record<string, unknown> {
 const EMPTY_BLOCK: WorkflowBlock = { id: '', type: '', graphCoordinates: { x: 0, y: 0 } }
 const EMPTY_VARIABLES: never[] = []
 
-const handleClass = '!size-3 !border-2 !border-background !bg-primary'
+const handleClass = cn('!size-3 !border-2 !border-background !bg-primary', CLICK_CONNECTING_CLASS)
 
 /** Ring and dot colours of each run status (DESIGN: status lives beside the graph). */
 const STATUS_STYLES: Record<NodeRunStatus, { ring: string; dot: string }> = {
@@ -124,6 +125,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
   const attachable = isAttachable(plugin)
   const trigger = isTrigger(plugin)
   const name = block.title || plugin?.name || block.type
+  const handleHint = t('editorCanvas.connect.nodeHandleHint')
 
   // Branch handles come and go with the branches: React Flow must measure them again.
   useEffect(
@@ -275,6 +277,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
               </span>
               <Handle
                 type="source"
+                title={readOnly ? undefined : handleHint}
                 id={branchHandleId(condition.id)}
                 position={Position.Right}
                 className={handleClass}
@@ -288,6 +291,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
             {t('workflowEditor.node.otherwise')}
             <Handle
               type="source"
+              title={readOnly ? undefined : handleHint}
               id={OUT_HANDLE}
               position={Position.Right}
               className={handleClass}
@@ -302,6 +306,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
       {conditions.length === 0 && !attachable && (
         <Handle
           type="source"
+          title={readOnly ? undefined : handleHint}
           id={OUT_HANDLE}
           position={Position.Right}
           className={handleClass}
@@ -339,6 +344,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
 
               <Handle
                 type="source"
+                title={readOnly ? undefined : handleHint}
                 id={slotHandleId(slot.name)}
                 position={Position.Bottom}
                 className={cn(handleClass, '!rounded-sm !bg-violet-500')}

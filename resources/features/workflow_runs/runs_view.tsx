@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import { ArrowLeftIcon, HistoryIcon, RefreshCwIcon, TriangleAlertIcon } from 'lucide-react'
@@ -15,6 +16,8 @@ import { Button } from '~/components/ui/button'
 import { Skeleton } from '~/components/ui/skeleton'
 import { formatDateTime, formatRelativeTime } from '~/lib/format'
 import { cn } from '~/lib/utils'
+import { clientPlugin } from '~/lib/plugin_registry'
+import { pluginText, usePluginLocales } from '~/features/workflow_editor/plugin_locales'
 import { JsonView } from './json_view'
 import { useWorkflowRuns } from './use_workflow_runs'
 
@@ -37,7 +40,17 @@ function RunStatusBadge({ status }: { status: RunStatus }) {
 export function WorkflowRunsView({ workflow, nodes, selectedRunId }: WorkflowRunsPageProps) {
   const { t } = useTranslation()
   const runs = useWorkflowRuns(workflow.id, selectedRunId)
-  const titles = new Map(nodes.map((node) => [node.id, node.title ?? node.type]))
+  // Plugin names in the builder's language (plugins/<slug>/locales): never a type id.
+  const language = usePluginLocales(nodes.map((node) => node.type))
+  const titles = useMemo(
+    () => new Map(nodes.map((node) => [node.id, node.title || nodeTypeName(node.type)])),
+    // Read again once the plugins' texts of a newly chosen language are in.
+    [nodes, language]
+  )
+  const typeNames = useMemo(
+    () => new Map(nodes.map((node) => [node.type, nodeTypeName(node.type)])),
+    [nodes, language]
+  )
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -86,7 +99,7 @@ export function WorkflowRunsView({ workflow, nodes, selectedRunId }: WorkflowRun
               onRetry={() => void runs.reloadDetail()}
             />
           ) : (
-            <RunDetail run={runs.detail.data} titles={titles} />
+            <RunDetail run={runs.detail.data} titles={titles} typeNames={typeNames} />
           )}
         </section>
       </div>
@@ -188,7 +201,15 @@ function RunRow({
   )
 }
 
-function RunDetail({ run, titles }: { run: WorkflowRunDetailDto; titles: Map<string, string> }) {
+function RunDetail({
+  run,
+  titles,
+  typeNames,
+}: {
+  run: WorkflowRunDetailDto
+  titles: Map<string, string>
+  typeNames: Map<string, string>
+}) {
   const { t } = useTranslation()
   return (
     <article className="space-y-4" data-testid="run-detail" data-run-id={run.id}>
@@ -236,7 +257,11 @@ function RunDetail({ run, titles }: { run: WorkflowRunDetailDto; titles: Map<str
           <ol className="space-y-2">
             {run.nodes.map((node, index) => (
               <li key={`${node.nodeId}-${index}`}>
-                <NodeRecord node={node} title={titles.get(node.nodeId)} />
+                <NodeRecord
+                  node={node}
+                  title={titles.get(node.nodeId)}
+                  typeName={typeNames.get(node.nodeType) ?? nodeTypeName(node.nodeType)}
+                />
               </li>
             ))}
           </ol>
@@ -246,7 +271,21 @@ function RunDetail({ run, titles }: { run: WorkflowRunDetailDto; titles: Map<str
   )
 }
 
-function NodeRecord({ node, title }: { node: WorkflowRunNodeDto; title?: string }) {
+/** A node type's name as builders know it ("HTTP request"), not its id. */
+function nodeTypeName(type: string) {
+  const plugin = clientPlugin(type)
+  return plugin ? pluginText(type, 'name', plugin.name) : type
+}
+
+function NodeRecord({
+  node,
+  title,
+  typeName,
+}: {
+  node: WorkflowRunNodeDto
+  title?: string
+  typeName: string
+}) {
   const { t } = useTranslation()
   return (
     <details
@@ -259,7 +298,11 @@ function NodeRecord({ node, title }: { node: WorkflowRunNodeDto; title?: string 
       <summary className="flex cursor-pointer items-center justify-between gap-2 px-3 py-2 text-sm">
         <span className="min-w-0 truncate">
           <span className="font-medium">{title ?? t('workflowRuns.removedNode')}</span>
-          <span className="ml-2 text-xs text-muted-foreground">{node.nodeType}</span>
+          {title !== typeName && (
+            <span className="ml-2 text-xs text-muted-foreground" data-testid="run-node-type">
+              {typeName}
+            </span>
+          )}
         </span>
         <span className="flex shrink-0 items-center gap-2 text-xs text-muted-foreground">
           {node.attempts > 1 && <span>{t('workflowRuns.attempts', { count: node.attempts })}</span>}

@@ -140,12 +140,6 @@ export default function SignIn({ mode, redirectPath, email, signupDisabled }: Pr
               </Link>
             </p>
           )}
-          <Link
-            href="/forgot-password"
-            className="text-xs underline-offset-4 hover:underline focus-visible:underline outline-none"
-          >
-            {t('auth.forgotPassword')}
-          </Link>
         </CardFooter>
       </Card>
     </BareLayout>

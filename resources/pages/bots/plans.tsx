@@ -19,7 +19,9 @@ export default function Plans({ plans }: { plans: PlanDefinition[] }) {
       <Head title={t('plans.title')} />
       <PageHeader title={t('plans.title')} description={t('plans.description')} />
       <div className="p-6">
-        <div className="overflow-x-auto rounded-lg border">
+        {/* relative: the table's screen-reader texts (absolutely placed) scroll with it
+            instead of widening the page. */}
+        <div className="relative overflow-x-auto rounded-lg border">
           <table className="w-full min-w-[720px] border-collapse text-sm" data-testid="plans-table">
             <caption className="sr-only">{t('plans.caption')}</caption>
             <thead>

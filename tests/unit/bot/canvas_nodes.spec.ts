@@ -2,6 +2,8 @@ import { test } from '@japa/runner'
 import type { Node as FlowNode } from '@xyflow/react'
 import { moveGroup } from '#shared/bot/editing'
 import {
+  blockOfTargetHandle,
+  blockTargetHandleId,
   dropEstimatedHandles,
   estimatedHandles,
   reconcileNodes,
@@ -28,6 +30,28 @@ test.group('Bot editor canvas / nodes and edges for React Flow', () => {
     const y = (id: string) => welcome.find((handle) => handle.id === id)!.y
     assert.isAbove(y('block:b_size'), y('block:b_welcome'))
     assert.equal(y('item:b_size:i_small'), y('block:b_size'))
+  })
+
+  test('an edge into a block ends on that block, or on its group when the block left', ({
+    assert,
+  }) => {
+    const bot = frozen(pizzaBot())
+    const group = bot.groups.find((g) => g.blocks.length > 1)!
+    const second = group.blocks[1]
+    const from = { eventId: bot.events[0].id }
+    const into = { id: 'e_into', from, to: { groupId: group.id, blockId: second.id } }
+    const stale = { id: 'e_stale', from, to: { groupId: group.id, blockId: 'gone' } }
+    const [intoEdge, staleEdge] = toFlowEdges(bot.groups, [into, stale], {})
+    assert.equal(intoEdge.targetHandle, blockTargetHandleId(second.id))
+    assert.equal(blockOfTargetHandle(intoEdge.targetHandle), second.id)
+    assert.equal(staleEdge.targetHandle, TARGET_HANDLE)
+    assert.isUndefined(blockOfTargetHandle(TARGET_HANDLE))
+    // Large bots: the estimate has that end too.
+    const handles = estimatedHandles(group, 'botGroup')
+    assert.equal(
+      handles.find((handle) => handle.id === blockTargetHandleId(second.id))?.type,
+      'target'
+    )
   })
 
   test('nodes carry size hints, and estimated handles only when asked (large bots)', ({
