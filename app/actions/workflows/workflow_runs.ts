@@ -54,7 +54,7 @@ export class StartTestRun {
       : (input ?? {})
     const runnable = await loadWorkflow(workflow.id)
     const runId = await createRun(runnable!, 'manual', runInput, { test: executable })
-    await dispatch(runJob, { runId })
+    await dispatchRun(runId)
     return { runId }
   }
 }
