@@ -6,7 +6,7 @@ const PAST_DUE_ALLOWED = ['/bots/plans', '/past-due', '/settings/account/billing
 
 /**
  * App pages run in a workspace. A suspended workspace leads to /suspended and a past-due one
- * to /past-due, except the plans page (spec 01 section 4).
+ * to /past-due, except the plans page (docs/spec/01-app.md section 4).
  */
 export default class WorkspaceMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {

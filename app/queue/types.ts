@@ -1,5 +1,5 @@
 /**
- * The queue contract (DESIGN.md section 2): jobs are named handlers; the in-process driver
+ * The queue contract (docs/architecture.md (Runtime modes)): jobs are named handlers; the in-process driver
  * (embedded default) and the BullMQ driver (QUEUE_DRIVER=bullmq) run the same handlers.
  * Callers use `dispatch` from '#queue/queue' and register handlers with `defineJob`.
  */

@@ -6,7 +6,7 @@ import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } fr
 
 /**
  * The one place that answers "may this person do this here?" from the plans
- * (spec 01 section 5). A workspace's creator is judged by their own plan, every
+ * (docs/spec/01-app.md section 5). A workspace's creator is judged by their own plan, every
  * other member by the workspace's plan.
  */
 

@@ -28,7 +28,7 @@ import {
 import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
 
 /**
- * Builds what a plugin runner receives (DESIGN.md section 3) and runs it. Engines (bot chat,
+ * Builds what a plugin runner receives (docs/plugins.md) and runs it. Engines (bot chat,
  * workflow executor) call `runPlugin`; nothing here reads an HTTP context, so queue workers
  * use it as well.
  */
@@ -229,7 +229,7 @@ const lazySignal: PropertyDescriptor = {
   },
 }
 
-/** The context every runner and parser receives (DESIGN.md section 3). */
+/** The context every runner and parser receives (docs/plugins.md). */
 export function buildContext(
   input: Omit<RunPluginInput, 'registry'>,
   options: Record<string, unknown>,

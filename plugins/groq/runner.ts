@@ -15,5 +15,5 @@ const parts = chatCompletionModule(provider, (models) =>
 )
 export default parts.runners
 export const streams = parts.streams
-/** Spec 03 section 7: Groq's models, sorted by creation (oldest first). */
+/** docs/spec/03-integrations.md section 7: Groq's models, sorted by creation (oldest first). */
 export const fetchers = parts.fetchers

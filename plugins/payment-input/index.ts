@@ -10,7 +10,7 @@ export default definePlugin({
   icon: 'credit-card',
   version: 1,
   serves: ['bot'],
-  // A live pair, and a test pair used in preview when set (spec 02: Stripe credentials).
+  // A live pair, and a test pair used in preview when set (docs/spec/02-bots.md: Stripe credentials).
   credentials: {
     livePublicKey: field.string({
       label: 'Live publishable key',

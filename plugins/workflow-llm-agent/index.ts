@@ -3,7 +3,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '#sdk/ai_fields'
 
 /**
  * An LLM agent node: its model comes from the node plugged into its Model slot, its tools
- * from the nodes plugged into its Tools slot (spec 03: one Model attachment, many Tools).
+ * from the nodes plugged into its Tools slot (docs/spec/03-integrations.md: one Model attachment, many Tools).
  */
 export default definePlugin({
   id: 'workflow-llm-agent',

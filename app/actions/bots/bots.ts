@@ -15,7 +15,7 @@ import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types
 import { botFieldProblems } from '#shared/bot/settings_bounds'
 import { recordBotVersion } from './bot_history.js'
 
-/** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
+/** publicId: letters, digits, hyphen and dot (docs/spec/02-bots.md section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
 /** A domain with an optional path. */
 export const CUSTOM_DOMAIN_PATTERN =

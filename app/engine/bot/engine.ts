@@ -32,7 +32,7 @@ import {
 } from './state.js'
 
 /**
- * The chat engine (DESIGN.md section 4): a pure function of (bot, session state, incoming
+ * The chat engine (docs/architecture.md): a pure function of (bot, session state, incoming
  * message) giving (reply, new state, effects to persist). It walks from the start event,
  * collects bubbles, stops at inputs, validates answers through the input plugins, follows
  * block, item and event edges, and calls every block's runner through the ports.

@@ -12,7 +12,7 @@ import type {
 import type { EngineVariable } from './state.js'
 
 /**
- * What the chat engine needs from the outside world (DESIGN.md section 4): the engine is
+ * What the chat engine needs from the outside world (docs/architecture.md): the engine is
  * pure TypeScript and reaches plugins, storage and other bots only through these ports.
  * app/services/chat/engine_ports.ts implements them for the server; unit tests give
  * their own.

@@ -22,7 +22,7 @@ import { referenceVariables } from './references.js'
 import { STATE_VERSION, type Activation, type ParkedNode, type RunState } from './state.js'
 
 /**
- * The workflow executor (DESIGN.md section 5, README.md beside this file). Pure: it walks the
+ * The workflow executor (app/engine/workflow/README.md, README.md beside this file). Pure: it walks the
  * published graph from the trigger, runs each node through the ports, and reports what
  * happened as events and a serialisable state. The caller persists, schedules and notifies.
  */

@@ -11,7 +11,7 @@ import type { WorkflowNodeContext, WorkflowNodeResult } from './node_context.js'
 import type { RunState } from './state.js'
 
 /**
- * What the workflow executor needs from the outside world (DESIGN.md section 5). Like the
+ * What the workflow executor needs from the outside world (app/engine/workflow/README.md). Like the
  * chat engine, the executor is pure TypeScript: plugins, clocks, ids and persistence come
  * through these ports. app/services/workflows/executor_ports.ts implements them for the
  * server; unit tests give in-memory ones.

@@ -6,7 +6,7 @@ export { chatMessagesField }
 
 /**
  * The options of "Create chat completion" shared by the OpenAI-compatible providers
- * (spec 03 section 3: model, messages with Dialogue entries, tools, temperature, response
+ * (docs/spec/03-integrations.md section 3: model, messages with Dialogue entries, tools, temperature, response
  * mapping Message content / Total tokens). Browser-safe: manifests import it.
  */
 export function chatCompletionFields(input: { defaultModel?: string } = {}) {
@@ -34,7 +34,7 @@ export function chatCompletionFields(input: { defaultModel?: string } = {}) {
 }
 
 /**
- * A workflow Model node's options (spec 03 section 4 bounds: temperature 0 to 2, topP 0 to
+ * A workflow Model node's options (docs/spec/03-integrations.md section 4 bounds: temperature 0 to 2, topP 0 to
  * 1, maxTokens 1 to 32768). Its credentials are those of the provider's bot block.
  */
 export function modelNodeFields(input: { credentialType: string; defaultModel: string }) {

@@ -6,7 +6,7 @@ import { jsonText } from '#models/json_text'
 
 /**
  * Published bots in memory, by bot id, so that a chat turn reads no bot from the
- * database (DESIGN.md section 4). Entries are dropped at once when this process publishes
+ * database (docs/architecture.md). Entries are dropped at once when this process publishes
  * or unpublishes. After a few seconds an entry is stale: the turn that finds it still uses
  * it but starts one read in the background, so other processes' changes are seen a read
  * later and no turn waits for a reload (under load, a reload every few seconds held up

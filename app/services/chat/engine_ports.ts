@@ -18,7 +18,7 @@ import { publishedBotById } from './bot_cache.js'
 
 const CACHE_MS = 10_000
 
-/** Which plan judges a workspace's bots: its creator's (spec 01 section 5). */
+/** Which plan judges a workspace's bots: its creator's (docs/spec/01-app.md section 5). */
 const workspacePlans = new Map<string, { plan: PlanName; at: number }>()
 let marketplace: { settings: Awaited<ReturnType<typeof planSettings>>; at: number } | undefined
 

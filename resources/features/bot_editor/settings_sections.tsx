@@ -15,7 +15,7 @@ import {
 } from './editor_fields'
 import { StartConditionEditor } from './start_condition_editor'
 
-/** The sections of the Settings tab (spec 02 section 3, Settings). */
+/** The sections of the Settings tab (docs/spec/02-bots.md section 3, Settings). */
 
 export function GeneralSettings() {
   const { t } = useTranslation()

@@ -15,7 +15,7 @@ export function hasCustomForm(slug: string) {
 }
 
 /**
- * A block's settings form: the plugin's form.tsx when it ships one (DESIGN.md section 3),
+ * A block's settings form: the plugin's form.tsx when it ships one (docs/plugins.md),
  * else the form generated from its declaration.
  */
 export function BlockForm({ slug, ...props }: PluginFormProps & { slug: string }) {
