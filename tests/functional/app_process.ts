@@ -21,6 +21,24 @@ async function freePort(): Promise<number> {
   })
 }
 
+/**
+ * Stops a detached child and its group: SIGTERM, then SIGKILL after 10 s. Its graceful
+ * shutdown may wait on the SQLite file the test process itself holds, so the test never
+ * waits on it for ever.
+ */
+export async function stopProcessGroup(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  process.kill(-child.pid!, 'SIGTERM')
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {}
+  }, 10_000)
+  await exited
+  clearTimeout(timer)
+}
+
 export interface AppProcess {
   url: string
   stop(): Promise<void>
@@ -43,12 +61,7 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
   const url = `http://127.0.0.1:${port}`
-  const stop = async () => {
-    if (child.exitCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    process.kill(-child.pid!, 'SIGTERM')
-    await exited
-  }
+  const stop = () => stopProcessGroup(child)
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the app exited: ${output}`)

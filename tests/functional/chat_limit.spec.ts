@@ -8,6 +8,7 @@ import type User from '#models/user'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { forgetChatLimits } from '#actions/chat/chat'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+import { stopProcessGroup } from './app_process.js'
 
 /**
  * The monthly chat limit holds exactly, whatever arrives at once and whichever process
@@ -246,9 +247,7 @@ async function startSecondServer() {
   return {
     url,
     async stop() {
-      if (child.exitCode !== null) return
-      process.kill(-child.pid!, 'SIGTERM')
-      await once(child, 'exit')
+      await stopProcessGroup(child)
     },
   }
 }
