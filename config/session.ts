@@ -5,9 +5,12 @@ import { defineConfig, stores } from '@adonisjs/session'
 /** How long a sign-in lasts without use; the server-side record expires with it (docs/security.md). */
 export const SESSION_AGE = '30d'
 
+/** The session cookie's name (public requests without it get no session: app/middleware). */
+export const SESSION_COOKIE_NAME = 'flowcraft-session'
+
 const sessionConfig = defineConfig({
   enabled: true,
-  cookieName: 'flowcraft-session',
+  cookieName: SESSION_COOKIE_NAME,
   clearWithBrowser: false,
   age: SESSION_AGE,
   cookie: {

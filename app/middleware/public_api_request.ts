@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { isPublicApiPath } from '#services/public_api'
+import { SESSION_COOKIE_NAME } from '#config/session'
 
 /*
 | The public endpoints (app/services/public_api.ts: the chat API, webhook URLs) answer JSON
@@ -39,8 +40,15 @@ const PUBLIC_ROUTES = new Set([
 export function isPublicSurfaceRequest(ctx: HttpContext): boolean {
   if (isPublicApiRequest(ctx)) return true
   const name = ctx.route?.name
+  if (name === 'storage.file') {
+    // A stored file opened by a visitor (a bot's image, a signed link) sets no cookie; a
+    // member's request keeps its session, which opens the workspace's private files.
+    return !SESSION_COOKIE.test(ctx.request.header('cookie') ?? '')
+  }
   return !!name && PUBLIC_ROUTES.has(name)
 }
+
+const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE_NAME}=`)
 
 /**
  * An installer that defines `ctx[name]` as made on first use: the property turns into a

@@ -19,4 +19,4 @@ router
  * not imported here: drive's service module awaits the app's boot, and a route file that
  * waits would register its routes after the public bot page's catch-all `/:publicId`.
  */
-router.get('/storage/*', [StorageFilesController, 'show'])
+router.get('/storage/*', [StorageFilesController, 'show']).as('storage.file')

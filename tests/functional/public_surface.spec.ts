@@ -4,6 +4,7 @@ import Bot from '#models/bot'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { appUrl } from '#config/app'
 import { overrideViewerUrl } from '#services/public_surface'
+import { privateKey, putFile } from '#services/storage'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
 /**
@@ -197,6 +198,26 @@ test.group('Public surface: no session, opaque origin', (group) => {
       assert.isAbove(inline.length, 0)
       for (const tag of inline) assert.include(tag, `nonce="${nonce}"`)
     }
+  })
+
+  test('a stored file opened without a session sets no cookie; a member still opens private ones', async ({
+    client,
+    assert,
+  }) => {
+    const path = await putFile(`public/surface/${Date.now()}.txt`, Buffer.from('hello'))
+    // A plain request: the test client always sends a session cookie of its own.
+    const visitor = await fetch(`http://127.0.0.1:${process.env.PORT}${path}`)
+    assert.equal(visitor.status, 200)
+    assert.equal(await visitor.text(), 'hello')
+    assert.deepEqual(visitor.headers.getSetCookie(), [], 'no session, no XSRF-TOKEN for a visitor')
+
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    const secret = await putFile(privateKey(workspace.id, `${Date.now()}.txt`), Buffer.from('s'))
+    ;(await client.get(secret)).assertStatus(403)
+    const member = await client.get(secret).loginAs(user)
+    member.assertStatus(200)
+    assert.equal(member.text(), 's')
   })
 })
 
