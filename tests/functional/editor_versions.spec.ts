@@ -378,6 +378,42 @@ test.group('Editors: live versions, history, test runs', (group) => {
     unknown.assertStatus(404)
   })
 
+  test('a history restore keeps the badge on once the plan no longer removes it', async ({
+    client,
+    assert,
+  }) => {
+    const who = await owner()
+    const created = await client
+      .post('/api/v1/bots')
+      .bearerToken(who.token)
+      .json({ workspaceId: who.workspaceId, bot: { version: '6', name: 'Plain', groups: [] } })
+    created.assertStatus(201)
+    const bot = created.body().bot
+    const unbranded = {
+      ...bot.settings,
+      general: { ...bot.settings?.general, isBrandingEnabled: false },
+    }
+    ;(
+      await client
+        .patch(`/api/v1/bots/${bot.id}`)
+        .bearerToken(who.token)
+        .json({ settings: unbranded })
+    ).assertStatus(200)
+    const saved = await client
+      .post(`/api/v1/bots/${bot.id}/versions`)
+      .bearerToken(who.token)
+      .json({ name: 'No badge' })
+    saved.assertStatus(201)
+    const version = (saved.body().versions as any[]).find((v) => v.versionName === 'No badge')
+
+    await setUserPlan(who.user, 'FREE')
+    const restored = await client
+      .post(`/api/v1/bots/${bot.id}/versions/${version.id}/restore`)
+      .bearerToken(who.token)
+    restored.assertStatus(200)
+    assert.isTrue(restored.body().bot.settings.general.isBrandingEnabled)
+  })
+
   test('test runs: the unpublished draft runs, with a sample payload, and stays out of the live runs', async ({
     client,
     assert,

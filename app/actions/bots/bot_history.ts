@@ -6,6 +6,8 @@ import type User from '#models/user'
 import AppError from '#exceptions/app_error'
 import type { BotSnapshot } from '#shared/bot/types'
 import type { VersionKind } from '#shared/history/types'
+import Workspace from '#models/workspace'
+import { restorable } from './bots.js'
 
 /**
  * A bot's history, with the rules of the workflows' (docs/workflows.md "History"): the
@@ -87,8 +89,10 @@ export class RestoreBotVersion {
     const version = await BotVersion.query().where('id', versionId).where('bot_id', bot.id).first()
     if (!version) throw AppError.notFound('Version not found')
     // The draft keeps its own name: a restore brings back the content only.
-    const content: Partial<BotSnapshot> = { ...version.content }
-    delete content.name
+    const stored: Partial<BotSnapshot> = { ...version.content }
+    delete stored.name
+    const workspace = await Workspace.find(bot.workspaceId)
+    const content = await restorable(stored, { user, workspace })
     await db.transaction(async (trx) => {
       bot.useTransaction(trx)
       bot.merge(content as Partial<Bot>)

@@ -68,6 +68,30 @@ async function canRemoveBranding(actor: { user: User; workspace: Workspace | nul
   return (await effectivePlan(actor.user, actor.workspace)).plan.features.brandingRemoval
 }
 
+/**
+ * What a restore (of the published copy or of a history version) may put back over the
+ * draft: a copy saved before the server checked bounds and formats goes no further, and the
+ * badge stays on for plans without brandingRemoval.
+ */
+export async function restorable<T extends { settings?: unknown; theme?: unknown }>(
+  content: T,
+  actor?: { user: User; workspace: Workspace | null }
+): Promise<T> {
+  const outOfBounds = botFieldProblems(content)[0]
+  if (outOfBounds) {
+    throw new AppError('Cannot restore', {
+      status: 422,
+      code: 'E_INVALID_BOT',
+      description: `${outOfBounds.path}: ${outOfBounds.message}`,
+      field: outOfBounds.path,
+    })
+  }
+  if (actor && content.settings && !(await canRemoveBranding(actor))) {
+    return { ...content, settings: withBranding(content.settings as BotSettings) }
+  }
+  return content
+}
+
 async function publicIdIsFree(publicId: string, exceptBotId?: string) {
   const taken = await Bot.query()
     .where('public_id', publicId)
@@ -340,19 +364,7 @@ export class RestorePublishedBot {
         description: 'Only bots of engine version 6 can be restored.',
       })
     }
-    const content = contentOf(published as unknown as BotV6)
-    // A copy published before the server checked bounds and formats goes no further.
-    const outOfBounds = botFieldProblems(content)[0]
-    if (outOfBounds) {
-      throw new AppError('Cannot restore', {
-        status: 422,
-        code: 'E_INVALID_BOT',
-        description: `${outOfBounds.path}: ${outOfBounds.message}`,
-        field: outOfBounds.path,
-      })
-    }
-    if (actor && !(await canRemoveBranding(actor)))
-      content.settings = withBranding(content.settings)
+    const content = await restorable(contentOf(published as unknown as BotV6), actor)
     bot.merge(content)
     await bot.save()
     await recordBotVersion(bot, actor?.user ?? null, { kind: 'restore' })
