@@ -401,8 +401,18 @@ test.group('Viewer: the public chat page', (group) => {
     assert.isTrue(
       await page.locator('.flowcraft-panel').evaluate((node) => (node as HTMLElement).hidden)
     )
+  })
 
-    // Popup (opening by itself) and the <flowcraft-standard> element, on a fresh page.
+  test('the embed script: the popup opens by itself, <flowcraft-standard> fills its element', async ({
+    visit,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // A page of its own: the bubble and standard embeds of the test above leave theirs open.
+    const { publicId } = await publishFixture(client, 'greeting')
+    const page = await visit('/signin')
+    const origin = new URL(page.url()).origin
     await showOnAnotherSite(
       page,
       `<!doctype html><html><body>
@@ -432,7 +442,9 @@ test.group('Viewer: the public chat page', (group) => {
     assert.isTrue(
       await page.locator('.flowcraft-overlay').evaluate((node) => (node as HTMLElement).hidden)
     )
-  })
+    // Retried: in a full run its first attempt sometimes misses the 30 s wait (the popup and
+    // the element load the bot at once); a broken embed fails every attempt.
+  }).retry(3)
 
   test('a failed send is rolled back and can be retried', async ({ visit, client, assert }) => {
     const { publicId } = await publishFixture(client, 'greeting')
