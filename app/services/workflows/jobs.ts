@@ -12,7 +12,7 @@ import {
   RUN_JOB_NAME,
   type RunOutcome,
 } from './run_workflow.js'
-import { RECLAIM_EVERY_MS, reclaimExpired } from './run_leases.js'
+import { leaseState, RECLAIM_EVERY_MS, reclaimExpired } from './run_leases.js'
 
 /**
  * The queue jobs of workflow runs. Register this module with registerJobModules (a
@@ -25,6 +25,68 @@ export const CONCURRENCY_RETRY_MS = 2000
 /** The one job of a run: its id is the run's, so however often it is dispatched, it is one. */
 export function runJobId(runId: string) {
   return `run:${runId}`
+}
+
+/** How long a run job waits after a transient database error (deadlock, busy, pool). */
+export const TRANSIENT_RETRY_MS = 1000
+
+/**
+ * Errors a second try clears: a deadlock or lock timeout (PostgreSQL, MySQL), a busy SQLite
+ * file, no pooled connection in time. Under load the claim of a slot (a row lock on the
+ * workflow) and a run's checkpoint writes can deadlock on MySQL; the database rolls one back
+ * and expects the client to try again (docs/queue.md, "Transient errors").
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false
+  const { code, errno, name } = error as { code?: unknown; errno?: unknown; name?: unknown }
+  if (name === 'KnexTimeoutError') return true
+  if (errno === 1213 || errno === 1205) return true
+  return (
+    typeof code === 'string' &&
+    ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', '40P01', '40001', '55P03', 'SQLITE_BUSY'].includes(
+      code
+    )
+  )
+}
+
+/** BullMQ's failure of a job whose worker lost it more often than maxStalledCount allows. */
+function isStallFailure(error: unknown) {
+  return error instanceof Error && /stalled more than allowable limit/i.test(error.message)
+}
+
+/**
+ * Runs the executor; a transient database error sends the job back to the delayed set
+ * rather than failing the run. A run it cut off mid-way holds no lease renewal any more, so
+ * the next try waits for the lease to run out and goes on from the last checkpoint.
+ */
+async function withTransientRetry(work: () => Promise<void>) {
+  try {
+    await work()
+  } catch (error) {
+    if (isTransientDatabaseError(error)) {
+      logger.warn({ err: error }, 'workflow run job hit a transient database error; retrying')
+      throw new RetryLater(TRANSIENT_RETRY_MS)
+    }
+    throw error
+  }
+}
+
+/**
+ * A run job failed for good. A job that stalled too often (its worker's event loop or Redis
+ * was too slow to renew the lock, under load) has not failed its run: the run's own lease
+ * says whether it is still going on somewhere (it is then left alone) or must go on
+ * elsewhere (it is queued again). Any other failure ends the run as failed.
+ */
+async function runJobFailed(runId: string, error: unknown) {
+  if (isStallFailure(error)) {
+    const state = await leaseState(runId)
+    if (state === 'held') return
+    if (state === 'requeued') {
+      await dispatchRun(runId)
+      return
+    }
+  }
+  await markRunFailed(runId, error)
 }
 
 /** Queues the run's job (a no-op while the run already has one waiting, delayed or running). */
@@ -56,8 +118,9 @@ export const runJob = defineJob<{ runId: string }>({
   // process sat idle under load (bench/workflows.bench.ts). Each workflow's own cap
   // (settings.concurrency) still applies, and the database pool bounds the queries.
   concurrency: 32,
-  handler: async ({ runId }, { signal }) => followUp(await executeRun(runId, signal)),
-  onFailed: ({ runId }, error) => markRunFailed(runId, error),
+  handler: async ({ runId }, { signal }) =>
+    withTransientRetry(async () => followUp(await executeRun(runId, signal))),
+  onFailed: ({ runId }, error) => runJobFailed(runId, error),
 })
 
 /** Wakes a run parked on a timer (the webhook route calls resumeRun itself). */
@@ -65,7 +128,7 @@ export const resumeJob = defineJob<{ runId: string; nodeId?: string; payload?: u
   name: 'workflow.resume',
   concurrency: 10,
   handler: async ({ runId, nodeId, payload }, { signal }) =>
-    followUp(await resumeRun(runId, payload, { nodeId, signal })),
+    withTransientRetry(async () => followUp(await resumeRun(runId, payload, { nodeId, signal }))),
   onFailed: ({ runId }, error) => markRunFailed(runId, error),
 })
 

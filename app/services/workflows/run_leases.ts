@@ -172,3 +172,32 @@ export async function reclaimExpired(now = new Date()): Promise<string[]> {
   }
   return reclaimed
 }
+
+/**
+ * Where a run stands with its lease, for a job that stalled too often: 'held' while running
+ * under a lease that has not run out (this process's or another's), 'requeued' when it was
+ * queued or its lease has run out (it is put back to queued here), 'other' otherwise
+ * (finished, waiting, or running from before leases).
+ */
+export async function leaseState(
+  runId: string,
+  now = new Date()
+): Promise<'held' | 'requeued' | 'other'> {
+  const run = await db
+    .from('workflow_runs')
+    .where('id', runId)
+    .select('status', 'lease_expires_at')
+    .first()
+  if (!run) return 'other'
+  if (run.status === 'queued') return 'requeued'
+  if (run.status !== 'running' || run.lease_expires_at === null) return 'other'
+  if (held.has(runId)) return 'held'
+  const at = stamp(now)
+  const updated = await db
+    .from('workflow_runs')
+    .where('id', runId)
+    .where('status', 'running')
+    .where('lease_expires_at', '<', at)
+    .update({ status: 'queued', ...RELEASED, updated_at: at })
+  return affected(updated) > 0 ? 'requeued' : 'held'
+}

@@ -216,7 +216,10 @@ test.group('Queue | a workflow worker killed mid-run', (group) => {
     second.child.kill('SIGTERM')
     await once(second.child, 'exit')
 
-    const runs = await db.from('workflow_runs').whereIn('id', runIds).select('id', 'status')
+    const runs = await db
+      .from('workflow_runs')
+      .whereIn('id', runIds)
+      .select('id', 'status', 'error')
     assert.deepEqual(
       runs.filter((run) => run.status !== 'success'),
       [],
