@@ -15,6 +15,7 @@ import {
   substitutedOptions,
   type VariableState,
 } from '#services/runner_context'
+import { readStoredFile } from '#services/storage'
 import { botContext, memoryAi } from './unit/plugins/runners/bot_context.js'
 
 /**
@@ -92,4 +93,15 @@ export async function runPluginTest(run: PluginTestRun) {
     errors: logs.filter((log) => log.status === 'error').map((log) => log.description),
     variablesSet: changes(),
   }
+}
+
+/**
+ * The bytes of a file a runner stored (`storage.put` handed out its URL), from whichever disk
+ * the app uses (local or S3). For a plugin's test that checks what it stored.
+ */
+export async function storedFile(url: string): Promise<Buffer> {
+  const path = new URL(url, 'http://localhost').pathname
+  if (!path.startsWith('/storage/')) throw new Error(`${url} is not a stored file's URL`)
+  const key = path.slice('/storage/'.length).split('/').map(decodeURIComponent).join('/')
+  return readStoredFile(key)
 }

@@ -26,4 +26,4 @@ export {
   type TestVariable,
 } from '../../tests/unit/plugins/runners/bot_context.js'
 export { runNode, type NodeRunInput } from '../../tests/unit/plugins/workflow/node_context.js'
-export { runPluginTest, type PluginTestRun } from '../../tests/plugin_harness.js'
+export { runPluginTest, storedFile, type PluginTestRun } from '../../tests/plugin_harness.js'
