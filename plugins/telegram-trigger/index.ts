@@ -1,6 +1,5 @@
 import { definePlugin, field } from '#sdk/plugin'
-
-export const TELEGRAM_DEFAULT_BASE_URL = 'https://api.telegram.org'
+import { TELEGRAM_DEFAULT_BASE_URL } from '#sdk/telegram'
 
 /**
  * The update types the trigger can ask for: option name -> Telegram's update field. Only

@@ -2,7 +2,7 @@ import { sendJson, startStandIn } from './stand_in_server.js'
 
 /**
  * A local stand-in for the Telegram Bot API as a webhook bot uses it: getMe, setWebhook,
- * getWebhookInfo and deleteWebhook under /bot{token}/, answering {ok, result} or
+ * getWebhookInfo, deleteWebhook, sendMessage, sendPhoto and sendDocument under /bot{token}/, answering {ok, result} or
  * {ok: false, error_code, description} like the real service. setWebhook checks what
  * Telegram checks (a URL, a secret_token of 1-256 characters A-Z a-z 0-9 _ -, allowed_updates
  * an array of strings). `deliver` plays Telegram sending an update to the registered webhook,
@@ -23,11 +23,17 @@ export interface Webhook {
 }
 
 const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/
+const PARSE_MODES = ['Markdown', 'MarkdownV2', 'HTML']
+/** A chat the bot has never seen: sends to it are refused as Telegram refuses them. */
+export const CHAT_NOT_FOUND = 404404
 
 export async function startTelegramStandIn(options: { token: string }) {
   // A call is recorded only once it is a well-formed method call, so the list is kept here.
   const calls: TelegramCall[] = []
   let webhook: Webhook | null = null
+  // What the bot sent (sendMessage, sendPhoto, sendDocument), in order.
+  const sent: { method: string; body: any }[] = []
+  let lastMessageId = 100
 
   const standIn = await startStandIn(
     ({ req, res, url, text, body: json, isJson }) => {
@@ -90,6 +96,34 @@ export async function startTelegramStandIn(options: { token: string }) {
             description: had ? 'Webhook was deleted' : 'Webhook is already deleted',
           })
         }
+        case 'sendMessage':
+        case 'sendPhoto':
+        case 'sendDocument': {
+          const field = { sendMessage: 'text', sendPhoto: 'photo', sendDocument: 'document' }[
+            method
+          ]
+          if (body.chat_id === undefined || body.chat_id === '') {
+            return fail(400, 'Bad Request: chat_id is empty')
+          }
+          if (body.chat_id === CHAT_NOT_FOUND) return fail(400, 'Bad Request: chat not found')
+          if (typeof body[field] !== 'string' || body[field] === '') {
+            return fail(400, `Bad Request: ${field === 'text' ? 'message text' : field} is empty`)
+          }
+          if (body.parse_mode !== undefined && !PARSE_MODES.includes(body.parse_mode)) {
+            return fail(400, `Bad Request: unsupported parse_mode`)
+          }
+          const message: Record<string, unknown> = {
+            message_id: ++lastMessageId,
+            date: Math.floor(Date.now() / 1000),
+            chat: { id: body.chat_id, type: 'private' },
+          }
+          if (field === 'text') message.text = body.text
+          else if (field === 'photo') message.photo = [{ file_id: `photo-${lastMessageId}` }]
+          else message.document = { file_id: `doc-${lastMessageId}` }
+          if (body.caption) message.caption = body.caption
+          sent.push({ method, body })
+          return send(200, { ok: true, result: message })
+        }
         default:
           return fail(404, 'Not Found: method not found')
       }
@@ -100,6 +134,7 @@ export async function startTelegramStandIn(options: { token: string }) {
   return {
     baseUrl: standIn.baseUrl,
     calls,
+    sent,
     webhook: () => webhook,
     /**
      * Sends an update to the registered webhook as Telegram does (the registered secret
