@@ -1,6 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { HttpClient } from '#sdk/plugin'
-import { SLACK_DEFAULT_BASE_URL } from './index.js'
 
 /** Slack refuses requests older than this; so do we (a replayed call is stale by then). */
 export const MAX_AGE_SECONDS = 5 * 60
@@ -31,33 +29,7 @@ export function signatureProblem(
     : 'Invalid Slack signature'
 }
 
-/** A Web API method with the bot token; Slack answers 200 with {ok: false, error} on refusals. */
-export async function callSlack<T = Record<string, unknown>>(
-  credentials: Record<string, unknown>,
-  method: string,
-  { http, signal }: { http: HttpClient; signal: AbortSignal }
-): Promise<T> {
-  const token = String(credentials.botToken ?? '').trim()
-  if (!token) throw new Error('Slack: the bot token is missing')
-  const base = String(credentials.baseUrl || SLACK_DEFAULT_BASE_URL).replace(/\/+$/, '')
-  const response = await http.request(`${base}/${method}`, {
-    method: 'POST',
-    headers: {
-      'authorization': `Bearer ${token}`,
-      'content-type': 'application/x-www-form-urlencoded',
-      'accept': 'application/json',
-    },
-    body: '',
-    signal,
-  })
-  const answer = (await response.json().catch(() => null)) as
-    ({ ok?: boolean; error?: string } & T) | null
-  if (!response.ok || !answer?.ok) {
-    const reason = answer?.error ?? `${response.status} ${response.statusText}`.trim()
-    throw new Error(`Slack refused ${method}: ${reason}`)
-  }
-  return answer
-}
+export { callSlack } from '#sdk/slack'
 
 /** The event types of the option ('message, app_mention'); empty: every type. */
 export function eventTypesOf(value: unknown): string[] {

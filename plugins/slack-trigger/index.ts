@@ -1,6 +1,5 @@
 import { definePlugin, field } from '#sdk/plugin'
-
-export const SLACK_DEFAULT_BASE_URL = 'https://slack.com/api'
+import { SLACK_DEFAULT_BASE_URL } from '#sdk/slack'
 
 /**
  * Starts a run per event of the Slack Events API. The Slack app's Event Subscriptions

@@ -16,27 +16,112 @@ export interface SlackCall {
   body: string
 }
 
-export async function startSlackStandIn(options: { botToken: string; signingSecret: string }) {
+export async function startSlackStandIn(options: {
+  botToken: string
+  signingSecret: string
+  /** Channels the app is a member of (default C0ORDERS). */
+  channels?: string[]
+}) {
+  // Channels the bot is in, messages it posted, files uploaded (by id).
+  const channels = new Set(options.channels ?? ['C0ORDERS'])
+  const messages: {
+    channel: string
+    ts: string
+    text: string
+    thread_ts?: string
+    params: Record<string, string>
+  }[] = []
+  const files = new Map<
+    string,
+    { filename: string; length: number; bytes?: Buffer; shared?: Record<string, string> }
+  >()
+  let clock = 1_700_000_000
+  // Set once listening: the upload URLs point back at this server.
+  let origin = ''
   const standIn = await startStandIn(
-    ({ req, res, recorded: { method } }) => {
+    ({ req, res, url, raw, text, recorded: { method } }): void => {
       const send = (data: unknown, status = 200) =>
         sendJson(res, status, data, 'application/json; charset=utf-8')
+      // The upload URL files.getUploadURLExternal hands out: raw bytes, no token.
+      const upload = /^\/upload\/(F\w+)$/.exec(url.pathname)
+      if (upload) {
+        const file = files.get(upload[1])
+        if (!file || req.method !== 'POST') return send({ ok: false }, 404)
+        file.bytes = raw
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.end(`OK - ${raw.length}`)
+        return
+      }
       if (req.method !== 'POST' && req.method !== 'GET') return send({ ok: false }, 405)
-      if (method !== 'auth.test') return send({ ok: false, error: 'unknown_method' }, 404)
       const authorization = String(req.headers.authorization ?? '')
       if (!authorization.startsWith('Bearer ')) return send({ ok: false, error: 'not_authed' })
       if (authorization !== `Bearer ${options.botToken}`) {
         return send({ ok: false, error: 'invalid_auth' })
       }
-      send({
-        ok: true,
-        url: 'https://acme.slack.com/',
-        team: 'Acme',
-        user: 'orders_bot',
-        team_id: 'T0001',
-        user_id: 'U0BOT',
-        bot_id: 'B0001',
-      })
+      const params = Object.fromEntries(new URLSearchParams(text))
+      switch (method) {
+        case 'auth.test':
+          return send({
+            ok: true,
+            url: 'https://acme.slack.com/',
+            team: 'Acme',
+            user: 'orders_bot',
+            team_id: 'T0001',
+            user_id: 'U0BOT',
+            bot_id: 'B0001',
+          })
+        case 'chat.postMessage': {
+          if (!params.channel) return send({ ok: false, error: 'channel_not_found' })
+          if (!channels.has(params.channel)) return send({ ok: false, error: 'not_in_channel' })
+          if (!params.text) return send({ ok: false, error: 'no_text' })
+          if (params.text.length > 40_000) return send({ ok: false, error: 'msg_too_long' })
+          if (params.thread_ts && !messages.some((m) => m.ts === params.thread_ts)) {
+            return send({ ok: false, error: 'thread_not_found' })
+          }
+          const ts = `${++clock}.000100`
+          messages.push({
+            channel: params.channel,
+            ts,
+            text: params.text,
+            thread_ts: params.thread_ts,
+            params,
+          })
+          return send({ ok: true, channel: params.channel, ts, message: { text: params.text, ts } })
+        }
+        case 'files.getUploadURLExternal': {
+          const length = Number(params.length)
+          if (!params.filename || !Number.isInteger(length) || length < 1) {
+            return send({ ok: false, error: 'invalid_arguments' })
+          }
+          const id = `F${String(files.size + 1).padStart(6, '0')}`
+          files.set(id, { filename: params.filename, length })
+          return send({ ok: true, upload_url: `${origin}/upload/${id}`, file_id: id })
+        }
+        case 'files.completeUploadExternal': {
+          let list: { id: string; title?: string }[]
+          try {
+            list = JSON.parse(params.files ?? '')
+          } catch {
+            return send({ ok: false, error: 'invalid_arguments' })
+          }
+          if (params.channel_id && !channels.has(params.channel_id)) {
+            return send({ ok: false, error: 'not_in_channel' })
+          }
+          for (const entry of list) {
+            const file = files.get(entry.id)
+            if (!file?.bytes || file.bytes.length !== file.length) {
+              return send({ ok: false, error: 'file_not_found' })
+            }
+            file.shared = params
+          }
+          return send({
+            ok: true,
+            files: list.map((entry) => ({ id: entry.id, title: entry.title })),
+          })
+        }
+        default:
+          return send({ ok: false, error: 'unknown_method' }, 404)
+      }
     },
     {
       record: ({ req, url, text }: StandInExchange): SlackCall => ({
@@ -76,11 +161,15 @@ export async function startSlackStandIn(options: { botToken: string; signingSecr
     return { status: response.status, body: json ?? text }
   }
 
+  origin = standIn.baseUrl
+
   let eventCount = 0
   let lastPayload: Record<string, unknown> | null = null
   return {
     baseUrl: `${standIn.baseUrl}/api`,
     calls: standIn.requests,
+    messages,
+    files,
     /** What Slack does when the Request URL is saved: true when the challenge comes back. */
     async verifyUrl(url: string) {
       const challenge = randomBytes(16).toString('hex')
