@@ -11,6 +11,10 @@ import { toAnswerDto, toResultApiDto, toResultLogDto } from '#dtos/result_dto'
  * the JSON field names that API's clients read, filled from our records.
  */
 
+/** Typebot's answer to a done action: a value its clients compare, not a text for people. */
+const SUCCESS = 'success' as const
+export const successReply = () => ({ message: SUCCESS })
+
 export function toTypebotDto(bot: Bot) {
   return {
     version: bot.version,

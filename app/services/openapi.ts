@@ -482,7 +482,7 @@ export function openApiDocument(serverUrl: string) {
       },
       '/api/v1/bots': {
         post: {
-          summary: 'Import a bot (versions 3 to 6; keeps its id and publicId when they are free)',
+          summary: 'Import a bot (versions 3 to 6.x; keeps its id and publicId when they are free)',
           requestBody: {
             required: true,
             content: {

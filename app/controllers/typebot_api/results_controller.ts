@@ -9,7 +9,7 @@ import {
   typebotDeleteResultsValidator,
   typebotResultsQueryValidator,
 } from '#validators/typebot_api'
-import { toTypebotLogDto, toTypebotResultDto } from '#dtos/typebot_api_dto'
+import { successReply, toTypebotLogDto, toTypebotResultDto } from '#dtos/typebot_api_dto'
 
 type TimeFilter =
   'today' | 'last7Days' | 'last30Days' | 'monthToDate' | 'lastMonth' | 'yearToDate' | 'allTime'
@@ -81,7 +81,7 @@ export default class TypebotResultsController {
       params.typebotId,
       ids.length > 0 ? { ids } : { all: true, includeAll: true }
     )
-    return { message: 'success' }
+    return successReply()
   }
 
   /** GET analytics/stats: views, starts and completions (not archived). */

@@ -9,9 +9,12 @@ import { findWorkspaceFor } from '#services/workspace_access'
 import { BotParseError, importBot } from '#shared/bot/parse'
 import { updateBotValidator } from '#validators/bot'
 import { typebotCreateValidator, typebotWorkspaceQueryValidator } from '#validators/typebot_api'
-import { toPublishedTypebotDto, toTypebotDto, toTypebotSummaryDto } from '#dtos/typebot_api_dto'
-
-const SUCCESS = { message: 'success' } as const
+import {
+  successReply,
+  toPublishedTypebotDto,
+  toTypebotDto,
+  toTypebotSummaryDto,
+} from '#dtos/typebot_api_dto'
 
 /** Typebot's "read" / "write" for our access modes ('manage' can write). */
 const accessRight = (mode: string) => (mode === 'read' ? ('read' as const) : ('write' as const))
@@ -97,7 +100,7 @@ export default class TypebotsController {
   async destroy({ auth, params }: HttpContext) {
     const { bot } = await findBotFor(auth.user!, params.typebotId, 'manage')
     await bot.delete()
-    return SUCCESS
+    return successReply()
   }
 
   /** GET /typebots/:typebotId/publishedTypebot: the copy visitors chat with. */
@@ -112,12 +115,12 @@ export default class TypebotsController {
     const { bot } = await findBotFor(auth.user!, params.typebotId, 'write')
     const workspace = await Workspace.findOrFail(bot.workspaceId)
     await new PublishBot().handle(auth.user!, workspace, bot)
-    return SUCCESS
+    return successReply()
   }
 
   async unpublish({ auth, params }: HttpContext) {
     const { bot } = await findBotFor(auth.user!, params.typebotId, 'write')
     await new UnpublishBot().handle(bot)
-    return SUCCESS
+    return successReply()
   }
 }

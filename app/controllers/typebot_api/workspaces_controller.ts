@@ -9,7 +9,7 @@ import DeleteWorkspace from '#actions/workspaces/delete_workspace'
 import { CreateFolder, DeleteFolder, UpdateFolder, findFolderIn } from '#actions/folders/folders'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { toWorkspaceSummaryDto } from '#dtos/workspace_dto'
-import { toTypebotFolderDto } from '#dtos/typebot_api_dto'
+import { successReply, toTypebotFolderDto } from '#dtos/typebot_api_dto'
 import { createWorkspaceValidator, updateWorkspaceValidator } from '#validators/workspace'
 import {
   typebotFolderCreateValidator,
@@ -67,7 +67,7 @@ export default class TypebotWorkspacesController {
     const workspace = await load(ctx)
     await ctx.bouncer.with('WorkspacePolicy').authorize('delete', workspace)
     await new DeleteWorkspace().handle(ctx.auth.user!, workspace)
-    return { message: 'success' }
+    return successReply()
   }
 
   async members(ctx: HttpContext) {
