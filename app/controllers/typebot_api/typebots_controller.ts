@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
+import Folder from '#models/folder'
 import Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { findBotFor } from '#actions/bots/bot_access'
@@ -15,6 +16,20 @@ import {
   toTypebotDto,
   toTypebotSummaryDto,
 } from '#dtos/typebot_api_dto'
+
+/**
+ * The folder a new bot goes in. An export names the folder it had in the other app: an
+ * import ignores a folder that is not one of this workspace's; a create refuses it.
+ */
+async function folderFor(workspaceId: string, folderId: unknown, fromExport: boolean) {
+  if (typeof folderId !== 'string' || !folderId) return null
+  if (!fromExport) return folderId
+  const folder = await Folder.query()
+    .where('id', folderId)
+    .where('workspace_id', workspaceId)
+    .first()
+  return folder?.id ?? null
+}
 
 /** Typebot's "read" / "write" for our access modes ('manage' can write). */
 const accessRight = (mode: string) => (mode === 'read' ? ('read' as const) : ('write' as const))
@@ -81,7 +96,7 @@ export default class TypebotsController {
     const content = keepIds || Array.isArray(given.groups) ? parsed(given) : undefined
     const bot = await new CreateBot().handle(auth.user!, workspace, {
       name: typeof given.name === 'string' ? given.name : null,
-      folderId: typeof given.folderId === 'string' ? given.folderId : null,
+      folderId: await folderFor(workspace.id, given.folderId, keepIds),
       content,
       keepIds,
     })
