@@ -67,7 +67,10 @@ test.group('Typebot management API: typebots', () => {
     assert.isArray(created.body().typebot.groups)
 
     // An export names the folder it had in Typebot: not one of ours, so ignored.
-    const exported = { ...askNameBot(`tb-${Date.now().toString(36)}`), folderId: 'tb-folder-1' }
+    const exported: Record<string, any> = {
+      ...askNameBot(`tb-${Date.now().toString(36)}`),
+      folderId: 'tb-folder-1',
+    }
     const imported = await client
       .post('/api/v1/typebots/import')
       .bearerToken(token)
