@@ -180,7 +180,7 @@ test.group('Typebot 6.x exports', (g) => {
 })
 
 /** Starts with an input (text, or buttons), then greets with the answer and asks again. */
-function inputFirstBot(first: 'text' | 'choice' | 'bubble', askCity = true) {
+function inputFirstBot(first: 'text' | 'choice' | 'bubble' | 'wait' | 'pause', askCity = true) {
   const ask =
     first === 'choice'
       ? {
@@ -191,7 +191,14 @@ function inputFirstBot(first: 'text' | 'choice' | 'bubble', askCity = true) {
           outgoingEdgeId: 'e_next',
         }
       : textInput('b_first', 'v_name', 'e_next')
-  const blocks = first === 'bubble' ? [textBubble('b_hi', 'Hi there'), ask] : [ask]
+  const before = {
+    bubble: [textBubble('b_hi', 'Hi there')],
+    wait: [{ id: 'b_wait', type: 'Wait', options: { secondsToWaitFor: '1' } }],
+    pause: [{ id: 'b_wait', type: 'Wait', options: { secondsToWaitFor: '1', shouldPause: true } }],
+    text: [],
+    choice: [],
+  }[first]
+  const blocks = [...before, ask]
   return typebotExport({
     name: `First ${first}`,
     startEdgeId: 'e_start',
@@ -246,6 +253,36 @@ test.group('startChat with a message', (g) => {
       .json({ message: 'Grace' })
     assert.deepEqual(texts(start.body().messages), ['Hello Grace'])
     assert.notProperty(start.body(), 'input')
+  })
+
+  test('a client action that awaits no reply (a wait) does not stop the answer', async ({
+    client,
+    assert,
+  }) => {
+    const publicId = await publish(client, who, inputFirstBot('wait'))
+    const start = await client
+      .post(`/api/v1/typebots/${publicId}/startChat`)
+      .json({ message: 'Ada' })
+    assert.deepEqual(texts(start.body().messages), ['Hello Ada'])
+    assert.equal(start.body().input.id, 'b_city')
+    assert.equal(start.body().clientSideActions[0].type, 'wait')
+  })
+
+  test('a client action awaiting a reply before the input: the message is not taken', async ({
+    client,
+    assert,
+  }) => {
+    const publicId = await publish(client, who, inputFirstBot('pause'))
+    const start = await client
+      .post(`/api/v1/typebots/${publicId}/startChat`)
+      .json({ message: 'Ada' })
+    assert.deepEqual(texts(start.body().messages), [])
+    assert.notProperty(start.body(), 'input')
+    assert.equal(start.body().clientSideActions[0].type, 'wait')
+    const next = await client
+      .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
+      .json({})
+    assert.equal(next.body().input.id, 'b_first')
   })
 
   test('a bubble before the input: the message is not taken', async ({ client, assert }) => {

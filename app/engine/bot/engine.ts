@@ -697,14 +697,16 @@ class Turn {
 
   /**
    * A message sent with the start: it answers the first input only when the visitor would
-   * have seen nothing before it (no bubble, no client-side action, an input that shows no
+   * have seen nothing before it (no bubble, no client-side action awaiting a reply (actions
+   * that only run, like a wait, stay in the reply), an input that shows no
    * content of its own), and the reply is then what follows the answer. Otherwise the
    * question has not been seen yet and the message is not taken (docs/migrating-from-typebot.md).
    */
   async answerOpening(message: InputAnswer): Promise<void> {
     const awaiting = this.state.awaiting
     if (!awaiting || awaiting.kind !== 'input' || !awaiting.input) return
-    if (this.messages.length > 0 || this.actions.length > 0) return
+    if (this.messages.length > 0) return
+    if (this.actions.some((action) => action.expectsDedicatedReply)) return
     if (this.ports.showsContent?.(awaiting.input.type)) return
     await this.answer(message)
   }
