@@ -122,6 +122,11 @@ export interface PluginDeclaration<
   /** The credential record's fields; their type is the plugin id. */
   credentials?: Credentials
   items?: ItemsDeclaration<any>
+  /**
+   * Bot inputs whose question shows something to the visitor (buttons, pictures, cards, a
+   * payment form): a `message` sent with startChat never answers them unseen.
+   */
+  showsContent?: boolean
   /** Workflow nodes that park a run until a time or a call (compiled into wait_blocks). */
   waits?: boolean
   /**
@@ -369,6 +374,11 @@ export interface ChatMessage {
 export interface BotRunResult {
   /** Leave the block through this edge instead of its own (Condition, AB test, ...). */
   outgoingEdgeId?: string
+  /**
+   * The path ends at this block: neither its own edge nor the next blocks of its group run
+   * (a Condition whose matching branch is not connected). A linked bot returns to its parent.
+   */
+  endPath?: boolean
   messages?: ChatMessage[]
   /**
    * Input blocks: what the visitor is asked (options resolved, items filtered). When an

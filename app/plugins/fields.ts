@@ -71,6 +71,11 @@ export interface StringField extends Common<string> {
   pattern?: string
   patternMessage?: string
   optionsFrom?: OptionsFrom
+  /**
+   * The value is the id of another bot of the workspace (a link): when bots are imported
+   * together and a linked one gets a new id, the value follows it.
+   */
+  refersTo?: 'bot'
 }
 
 export interface NumberField extends Common<number | string> {

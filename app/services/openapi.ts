@@ -8,6 +8,7 @@ import { chatStreamPaths } from '#services/openapi_chat_stream'
 import { resultsPaths } from '#services/openapi_results'
 import { workflowRunPaths } from '#services/openapi_workflow_runs'
 import { workflowPaths } from '#services/openapi_workflows'
+import { createWorkspaceOperation, typebotApiPaths } from '#services/openapi_typebot_api'
 
 const bearer = [{ bearerAuth: [] }]
 
@@ -395,6 +396,7 @@ export function openApiDocument(serverUrl: string) {
         },
       },
       '/api/v1/workspaces': {
+        post: createWorkspaceOperation,
         get: {
           summary: 'Workspaces of the user',
           responses: {
@@ -480,7 +482,7 @@ export function openApiDocument(serverUrl: string) {
       },
       '/api/v1/bots': {
         post: {
-          summary: 'Import a bot (versions 3 to 6; keeps its id and publicId when they are free)',
+          summary: 'Import a bot (versions 3 to 6.x; keeps its id and publicId when they are free)',
           requestBody: {
             required: true,
             content: {
@@ -599,6 +601,7 @@ export function openApiDocument(serverUrl: string) {
       ...templatePaths(),
       ...resultsPaths(),
       ...workflowRunPaths(),
+      ...typebotApiPaths(),
     },
   }
 }

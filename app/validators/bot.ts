@@ -129,3 +129,10 @@ export const namedBotVersionValidator = vine.compile(
     name: vine.string().trim().minLength(1).maxLength(VERSION_NAME_MAX_LENGTH),
   })
 )
+
+/** Import of several exported bots (multipart, `files`): the folder they go in. */
+export const importBotSetValidator = vine.compile(
+  vine.object({
+    folderId: vine.string().trim().maxLength(32).nullable().optional(),
+  })
+)

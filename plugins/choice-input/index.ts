@@ -19,6 +19,7 @@ export default definePlugin({
   icon: 'square-check',
   version: 1,
   serves: ['bot'],
+  showsContent: true,
   options: {
     isMultipleChoice: field.boolean({ label: 'Multiple choice', defaultValue: false }),
     buttonLabel: field.string({

@@ -10,6 +10,7 @@ export default definePlugin({
   icon: 'credit-card',
   version: 1,
   serves: ['bot'],
+  showsContent: true,
   // A live pair, and a test pair used in preview when set (docs/spec/02-bots.md: Stripe credentials).
   credentials: {
     livePublicKey: field.string({

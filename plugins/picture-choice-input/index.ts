@@ -16,6 +16,7 @@ export default definePlugin({
   icon: 'images',
   version: 1,
   serves: ['bot'],
+  showsContent: true,
   options: {
     isMultipleChoice: field.boolean({ label: 'Multiple choice', defaultValue: false }),
     buttonLabel: field.string({

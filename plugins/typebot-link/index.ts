@@ -14,7 +14,7 @@ export default definePlugin({
   version: 1,
   serves: ['bot'],
   options: {
-    typebotId: field.string({ label: 'Bot', optionsFrom: { fetcher: 'bots' } }),
+    typebotId: field.string({ label: 'Bot', optionsFrom: { fetcher: 'bots' }, refersTo: 'bot' }),
     groupId: field.string({
       label: 'Group',
       optionsFrom: { fetcher: 'groups', dependsOn: ['typebotId'] },

@@ -51,7 +51,10 @@ export async function jsonFetch<T = unknown>(
   const token = readXsrfToken()
   if (token) headers['X-XSRF-TOKEN'] = token
   let body: BodyInit | undefined
-  if (options.body !== undefined) {
+  if (typeof FormData !== 'undefined' && options.body instanceof FormData) {
+    // Uploads: the browser writes the multipart Content-Type with its boundary.
+    body = options.body
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json'
     body = JSON.stringify(options.body)
   }

@@ -20,6 +20,10 @@ test.group('OpenAPI', () => {
       }
     }
 
+    // The Typebot-compatible aliases are described with that API's shapes.
+    assert.property(doc.paths['/api/v1/typebots/{typebotId}/results'], 'delete')
+    assert.property(doc.paths['/api/v1/workspaces'], 'post')
+
     const page = await client.get('/api/docs').header('accept', 'text/html')
     page.assertStatus(200)
     assert.include(page.text(), '/api/v1/bots/{id}/publish')

@@ -17,6 +17,11 @@ import { recordBotVersion } from './bot_history.js'
 
 /** publicId: letters, digits, hyphen and dot (docs/spec/02-bots.md section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
+/**
+ * An id a file brings: kept whatever its shape (other tools' ids, hand-written ones) as long
+ * as it fits the id column and stays one path segment in our URLs.
+ */
+const IMPORTED_ID_PATTERN = /^[^\s/?#%\\"<>]{1,32}$/
 /** A domain with an optional path. */
 export const CUSTOM_DOMAIN_PATTERN =
   /^(?=.{1,253}(\/|$))([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(\/[\w\-./~%]*)?$/i
@@ -144,7 +149,14 @@ export class CreateBot {
     let id: string | undefined
     let publicId: string | null = null
     if (input.keepIds) {
-      if (bot.id && /^[a-z0-9]{8,32}$/i.test(bot.id) && !(await Bot.find(bot.id))) id = bot.id
+      const wantedId = (bot as { id?: unknown }).id
+      if (
+        typeof wantedId === 'string' &&
+        IMPORTED_ID_PATTERN.test(wantedId) &&
+        !(await Bot.find(wantedId))
+      ) {
+        id = wantedId
+      }
       const wanted = (bot as any).publicId
       if (
         typeof wanted === 'string' &&

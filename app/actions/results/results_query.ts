@@ -1,4 +1,5 @@
 import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
+import type { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Result from '#models/result'
 
@@ -10,6 +11,9 @@ import Result from '#models/result'
 export interface ResultsFilter {
   search?: string | null
   includeAll?: boolean
+  /** Created at or after / before these times (the Typebot-compatible API's timeFilter). */
+  createdFrom?: DateTime
+  createdBefore?: DateTime
 }
 
 /** Which results an action applies to: listed ids, or all of those matching the filter. */
@@ -38,11 +42,18 @@ function variableValueLike() {
   return `exists (select 1 from json_each(results.variables) as variable where lower(json_extract(variable.value, '$.value')) like ? escape '!')`
 }
 
+/** A time as Lucid writes timestamps (local zone, the dialect's format; SQLite keeps text). */
+function asStored(time: DateTime) {
+  return time.toLocal().toFormat(db.connection().dialect.dateTimeFormat)
+}
+
 type ResultQuery = ModelQueryBuilderContract<typeof Result, Result>
 
 /** Narrows a results query to the filter: started and not archived unless includeAll, search. */
 export function applyResultsFilter<Q extends ResultQuery>(query: Q, filter: ResultsFilter): Q {
   if (!filter.includeAll) query.where('has_started', true).where('is_archived', false)
+  if (filter.createdFrom) query.where('results.created_at', '>=', asStored(filter.createdFrom))
+  if (filter.createdBefore) query.where('results.created_at', '<', asStored(filter.createdBefore))
   const search = filter.search?.trim()
   if (search) {
     const pattern = containsPattern(search)

@@ -522,6 +522,7 @@ class Turn {
           next = { edgeId: result.outgoingEdgeId }
           break
         }
+        if (result?.endPath) break
         if (block.outgoingEdgeId) {
           next = { edgeId: block.outgoingEdgeId }
           break
@@ -686,10 +687,28 @@ class Turn {
       }
     }
     this.state.awaiting = undefined
+    // Answered: the question is no longer pending in this turn's reply.
+    this.input = undefined
     const next = parsed.outgoingEdgeId
       ? { edgeId: parsed.outgoingEdgeId }
       : this.pointAfter(group, index, block)
     return this.walk(next)
+  }
+
+  /**
+   * A message sent with the start: it answers the first input only when the visitor would
+   * have seen nothing before it (no bubble, no client-side action awaiting a reply (actions
+   * that only run, like a wait, stay in the reply), an input that shows no
+   * content of its own), and the reply is then what follows the answer. Otherwise the
+   * question has not been seen yet and the message is not taken (docs/migrating-from-typebot.md).
+   */
+  async answerOpening(message: InputAnswer): Promise<void> {
+    const awaiting = this.state.awaiting
+    if (!awaiting || awaiting.kind !== 'input' || !awaiting.input) return
+    if (this.messages.length > 0) return
+    if (this.actions.some((action) => action.expectsDedicatedReply)) return
+    if (this.ports.showsContent?.(awaiting.input.type)) return
+    await this.answer(message)
   }
 
   /** 0-100: answers given over answers given plus the inputs still reachable. */
@@ -786,7 +805,7 @@ export async function startChat(ports: EnginePorts, input: StartInput): Promise<
     return turn.output()
   }
   await turn.walk(turn.startPoint(input.startFrom))
-  if (input.message && state.awaiting) await turn.answer(input.message)
+  if (input.message) await turn.answerOpening(input.message)
   return turn.output()
 }
 

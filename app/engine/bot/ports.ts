@@ -55,6 +55,11 @@ export interface ParseRequest extends BlockRunRequest {
 export interface EnginePorts {
   /** The plugin category of a block type, or undefined when no plugin has that id. */
   categoryOf(type: string): BotCategory | undefined
+  /**
+   * True for inputs whose question shows content (the plugin's `showsContent`): a startChat
+   * message does not answer them. Ports without it treat every input as plain.
+   */
+  showsContent?(type: string): boolean
   /** False when the marketplace disabled the block for the bot's workspace plan. */
   isAllowed(type: string, bot: EngineBot): boolean | Promise<boolean>
   runBlock(request: BlockRunRequest): Promise<BlockRunOutcome>

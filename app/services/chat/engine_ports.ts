@@ -63,6 +63,9 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       if (!plugin || !plugin.serves.includes('bot')) return undefined
       return plugin.category as ReturnType<EnginePorts['categoryOf']>
     },
+    showsContent(type) {
+      return registry.get(type)?.showsContent === true
+    },
     async isAllowed(type, bot) {
       const settings = await marketplaceSettings()
       if (!settings.has(type)) return true

@@ -36,11 +36,16 @@ export const BOT_FORMAT_VERSION = '6'
 
 export const SUPPORTED_VERSIONS: readonly BotVersion[] = ['3', '4', '5', '6']
 
-/** The version a raw bot declares: '3' when absent; numbers are read as strings. */
+/**
+ * The format version a raw bot declares: '3' when absent; numbers are read as strings.
+ * Any "6.x" (6.1 is what exports declare today, later minor versions keep the v6
+ * structure) is read as '6' (docs/migrating-from-typebot.md).
+ */
 export function versionOf(raw: Record<string, unknown>): string {
   const version = raw.version
   if (version === undefined || version === null || version === '') return '3'
-  return String(version).trim()
+  const declared = String(version).trim()
+  return /^6\.\d+$/.test(declared) ? '6' : declared
 }
 
 function toCoordinate(value: unknown): number {

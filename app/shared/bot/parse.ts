@@ -47,7 +47,7 @@ const optionalArray = (value: unknown) => value === undefined || Array.isArray(v
  * - an object with a `groups` array, each group an object with a string id and, when
  *   present, a `blocks` array whose blocks are objects with a string type;
  * - `edges`, `events` and `variables`, when present, arrays;
- * - `version`, when present, one of 3, 4, 5, 6 (number or string).
+ * - `version`, when present, one of 3, 4, 5, 6 or any 6.x (number or string).
  * Files of the pre-3 format (no groups) and other JSON are refused.
  */
 function isPlausibleBot(value: unknown): value is Record<string, unknown> {

@@ -183,6 +183,13 @@ export function BotsDashboard(props: Partial<DashboardProps>) {
             </Link>
             {!readOnly && (
               <>
+                <Link
+                  href="/bots/import-typebot"
+                  className={buttonVariants({ variant: 'ghost', size: 'sm' })}
+                  data-testid="import-from-typebot"
+                >
+                  {t('typebotImport.dashboardLink')}
+                </Link>
                 <NewFolderButton
                   canUseFolders={!!props.canUseFolders}
                   creating={creatingFolder}
