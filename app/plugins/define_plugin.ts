@@ -262,6 +262,12 @@ export interface RunnerStorage {
     bytes: Uint8Array,
     options: { type: string; name?: string; visibility?: 'public' | 'private' }
   ): Promise<string>
+  /**
+   * The bytes and name of a file this app stored for the block's workspace (a URL `put`
+   * returned, or a visitor's upload), public or private; null when the URL is not one of
+   * the app's stored files. A file of another workspace throws.
+   */
+  read(url: string): Promise<{ bytes: Uint8Array; name: string } | null>
 }
 
 /**

@@ -2,6 +2,10 @@ import env from '#start/env'
 import logger from '@adonisjs/core/services/logger'
 import mail from '@adonisjs/mail/services/main'
 import DevMail from '#models/dev_mail'
+import nodemailer from 'nodemailer'
+import { lookup } from 'node:dns/promises'
+import { isIP } from 'node:net'
+import { BlockedRequestError, isInternalAddress } from '#plugins/guarded_http'
 
 export interface OutgoingMail {
   to: string
@@ -35,6 +39,12 @@ export async function sendMail(message: OutgoingMail) {
   logger.info(`[mail to ${message.to}] ${message.subject}\n${message.text}`)
 }
 
+export interface EmailAttachment {
+  filename: string
+  content: Uint8Array
+  contentType?: string
+}
+
 export interface EmailMessage {
   to: string[]
   cc?: string[]
@@ -43,6 +53,74 @@ export interface EmailMessage {
   subject: string
   text: string
   html?: string
+  attachments?: EmailAttachment[]
+}
+
+/** A workspace's own SMTP server (the e-mail block's credentials), instead of the app's. */
+export interface SmtpAccount {
+  host: string
+  port: number
+  /** TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean
+  username?: string
+  password?: string
+  from: { address: string; name?: string }
+  /** Let the host be a private or loopback address; defaults to ALLOW_INTERNAL_HTTP. */
+  allowInternal?: boolean
+}
+
+/**
+ * The address to connect to: the host resolved once and checked against the internal-address
+ * rule of the HTTP block (docs/security.md), so a name that resolves elsewhere on connect
+ * cannot reach the internal network.
+ */
+async function smtpAddress(account: SmtpAccount) {
+  const host = account.host.trim()
+  if (!host) throw new Error('SMTP: the host is empty')
+  const address = isIP(host) ? host : (await lookup(host)).address
+  const allowInternal = account.allowInternal ?? env.get('ALLOW_INTERNAL_HTTP')
+  if (!allowInternal && isInternalAddress(address)) {
+    throw new BlockedRequestError(
+      `SMTP servers on internal network addresses are not allowed (${host} resolves to ${address}). ` +
+        'An administrator can allow them with ALLOW_INTERNAL_HTTP=true.'
+    )
+  }
+  return { address, servername: isIP(host) ? undefined : host }
+}
+
+async function sendWithAccount(message: EmailMessage, account: SmtpAccount) {
+  const { address, servername } = await smtpAddress(account)
+  const transport = nodemailer.createTransport({
+    host: address,
+    port: account.port,
+    secure: account.secure,
+    auth: account.username ? { user: account.username, pass: account.password ?? '' } : undefined,
+    tls: servername ? { servername } : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  })
+  try {
+    await transport.sendMail({
+      from: account.from.name
+        ? { name: account.from.name, address: account.from.address }
+        : account.from.address,
+      to: message.to,
+      cc: message.cc,
+      bcc: message.bcc,
+      replyTo: message.replyTo,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      attachments: (message.attachments ?? []).map((file) => ({
+        filename: file.filename,
+        content: Buffer.from(file.content),
+        contentType: file.contentType,
+      })),
+    })
+  } finally {
+    transport.close()
+  }
 }
 
 /**
@@ -51,10 +129,16 @@ export interface EmailMessage {
  * delivery would. Plugins reach it through `#sdk/mail`.
  */
 export async function sendEmail(
-  message: EmailMessage
-): Promise<{ transport: 'smtp' | 'dev-mailbox' }> {
+  message: EmailMessage,
+  options: { account?: SmtpAccount } = {}
+): Promise<{ transport: 'smtp' | 'workspace-smtp' | 'dev-mailbox' }> {
   const cc = message.cc ?? []
   const bcc = message.bcc ?? []
+  const attachments = message.attachments ?? []
+  if (options.account) {
+    await sendWithAccount(message, options.account)
+    return { transport: 'workspace-smtp' }
+  }
   if (smtpConfigured()) {
     // sendMail's message has no cc, bcc or reply-to: SMTP takes them here.
     await mail.send((m) => {
@@ -64,14 +148,24 @@ export async function sendEmail(
       if (message.replyTo) m.replyTo(message.replyTo)
       m.subject(message.subject).text(message.text)
       if (message.html !== undefined) m.html(message.html)
+      for (const file of attachments) {
+        m.attachData(Buffer.from(file.content), {
+          filename: file.filename,
+          contentType: file.contentType,
+        })
+      }
     })
     return { transport: 'smtp' }
   }
+  // The dev mailbox keeps text and HTML only: attachments are named at the end of the text.
+  const listed = attachments.length
+    ? `\n\nAttachments: ${attachments.map((file) => `${file.filename} (${file.content.length} bytes)`).join(', ')}`
+    : ''
   for (const address of new Set([...message.to, ...cc, ...bcc])) {
     await sendMail({
       to: address,
       subject: message.subject,
-      text: message.text,
+      text: message.text + listed,
       html: message.html,
     })
   }

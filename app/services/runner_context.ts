@@ -2,7 +2,14 @@ import env from '#start/env'
 import { appUrl } from '#config/app'
 import Credential from '#models/credential'
 import { readCredentials } from '#actions/credentials/credentials'
-import { privateKey, putFile } from '#services/storage'
+import {
+  privateKey,
+  putFile,
+  readStoredFile,
+  storedKeyOf,
+  visibilityOf,
+  workspaceOfKey,
+} from '#services/storage'
 import { newId } from '#services/ids'
 import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
 import { createGuardedHttp } from '#plugins/guarded_http'
@@ -266,6 +273,16 @@ export function buildContext(
             : `public/${input.workspaceId}/${file}`
         const path = await putFile(key, Buffer.from(bytes), { contentType: type })
         return `${appUrl}${path}`
+      },
+      async read(url) {
+        const key = storedKeyOf(url)
+        if (!key) return null
+        // Public files are anyone's to read by URL; private ones only the workspace's.
+        if (visibilityOf(key) === 'private' && workspaceOfKey(key) !== input.workspaceId) {
+          throw new Error('This file belongs to another workspace')
+        }
+        const bytes = await readStoredFile(key)
+        return { bytes, name: key.split('/').pop() ?? 'file' }
       },
     },
     sandbox: {

@@ -83,6 +83,32 @@ export function workspaceOfKey(key: string): string | null {
 }
 
 /** The app path of a key (stable: what is stored in answers and variables). */
+/**
+ * The storage key behind a URL of this app's stored files (`{APP_URL}/storage/...`, or the
+ * path alone; a signed link's query is ignored); null for any other URL.
+ */
+export function storedKeyOf(url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url, appUrl)
+  } catch {
+    return null
+  }
+  if (parsed.origin !== new URL(appUrl).origin || !parsed.pathname.startsWith('/storage/')) {
+    return null
+  }
+  try {
+    const key = parsed.pathname
+      .slice('/storage/'.length)
+      .split('/')
+      .map(decodeURIComponent)
+      .join('/')
+    return safeKey(key)
+  } catch {
+    return null
+  }
+}
+
 export function storagePath(key: string) {
   return `/storage/${safeKey(key).split('/').map(encodeURIComponent).join('/')}`
 }

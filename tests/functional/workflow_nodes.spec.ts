@@ -83,6 +83,7 @@ test.group('Workflow nodes: send e-mail', (group) => {
       bcc: [bcc],
       subject: 'Order A-17',
       transport: 'dev-mailbox',
+      attachments: [],
     })
     for (const address of [to1, to2, cc, bcc]) {
       const mail = await DevMail.query().where('to', address).firstOrFail()

@@ -486,7 +486,7 @@ test.group('Runner typing', () => {
       logger: { success() {}, info() {}, error: (description) => logs.push(description) },
       http: { request: () => Promise.reject(new Error('no network')) },
       ai: memoryAi(),
-      storage: { put: async () => '/storage/x.png' },
+      storage: { put: async () => '/storage/x.png', read: async () => null },
       signal: new AbortController().signal,
     })
     assert.deepEqual(set, [['v1', 'svg:k:hi']])

@@ -90,7 +90,10 @@ export function memoryPorts(runners: Record<string, TestRunner>, start = Date.UT
             error: (description, details) => logs.push({ status: 'error', description, details }),
           },
           http: { request: () => Promise.reject(new Error('No HTTP in executor tests')) },
-          storage: { put: () => Promise.reject(new Error('No storage in executor tests')) },
+          storage: {
+            put: () => Promise.reject(new Error('No storage in executor tests')),
+            read: () => Promise.reject(new Error('No storage in executor tests')),
+          },
           signal,
           workflow: context,
         })

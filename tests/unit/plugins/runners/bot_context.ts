@@ -132,6 +132,7 @@ export function botContext(input: ContextInput = {}) {
     },
     storage: {
       put: () => Promise.reject(new Error('No storage in runner unit tests')),
+      read: () => Promise.reject(new Error('No storage in runner unit tests')),
     },
     ai: memoryAi(),
     signal: new AbortController().signal,
