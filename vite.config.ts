@@ -12,6 +12,16 @@ export default defineConfig({
     tailwindcss(),
     adonisjs({ entrypoints: ['resources/app.tsx'], reload: ['resources/views/**/*.edge'] }),
   ],
+  optimizeDeps: {
+    // Pre-bundled together with lucide-react, the DynamicIcon entry's thousand-odd lazy
+    // icon imports split lucide-react itself into one chunk per icon: every page using an
+    // icon then fetches ~1,600 modules in development. The public bot page is an opaque
+    // origin with no shared HTTP cache, so two chats on one host page (an embed and a
+    // popup) asked for ~3,400 modules at once, over Chromium's per-process cap on
+    // requests in flight (ERR_INSUFFICIENT_RESOURCES), and one chat never started.
+    // Served as is, the dynamic entry loads only the icons it shows.
+    exclude: ['lucide-react/dynamic'],
+  },
   server: {
     // The public bot page is an opaque origin (CSP sandbox, docs/security.md): its module
     // scripts come with `Origin: null`. Development only; the build is served by the app.

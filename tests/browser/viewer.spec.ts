@@ -443,9 +443,6 @@ test.group('Viewer: the public chat page', (group) => {
       await page.locator('.flowcraft-overlay').evaluate((node) => (node as HTMLElement).hidden)
     )
   })
-    // Known failure since the security merge: the <flowcraft-standard> element's chat often
-    // never shows when the popup opens at the same moment; to be fixed, not hidden.
-    .skip(true, 'the popup and <flowcraft-standard> opening together: known failure, open issue')
 
   test('a failed send is rolled back and can be retried', async ({ visit, client, assert }) => {
     const { publicId } = await publishFixture(client, 'greeting')
