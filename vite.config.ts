@@ -1,17 +1,69 @@
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import adonisjs from '@adonisjs/vite/client'
 import inertia from '@adonisjs/inertia/client'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 
+/**
+ * Writes a brotli (.br) and a gzip (.gz) copy of every text file of the build, at the
+ * highest levels (once per build, not per request): the app serves those to the clients
+ * that accept them (app/middleware/static_middleware.ts).
+ */
+function precompress(): Plugin {
+  return {
+    name: 'flowcraft:precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir!
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((name) => /\.(js|mjs|css|svg|json|html|txt|wasm)$/i.test(name))
+          .map(async (name) => {
+            const file = join(dir, name)
+            const body = await readFile(file)
+            if (body.length < 1024) return
+            await writeFile(
+              `${file}.br`,
+              brotliCompressSync(body, {
+                params: {
+                  [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+                  [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+                },
+              })
+            )
+            await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }))
+          })
+      )
+    },
+  }
+}
+
 export default defineConfig({
   plugins: [
     inertia({ ssr: { enabled: false } }),
     react(),
     tailwindcss(),
-    adonisjs({ entrypoints: ['resources/app.tsx'], reload: ['resources/views/**/*.edge'] }),
+    adonisjs({
+      // The dashboard (Inertia) and the visitor surface (public page, embed iframes).
+      entrypoints: ['resources/app.tsx', 'resources/viewer.tsx'],
+      reload: ['resources/views/**/*.edge'],
+    }),
+    precompress(),
   ],
+  optimizeDeps: {
+    // Pre-bundled together with lucide-react, the DynamicIcon entry's thousand-odd lazy
+    // icon imports split lucide-react itself into one chunk per icon: every page using an
+    // icon then fetches ~1,600 modules in development. The public bot page is an opaque
+    // origin with no shared HTTP cache, so two chats on one host page (an embed and a
+    // popup) asked for ~3,400 modules at once, over Chromium's per-process cap on
+    // requests in flight (ERR_INSUFFICIENT_RESOURCES), and one chat never started.
+    // Served as is, the dynamic entry loads only the icons it shows.
+    exclude: ['lucide-react/dynamic'],
+  },
   server: {
     // The public bot page is an opaque origin (CSP sandbox, docs/security.md): its module
     // scripts come with `Origin: null`. Development only; the build is served by the app.

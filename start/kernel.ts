@@ -8,6 +8,8 @@ server.errorHandler(() => import('#exceptions/handler'))
 
 server.use([
   () => import('#middleware/container_bindings_middleware'),
+  // Outermost: whatever answers (a page, JSON, an error page) is compressed once, whole.
+  () => import('#middleware/compression_middleware'),
   // Local wrappers (app/middleware): made once, and skipped or lazy on the public endpoints.
   () => import('#middleware/static_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),

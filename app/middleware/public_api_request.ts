@@ -28,12 +28,13 @@ const PUBLIC_ROUTES = new Set([
   'viewer.show',
   'viewer.root',
   'embed.script',
+  'embed.typebot',
   'preview.scriptRunner',
 ])
 
 /**
  * Whether the request is the visitor surface: the public endpoints, the public bot page,
- * /embed.js and the preview's script runner. Anonymous visitors get no session or CSRF
+ * /embed.js, /typebot/web.js and the preview's script runner. Anonymous visitors get no session or CSRF
  * cookie there (docs/security.md), and bot-authored code on those pages finds none to
  * read. Needs the matched route: only for router middleware.
  */

@@ -42,6 +42,17 @@ router
   })
   .as('embed.script')
 
+// Typebot's web library API (resources/embed/typebot.ts): existing embeds switch by URL.
+router
+  .get('/typebot/web.js', async ({ response }) => {
+    const { embedScript } = await import('#services/chat/embed_script')
+    response.header('Content-Type', 'text/javascript; charset=utf-8')
+    response.header('Cache-Control', 'public, max-age=300')
+    response.header('Access-Control-Allow-Origin', '*')
+    return embedScript('typebot')
+  })
+  .as('embed.typebot')
+
 // The editor preview runs the bot's client-side scripts here, in an opaque origin.
 router
   .get('/preview/script-runner', async ({ response }) => {

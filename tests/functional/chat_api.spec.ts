@@ -418,18 +418,21 @@ test.group('Chat API: public page, files and embed', (group) => {
     const page = await client.get(`/${bot.publicId}`)
     page.assertStatus(200)
     const html = page.text()
-    assert.include(html, '<title inertia>Ask Ada</title>')
+    assert.include(html, '<title>Ask Ada</title>')
     assert.include(html, 'content="A friendly &lt;bot&gt;"')
     assert.include(html, '<meta property="og:image" content="https://example.com/og.png">')
     assert.include(html, '<link rel="icon" href="https://example.com/favicon.ico">')
     assert.include(html, '<meta name="custom-head" content="yes">')
     assert.include(html, 'GTM-ABC123')
     assert.notExists(page.header('x-frame-options'), 'the embed frames this page')
-    assert.include(html, '&quot;component&quot;:&quot;viewer/show&quot;')
+    // The visitor surface's own entry, not the dashboard's Inertia app.
+    assert.include(html, 'resources/viewer.tsx')
+    assert.notInclude(html, 'resources/app.tsx')
+    assert.include(html, '<script type="application/json" id="viewer-props">')
 
     ;(await client.get('/no-such-bot-here')).assertStatus(404)
     const dashboard = await client.get('/signin')
-    assert.notInclude(dashboard.text(), 'viewer/show')
+    assert.notInclude(dashboard.text(), 'resources/viewer.tsx')
   })
 
   test('files go to the awaited file input within its size limit', async ({ client, assert }) => {

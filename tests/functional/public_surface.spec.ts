@@ -98,7 +98,7 @@ test.group('Public surface: no session, opaque origin', (group) => {
     // The head code is there (it is the author's page), inside that sandbox.
     assert.include(response.text(), HEAD_CODE)
     // Its own title, not the app's.
-    assert.include(response.text(), '<title inertia>Support bot</title>')
+    assert.include(response.text(), '<title>Support bot</title>')
     assert.notInclude(response.text(), '>Flowcraft</title>')
   })
 
@@ -108,7 +108,7 @@ test.group('Public surface: no session, opaque origin', (group) => {
       greetingBot('Internal name', { metadata: { title: 'Book a table' } })
     )
     const response = await client.get(`/${publicId}`)
-    assert.include(response.text(), '<title inertia>Book a table</title>')
+    assert.include(response.text(), '<title>Book a table</title>')
   })
 
   test('/embed.js, startChat and continueChat set no cookie and answer Origin: null', async ({
@@ -239,7 +239,7 @@ test.group('Public surface: VIEWER_URL', (group) => {
     const publicId = await publish(client, greetingBot('On the viewer'))
     const page = await client.get(`/${publicId}`).header('Host', viewerHost())
     page.assertStatus(200)
-    assert.include(page.text(), '<title inertia>On the viewer</title>')
+    assert.include(page.text(), '<title>On the viewer</title>')
     // No builder can hold a session on this host: the page keeps its origin (storage,
     // location) and still sets no cookie.
     assert.isUndefined(page.header('content-security-policy'))

@@ -8,6 +8,14 @@ import {
   type PublishedBotEntry,
 } from '#services/chat/bot_cache'
 
+/** JSON to print inside <script type="application/json">: no "<" can end the element. */
+function scriptSafeJson(value: unknown) {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+}
+
 /**
  * The public bot page at /{publicId} (and at a bot's custom domain). The server renders
  * the bot's metadata into <head> (title, description, image, favicon, custom head code,
@@ -34,32 +42,32 @@ export default class ViewerController {
     const settings = resolveSettings(entry.bot.content.settings)
     const metadata = settings.metadata ?? {}
     const title = metadata.title?.trim() || entry.bot.content.name
-    return ctx.inertia.render(
-      'viewer/show',
-      {
-        publicId: entry.publicId ?? entry.bot.id,
-        bot: {
-          id: entry.bot.id,
-          name: entry.bot.content.name,
-          theme: resolveTheme(entry.bot.content.theme),
-          settings,
-        },
-        embedded: ctx.request.input('embedded') === '1' || ctx.request.input('embedded') === 'true',
+    const props = {
+      publicId: entry.publicId ?? entry.bot.id,
+      bot: {
+        id: entry.bot.id,
+        name: entry.bot.content.name,
+        theme: resolveTheme(entry.bot.content.theme),
+        settings,
       },
-      {
-        viewerMeta: {
-          title,
-          description: metadata.description ?? '',
-          imageUrl: metadata.imageUrl ?? '',
-          favIconUrl: metadata.favIconUrl ?? '',
-          customHeadCode: metadata.customHeadCode ?? '',
-          googleTagManagerId: /^GTM-[A-Z0-9]+$/i.test(metadata.googleTagManagerId ?? '')
-            ? metadata.googleTagManagerId
-            : '',
-          url: ctx.request.completeUrl(false),
-        },
-      }
-    )
+      embedded: ctx.request.input('embedded') === '1' || ctx.request.input('embedded') === 'true',
+    }
+    // Its own small page and bundle (resources/viewer.tsx), not an Inertia page of the
+    // dashboard's app: a visitor downloads the chat alone (docs/architecture.md).
+    return ctx.view.render('viewer', {
+      viewerProps: scriptSafeJson(props),
+      viewerMeta: {
+        title,
+        description: metadata.description ?? '',
+        imageUrl: metadata.imageUrl ?? '',
+        favIconUrl: metadata.favIconUrl ?? '',
+        customHeadCode: metadata.customHeadCode ?? '',
+        googleTagManagerId: /^GTM-[A-Z0-9]+$/i.test(metadata.googleTagManagerId ?? '')
+          ? metadata.googleTagManagerId
+          : '',
+        url: ctx.request.completeUrl(false),
+      },
+    })
   }
 
   async show(ctx: HttpContext) {

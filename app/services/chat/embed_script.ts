@@ -1,38 +1,48 @@
-import { readFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
 import { viewerBaseUrl } from '#services/public_surface'
 
 /**
- * /embed.js: the dependency-free embed script (resources/embed/embed.ts), compiled to one
- * minified file on first request and kept in memory. esbuild (already there for Vite)
- * only strips types and minifies: the source imports nothing.
+ * The embed scripts, built from resources/embed/ on first request and kept in memory:
+ * - /embed.js: `Flowcraft.init*` (embed.ts), a classic script;
+ * - /typebot/web.js: the Typebot-compatible ES module (typebot.ts).
+ * esbuild (already there for Vite) bundles core.ts into each and minifies: neither
+ * imports anything else.
  */
-let compiled: { viewer: string; code: Promise<string> } | undefined
+const SOURCES = {
+  flowcraft: { file: 'resources/embed/embed.ts', format: 'iife' },
+  typebot: { file: 'resources/embed/typebot.ts', format: 'esm' },
+} as const
 
-async function compile(viewer: string): Promise<string> {
-  const source = await readFile(app.makePath('resources/embed/embed.ts'), 'utf8')
-  const { transform } = await import('esbuild')
-  const output = await transform(source, {
-    loader: 'ts',
-    format: 'iife',
+export type EmbedScript = keyof typeof SOURCES
+
+const compiled = new Map<EmbedScript, { viewer: string; code: Promise<string> }>()
+
+async function compile(script: EmbedScript, viewer: string): Promise<string> {
+  const { build } = await import('esbuild')
+  const output = await build({
+    entryPoints: [app.makePath(SOURCES[script].file)],
+    bundle: true,
+    write: false,
+    format: SOURCES[script].format,
     target: 'es2019',
     minify: !app.inDev && !app.inTest,
     // Iframes point at the viewer host when there is one, wherever the script was loaded.
     define: { __FLOWCRAFT_VIEWER_URL__: JSON.stringify(viewer) },
+    logLevel: 'silent',
   })
-  return output.code
+  return output.outputFiles[0].text
 }
 
-export function embedScript(): Promise<string> {
+export function embedScript(script: EmbedScript = 'flowcraft'): Promise<string> {
   const viewer = viewerBaseUrl()
   // Development edits the source: compile again each time there.
-  if (app.inDev) return compile(viewer)
-  if (compiled?.viewer !== viewer) {
-    const code = compile(viewer).catch((error) => {
-      compiled = undefined
-      throw error
-    })
-    compiled = { viewer, code }
-  }
-  return compiled.code
+  if (app.inDev) return compile(script, viewer)
+  const cached = compiled.get(script)
+  if (cached?.viewer === viewer) return cached.code
+  const code = compile(script, viewer).catch((error) => {
+    compiled.delete(script)
+    throw error
+  })
+  compiled.set(script, { viewer, code })
+  return code
 }

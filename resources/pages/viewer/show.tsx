@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { Head, router } from '@inertiajs/react'
 import type { StartChatResponse } from '#shared/chat/types'
 import { resolveSettings, type BotSettings, type BotTheme } from '#shared/bot/types'
 import { translateServerMessage } from '~/lib/i18n'
@@ -14,7 +13,7 @@ import {
   takeQueryVariables,
 } from '~/features/viewer/remember_user'
 
-interface Props {
+export interface ViewerProps {
   publicId: string
   bot: { id: string; name: string; theme: BotTheme; settings: BotSettings }
   embedded: boolean
@@ -34,7 +33,7 @@ function errorKind(error: unknown): ViewerErrorKind {
 }
 
 /** The public bot page: the whole viewport is the chat (or the embed's iframe). */
-export default function ViewerShow({ publicId, bot, embedded }: Props) {
+export default function ViewerShow({ publicId, bot, embedded }: ViewerProps) {
   const client = useMemo(() => createPublicChatClient(), [])
   const settings = useMemo(() => resolveSettings(bot.settings), [bot.settings])
   const [state, setState] = useState<PageState>({ status: 'loading' })
@@ -64,11 +63,8 @@ export default function ViewerShow({ publicId, bot, embedded }: Props) {
   useEffect(() => {
     const controller = new AbortController()
     setState({ status: 'loading' })
-    // Through Inertia: it rewrites history with its own page URL (scroll restoration).
     queryVariables.current ??= {
-      value: takeQueryVariables(settings, (url) =>
-        router.replace({ url, preserveState: true, preserveScroll: true })
-      ),
+      value: takeQueryVariables(settings, (url) => window.history.replaceState(null, '', url)),
     }
     client
       .startChat(
@@ -112,10 +108,12 @@ export default function ViewerShow({ publicId, bot, embedded }: Props) {
 
   // The same title the server wrote in <head>: the metadata's, else the bot's name.
   const title = settings.metadata?.title?.trim() || bot.name
+  useEffect(() => {
+    document.title = title
+  }, [title])
 
   return (
     <div className="h-dvh w-full overflow-hidden" data-testid="viewer-page">
-      <Head title={title} />
       {state.status === 'loading' && <ChatSkeleton theme={bot.theme} />}
       {state.status === 'error' && (
         <ViewerError

@@ -1,0 +1,373 @@
+/*
+| npm run bench -- viewer
+| What a visitor's phone downloads and waits for: the public page of a published bot that
+| starts with a bubble (no typing delay), opened in headless Chromium with a mobile viewport
+| (390 x 844) and the slow-4G profile through CDP (150 ms RTT, 1.6 Mbit/s down, 750 kbit/s
+| up), a fresh browser context (empty cache) each time, median of 5. Then a host page with
+| the embed script's bubble, same profile. Reports the bytes over the wire per request,
+| what is compressed, and the cookies set.
+| Aims (issue "visitors get a chat that loads fast on a phone"): everything the public page
+| loads <= 150 KB over the wire, the first bubble visible <= 1.5 s after navigation, the
+| embed's button visible <= 1 s, no cookie.
+|
+| Production build of this checkout in tmp/bench-viewer-build (BENCH_SKIP_BUILD=1 reuses
+| it), SQLite, BENCH_PORT (3351). BENCH_ROOT: another checkout to build and measure (a
+| worktree of an older commit, for the "before" figures).
+*/
+import { spawn, spawnSync } from 'node:child_process'
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { chromium, type Browser, type CDPSession } from 'playwright'
+import type { BenchReport } from './run.ts'
+import { stop } from './processes.js'
+// @ts-expect-error plain JavaScript helper without types
+import { ensureEnvFile } from '../bin/prepare.js'
+
+const ROOT = process.env.BENCH_ROOT || join(import.meta.dirname, '..')
+const PORT = Number(process.env.BENCH_PORT ?? 3351)
+const BASE = `http://127.0.0.1:${PORT}`
+const DB = join(ROOT, 'tmp/bench-viewer.sqlite3')
+const OUT = join(ROOT, 'tmp/bench-viewer-build')
+const RUNS = 5
+const FIRST_BUBBLE = 'Hi there, welcome to the benchmark bot.'
+
+/** Chromium DevTools' "Slow 4G" figures, as the issue measured them. */
+const SLOW_4G = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+}
+
+function env() {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    APP_URL: BASE,
+    VIEWER_URL: '',
+    DB_CONNECTION: 'sqlite',
+    SQLITE_PATH: DB,
+    LOG_LEVEL: 'warn',
+    SMTP_HOST: '',
+  }
+}
+
+function ace(args: string[]) {
+  const result = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', ...args], {
+    cwd: OUT,
+    env: env(),
+    encoding: 'utf8',
+  })
+  if (result.status !== 0)
+    throw new Error(`ace ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`)
+  return result.stdout
+}
+
+/** What `node ace build` does, into OUT (see bench/editor.bench.ts). */
+function build() {
+  rmSync(OUT, { recursive: true, force: true })
+  const step = (args: string[]) =>
+    spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status === 0
+  const vite = join(ROOT, 'node_modules/vite/bin/vite.js')
+  if (!step([vite, 'build', '--logLevel', 'warn', '--outDir', join(OUT, 'public/assets')]))
+    throw new Error('vite build failed')
+  step([join(ROOT, 'node_modules/typescript/bin/tsc'), '--outDir', OUT])
+  if (!existsSync(join(OUT, 'bin/server.js'))) throw new Error('tsc emitted no server')
+  for (const dir of ['resources/views', 'resources/lang', 'resources/embed', 'database/templates'])
+    if (existsSync(join(ROOT, dir))) cpSync(join(ROOT, dir), join(OUT, dir), { recursive: true })
+  // Plugins' icons and locale files (their code is compiled above).
+  cpSync(join(ROOT, 'plugins'), join(OUT, 'plugins'), {
+    recursive: true,
+    filter: (src) => !/\.tsx?$/.test(src),
+  })
+  mkdirSync(join(OUT, 'public'), { recursive: true })
+  cpSync(join(ROOT, 'public'), join(OUT, 'public'), {
+    recursive: true,
+    filter: (src) => !src.startsWith(join(ROOT, 'public/assets')),
+  })
+  copyFileSync(join(ROOT, 'package.json'), join(OUT, 'package.json'))
+  writeFileSync(join(OUT, 'ace.js'), "await import('./bin/console.js')\n")
+}
+
+/** A bubble, then a text input: the first bubble is what the visitor waits for. */
+function benchBot() {
+  const text = (id: string, value: string) => ({
+    id,
+    type: 'text',
+    content: { richText: [{ type: 'p', children: [{ text: value }] }] },
+  })
+  return {
+    version: '6',
+    name: 'Viewer benchmark',
+    groups: [
+      {
+        id: 'g1',
+        title: 'Welcome',
+        graphCoordinates: { x: 0, y: 0 },
+        blocks: [
+          text('t1', FIRST_BUBBLE),
+          text('t2', 'What is your name?'),
+          { id: 'i1', type: 'text input', options: {} },
+        ],
+      },
+    ],
+    events: [
+      { id: 'start', type: 'start', graphCoordinates: { x: -300, y: 0 }, outgoingEdgeId: 'e1' },
+    ],
+    edges: [{ id: 'e1', from: { eventId: 'start' }, to: { groupId: 'g1' } }],
+    variables: [],
+    theme: {},
+    settings: { typingEmulation: { enabled: false } },
+  }
+}
+
+function median(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+interface Transfer {
+  url: string
+  type: string
+  encoding: string
+  bytes: number
+  cookies: number
+}
+
+/** Every response of the page through CDP: bytes over the wire (headers included). */
+async function recordTransfers(cdp: CDPSession) {
+  const transfers = new Map<string, Transfer>()
+  cdp.on('Network.responseReceived', (event) => {
+    const headers = Object.fromEntries(
+      Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)])
+    )
+    transfers.set(event.requestId, {
+      url: event.response.url,
+      type: event.type ?? '',
+      encoding: headers['content-encoding'] ?? '',
+      bytes: 0,
+      cookies: headers['set-cookie'] ? headers['set-cookie'].split('\n').length : 0,
+    })
+  })
+  cdp.on('Network.loadingFinished', (event) => {
+    const transfer = transfers.get(event.requestId)
+    if (transfer) transfer.bytes = event.encodedDataLength
+  })
+  await cdp.send('Network.enable')
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
+  await cdp.send('Network.emulateNetworkConditions', SLOW_4G)
+  return transfers
+}
+
+async function openMobile(browser: Browser) {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+    isMobile: true,
+    hasTouch: true,
+  })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  return { context, page, transfers: await recordTransfers(cdp) }
+}
+
+async function measurePublicPage(browser: Browser, publicId: string) {
+  const { context, page, transfers } = await openMobile(browser)
+  try {
+    await page.goto(`${BASE}/${publicId}`, { waitUntil: 'commit' })
+    // performance.now() counts from the navigation's start.
+    const firstBubble = await (
+      await page.waitForFunction(
+        (text) =>
+          [...document.querySelectorAll('.fc-host-bubble')].some((node) =>
+            node.textContent?.includes(text)
+          ) && performance.now(),
+        FIRST_BUBBLE,
+        { timeout: 60_000, polling: 'raf' }
+      )
+    ).jsonValue()
+    await page.waitForLoadState('networkidle')
+    const load = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+      return nav.loadEventEnd
+    })
+    const cookies = (await context.cookies()).length
+    return { firstBubble: firstBubble as number, load, cookies, transfers: [...transfers.values()] }
+  } finally {
+    await context.close()
+  }
+}
+
+async function measureEmbed(browser: Browser, publicId: string) {
+  const site = createServer((_, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+    response.end(`<!doctype html><html><head><meta name="viewport" content="width=device-width">
+      </head><body><h1>A host page</h1>
+      <script src="${BASE}/embed.js"></script>
+      <script>Flowcraft.initBubble({ publicId: ${JSON.stringify(publicId)} })</script>
+      </body></html>`)
+  })
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+  const { context, page } = await openMobile(browser)
+  try {
+    await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, {
+      waitUntil: 'commit',
+    })
+    const visible = await (
+      await page.waitForFunction(
+        () => {
+          const button = document.querySelector('.flowcraft-button')
+          return !!button && button.getBoundingClientRect().width > 0 && performance.now()
+        },
+        undefined,
+        { timeout: 60_000, polling: 'raf' }
+      )
+    ).jsonValue()
+    return visible as number
+  } finally {
+    await context.close()
+    site.close()
+  }
+}
+
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10
+
+export async function run(): Promise<BenchReport> {
+  if (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(join(OUT, 'bin/server.js'))) build()
+  ensureEnvFile(ROOT)
+  copyFileSync(join(ROOT, '.env'), join(OUT, '.env'))
+  for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true })
+  ace(['migration:run', '--force'])
+  ace(['db:seed'])
+  const email = `bench-viewer-${Date.now()}@example.com`
+  const token = ace(['user:token', email, '--name', 'bench']).trim().split('\n').at(-1)!.trim()
+
+  const server = spawn(process.execPath, ['--no-node-snapshot', 'bin/server.js'], {
+    cwd: OUT,
+    env: env(),
+    // BENCH_SERVER_LOG=<file>: keep the server's output.
+    stdio: process.env.BENCH_SERVER_LOG
+      ? ['ignore', openSync(process.env.BENCH_SERVER_LOG, 'w'), 'inherit']
+      : 'ignore',
+  })
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  })
+  try {
+    // Up to a minute: the server boots slowly on a busy shared machine.
+    for (let i = 0; i < 600; i++) {
+      try {
+        if ((await fetch(`${BASE}/health`)).ok) break
+      } catch {}
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    const auth = {
+      'authorization': `Bearer ${token}`,
+      'content-type': 'application/json',
+      'accept': 'application/json',
+    }
+    const me = await (await fetch(`${BASE}/api/v1/workspaces`, { headers: auth })).json()
+    const created = await fetch(`${BASE}/api/v1/bots`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ workspaceId: me.workspaces[0].id, bot: benchBot() }),
+    })
+    if (!created.ok) throw new Error(`could not create the bot: ${await created.text()}`)
+    const botId = (await created.json()).bot.id
+    const published = await fetch(`${BASE}/api/v1/bots/${botId}/publish`, {
+      method: 'POST',
+      headers: auth,
+    })
+    if (!published.ok) throw new Error(`could not publish the bot: ${await published.text()}`)
+    const bot = await (await fetch(`${BASE}/api/v1/bots/${botId}`, { headers: auth })).json()
+    const publicId = bot.bot.publicId as string
+
+    // One untimed visit: the server's first answers (template compilation) are not a phone's.
+    await measurePublicPage(browser, publicId)
+    const runs = []
+    for (let i = 0; i < RUNS; i++) runs.push(await measurePublicPage(browser, publicId))
+    const embeds = []
+    for (let i = 0; i < RUNS; i++) embeds.push(await measureEmbed(browser, publicId))
+
+    const totals = runs.map((r) => r.transfers.reduce((sum, t) => sum + t.bytes, 0))
+    const firstBubble = Math.round(median(runs.map((r) => r.firstBubble)))
+    const load = Math.round(median(runs.map((r) => r.load)))
+    const total = median(totals)
+    const embed = Math.round(median(embeds))
+    const typical = runs[totals.indexOf(total)]
+    const cookies = Math.max(
+      ...runs.map((r) => Math.max(r.cookies, ...r.transfers.map((t) => t.cookies)))
+    )
+    const textual = typical.transfers.filter((t) =>
+      ['Document', 'Script', 'Stylesheet', 'Fetch', 'XHR'].includes(t.type)
+    )
+    const uncompressed = textual.filter((t) => !t.encoding && t.bytes > 1024)
+    return {
+      name: 'viewer',
+      results: [
+        {
+          metric: 'public page: everything loaded, over the wire (median of 5)',
+          value: kb(total),
+          unit: 'KB',
+          aim: '<= 150',
+          met: kb(total) <= 150,
+        },
+        { metric: 'public page: requests', value: typical.transfers.length, unit: '' },
+        {
+          metric: 'first bubble visible after navigation, slow 4G (median of 5)',
+          value: firstBubble,
+          unit: 'ms',
+          aim: '<= 1500',
+          met: firstBubble <= 1500,
+        },
+        { metric: 'load event, slow 4G (median of 5)', value: load, unit: 'ms' },
+        {
+          metric: 'embed: bubble button visible on a host page, slow 4G (median of 5)',
+          value: embed,
+          unit: 'ms',
+          aim: '<= 1000',
+          met: embed <= 1000,
+        },
+        { metric: 'cookies set on a visitor', value: cookies, unit: '', aim: '0', met: !cookies },
+        {
+          metric: 'text responses over 1 KB sent uncompressed',
+          value: uncompressed.length,
+          unit: '',
+          aim: '0',
+          met: !uncompressed.length,
+        },
+      ],
+      notes: [
+        'Bytes per request (the median run; encoded size over the wire, headers included):',
+        ...typical.transfers.map(
+          (t) =>
+            `${t.type} ${new URL(t.url).pathname}: ${kb(t.bytes)} KB${t.encoding ? ` (${t.encoding})` : ' (uncompressed)'}`
+        ),
+      ],
+    }
+  } finally {
+    await browser.close()
+    await stop(server)
+  }
+}
