@@ -55,6 +55,8 @@ export interface ParseRequest extends BlockRunRequest {
 export interface EnginePorts {
   /** The plugin category of a block type, or undefined when no plugin has that id. */
   categoryOf(type: string): BotCategory | undefined
+  /** Whether a block type shows streamed variable text (its manifest's `showsStreamedText`). */
+  showsStreamedText(type: string): boolean
   /** False when the marketplace disabled the block for the bot's workspace plan. */
   isAllowed(type: string, bot: EngineBot): boolean | Promise<boolean>
   runBlock(request: BlockRunRequest): Promise<BlockRunOutcome>

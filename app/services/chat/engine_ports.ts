@@ -63,6 +63,7 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       if (!plugin || !plugin.serves.includes('bot')) return undefined
       return plugin.category as ReturnType<EnginePorts['categoryOf']>
     },
+    showsStreamedText: (type) => registry.get(type)?.showsStreamedText === true,
     async isAllowed(type, bot) {
       const settings = await marketplaceSettings()
       if (!settings.has(type)) return true
