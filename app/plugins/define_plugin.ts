@@ -71,6 +71,11 @@ export interface ItemsDeclaration<F extends Fields = Fields> {
   max?: number
   /** Items of a freshly dropped block (ids are added by the editor). */
   defaultItems?: readonly Record<string, unknown>[]
+  /**
+   * Every run leaves by one of the items (an A/B split): the block has no way out of its own,
+   * so the editor draws no block-level handle.
+   */
+  coverEveryPath?: boolean
 }
 
 export interface PluginDeclaration<

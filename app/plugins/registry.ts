@@ -87,6 +87,9 @@ function fileIn(folder: string, name: string) {
   return undefined
 }
 
+const hasViewer = (folder: string) =>
+  ['tsx', 'jsx', 'js'].some((extension) => existsSync(join(folder, `viewer.${extension}`)))
+
 const NODE_MODULES = new Set(builtinModules)
 const IMPORT_SPECIFIER =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g
@@ -302,6 +305,13 @@ export async function loadPlugins(
     }
     // The browser finds a plugin's files and texts by slug: two plugins may not share one.
     const slug = pluginSlug(manifest)
+    // The chat page finds an input's viewer by the block type alone (it loads no manifest).
+    if (hasViewer(candidate.folder) && slug !== slugOf(manifest.id)) {
+      problems.push(
+        `${where}: a plugin with a viewer must keep the slug of its id ("${slugOf(manifest.id)}")`
+      )
+      continue
+    }
     if (slugOwner.has(slug)) {
       problems.push(`${where}: slug "${slug}" is already used by ${slugOwner.get(slug)}`)
       continue
