@@ -1,5 +1,9 @@
 import { configApp, RULES_LIST } from '@adonisjs/eslint-config'
-import { pluginBoundaries } from './eslint/plugin_boundaries.js'
+import { noPluginIds, pluginBoundaries } from './eslint/plugin_boundaries.js'
+
+const flowcraft = {
+  rules: { 'plugin-boundaries': pluginBoundaries, 'no-plugin-ids': noPluginIds },
+}
 
 export default configApp(
   {
@@ -8,7 +12,7 @@ export default configApp(
   {
     // The AdonisJS preset skips resources/; the React front end follows the same rules.
     name: 'Front end',
-    files: ['resources/**/*.ts', 'resources/**/*.tsx', 'plugins/**/form.tsx'],
+    files: ['resources/**/*.ts', 'resources/**/*.tsx', 'plugins/**/*.tsx'],
     rules: RULES_LIST,
   },
   {
@@ -20,7 +24,20 @@ export default configApp(
   {
     name: 'Plugin boundaries',
     files: ['plugins/**/*.ts', 'plugins/**/*.tsx'],
-    plugins: { flowcraft: { rules: { 'plugin-boundaries': pluginBoundaries } } },
+    plugins: { flowcraft },
     rules: { 'flowcraft/plugin-boundaries': 'error' },
+  },
+  {
+    name: 'Core names no plugin',
+    files: [
+      'app/**/*.ts',
+      'resources/**/*.ts',
+      'resources/**/*.tsx',
+      'start/**/*.ts',
+      'config/**/*.ts',
+      'commands/**/*.ts',
+    ],
+    plugins: { flowcraft },
+    rules: { 'flowcraft/no-plugin-ids': 'error' },
   }
 )

@@ -7,6 +7,10 @@ import adonisjs from '@adonisjs/vite/client'
 import inertia from '@adonisjs/inertia/client'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+import pluginsConfig from './config/plugins.js'
+import { flowcraftPlugins } from './vite/flowcraft_plugins.js'
+
+const root = fileURLToPath(new URL('./', import.meta.url))
 
 /**
  * Writes a brotli (.br) and a gzip (.gz) copy of every text file of the build, at the
@@ -53,6 +57,8 @@ export default defineConfig({
       reload: ['resources/views/**/*.edge'],
     }),
     precompress(),
+    // The manifests, forms, icons, texts and chat inputs of every plugin, folder or package.
+    flowcraftPlugins({ root, packages: pluginsConfig.packages }),
   ],
   optimizeDeps: {
     // Pre-bundled together with lucide-react, the DynamicIcon entry's thousand-odd lazy
@@ -63,6 +69,10 @@ export default defineConfig({
     // requests in flight (ERR_INSUFFICIENT_RESOURCES), and one chat never started.
     // Served as is, the dynamic entry loads only the icons it shows.
     exclude: ['lucide-react/dynamic'],
+    // The plugins' forms and chat inputs are reached through a generated module the dependency
+    // scanner does not follow: scan them too, so their npm imports are bundled up front
+    // instead of forcing a reload when a page first shows one.
+    entries: ['resources/app.tsx', 'resources/viewer.tsx', 'plugins/**/*.tsx'],
   },
   server: {
     // The public bot page is an opaque origin (CSP sandbox, docs/security.md): its module
@@ -74,12 +84,16 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^~\//, replacement: fileURLToPath(new URL('./resources/', import.meta.url)) },
-      // A plugin's custom form.tsx gets the editor's parts through #sdk/forms (docs/plugins.md).
+      // A plugin's form.tsx and viewer.tsx get the app's parts through #sdk/forms and
+      // #sdk/viewer (docs/plugins.md); a plugin package names the SDK @flowcraft/sdk/*.
       {
-        find: /^#sdk\/forms$/,
-        replacement: fileURLToPath(new URL('./resources/sdk/forms.ts', import.meta.url)),
+        find: /^(?:#sdk|@flowcraft\/sdk)\/(forms|viewer)$/,
+        replacement: fileURLToPath(new URL('./resources/sdk/$1.ts', import.meta.url)),
       },
-      { find: /^#sdk\//, replacement: fileURLToPath(new URL('./app/sdk/', import.meta.url)) },
+      {
+        find: /^(?:#sdk|@flowcraft\/sdk)\//,
+        replacement: fileURLToPath(new URL('./app/sdk/', import.meta.url)),
+      },
       { find: /^#shared\//, replacement: fileURLToPath(new URL('./app/shared/', import.meta.url)) },
     ],
   },

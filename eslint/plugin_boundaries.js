@@ -1,4 +1,5 @@
-import { dirname, relative, resolve, sep } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 
 /**
  * A plugin imports the SDK (`#sdk/*`), npm packages and its own files, nothing else: not the
@@ -56,6 +57,60 @@ export const pluginBoundaries = {
       ExportNamedDeclaration: check,
       ExportAllDeclaration: check,
       ImportExpression: check,
+    }
+  },
+}
+
+/**
+ * The ids of the plugins of plugins/ that cannot be mistaken for a word of the core: those of
+ * several words ('text input', 'send-email', 'Set variable', 'AB test'). Single words ('text',
+ * 'image', 'Code', 'Condition') are also message kinds and field labels of the core's own
+ * vocabulary, so they are left out rather than reported by mistake.
+ */
+function distinctivePluginIds() {
+  const ids = new Set()
+  const root = resolve(process.cwd(), 'plugins')
+  for (const folder of existsSync(root) ? readdirSync(root) : []) {
+    const index = join(root, folder, 'index.ts')
+    if (!existsSync(index)) continue
+    const source = readFileSync(index, 'utf8')
+    for (const match of source.matchAll(/^\s*(?:id|aliases):\s*(.+)$/gm)) {
+      for (const literal of match[1].matchAll(/'([^']+)'/g)) {
+        if (/[\s-]/.test(literal[1])) ids.add(literal[1])
+      }
+    }
+  }
+  return ids
+}
+
+let pluginIds
+/**
+ * The core never names a plugin (docs/architecture.md, "Import rules"): a string literal equal
+ * to a plugin id in app/, resources/, start/, config/ or commands/ is reported; the core asks
+ * the registry for a capability instead.
+ */
+export const noPluginIds = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Core files do not name plugins' },
+    schema: [],
+    messages: {
+      named:
+        '"{{id}}" is a plugin id: the core asks the registry for a capability instead (docs/architecture.md)',
+    },
+  },
+  create(context) {
+    pluginIds ??= distinctivePluginIds()
+    const check = (node, value) => {
+      if (typeof value === 'string' && pluginIds.has(value)) {
+        context.report({ node, messageId: 'named', data: { id: value } })
+      }
+    }
+    return {
+      Literal: (node) => check(node, node.value),
+      TemplateLiteral: (node) => {
+        if (node.expressions.length === 0) check(node, node.quasis[0]?.value.cooked)
+      },
     }
   },
 }

@@ -71,6 +71,11 @@ export interface ItemsDeclaration<F extends Fields = Fields> {
   max?: number
   /** Items of a freshly dropped block (ids are added by the editor). */
   defaultItems?: readonly Record<string, unknown>[]
+  /**
+   * Every run leaves by one of the items (an A/B split): the block has no way out of its own,
+   * so the editor draws no block-level handle.
+   */
+  coverEveryPath?: boolean
 }
 
 export interface PluginDeclaration<
@@ -115,6 +120,12 @@ export interface PluginDeclaration<
    * `content`, every other block in `options`.
    */
   storedIn?: 'options' | 'content'
+  /**
+   * Bubbles that show `{{variable}}` text as it arrives (the text bubble): a block whose
+   * answer fills a variable the next such bubble mentions may stream it to the visitor.
+   * A flag, so the engine asks for the ability and never for a plugin id.
+   */
+  showsStreamedText?: boolean
   /** Fields shared by every action (or the only fields, for a block without actions). */
   options?: Options
   /** Named actions; the chosen key is stored in options.action. */

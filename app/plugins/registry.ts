@@ -1,8 +1,12 @@
 import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import { builtinModules, createRequire } from 'node:module'
-import { basename, dirname, join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { registerSdkSpecifier } from './sdk_specifier.js'
+import type { PluginPackage } from './packages.js'
+
+export { findPluginPackages, type PluginPackage } from './packages.js'
 import {
   BOT_CATEGORIES,
   PLUGIN_CATEGORIES,
@@ -18,12 +22,19 @@ import {
 } from './define_plugin.js'
 
 /**
- * The server side registry: every folder of plugins/ with an index file is a plugin.
- * Discovered once at boot; the browser builds the same list with import.meta.glob.
- * The core asks the registry by id and never names a plugin itself.
+ * The server side registry: every folder of plugins/ with an index file is a plugin, and so
+ * is every installed npm package that declares one (docs/plugins.md, "Plugins as packages").
+ * Discovered once at boot; the browser bundle gets the same list from the module the Vite
+ * plugin generates (vite/flowcraft_plugins.ts). The core asks the registry by id and never
+ * names a plugin itself.
  */
 
 export type AnyPlugin = PluginDeclaration<any, any, any>
+
+/** Where a plugin comes from: a folder of plugins/ or an npm package. */
+export type PluginSource =
+  | { kind: 'folder'; path: string }
+  | { kind: 'package'; name: string; version: string; path: string }
 
 /** What a plugin's runner.ts exports: `run` for a single runner, or one per action. */
 export type RunnerModule = Record<
@@ -38,8 +49,10 @@ export interface PluginRegistry {
   byCategory(): Partial<Record<PluginCategory, AnyPlugin[]>>
   forBots(): AnyPlugin[]
   forWorkflows(): AnyPlugin[]
-  /** The folder of a plugin on disk. */
+  /** The folder of a plugin on disk (a package's: the folder of its manifest). */
   folderOf(id: string): string | undefined
+  /** Whether the plugin is a folder of plugins/ or a package, for `plugins:list`. */
+  sourceOf(id: string): PluginSource | undefined
   /** The plugin id a stored type stands for: itself, or the plugin that took it as an alias. */
   canonicalId(id: string): string
   /**
@@ -74,6 +87,9 @@ function fileIn(folder: string, name: string) {
   return undefined
 }
 
+const hasViewer = (folder: string) =>
+  ['tsx', 'jsx', 'js'].some((extension) => existsSync(join(folder, `viewer.${extension}`)))
+
 const NODE_MODULES = new Set(builtinModules)
 const IMPORT_SPECIFIER =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g
@@ -98,9 +114,15 @@ export function serverOnlyImportsOf(source: string): string[] {
   return found
 }
 
-/** Checks a manifest's own fields; returns the problems found. */
-export function manifestProblems(plugin: unknown, folder: string): string[] {
-  const where = `plugins/${folder}`
+/**
+ * Checks a manifest's own fields; returns the problems found. `folder` is the name of its
+ * folder under plugins/, or null for a package (its folder name is the package's business).
+ */
+export function manifestProblems(
+  plugin: unknown,
+  folder: string | null,
+  where = `plugins/${folder}`
+): string[] {
   if (!plugin || typeof plugin !== 'object')
     return [`${where}: index must export default definePlugin({...})`]
   const manifest = plugin as AnyPlugin
@@ -154,7 +176,7 @@ export function manifestProblems(plugin: unknown, folder: string): string[] {
       problems.push(`${where}: slug "${manifest.slug}" must be kebab-case`)
     }
     const expected = pluginSlug(manifest)
-    if (expected !== folder) {
+    if (folder !== null && expected !== folder) {
       problems.push(`${where}: the folder of "${manifest.id}" must be plugins/${expected}`)
     }
   }
@@ -189,26 +211,71 @@ export function iconProblemOf(icon: string | undefined, folder: string, where: s
   return `${where}: icon "${icon}" is neither a lucide icon name (https://lucide.dev/icons) nor an .svg file of the folder`
 }
 
-export async function loadPlugins(rootDir: string): Promise<PluginRegistry> {
+interface Candidate {
+  /** The folder of the manifest: its runner, credentials, icon and locales are beside it. */
+  folder: string
+  indexPath: string
+  /** How problems name it: `plugins/<folder>` or `package <name>`. */
+  where: string
+  /** The folder name under plugins/ the manifest's slug must match; null for a package. */
+  slugFolder: string | null
+  source: PluginSource
+}
+
+async function folderCandidates(rootDir: string): Promise<Candidate[]> {
   const entries = existsSync(rootDir) ? await readdir(rootDir, { withFileTypes: true }) : []
-  const folders = entries
-    .filter(
-      (entry) => entry.isDirectory() && !entry.name.startsWith('.') && !entry.name.startsWith('_')
-    )
-    .map((entry) => entry.name)
-    .sort()
-
-  const problems: string[] = []
-  const plugins = new Map<string, AnyPlugin>()
-  const folderById = new Map<string, string>()
-
-  for (const folder of folders) {
-    const indexPath = fileIn(join(rootDir, folder), 'index')
+  const candidates: Candidate[] = []
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name.startsWith('_')) continue
+    const folder = join(rootDir, entry.name)
+    const indexPath = fileIn(folder, 'index')
     if (!indexPath) continue
+    candidates.push({
+      folder,
+      indexPath,
+      where: `plugins/${entry.name}`,
+      slugFolder: entry.name,
+      source: { kind: 'folder', path: `plugins/${entry.name}` },
+    })
+  }
+  return candidates.sort((a, b) => a.folder.localeCompare(b.folder))
+}
+
+export interface LoadOptions {
+  /** Installed plugin packages (findPluginPackages); none by default. */
+  packages?: readonly PluginPackage[]
+  /** Problems found while looking for packages, reported with the manifests' own. */
+  problems?: readonly string[]
+}
+
+export async function loadPlugins(
+  rootDir: string,
+  options: LoadOptions = {}
+): Promise<PluginRegistry> {
+  const candidates = await folderCandidates(rootDir)
+  for (const pkg of options.packages ?? []) {
+    candidates.push({
+      folder: dirname(pkg.entry),
+      indexPath: pkg.entry,
+      where: `package ${pkg.name}`,
+      slugFolder: null,
+      source: { kind: 'package', name: pkg.name, version: pkg.version, path: pkg.folder },
+    })
+  }
+  // A package imports the SDK as @flowcraft/sdk/*: Node must know that name first.
+  if (candidates.some((candidate) => candidate.source.kind === 'package')) registerSdkSpecifier()
+
+  const problems: string[] = [...(options.problems ?? [])]
+  const plugins = new Map<string, AnyPlugin>()
+  const byId = new Map<string, Candidate>()
+  const slugOwner = new Map<string, string>()
+
+  for (const candidate of candidates) {
+    const { where, indexPath } = candidate
     const forbidden = serverOnlyImportsOf(await readFile(indexPath, 'utf8'))
     if (forbidden.length > 0) {
       problems.push(
-        `plugins/${folder}: index must stay browser-safe, it imports ${forbidden.join(', ')} (move that to runner.ts)`
+        `${where}: index must stay browser-safe, it imports ${forbidden.join(', ')} (move that to runner.ts)`
       )
       continue
     }
@@ -216,27 +283,42 @@ export async function loadPlugins(rootDir: string): Promise<PluginRegistry> {
     try {
       plugin = (await import(pathToFileURL(indexPath).href)).default
     } catch (error: any) {
-      problems.push(`plugins/${folder}: could not be imported (${error?.message ?? error})`)
+      problems.push(`${where}: could not be imported (${error?.message ?? error})`)
       continue
     }
-    const found = manifestProblems(plugin, folder)
+    const found = manifestProblems(plugin, candidate.slugFolder, where)
     if (found.length > 0) {
       problems.push(...found)
       continue
     }
     const manifest = plugin as AnyPlugin
-    const iconProblem = iconProblemOf(manifest.icon, join(rootDir, folder), `plugins/${folder}`)
+    const iconProblem = iconProblemOf(manifest.icon, candidate.folder, where)
     if (iconProblem) {
       problems.push(iconProblem)
       continue
     }
     if (plugins.has(manifest.id)) {
-      const other = basename(folderById.get(manifest.id)!)
-      problems.push(`plugins/${folder}: id "${manifest.id}" is already used by plugins/${other}`)
+      problems.push(
+        `${where}: id "${manifest.id}" is already used by ${byId.get(manifest.id)!.where}`
+      )
+      continue
+    }
+    // The browser finds a plugin's files and texts by slug: two plugins may not share one.
+    const slug = pluginSlug(manifest)
+    // The chat page finds an input's viewer by the block type alone (it loads no manifest).
+    if (hasViewer(candidate.folder) && slug !== slugOf(manifest.id)) {
+      problems.push(
+        `${where}: a plugin with a viewer must keep the slug of its id ("${slugOf(manifest.id)}")`
+      )
+      continue
+    }
+    if (slugOwner.has(slug)) {
+      problems.push(`${where}: slug "${slug}" is already used by ${slugOwner.get(slug)}`)
       continue
     }
     plugins.set(manifest.id, manifest)
-    folderById.set(manifest.id, join(rootDir, folder))
+    byId.set(manifest.id, candidate)
+    slugOwner.set(slug, where)
   }
   const aliasOwner = new Map<string, string>()
   for (const plugin of plugins.values()) {
@@ -244,7 +326,7 @@ export async function loadPlugins(rootDir: string): Promise<PluginRegistry> {
       const other = plugins.has(alias) ? alias : aliasOwner.get(alias)
       if (other) {
         problems.push(
-          `plugins/${basename(folderById.get(plugin.id)!)}: alias "${alias}" is already taken by "${other}"`
+          `${byId.get(plugin.id)!.where}: alias "${alias}" is already taken by "${other}"`
         )
       } else {
         aliasOwner.set(alias, plugin.id)
@@ -253,13 +335,18 @@ export async function loadPlugins(rootDir: string): Promise<PluginRegistry> {
   }
   if (problems.length > 0) throw new PluginManifestError(problems)
 
-  return createRegistry([...plugins.values()], (id) => folderById.get(id))
+  return createRegistry(
+    [...plugins.values()],
+    (id) => byId.get(id)?.folder,
+    (id) => byId.get(id)?.source
+  )
 }
 
 /** A registry over already imported manifests (tests, the browser-side mirror). */
 export function createRegistry(
   plugins: AnyPlugin[],
-  folderOf: (id: string) => string | undefined = () => undefined
+  folderOf: (id: string) => string | undefined = () => undefined,
+  sourceOf: (id: string) => PluginSource | undefined = () => undefined
 ): PluginRegistry {
   const canonical = new Map<string, AnyPlugin>(plugins.map((plugin) => [plugin.id, plugin]))
   // Lookups by a stored type accept the ids folded plugins had before.
@@ -298,6 +385,7 @@ export function createRegistry(
     forWorkflows: () =>
       [...canonical.values()].filter((plugin) => plugin.serves.includes('workflow')),
     folderOf: folderOfType,
+    sourceOf: (id) => sourceOf(canonicalId(id)),
     canonicalId,
     async runnerOf(id, requested) {
       const plugin = byId.get(id)

@@ -2,15 +2,41 @@ import app from '@adonisjs/core/services/app'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { loadPlugins, type AnyPlugin, type PluginRegistry } from '#plugins/registry'
+import {
+  findPluginPackages,
+  loadPlugins,
+  type AnyPlugin,
+  type PluginRegistry,
+} from '#plugins/registry'
 import type { HttpClient } from '#plugins/define_plugin'
 
 let registry: Promise<PluginRegistry> | null = null
 
-/** The plugins of this installation, discovered once (plugins/ beside the app). */
+/** Loads the plugins of an app: its plugins/ folder and the plugin packages it installed. */
+export async function loadAppPlugins(
+  appRoot: string,
+  listed: readonly string[] = []
+): Promise<PluginRegistry> {
+  const found = await findPluginPackages(appRoot, listed)
+  return loadPlugins(join(appRoot, 'plugins'), found)
+}
+
+/**
+ * The plugins of this installation, discovered once (plugins/ beside the app and the
+ * packages of config/plugins.ts, docs/plugins.md).
+ */
 export function pluginRegistry(): Promise<PluginRegistry> {
-  registry ??= loadPlugins(app.makePath('plugins'))
+  registry ??= loadAppPlugins(app.makePath(), app.config.get<string[]>('plugins.packages', []))
   return registry
+}
+
+/**
+ * Discovers the plugins again on next use: a test that installs a plugin package. Runners
+ * and credential checks already imported stay cached by Node.
+ */
+export function forgetPluginRegistry() {
+  registry = null
+  modules.clear()
 }
 
 export interface CredentialsTestContext {

@@ -26,5 +26,6 @@ export default definePlugin({
     min: 2,
     max: 2,
     defaultItems: [{ path: 'a' }, { path: 'b' }],
+    coverEveryPath: true,
   },
 })

@@ -14,6 +14,7 @@ export default definePlugin({
   version: 1,
   serves: ['bot'],
   storedIn: 'content',
+  showsStreamedText: true,
   options: {
     richText: field.json({ label: 'Text' }),
     html: field.string({ label: 'HTML', multiline: true, hidden: true }),

@@ -1,9 +1,11 @@
+import { plugins as pluginFiles, type PluginFiles } from 'virtual:flowcraft/plugins'
 import { pluginSlug, type PluginDeclaration } from '../../app/plugins/define_plugin'
 
 /**
- * The plugins the browser knows, gathered at build time from every manifest
- * (plugins/<slug>/index.ts). Manifests are browser-safe: they import only the field DSL
- * and definePlugin; runners and credential checks stay on the server.
+ * The plugins the browser knows, gathered at build time from every manifest: the folders of
+ * plugins/ and the installed plugin packages, through the module vite/flowcraft_plugins.ts
+ * generates. Manifests are browser-safe: they import only the field DSL and definePlugin;
+ * runners and credential checks stay on the server.
  */
 
 export interface ClientPlugin {
@@ -16,15 +18,13 @@ export interface ClientPlugin {
 
 type AnyDeclaration = PluginDeclaration<any, any, any>
 
-const modules = import.meta.glob<{ default?: AnyDeclaration }>('../../plugins/*/index.ts', {
-  eager: true,
-})
-
 const declarations = new Map<string, AnyDeclaration>()
-for (const module of Object.values(modules)) {
-  const declaration = module.default
-  if (declaration && typeof declaration.id === 'string')
-    declarations.set(declaration.id, declaration)
+const filesBySlug = new Map<string, PluginFiles>()
+for (const files of pluginFiles) {
+  const declaration = files.manifest.default as AnyDeclaration | undefined
+  if (!declaration || typeof declaration.id !== 'string') continue
+  declarations.set(declaration.id, declaration)
+  filesBySlug.set(pluginSlug(declaration), files)
 }
 
 function toClientPlugin(declaration: AnyDeclaration): ClientPlugin {
@@ -59,7 +59,17 @@ export function clientDeclaration(id: string): AnyDeclaration | undefined {
   return declarations.get(id)
 }
 
-/** The folder name of a plugin (its slug), to find files it ships (icon.svg, form.tsx). */
+/** The files a plugin ships besides its manifest (form, icon.svg, locales), by its slug. */
+export function pluginFilesOf(slug: string): PluginFiles | undefined {
+  return filesBySlug.get(slug)
+}
+
+/** Every plugin's files (to load the translated texts of a language). */
+export function allPluginFiles(): ReadonlyMap<string, PluginFiles> {
+  return filesBySlug
+}
+
+/** The slug of a plugin (its folder name), the key of the files it ships. */
 export function pluginSlugOf(id: string): string | undefined {
   const declaration = declarations.get(id)
   return declaration ? pluginSlug(declaration) : undefined

@@ -336,8 +336,9 @@ class Turn {
 
   /**
    * Whether a block's answer may be streamed into `variableId`: the client asked for
-   * streaming and the block that runs next is a text bubble showing that variable (so the
-   * streamed text is what the visitor would read anyway).
+   * streaming and the block that runs next is a bubble that shows streamed text
+   * (`showsStreamedText`) and mentions that variable (so the streamed text is what the
+   * visitor would read anyway).
    */
   private canStreamTo(block: Block, group: Group, variableId: string | undefined): boolean {
     if (!this.state.isStreamEnabled || !variableId) return false
@@ -348,7 +349,7 @@ class Turn {
     const after = this.pointAfter(group, index, block)
     const position = after ? this.resolve(after) : undefined
     const next = position?.group.blocks[position.index]
-    if (!next || next.type !== 'text') return false
+    if (!next || !this.ports.showsStreamedText(next.type)) return false
     return textBubbleMentions(next.content, variable.name)
   }
 

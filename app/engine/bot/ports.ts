@@ -60,6 +60,8 @@ export interface EnginePorts {
    * message does not answer them. Ports without it treat every input as plain.
    */
   showsContent?(type: string): boolean
+  /** Whether a block type shows streamed variable text (its manifest's `showsStreamedText`). */
+  showsStreamedText(type: string): boolean
   /** False when the marketplace disabled the block for the bot's workspace plan. */
   isAllowed(type: string, bot: EngineBot): boolean | Promise<boolean>
   runBlock(request: BlockRunRequest): Promise<BlockRunOutcome>

@@ -66,6 +66,7 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
     showsContent(type) {
       return registry.get(type)?.showsContent === true
     },
+    showsStreamedText: (type) => registry.get(type)?.showsStreamedText === true,
     async isAllowed(type, bot) {
       const settings = await marketplaceSettings()
       if (!settings.has(type)) return true

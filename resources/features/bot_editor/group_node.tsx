@@ -1,3 +1,4 @@
+import { clientDeclaration } from '~/lib/plugin_registry'
 import { memo, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import {
   Handle,
@@ -53,8 +54,8 @@ export interface GroupNodeData extends Record<string, unknown> {
 
 const EMPTY_GROUP: Group = { id: '', title: '', graphCoordinates: { x: 0, y: 0 }, blocks: [] }
 
-/** Blocks whose items cover every way out: no block-level handle. */
-const NO_DEFAULT_PATH = new Set(['AB test'])
+/** Blocks whose items cover every way out (`items.coverEveryPath`) have no block-level handle. */
+const hasDefaultPath = (type: string) => clientDeclaration(type)?.items?.coverEveryPath !== true
 
 /*
  * Groups by id, built once per groups array (a new array after each edit): every mounted
@@ -267,7 +268,7 @@ const GroupNodeBody = memo(function GroupNodeBodyView({
               variables={variables}
               readOnly={readOnly}
               isOpen={openBlockId === block.id}
-              showDefaultHandle={!NO_DEFAULT_PATH.has(block.type)}
+              showDefaultHandle={hasDefaultPath(block.type)}
             />
           </li>
         ))}

@@ -1,17 +1,19 @@
 import { lazy, Suspense, useMemo, type ComponentType } from 'react'
 import { Skeleton } from '~/components/ui/skeleton'
+import { pluginFilesOf } from '~/lib/plugin_registry'
 import { PluginForm, type PluginFormProps } from './plugin_form'
 
 /** What a plugin's own form.tsx receives: the same props as the generated form. */
 export type CustomFormProps = PluginFormProps
 
 /* Custom forms are found at build time, like the manifests, and loaded on first use. */
-const customForms = import.meta.glob<{ default: ComponentType<CustomFormProps> }>(
-  '../../../plugins/*/form.tsx'
-)
+function customFormOf(slug: string) {
+  return pluginFilesOf(slug)?.form as
+    (() => Promise<{ default: ComponentType<CustomFormProps> }>) | undefined
+}
 
 export function hasCustomForm(slug: string) {
-  return `../../../plugins/${slug}/form.tsx` in customForms
+  return customFormOf(slug) !== undefined
 }
 
 /**
@@ -19,7 +21,7 @@ export function hasCustomForm(slug: string) {
  * else the form generated from its declaration.
  */
 export function BlockForm({ slug, ...props }: PluginFormProps & { slug: string }) {
-  const loader = customForms[`../../../plugins/${slug}/form.tsx`]
+  const loader = customFormOf(slug)
   const Custom = useMemo(() => (loader ? lazy(loader) : null), [loader])
   if (!Custom) return <PluginForm {...props} />
   return (

@@ -32,7 +32,7 @@ import {
   type LucideIcon,
 } from 'lucide-react'
 import { DynamicIcon, iconNames, type IconName } from 'lucide-react/dynamic'
-import { clientPlugin, pluginSlugOf } from '~/lib/plugin_registry'
+import { clientPlugin, pluginFilesOf, pluginSlugOf } from '~/lib/plugin_registry'
 
 /*
  * A plugin shows either a lucide icon named in its manifest or its own
@@ -74,12 +74,6 @@ const LUCIDE: Record<string, LucideIcon> = {
 
 const LUCIDE_NAMES = new Set<string>(iconNames)
 
-const SVG_ICONS = import.meta.glob<string>('../../../plugins/*/icon.svg', {
-  eager: true,
-  query: '?url',
-  import: 'default',
-})
-
 /** The lucide icon a manifest names, or a generic one. */
 export function lucideIconOf(name: string | null | undefined): LucideIcon {
   return (name && LUCIDE[name]) || PuzzleIcon
@@ -96,7 +90,7 @@ export function PluginIcon({
   className?: string
 }) {
   const slug = pluginSlugOf(id)
-  const svg = slug ? SVG_ICONS[`../../../plugins/${slug}/icon.svg`] : undefined
+  const svg = slug ? pluginFilesOf(slug)?.icon : undefined
   if (svg) return <img src={svg} alt="" aria-hidden className={className} />
   const name = clientPlugin(id)?.icon ?? icon
   if (name && !LUCIDE[name] && LUCIDE_NAMES.has(name)) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import i18n from 'i18next'
-import { pluginSlugOf } from '~/lib/plugin_registry'
+import { allPluginFiles, pluginSlugOf } from '~/lib/plugin_registry'
 
 /**
  * Texts a plugin's manifest holds that the editor shows beside the generated form (the
@@ -8,19 +8,8 @@ import { pluginSlugOf } from '~/lib/plugin_registry'
  * language. English is the manifest itself (locales/en.json is generated from it); any
  * other language is plugins/<slug>/locales/<lang>.json, loaded when the editor opens in that
  * language, one i18next namespace per plugin. A key a file lacks falls back to English.
+ * The files are listed at build time (vite/flowcraft_plugins.ts), for folders and packages.
  */
-type Catalogue = Record<string, unknown>
-
-const bundles = import.meta.glob<{ default: Catalogue }>([
-  '../../../plugins/*/locales/*.json',
-  '!../../../plugins/*/locales/en.json',
-])
-
-/** '../../../plugins/<slug>/locales/<lang>.json' -> [slug, lang]. */
-function partsOf(path: string): [string, string] | undefined {
-  const match = /plugins\/([^/]+)\/locales\/([^/]+)\.json$/.exec(path)
-  return match ? [match[1], match[2]] : undefined
-}
 
 export function pluginNamespace(pluginId: string) {
   return `plugin-${pluginSlugOf(pluginId) ?? pluginId}`
@@ -36,10 +25,10 @@ export async function loadPluginLocales(language: string, pluginIds: readonly st
   if (language === 'en') return
   const slugs = new Set(pluginIds.map((id) => pluginSlugOf(id) ?? id))
   await Promise.all(
-    Object.entries(bundles).map(async ([path, load]) => {
-      const parts = partsOf(path)
-      if (!parts || parts[1] !== language || !slugs.has(parts[0])) return
-      const namespace = `plugin-${parts[0]}`
+    [...allPluginFiles()].map(async ([slug, files]) => {
+      const load = files.locales[language]
+      if (!load || !slugs.has(slug)) return
+      const namespace = `plugin-${slug}`
       if (i18n.hasResourceBundle(language, namespace)) return
       const module = await load()
       i18n.addResourceBundle(language, namespace, module.default, true, true)

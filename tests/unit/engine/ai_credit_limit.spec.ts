@@ -34,6 +34,7 @@ function portsFor(account: { outOfCredits: boolean }): EnginePorts {
       return () => `id${++n}`
     })(),
     categoryOf: (type) => CATEGORIES[type],
+    showsStreamedText: (type) => type === 'text',
     isAllowed: () => true,
     async runBlock({ block }): Promise<BlockRunOutcome> {
       if (block.type === 'ai-probe') {

@@ -31,6 +31,7 @@ function portsFor(runs: ProbeRun[], options: { stream?: boolean } = {}): EngineP
       return () => `id${++n}`
     })(),
     categoryOf: (type) => CATEGORIES[type],
+    showsStreamedText: (type) => type === 'text',
     isAllowed: () => true,
     async runBlock({ block, context, variables: current }) {
       if (block.type === 'probe') {

@@ -268,6 +268,18 @@ test.group('Plugin registry: checks', (group) => {
     assert.isUndefined(await registry.runnerOf('My block', 'missing'))
   })
 
+  test('a plugin with a chat viewer keeps the slug of its id', async ({ assert }) => {
+    await writePlugin(
+      'my-answer',
+      `{ id: 'answer', slug: 'my-answer', name: 'A', category: 'input', scope: 'user', version: 1, serves: ['bot'] }`
+    )
+    await writeFile(join(root, 'my-answer', 'viewer.tsx'), 'export default () => null\n')
+    await assert.rejects(
+      () => loadPlugins(root),
+      /plugins\/my-answer: a plugin with a viewer must keep the slug of its id \("answer"\)/
+    )
+  })
+
   test('refuses a folder that is not the slug, an unknown category and a duplicate id', async ({
     assert,
   }) => {

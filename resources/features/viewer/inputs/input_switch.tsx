@@ -1,43 +1,27 @@
-import { lazy, Suspense, type ComponentType } from 'react'
-import { ChoiceInput } from './choice_input'
-import { DateInput } from './date_input'
-import { FileInput } from './file_input'
-import { LocationInput } from './location_input'
-import { PhoneInput } from './phone_input'
-import { PictureChoiceInput } from './picture_choice_input'
-import { RatingInput } from './rating_input'
+import { Suspense, type ComponentType } from 'react'
+import { viewers } from 'virtual:flowcraft/viewers'
+import { slugOf } from '../../../../app/plugins/define_plugin'
 import type { ChatInputProps } from './shared'
-import { EmailInput, NumberInput, TextInput, UrlInput } from './text_inputs'
+import { TextFieldInput } from './text_field'
 
-// Stripe's SDK is only fetched by the bots that take payments.
-const PaymentInput = lazy(() =>
-  import('./payment_input').then((module) => ({ default: module.PaymentInput }))
-)
-
-/** One component per input block type (the block's `type` string of the bot format). */
-const INPUTS: Record<string, ComponentType<ChatInputProps>> = {
-  'text input': TextInput,
-  'number input': NumberInput,
-  'email input': EmailInput,
-  'url input': UrlInput,
-  'date input': DateInput,
-  'phone number input': PhoneInput,
-  'choice input': ChoiceInput,
-  'picture choice input': PictureChoiceInput,
-  'rating input': RatingInput,
-  'file input': FileInput,
-  'location input': LocationInput,
-  'payment input': PaymentInput,
+/**
+ * The chat component of an input block: its plugin's viewer.tsx (docs/plugins.md), found at
+ * build time by vite/flowcraft_plugins.ts under the plugin's slug, which for an input plugin
+ * is the slug of its id (the registry checks it). A viewer may be lazy (a payment form loads
+ * its provider's SDK on first use): a placeholder shows meanwhile.
+ */
+function viewerOf(type: string): ComponentType<ChatInputProps> | undefined {
+  return viewers[slugOf(type)]
 }
 
-/** Unknown input types (a plugin newer than this page) still get a text field. */
+/** Unknown input types (a plugin newer than this page, or one without a viewer) get a text field. */
 export function ChatInputSwitch(props: ChatInputProps) {
-  const Component = INPUTS[props.input.type] ?? TextInput
+  const Component = viewerOf(props.input.type)
   return (
     <Suspense
       fallback={<div className="ms-auto h-24 w-full max-w-md animate-pulse rounded bg-black/5" />}
     >
-      <Component {...props} />
+      {Component ? <Component {...props} /> : <TextFieldInput {...props} kind="text" />}
     </Suspense>
   )
 }

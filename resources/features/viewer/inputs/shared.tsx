@@ -152,3 +152,20 @@ export function FilterBox({
     </div>
   )
 }
+
+/** Case- and accent-insensitive, so "cafe" finds "Café". */
+export function normalizeSearch(text: string) {
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim()
+}
+
+/** The chosen items' texts in the order the builder gave them. */
+export function joinSelected(texts: string[], selected: ReadonlySet<string>, ids: string[]) {
+  return ids
+    .map((id, index) => (selected.has(id) ? texts[index] : undefined))
+    .filter((text): text is string => Boolean(text))
+    .join(', ')
+}

@@ -1,13 +1,13 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import {
+  type ChatInputProps,
   InputRow,
-  SendButton,
   optionFlag,
   optionText,
+  SendButton,
   useAutoFocus,
-  type ChatInputProps,
-} from './shared'
+} from '#sdk/viewer'
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/
 
@@ -28,7 +28,7 @@ function initialValues(prefilled: string | undefined, isRange: boolean): [string
   return [from, to]
 }
 
-export function DateInput({ input, disabled, onSubmit }: ChatInputProps) {
+export default function DateInput({ input, disabled, onSubmit }: ChatInputProps) {
   const { t } = useTranslation()
   const options = input.options
   const hasTime = optionFlag(options, 'hasTime') === true

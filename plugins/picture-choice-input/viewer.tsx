@@ -1,18 +1,19 @@
 import { memo, useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Check } from 'lucide-react'
-import { cn } from '~/lib/utils'
-import { safeUrl } from '../rich_text_utils'
-import { joinSelected, normalizeSearch } from './choice_input'
 import {
+  type ChatInputProps,
+  cn,
   FilterBox,
   InputRow,
-  SendButton,
+  joinSelected,
+  normalizeSearch,
   optionFlag,
   optionText,
+  safeUrl,
+  SendButton,
   useAutoFocus,
-  type ChatInputProps,
-} from './shared'
+} from '#sdk/viewer'
 
 interface Picture {
   id: string
@@ -82,7 +83,7 @@ const PictureCard = memo(function PictureCardView({
   )
 })
 
-export function PictureChoiceInput({ input, disabled, onSubmit }: ChatInputProps) {
+export default function PictureChoiceInput({ input, disabled, onSubmit }: ChatInputProps) {
   const { t } = useTranslation()
   const options = input.options
   const multiple = optionFlag(options, 'isMultipleChoice') === true

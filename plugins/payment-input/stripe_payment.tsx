@@ -4,7 +4,7 @@ import type { Stripe, StripeElements } from '@stripe/stripe-js'
 // The "pure" entry loads Stripe's script only when asked: the chat pays for it only when a
 // payment input appears.
 import { loadStripe } from '@stripe/stripe-js/pure'
-import { InputError, InputRow, SendButton, optionText, type ChatInputProps } from './shared'
+import { type ChatInputProps, InputError, InputRow, optionText, SendButton } from '#sdk/viewer'
 
 function text(value: unknown) {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined
@@ -30,7 +30,7 @@ function billingDetails(options: Record<string, unknown>) {
   return details
 }
 
-export function PaymentInput({ input, disabled, onSubmit }: ChatInputProps) {
+export default function PaymentInput({ input, disabled, onSubmit }: ChatInputProps) {
   const { t, i18n } = useTranslation()
   const options = input.options
   const runtime = input.runtimeOptions ?? {}

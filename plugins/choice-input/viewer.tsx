@@ -1,40 +1,25 @@
 import { memo, useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Check } from 'lucide-react'
-import type { Item } from '#shared/bot/types'
-import { cn } from '~/lib/utils'
 import {
+  type ChatInputProps,
+  cn,
   FilterBox,
   InputRow,
-  SendButton,
+  joinSelected,
+  normalizeSearch,
+  type Item,
   optionFlag,
   optionText,
+  SendButton,
   useAutoFocus,
-  type ChatInputProps,
-} from './shared'
+} from '#sdk/viewer'
 
 function itemText(item: Item) {
   const content = item.content
   if (typeof content === 'string') return content
   if (typeof content === 'number') return String(content)
   return ''
-}
-
-/** Case- and accent-insensitive, so "cafe" finds "Café". */
-export function normalizeSearch(text: string) {
-  return text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase()
-    .trim()
-}
-
-/** The chosen items' texts in the order the builder gave them. */
-export function joinSelected(texts: string[], selected: ReadonlySet<string>, ids: string[]) {
-  return ids
-    .map((id, index) => (selected.has(id) ? texts[index] : undefined))
-    .filter((text): text is string => Boolean(text))
-    .join(', ')
 }
 
 const ChoiceButton = memo(function ChoiceButtonView({
@@ -80,7 +65,7 @@ const ChoiceButton = memo(function ChoiceButtonView({
   )
 })
 
-export function ChoiceInput({ input, disabled, onSubmit }: ChatInputProps) {
+export default function ChoiceInput({ input, disabled, onSubmit }: ChatInputProps) {
   const { t } = useTranslation()
   const options = input.options
   const multiple = optionFlag(options, 'isMultipleChoice') === true

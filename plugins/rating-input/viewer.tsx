@@ -1,17 +1,17 @@
 import { memo, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Star } from 'lucide-react'
-import { cn } from '~/lib/utils'
-import { sanitizeSvg } from '../bubbles/markdown_text'
 import {
+  type ChatInputProps,
+  cn,
   InputRow,
-  SendButton,
   optionFlag,
   optionNumber,
   optionText,
+  sanitizeSvg,
+  SendButton,
   useAutoFocus,
-  type ChatInputProps,
-} from './shared'
+} from '#sdk/viewer'
 
 /** The scale's values: icons count from 1, numbers from `startsAt`. */
 export function ratingValues(isIcons: boolean, length: number, startsAt: number) {
@@ -44,7 +44,7 @@ const RatingIcon = memo(function RatingIconView({
   )
 })
 
-export function RatingInput({ input, disabled, onSubmit }: ChatInputProps) {
+export default function RatingInput({ input, disabled, onSubmit }: ChatInputProps) {
   const { t } = useTranslation()
   const options = input.options
   const isIcons = optionText(options, 'buttonType') === 'Icons'

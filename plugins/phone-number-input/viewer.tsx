@@ -5,7 +5,7 @@ import parsePhoneNumber, {
   getCountryCallingCode,
   type CountryCode,
 } from 'libphonenumber-js/min'
-import { InputRow, SendButton, optionText, useAutoFocus, type ChatInputProps } from './shared'
+import { type ChatInputProps, InputRow, optionText, SendButton, useAutoFocus } from '#sdk/viewer'
 
 const INTERNATIONAL = 'INT'
 
@@ -65,7 +65,7 @@ const CountryOptions = memo(function CountryOptionsView({ language }: { language
   )
 })
 
-export function PhoneInput({ input, disabled, onSubmit }: ChatInputProps) {
+export default function PhoneInput({ input, disabled, onSubmit }: ChatInputProps) {
   const { t, i18n } = useTranslation()
   const options = input.options
   const configured = optionText(options, 'defaultCountryCode')?.toUpperCase()

@@ -10,7 +10,7 @@ import {
   type ChatInputProps,
 } from './shared'
 
-type FieldKind = 'text' | 'number' | 'email' | 'url'
+export type FieldKind = 'text' | 'number' | 'email' | 'url'
 
 const FIELD_ATTRIBUTES: Record<
   FieldKind,
@@ -23,8 +23,16 @@ const FIELD_ATTRIBUTES: Record<
   url: { type: 'text', inputMode: 'url', autoComplete: 'url' },
 }
 
-/** One themed field with its send button inside, shared by the four text-like inputs. */
-function FieldInput({ input, disabled, onSubmit, kind }: ChatInputProps & { kind: FieldKind }) {
+/**
+ * One themed field with its send button inside, shared by the text-like input plugins (text,
+ * number, email, URL) and used for an input type no plugin supplies a viewer for.
+ */
+export function TextFieldInput({
+  input,
+  disabled,
+  onSubmit,
+  kind,
+}: ChatInputProps & { kind: FieldKind }) {
   const { t } = useTranslation()
   const options = input.options
   const isLong = kind === 'text' && optionFlag(options, 'isLong') === true
@@ -98,20 +106,4 @@ function FieldInput({ input, disabled, onSubmit, kind }: ChatInputProps & { kind
       </form>
     </InputRow>
   )
-}
-
-export function TextInput(props: ChatInputProps) {
-  return <FieldInput {...props} kind="text" />
-}
-
-export function NumberInput(props: ChatInputProps) {
-  return <FieldInput {...props} kind="number" />
-}
-
-export function EmailInput(props: ChatInputProps) {
-  return <FieldInput {...props} kind="email" />
-}
-
-export function UrlInput(props: ChatInputProps) {
-  return <FieldInput {...props} kind="url" />
 }

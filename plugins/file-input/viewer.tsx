@@ -1,18 +1,19 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FileIcon, Upload, X } from 'lucide-react'
-import { cn } from '~/lib/utils'
-import { ChatApiError, chatErrorText } from '../chat_client'
-import { sanitizeHtml } from '../bubbles/markdown_text'
 import {
+  ChatApiError,
+  chatErrorText,
+  type ChatInputProps,
+  cn,
   InputError,
   InputRow,
-  SendButton,
   optionFlag,
   optionText,
+  sanitizeHtml,
+  SendButton,
   useAutoFocus,
-  type ChatInputProps,
-} from './shared'
+} from '#sdk/viewer'
 
 function formatSize(bytes: number, language: string) {
   const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const
@@ -30,7 +31,7 @@ function formatSize(bytes: number, language: string) {
   }).format(value)
 }
 
-export function FileInput({ input, disabled, onSubmit, upload }: ChatInputProps) {
+export default function FileInput({ input, disabled, onSubmit, upload }: ChatInputProps) {
   const { t, i18n } = useTranslation()
   const options = input.options
   const multiple = optionFlag(options, 'isMultipleAllowed') === true

@@ -2,13 +2,13 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { MapPin } from 'lucide-react'
 import {
+  type ChatInputProps,
   InputError,
   InputRow,
-  SendButton,
   optionText,
+  SendButton,
   useAutoFocus,
-  type ChatInputProps,
-} from './shared'
+} from '#sdk/viewer'
 
 /** At most six decimals (about 10 cm, more than a browser's fix is worth), no padding. */
 export function formatPosition(latitude: number, longitude: number) {
@@ -16,7 +16,7 @@ export function formatPosition(latitude: number, longitude: number) {
   return `${round(latitude)}, ${round(longitude)}`
 }
 
-export function LocationInput({ input, disabled, onSubmit }: ChatInputProps) {
+export default function LocationInput({ input, disabled, onSubmit }: ChatInputProps) {
   const { t } = useTranslation()
   const options = input.options
   const [locating, setLocating] = useState(false)

@@ -1,0 +1,125 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Plugin } from 'vite'
+import { findPluginPackages, type PluginPackage } from '../app/plugins/packages.js'
+
+/**
+ * The browser's view of the plugins (docs/plugins.md, "Plugins as packages"): two modules
+ * generated when the bundle is built (and by the dev server, for development and tests).
+ *
+ * - `virtual:flowcraft/plugins`: every manifest, custom form, icon.svg and translated locale
+ *   file, for the editors;
+ * - `virtual:flowcraft/viewers`: the input plugins' chat components (viewer.tsx), for the
+ *   public bot page, which does not load the manifests.
+ *
+ * Folders of plugins/ are found by import.meta.glob (a new folder is picked up without a
+ * restart); installed plugin packages, found as the server finds them, get explicit imports.
+ * The core therefore never names a plugin, nor a folder.
+ */
+
+const PLUGINS_ID = 'virtual:flowcraft/plugins'
+const VIEWERS_ID = 'virtual:flowcraft/viewers'
+const SCRIPT = ['tsx', 'ts', 'jsx', 'js']
+
+function fileOf(folder: string, name: string) {
+  for (const extension of SCRIPT) {
+    const path = join(folder, `${name}.${extension}`)
+    if (existsSync(path)) return path
+  }
+  return undefined
+}
+
+const quoted = (value: string) => JSON.stringify(value)
+
+/** The same entry shape for a folder (from the globs) and for a package (imported by path). */
+const FOLDER_ENTRIES = `
+const slugOf = (path) => path.split('/')[2]
+function folderEntries(manifests, extras) {
+  const entries = new Map()
+  for (const [path, manifest] of Object.entries(manifests)) {
+    entries.set(slugOf(path), { folder: slugOf(path), manifest, locales: {} })
+  }
+  for (const [key, files] of Object.entries(extras)) {
+    for (const [path, value] of Object.entries(files)) {
+      const entry = entries.get(slugOf(path))
+      if (!entry) continue
+      if (key === 'locales') entry.locales[path.split('/').pop().replace(/\\.json$/, '')] = value
+      else entry[key] = value
+    }
+  }
+  return [...entries.values()]
+}
+`
+
+function pluginsModule(packages: PluginPackage[]) {
+  const lines = [
+    FOLDER_ENTRIES,
+    `const manifests = import.meta.glob('/plugins/*/index.ts', { eager: true })`,
+    `const forms = import.meta.glob('/plugins/*/form.tsx')`,
+    `const icons = import.meta.glob('/plugins/*/icon.svg', { eager: true, query: '?url', import: 'default' })`,
+    `const locales = import.meta.glob(['/plugins/*/locales/*.json', '!/plugins/*/locales/en.json'])`,
+  ]
+  const entries: string[] = []
+  packages.forEach((pkg, index) => {
+    const folder = join(pkg.entry, '..')
+    lines.push(`import * as manifest${index} from ${quoted(pkg.entry)}`)
+    const parts = [`manifest: manifest${index}`, `package: ${quoted(pkg.name)}`]
+    const form = fileOf(folder, 'form')
+    if (form) parts.push(`form: () => import(${quoted(form)})`)
+    if (existsSync(join(folder, 'icon.svg'))) {
+      lines.push(`import icon${index} from ${quoted(join(folder, 'icon.svg') + '?url')}`)
+      parts.push(`icon: icon${index}`)
+    }
+    const localeFolder = join(folder, 'locales')
+    const languages = existsSync(localeFolder)
+      ? readdirSync(localeFolder).filter((file) => file.endsWith('.json') && file !== 'en.json')
+      : []
+    const loaders = languages.map(
+      (file) =>
+        `${quoted(file.replace(/\.json$/, ''))}: () => import(${quoted(join(localeFolder, file))})`
+    )
+    parts.push(`locales: { ${loaders.join(', ')} }`)
+    entries.push(`{ ${parts.join(', ')} }`)
+  })
+  lines.push(
+    `export const plugins = [...folderEntries(manifests, { form: forms, icon: icons, locales }), ${entries.join(', ')}]`
+  )
+  return lines.join('\n')
+}
+
+function viewersModule(packages: PluginPackage[]) {
+  const lines = [
+    `import { pluginSlug } from '#sdk/plugin'`,
+    `const folders = import.meta.glob('/plugins/*/viewer.tsx', { eager: true, import: 'default' })`,
+    `export const viewers = Object.fromEntries(Object.entries(folders).map(([path, component]) => [path.split('/')[2], component]))`,
+  ]
+  packages.forEach((pkg, index) => {
+    const viewer = fileOf(join(pkg.entry, '..'), 'viewer')
+    if (!viewer) return
+    // A package's viewer is keyed by its manifest's slug, as a folder's is by its name.
+    lines.push(`import viewer${index} from ${quoted(viewer)}`)
+    lines.push(`import manifest${index} from ${quoted(pkg.entry)}`)
+    lines.push(`viewers[pluginSlug(manifest${index})] = viewer${index}`)
+  })
+  return lines.join('\n')
+}
+
+export function flowcraftPlugins(options: { root: string; packages: readonly string[] }): Plugin {
+  let packages: Promise<PluginPackage[]> | undefined
+  const installed = () =>
+    (packages ??= findPluginPackages(options.root, options.packages).then((found) => {
+      // The server refuses to boot on these; the bundle says it too.
+      if (found.problems.length > 0) throw new Error(found.problems.join('\n'))
+      return found.packages
+    }))
+  return {
+    name: 'flowcraft-plugins',
+    resolveId(id) {
+      if (id === PLUGINS_ID || id === VIEWERS_ID) return `\0${id}`
+    },
+    async load(id) {
+      if (id === `\0${PLUGINS_ID}`) return pluginsModule(await installed())
+      if (id === `\0${VIEWERS_ID}`) return viewersModule(await installed())
+    },
+  }
+}
