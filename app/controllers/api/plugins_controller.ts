@@ -5,7 +5,7 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { availabilityFor } from '#services/marketplace'
 import { effectivePlan } from '#services/capabilities'
 import { findWorkspaceFor } from '#services/workspace_access'
-import { defaultsOf, formOf, validatorFor } from '#plugins/derive'
+import { editorViewOf, validatorFor } from '#plugins/derive'
 import AppError from '#exceptions/app_error'
 import { categoryOn } from '#plugins/define_plugin'
 
@@ -30,8 +30,7 @@ export default class PluginsController {
         icon: plugin.icon ?? null,
         version: plugin.version,
         locked: availability.get(plugin.id) === 'locked',
-        defaults: defaultsOf(plugin),
-        form: formOf(plugin),
+        ...editorViewOf(plugin, surface === 'workflow' ? 'workflow' : 'bot'),
       }))
     return response.ok({ plan: plan.name, plugins })
   }

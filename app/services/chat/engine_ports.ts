@@ -4,6 +4,7 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { getPlan } from '#services/plans'
 import { isEnabledIn, planSettings } from '#services/marketplace'
 import { parseWithContext, runPlugin } from '#services/runner_context'
+import { categoryOn, storedOptionsOf } from '#plugins/define_plugin'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
 import type { PluginRegistry } from '#plugins/registry'
 import type { PlanName } from '#shared/plans'
@@ -61,7 +62,7 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
     categoryOf(type) {
       const plugin = registry.get(type)
       if (!plugin || !plugin.serves.includes('bot')) return undefined
-      return plugin.category as ReturnType<EnginePorts['categoryOf']>
+      return categoryOn(plugin, 'bot') as ReturnType<EnginePorts['categoryOf']>
     },
     async isAllowed(type, bot) {
       const settings = await marketplaceSettings()
@@ -74,7 +75,7 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       const output = await runPlugin({
         registry,
         plugin,
-        options: (stored ?? {}) as Record<string, unknown>,
+        options: storedOptionsOf(plugin, block.type, (stored ?? {}) as Record<string, unknown>, 'bot'),
         variables,
         workspaceId: bot.workspaceId,
         ownerId: bot.ownerId,
