@@ -1,10 +1,25 @@
-import type { Runner } from '#sdk/plugin'
+import type { SurfaceRunner } from '#sdk/runner'
 import type plugin from './index.js'
 
-/** The first branch whose condition holds is followed; none: the block's own edge (Else). */
-export const run: Runner<typeof plugin> = ({ bot }) => {
-  for (const item of bot?.block.items ?? []) {
-    if (bot!.evaluateCondition(item.content)) return { outgoingEdgeId: item.outgoingEdgeId }
+/**
+ * The first branch whose condition holds is followed. A bot leaves through the item's edge
+ * (none: the block's own edge, Else); a workflow node through the branch's `conditionId`
+ * (null: the default edge). Both evaluate with the bot engine's operators.
+ */
+export const run: SurfaceRunner<typeof plugin> = ({ surface, bot, workflow, logger }) => {
+  if (surface === 'bot') {
+    for (const item of bot?.block.items ?? []) {
+      if (bot!.evaluateCondition(item.content)) return { outgoingEdgeId: item.outgoingEdgeId }
+    }
+    return {}
   }
-  return {}
+  if (!workflow) return
+  for (const [index, branch] of workflow.conditions.entries()) {
+    if (workflow.evaluateCondition(branch.content)) {
+      logger.info(`Branch ${index + 1} matched`)
+      return { conditionId: branch.id }
+    }
+  }
+  logger.info('No branch matched: the default path is taken')
+  return { conditionId: null }
 }
