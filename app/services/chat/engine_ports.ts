@@ -64,7 +64,9 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       if (!plugin || !plugin.serves.includes('bot')) return undefined
       return categoryOn(plugin, 'bot') as ReturnType<EnginePorts['categoryOf']>
     },
-    async isAllowed(type, bot) {
+    async isAllowed(stored, bot) {
+      // A block stored under a folded plugin's former id is judged as that plugin.
+      const type = registry.canonicalId(stored)
       const settings = await marketplaceSettings()
       if (!settings.has(type)) return true
       return isEnabledIn(settings, type, await planOfWorkspace(bot.workspaceId))
@@ -75,7 +77,12 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       const output = await runPlugin({
         registry,
         plugin,
-        options: storedOptionsOf(plugin, block.type, (stored ?? {}) as Record<string, unknown>, 'bot'),
+        options: storedOptionsOf(
+          plugin,
+          block.type,
+          (stored ?? {}) as Record<string, unknown>,
+          'bot'
+        ),
         variables,
         workspaceId: bot.workspaceId,
         ownerId: bot.ownerId,
