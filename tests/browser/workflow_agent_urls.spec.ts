@@ -161,7 +161,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
       const doc = await page.locator('.react-flow__edge').count()
       const panel = await openSettings(page, agent)
       const text = await panel.locator('[data-output="slot:model"]').innerText()
-      return doc === 2 && text.includes('Groq chat model') && !text.includes('OpenAI')
+      return doc === 2 && text.includes('Groq') && !text.includes('OpenAI')
     }, 'the Groq model replacing the OpenAI one')
     await closeSettings(page)
     await drag(
@@ -188,7 +188,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
 
     // The agent's settings list what is plugged in each slot.
     const panel = await openSettings(page, agent)
-    assert.include(await panel.locator('[data-output="slot:model"]').innerText(), 'Groq chat model')
+    assert.include(await panel.locator('[data-output="slot:model"]').innerText(), 'Groq')
     assert.include(await panel.locator('[data-output="slot:tools"]').innerText(), 'Custom tool')
     assert.include(await panel.locator('[data-output="slot:tools"]').innerText(), 'API tool')
     await closeSettings(page)
