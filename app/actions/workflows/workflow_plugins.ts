@@ -1,11 +1,7 @@
 import { pluginRegistry } from '#services/plugin_registry'
 import type { AnyPlugin } from '#plugins/registry'
 import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
-import {
-  categoryOn,
-  storedOptionsOf,
-  type AttachmentSlotDeclaration,
-} from '#plugins/define_plugin'
+import { categoryOn, storedOptionsOf, type AttachmentSlotDeclaration } from '#plugins/define_plugin'
 
 /**
  * A plugin manifest declares a wait node (one that parks the run until a timer or a
