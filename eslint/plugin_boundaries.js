@@ -8,12 +8,6 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
  * docs/architecture.md, "Import rules".
  */
 
-/** Twin plugins that still share a runner until they are folded into one plugin each. */
-const PENDING_FOLDS = {
-  'groq-chat-model': ['groq'],
-  'openai-chat-model': ['openai'],
-}
-
 const APP_INTERNALS = /^(#(?!sdk\/)|~\/|@adonisjs\/)/
 
 function pluginOf(filename) {
@@ -48,8 +42,6 @@ export const pluginBoundaries = {
       if (!source.startsWith('.')) return
       const target = resolve(dirname(filename), source)
       if (target === root || target.startsWith(root + sep)) return
-      const other = relative(resolve(process.cwd(), 'plugins'), target).split(sep)[0]
-      if ((PENDING_FOLDS[plugin] ?? []).includes(other)) return
       context.report({ node: node.source, messageId: 'outside', data: { source, plugin } })
     }
     return {

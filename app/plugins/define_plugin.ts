@@ -57,6 +57,8 @@ export interface ActionDeclaration<F extends Fields = Fields> {
   label: string
   description?: string
   options?: F
+  /** The editors that offer the action (both by default), as for fields. */
+  surfaces?: readonly PluginSurface[]
 }
 
 /**
@@ -110,6 +112,12 @@ export interface PluginDeclaration<
    * workflows that still use them load, validate and run as this plugin.
    */
   aliases?: readonly string[]
+  /**
+   * Options stored under an alias whose shape differs (the folded plugin named its fields
+   * otherwise) turned into this plugin's: applied when an editor opens the block and when
+   * an engine runs it, so stored bots and workflows never need rewriting.
+   */
+  fromAlias?: (alias: string, options: Record<string, unknown>) => Record<string, unknown>
   /**
    * A plan feature the block needs (e.g. 'fileUpload'): on plans without it the block is
    * locked in the editor and refused on save and publish, as the Plans page says.
@@ -552,4 +560,67 @@ export async function runSafely<C>(
   } catch (error) {
     return { result: undefined, error: errorToLog(error) }
   }
+}
+
+type AnyDeclaration = PluginDeclaration<any, any, any>
+
+function onSurface(surfaces: readonly PluginSurface[] | undefined, surface: PluginSurface) {
+  return !surfaces || surfaces.includes(surface)
+}
+
+function fieldsOnSurface<F extends Fields | undefined>(fields: F, surface: PluginSurface): F {
+  if (!fields) return fields
+  const kept = Object.entries(fields)
+    .filter(([, declared]) => onSurface(declared.surfaces, surface))
+    .map(([name, declared]) => {
+      const nested = (declared as { fields?: Fields }).fields
+      return [name, nested ? { ...declared, fields: fieldsOnSurface(nested, surface) } : declared]
+    })
+  return Object.fromEntries(kept) as F
+}
+
+/**
+ * The declaration as the editor of `surface` sees it: fields and actions kept to the other
+ * surface left out (forms, defaults). Validation and runners keep the full declaration.
+ */
+export function forSurface<P extends AnyDeclaration>(plugin: P, surface: PluginSurface): P {
+  const actions = plugin.actions
+    ? Object.fromEntries(
+        Object.entries(plugin.actions as Record<string, ActionDeclaration>)
+          .filter(([, action]) => onSurface(action.surfaces, surface))
+          .map(([name, action]) => [
+            name,
+            { ...action, options: fieldsOnSurface(action.options, surface) },
+          ])
+      )
+    : undefined
+  return {
+    ...plugin,
+    options: fieldsOnSurface(plugin.options, surface),
+    ...(actions ? { actions } : {}),
+    ...(plugin.items
+      ? { items: { ...plugin.items, fields: fieldsOnSurface(plugin.items.fields, surface) } }
+      : {}),
+  }
+}
+
+/**
+ * A block's options as the plugin reads them: those stored under a former id (an alias)
+ * go through `fromAlias`, and a block of a plugin whose `surface` offers one action gets
+ * it when stored without one.
+ */
+export function storedOptionsOf(
+  plugin: AnyDeclaration,
+  storedType: string,
+  options: Record<string, unknown>,
+  surface: PluginSurface
+): Record<string, unknown> {
+  if (storedType === plugin.id) return options
+  const upgraded = plugin.fromAlias ? plugin.fromAlias(storedType, options) : options
+  const actions = Object.entries((plugin.actions ?? {}) as Record<string, ActionDeclaration>)
+    .filter(([, action]) => onSurface(action.surfaces, surface))
+    .map(([name]) => name)
+  return actions.length === 1 && upgraded.action === undefined
+    ? { ...upgraded, action: actions[0] }
+    : upgraded
 }

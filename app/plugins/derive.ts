@@ -15,7 +15,12 @@ import {
   type OptionsFrom,
   type ShowIf,
 } from './fields.js'
-import { pluginSlug, type PluginDeclaration } from './define_plugin.js'
+import {
+  forSurface,
+  pluginSlug,
+  type PluginDeclaration,
+  type PluginSurface,
+} from './define_plugin.js'
 
 type Declaration = PluginDeclaration<any, any, any>
 
@@ -53,6 +58,21 @@ function defaultsOfFields(fields: Fields): Record<string, unknown> {
 export function defaultsOf(declaration: Declaration, action?: string): Record<string, unknown> {
   const defaults = defaultsOfFields(fieldsOf(declaration, action))
   return action ? { action, ...defaults } : defaults
+}
+
+/**
+ * What an editor shows for a plugin serving its surface: the form and the defaults of a
+ * freshly dropped block, without the fields and actions kept to the other surface. When
+ * that leaves one action of several, a dropped block starts on it.
+ */
+export function editorViewOf(declaration: Declaration, surface: PluginSurface) {
+  const view = forSurface(declaration, surface)
+  const actions = Object.keys(view.actions ?? {})
+  const only =
+    actions.length === 1 && Object.keys(declaration.actions ?? {}).length > 1
+      ? actions[0]
+      : undefined
+  return { defaults: defaultsOf(view, only), form: formOf(view) }
 }
 
 /** The items of a freshly dropped block (without ids: the editor adds them). */

@@ -54,6 +54,11 @@ interface Common<T> {
   defaultValue?: T
   /** Hidden in the generated form but still validated and kept (deprecated fields). */
   hidden?: boolean
+  /**
+   * A plugin serving bots and workflows may keep a field to one editor (a bot's "Execute on
+   * client", a workflow's resume mode): the other editor's form leaves it out.
+   */
+  surfaces?: readonly ('bot' | 'workflow')[]
   /** Phantom member carrying the value type for inference; never set. */
   readonly __value?: T
 }

@@ -10,6 +10,7 @@ export type {
   WorkflowNodeResult,
   WorkflowRunnerContext,
   WorkflowRunner,
+  SurfaceRunner,
 } from '../engine/workflow/node_context.js'
 export * from '../plugins/json_path.js'
 export * from '../plugins/substitute.js'

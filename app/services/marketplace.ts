@@ -10,12 +10,21 @@ import { PLAN_NAMES, type PlanDefinition, type PlanName } from '#shared/plans'
 
 export type PluginAvailability = 'enabled' | 'locked' | 'hidden'
 
+/**
+ * The admin's switches by plugin id. A switch saved under a folded plugin's former id
+ * (an alias) applies to the plugin that took it, unless that plugin has its own switch for
+ * the plan: the folded plugins' settings are not lost, and the current id's win.
+ */
 export async function planSettings(): Promise<Map<string, Map<PlanName, boolean>>> {
   const rows = await PluginPlanSetting.all()
+  const registry = await pluginRegistry()
   const settings = new Map<string, Map<PlanName, boolean>>()
-  for (const row of rows) {
-    if (!settings.has(row.pluginId)) settings.set(row.pluginId, new Map())
-    settings.get(row.pluginId)!.set(row.plan, !!row.enabled)
+  const isAlias = (row: PluginPlanSetting) => registry.canonicalId(row.pluginId) !== row.pluginId
+  // Aliases first, so that a switch of the current id, read last, wins.
+  for (const row of [...rows.filter(isAlias), ...rows.filter((other) => !isAlias(other))]) {
+    const id = registry.canonicalId(row.pluginId)
+    if (!settings.has(id)) settings.set(id, new Map())
+    settings.get(id)!.set(row.plan, !!row.enabled)
   }
   return settings
 }
@@ -76,7 +85,8 @@ export async function assertPluginsEnabled(
         description: 'This block type is not installed on this server.',
       })
     }
-    if (availability.get(type) !== 'enabled') {
+    // A block stored under a folded plugin's former id is judged as that plugin.
+    if (availability.get(plugin.id) !== 'enabled') {
       throw new AppError('Block not available on your plan', {
         status: 403,
         code: 'E_PLUGIN_DISABLED',

@@ -1,12 +1,37 @@
-import type { Runner } from '#sdk/plugin'
+import type { SurfaceRunner } from '#sdk/runner'
 import type plugin from './index.js'
 
 /**
- * Runs the script on the server in the sandbox (setVariable(name, value) updates the
- * flow's variables), or sends it to the browser when isExecutedOnClient.
+ * A bot runs the script on the server in the sandbox (setVariable(name, value) updates the
+ * flow's variables), or sends it to the browser when isExecutedOnClient. A workflow node
+ * runs it in the sandbox with `input` last, so that it wins over a variable of the same
+ * name; a sandbox failure (error, time or memory limit) throws, which fails the node.
  */
-export const run: Runner<typeof plugin> = async ({ options, variables, sandbox, logger }) => {
+export const run: SurfaceRunner<typeof plugin> = async ({
+  surface,
+  options,
+  variables,
+  sandbox,
+  workflow,
+  logger,
+}) => {
   const code = options.content ?? ''
+  if (surface === 'workflow') {
+    if (!code.trim()) {
+      logger.info('Script: no code, the input is passed on')
+      return
+    }
+    if (!sandbox) throw new Error('Script: no sandbox available')
+    const scope = Object.fromEntries(
+      variables
+        .list()
+        // {{$...}} references are for option texts, not names in code.
+        .filter((variable) => !variable.name.startsWith('$'))
+        .map((variable) => [variable.name, variable.value ?? null])
+    )
+    const output = await sandbox.run(code, { ...scope, input: workflow?.input ?? null })
+    return { output: output ?? null }
+  }
   if (!code.trim()) return {}
   const values = Object.fromEntries(variables.list().map((v) => [v.name, v.value ?? null]))
   if (options.isExecutedOnClient !== false) {

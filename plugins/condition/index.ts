@@ -1,18 +1,24 @@
 import { conditionFields, definePlugin, field } from '#sdk/plugin'
 
 /**
- * Branches the flow. Each item is a branch holding comparisons joined by AND or OR; the
- * first item that holds is followed, otherwise the block's own outgoing edge ("Else").
+ * Branches the flow or the run. Each item is a branch holding comparisons joined by AND or
+ * OR; the first item that holds is followed, otherwise the block's own outgoing edge
+ * ("Else"), or the node's default edge. In a workflow the branches are stored in
+ * `block.conditions` and a comparison may read a reference such as {{$input.status}}.
  */
 export default definePlugin({
   id: 'Condition',
   name: 'Condition',
   description: 'Branch on variable values',
   category: 'logic',
+  categories: { workflow: 'flow' },
   scope: 'user',
   icon: 'split',
   version: 1,
-  serves: ['bot'],
+  serves: ['bot', 'workflow'],
+  // Workflows saved before the bot block and the workflow node became one store this id.
+  aliases: ['workflow-condition'],
+  replayable: true,
   options: {},
   items: {
     fields: {

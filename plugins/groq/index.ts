@@ -1,20 +1,27 @@
 import { definePlugin, field } from '#sdk/plugin'
-import { chatCompletionFields } from '#sdk/ai_fields'
+import { chatCompletionFields, modelNodeAction } from '#sdk/ai_fields'
 
 /** The product's default (docs/spec/03-integrations.md section 9: "defined by the product"). */
 export const GROQ_DEFAULT_BASE_URL = 'https://api.groq.com/openai/v1'
 
-/** Groq: fast inference of open models behind an OpenAI-compatible API. */
+/**
+ * Groq: fast inference of open models behind an OpenAI-compatible API. Bots create chat
+ * completions; in workflows it is the Model node of an LLM agent (the agent borrows its
+ * credentials and model settings).
+ */
 export default definePlugin({
   id: 'groq',
   name: 'Groq',
   description: 'Fast chat completions from the open models Groq hosts',
   category: 'integration',
+  categories: { workflow: 'model' },
   scope: 'user',
   icon: 'sparkles',
   version: 1,
   docsUrl: 'https://console.groq.com/docs/api-reference',
-  serves: ['bot'],
+  serves: ['bot', 'workflow'],
+  // Workflows saved before the Model node became an action of this plugin store this id.
+  aliases: ['groq-chat-model'],
   credentials: {
     apiKey: field.string({
       label: 'API key',
@@ -39,7 +46,9 @@ export default definePlugin({
   actions: {
     'Create chat completion': {
       label: 'Create chat completion',
+      surfaces: ['bot'],
       options: chatCompletionFields(),
     },
+    'Chat model': modelNodeAction({ defaultModel: 'llama-3.3-70b-versatile' }),
   },
 })

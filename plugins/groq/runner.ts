@@ -1,4 +1,10 @@
-import { chatCompletionModule, type ChatProvider } from '#sdk/ai'
+import {
+  chatCompletionModule,
+  chatModelFactory,
+  type ChatModelFactory,
+  type ChatProvider,
+  modelNodeAlone,
+} from '#sdk/ai'
 import { GROQ_DEFAULT_BASE_URL } from './index.js'
 
 /** Groq speaks the OpenAI chat-completions protocol: the shared runner does the work. */
@@ -13,7 +19,10 @@ export const provider: ChatProvider = {
 const parts = chatCompletionModule(provider, (models) =>
   [...models].sort((a, b) => (a.created ?? 0) - (b.created ?? 0))
 )
-export default parts.runners
+/** Bots create chat completions; a workflow Model node alone only says where it belongs. */
+export default { ...parts.runners, 'Chat model': modelNodeAlone }
+/** What a workflow LLM agent asks its attached Model node for (app/plugins/ai/chat_model.ts). */
+export const chatModel: ChatModelFactory = chatModelFactory(provider)
 export const streams = parts.streams
 /** docs/spec/03-integrations.md section 7: Groq's models, sorted by creation (oldest first). */
 export const fetchers = parts.fetchers

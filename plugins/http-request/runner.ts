@@ -4,12 +4,17 @@ import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './index.js'
 import type plugin from './index.js'
 
 /**
- * The outgoing HTTP request ("Webhook" in the format). Goes through the guarded client
- * (no internal hosts unless allowed, timeouts). The response is {statusCode, data}; the
- * mappings read paths in it ("data.user.name", or "user.name" under data).
+ * The outgoing HTTP request ("Webhook" in the format), in bots and workflows. It goes
+ * through the guarded client (no internal hosts unless allowed, timeouts). A bot saves
+ * parts of the response {statusCode, data} in variables (the mappings read paths in it:
+ * "data.user.name", or "user.name" under data) and its chat goes on whatever happens; a
+ * workflow node outputs {statusCode, headers, body}, and a failed call or, unless told
+ * otherwise, an answer of 400 or more fails it (retries and error handling apply).
  */
 
 const BODYLESS = new Set(['GET', 'HEAD'])
+/** Beyond this a workflow node's body is cut: run records are not a file store. */
+export const MAX_BODY_CHARS = 1_000_000
 
 function parseBody(text: string, contentType: string | null): unknown {
   if (!text) return null
@@ -26,20 +31,29 @@ export interface HttpResponseSummary {
   data: unknown
 }
 
-export const run: Runner<typeof plugin> = async ({ options, variables, http, logger, signal }) => {
-  const request = options.webhook ?? {}
-  const url = request.url?.trim()
-  if (!url) {
-    logger.error('HTTP request: the URL is empty')
+export const run: Runner<typeof plugin> = async ({
+  surface,
+  options,
+  variables,
+  http,
+  logger,
+  signal,
+}) => {
+  // A bot logs a problem and goes on; a workflow node fails.
+  const fail = (description: string, details?: unknown) => {
+    if (surface === 'workflow') throw new Error(description)
+    logger.error(description, details)
     return {}
   }
+  const request = options.webhook ?? {}
+  const url = request.url?.trim()
+  if (!url) return fail('HTTP request: the URL is empty')
   const method = (request.method ?? 'POST').toUpperCase()
   let target: URL
   try {
     target = new URL(url)
   } catch {
-    logger.error(`HTTP request: "${url}" is not a valid URL`)
-    return {}
+    return fail(`HTTP request: "${url}" is not a valid URL`)
   }
   for (const param of request.queryParams ?? []) {
     if (param.key) target.searchParams.append(param.key, param.value ?? '')
@@ -53,8 +67,8 @@ export const run: Runner<typeof plugin> = async ({ options, variables, http, log
     if (options.isCustomBody) {
       // The body is a code field (kept raw for the editor): its {{variables}} are read here.
       body = substituteVariables(request.body ?? '', variables.list())
-    } else {
-      // Without a custom body, every variable is sent by name.
+    } else if (surface === 'bot') {
+      // Without a custom body, a bot sends every variable by name.
       body = JSON.stringify(
         Object.fromEntries(variables.list().map((v) => [v.name, v.value ?? null]))
       )
@@ -68,23 +82,42 @@ export const run: Runner<typeof plugin> = async ({ options, variables, http, log
     MAX_TIMEOUT
   )
 
-  let response: HttpResponseSummary
+  let answer: Response
+  let text: string
   try {
-    const answer = await http.request(target, {
+    answer = await http.request(target, {
       method,
       headers,
       body,
       timeoutMs: seconds * 1000,
       signal,
     })
-    const text = await answer.text()
-    response = {
-      statusCode: answer.status,
-      data: parseBody(text, answer.headers.get('content-type')),
-    }
+    text = await answer.text()
   } catch (error) {
-    logger.error(`HTTP request to ${target.host} failed: ${(error as Error).message}`)
-    return {}
+    return fail(`HTTP request to ${target.host} failed: ${(error as Error).message}`)
+  }
+
+  if (surface === 'workflow') {
+    if (text.length > MAX_BODY_CHARS) {
+      logger.info(`HTTP request: the body was cut to ${MAX_BODY_CHARS} characters`)
+      text = text.slice(0, MAX_BODY_CHARS)
+    }
+    const output = {
+      statusCode: answer.status,
+      headers: Object.fromEntries(answer.headers.entries()),
+      body: parseBody(text, answer.headers.get('content-type')),
+    }
+    if (answer.status >= 400 && !options.ignoreErrorStatus) {
+      logger.error(`HTTP request to ${target.host} returned ${answer.status}`, output)
+    } else {
+      logger.success(`HTTP request to ${target.host} returned ${answer.status}`)
+    }
+    return { output }
+  }
+
+  const response: HttpResponseSummary = {
+    statusCode: answer.status,
+    data: parseBody(text, answer.headers.get('content-type')),
   }
   if (response.statusCode >= 400) {
     logger.error(`HTTP request returned ${response.statusCode}`, response)

@@ -3,39 +3,58 @@ import { agentToolFields, apiToolFields, DEFAULT_SYSTEM_PROMPT } from '#sdk/ai_f
 
 export const LLM_AGENTS = [{ label: 'Groq', value: 'groq' }] as const
 
+const BOT: ['bot'] = ['bot']
+
 /**
- * An LLM agent in a bot: a Groq-hosted model that answers the user query and may call the
- * block's custom tools (code run in the sandbox) and API tools (HTTP calls) on the way.
+ * An LLM agent. In a bot: a Groq-hosted model that answers the user query and may call the
+ * block's custom tools (code run in the sandbox) and API tools (HTTP calls) on the way. In a
+ * workflow: its model comes from the node plugged into its Model slot, its tools from the
+ * nodes plugged into its Tools slot (docs/spec/03-integrations.md: one Model attachment,
+ * many Tools).
  */
 export default definePlugin({
   id: 'llm-agent',
   name: 'LLM agent',
-  description: 'Answer with a model that can call your code and your APIs',
+  description: 'Answer with a model that can call tools',
   category: 'integration',
   scope: 'user',
   icon: 'sparkles',
   version: 1,
-  serves: ['bot'],
+  serves: ['bot', 'workflow'],
+  // Workflows saved before the bot block and the workflow node became one store this id.
+  aliases: ['workflow-llm-agent'],
+  attachments: [
+    { name: 'model', label: 'Model', accepts: ['model'], required: true },
+    { name: 'tools', label: 'Tools', accepts: ['tool'], multiple: true },
+  ],
   options: {
-    agent: field.enum({ label: 'Agent', options: LLM_AGENTS, placeholder: 'Select an agent' }),
+    agent: field.enum({
+      label: 'Agent',
+      options: LLM_AGENTS,
+      placeholder: 'Select an agent',
+      surfaces: BOT,
+    }),
     secretKey: field.string({
       label: 'API key',
       placeholder: 'gsk_...',
       secret: true,
       helperText: 'Your Groq API key.',
       showIf: { field: 'agent', notEmpty: true },
+      surfaces: BOT,
     }),
-    customToolEnabled: field.boolean({ label: 'Custom tools', defaultValue: false }),
+    customToolEnabled: field.boolean({ label: 'Custom tools', defaultValue: false, surfaces: BOT }),
     customTool: field.list(agentToolFields(), {
       label: 'Custom tools',
       itemLabel: 'tool',
       showIf: { field: 'customToolEnabled', equals: true },
+      surfaces: BOT,
     }),
-    apiConfigEnabled: field.boolean({ label: 'API tools', defaultValue: false }),
+    apiConfigEnabled: field.boolean({ label: 'API tools', defaultValue: false, surfaces: BOT }),
     apiConfig: field.list(apiToolFields(), {
       label: 'API tools',
       itemLabel: 'API',
       showIf: { field: 'apiConfigEnabled', equals: true },
+      surfaces: BOT,
     }),
     queryPrompt: field.string({
       label: 'System prompt',
@@ -53,8 +72,9 @@ export default definePlugin({
     responseMapping: field.responseMapping({
       label: 'Save the response',
       from: ['Message content', 'Total tokens'],
+      surfaces: BOT,
     }),
     /** Tests and self-hosted proxies point the agent elsewhere; not in the form. */
-    baseUrl: field.string({ label: 'Base URL', hidden: true }),
+    baseUrl: field.string({ label: 'Base URL', hidden: true, surfaces: BOT }),
   },
 })

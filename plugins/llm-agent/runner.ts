@@ -1,9 +1,11 @@
-import type { Runner } from '#sdk/plugin'
+import type { SurfaceRunner } from '#sdk/runner'
 import {
   type AgentTool,
+  type AgentToolFactory,
   AI_ERRORS,
   apiAgentTool,
   chatErrorLog,
+  type ChatModelFactory,
   customAgentTool,
   maxIterationsMessage,
   ModelUnreachableError,
@@ -16,26 +18,17 @@ import type plugin from './index.js'
 export const GROQ_BASE_URL = 'https://api.groq.com/openai/v1'
 export const GROQ_AGENT_MODEL = 'llama-3.3-70b-versatile'
 
-/**
- * Runs the agent with the block's tools and maps its answer. A provider failure is logged
- * as the chat completions' API error and the flow goes on; a tool without code stops the
- * agent with 'Function code is undefined'.
- */
-export const run: Runner<typeof plugin> = async ({
-  options,
-  variables,
-  logger,
-  http,
-  sandbox,
-  ai,
-  signal,
-}) => {
-  if (options.agent !== 'groq') return logger.error(AI_ERRORS.unsupportedLlm)
-  const apiKey = options.secretKey?.trim()
-  if (!apiKey) return logger.error(AI_ERRORS.noApiKey)
-  const userQuery = options.userQuery?.trim()
-  if (!userQuery) return logger.error('The user query is empty')
+type Context = Parameters<SurfaceRunner<typeof plugin>>[0]
+type AgentSetup = Pick<
+  Parameters<typeof runAgent>[0],
+  'endpoint' | 'model' | 'temperature' | 'topP' | 'maxTokens' | 'tools'
+>
 
+/** A bot block names its agent and key, and carries its tools in its options. */
+function botSetup({ options, http, sandbox, signal, logger }: Context): AgentSetup | undefined {
+  if (options.agent !== 'groq') return void logger.error(AI_ERRORS.unsupportedLlm)
+  const apiKey = options.secretKey?.trim()
+  if (!apiKey) return void logger.error(AI_ERRORS.noApiKey)
   const tools: AgentTool[] = []
   if (options.customToolEnabled) {
     for (const stored of options.customTool ?? []) {
@@ -49,18 +42,68 @@ export const run: Runner<typeof plugin> = async ({
       if (tool) tools.push(tool)
     }
   }
+  return {
+    endpoint: { baseUrl: options.baseUrl?.trim() || GROQ_BASE_URL, apiKey },
+    model: GROQ_AGENT_MODEL,
+    temperature: 0,
+    tools,
+  }
+}
+
+/** A workflow node borrows the model of its Model attachment and the tools of its Tools. */
+async function workflowSetup({ workflow }: Context): Promise<AgentSetup> {
+  const attachments = workflow?.attachments ?? []
+  const model = attachments.find((node) => node.slot === 'model')
+  if (!model) throw new Error('LLM agent: plug a Model node into the Model slot')
+  const chatModel = await model.exportOf<ChatModelFactory>('chatModel')
+  if (typeof chatModel !== 'function') {
+    throw new Error(`LLM agent: "${model.title ?? model.type}" is not a Model node`)
+  }
+  const config = await chatModel(await model.context())
+  const tools: AgentTool[] = []
+  for (const node of attachments.filter((attached) => attached.slot === 'tools')) {
+    const factory = await node.exportOf<AgentToolFactory>('agentTools')
+    if (typeof factory !== 'function') {
+      throw new Error(`LLM agent: "${node.title ?? node.type}" is not a Tool node`)
+    }
+    const made = await factory(await node.context())
+    tools.push(...(Array.isArray(made) ? made : [made]))
+  }
+  return {
+    endpoint: config.endpoint,
+    model: config.model,
+    temperature: config.temperature ?? 0,
+    topP: config.topP,
+    maxTokens: config.maxTokens,
+    tools,
+  }
+}
+
+/**
+ * Runs the agent loop with the tools of the surface and maps its answer: a bot saves it in
+ * variables, a workflow node outputs { output, toolCalls }. A provider failure is logged as
+ * the chat completions' API error (in a workflow an error log fails the node); a tool
+ * without code stops the agent with 'Function code is undefined'. In a workflow a missing
+ * model fails the node.
+ */
+export const run: SurfaceRunner<typeof plugin> = async (context) => {
+  const { surface, options, variables, logger, http, ai, signal } = context
+  const setup = surface === 'workflow' ? await workflowSetup(context) : botSetup(context)
+  if (!setup) return
+  const userQuery = options.userQuery?.trim()
+  if (!userQuery) {
+    if (surface === 'workflow') throw new Error('LLM agent: the user query is empty')
+    return logger.error('The user query is empty')
+  }
 
   let result: Awaited<ReturnType<typeof runAgent>>
   try {
     result = await runAgent({
+      ...setup,
       http,
       ai,
-      endpoint: { baseUrl: options.baseUrl?.trim() || GROQ_BASE_URL, apiKey },
-      model: GROQ_AGENT_MODEL,
-      temperature: 0,
       systemPrompt: options.queryPrompt,
       userQuery,
-      tools,
       signal,
     })
   } catch (error) {
@@ -71,9 +114,15 @@ export const run: Runner<typeof plugin> = async ({
   }
 
   if (result.toolCalls.length > 0) {
-    logger.info(`The agent called ${result.toolCalls.length} tool(s)`, result.toolCalls)
+    logger.info(
+      `The agent called ${result.toolCalls.length} tool(s)`,
+      surface === 'bot' ? result.toolCalls : undefined
+    )
   }
   if (result.capped) logger.error(maxIterationsMessage(result.iterations))
+  if (surface === 'workflow') {
+    return { output: { output: result.output, toolCalls: result.toolCalls } }
+  }
   for (const mapping of options.responseMapping ?? []) {
     if (!mapping.variableId) continue
     const item = mapping.item ?? 'Message content'

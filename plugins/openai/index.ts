@@ -1,5 +1,7 @@
 import { definePlugin, field } from '#sdk/plugin'
-import { chatCompletionFields } from '#sdk/ai_fields'
+import { chatCompletionFields, modelNodeAction } from '#sdk/ai_fields'
+
+const BOT: ['bot'] = ['bot']
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 export const OPENAI_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const
@@ -7,18 +9,22 @@ export const OPENAI_IMAGE_SIZES = ['256x256', '512x512', '1024x1024'] as const
 
 /**
  * OpenAI, and any OpenAI-compatible server (a local model server, Azure with apiVersion)
- * through the credential's baseUrl. Runners in runner.ts (server only).
+ * through the credential's baseUrl. Bots use its four actions; in workflows it is the Model
+ * node of an LLM agent. Runners in runner.ts (server only).
  */
 export default definePlugin({
   id: 'openai',
   name: 'OpenAI',
   description: 'Chat completions, speech, transcription and images from OpenAI-compatible APIs',
   category: 'integration',
+  categories: { workflow: 'model' },
   scope: 'user',
   icon: 'sparkles',
   version: 1,
   docsUrl: 'https://platform.openai.com/docs/api-reference',
-  serves: ['bot'],
+  serves: ['bot', 'workflow'],
+  // Workflows saved before the Model node became an action of this plugin store this id.
+  aliases: ['openai-chat-model'],
   credentials: {
     apiKey: field.string({
       label: 'API key',
@@ -52,12 +58,14 @@ export default definePlugin({
   actions: {
     'Create chat completion': {
       label: 'Create chat completion',
+      surfaces: BOT,
       options: {
         ...chatCompletionFields({ defaultModel: 'gpt-4o-mini' }),
       },
     },
     'Create speech': {
       label: 'Create speech',
+      surfaces: BOT,
       options: {
         model: field.string({ label: 'Model', defaultValue: 'tts-1' }),
         input: field.string({
@@ -72,6 +80,7 @@ export default definePlugin({
     },
     'Create transcription': {
       label: 'Create transcription',
+      surfaces: BOT,
       options: {
         url: field.string({ label: 'Audio URL', allowVariables: true, required: true }),
         transcriptionVariableId: field.variable({
@@ -82,6 +91,7 @@ export default definePlugin({
     },
     'Create image': {
       label: 'Create image',
+      surfaces: BOT,
       options: {
         prompt: field.string({
           label: 'Prompt',
@@ -93,5 +103,6 @@ export default definePlugin({
         saveUrlInVariableId: field.variable({ label: 'Save the image URL in', writes: true }),
       },
     },
+    'Chat model': modelNodeAction({ defaultModel: 'gpt-4o-mini', fetcher: 'chatModels' }),
   },
 })

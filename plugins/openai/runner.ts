@@ -4,12 +4,15 @@ import {
   chatCompletionRunner,
   chatCompletionStreamer,
   chatErrorLog,
+  chatModelFactory,
+  type ChatModelFactory,
   type ChatProvider,
   endpointHeaders,
   endpointUrl,
   ensureOk,
   estimateTokens,
   isOpenAiVisionModel,
+  modelNodeAlone,
   modelsFetcher,
   type OpenAiEndpoint,
 } from '#sdk/ai'
@@ -221,7 +224,12 @@ export default {
   'Create speech': createSpeech as Runner<typeof plugin, 'Create speech'>,
   'Create transcription': createTranscription as Runner<typeof plugin, 'Create transcription'>,
   'Create image': createImage as Runner<typeof plugin, 'Create image'>,
+  // A workflow Model node alone only says where it belongs.
+  'Chat model': modelNodeAlone,
 }
+
+/** What a workflow LLM agent asks its attached Model node for (app/plugins/ai/chat_model.ts). */
+export const chatModel: ChatModelFactory = chatModelFactory(provider)
 
 /**
  * Streamed chat completions (BotRunContext.canStreamTo). Only blocks without tools stream;
@@ -235,5 +243,9 @@ export const streams = {
 export const fetchers = {
   models: modelsFetcher(provider, (models) =>
     models.filter((model) => model.id.includes('gpt') || model.id.includes('tts'))
+  ),
+  // An agent's Model node: chat models only, it cannot talk to speech or image models.
+  chatModels: modelsFetcher(provider, (models) =>
+    models.filter((model) => model.id.includes('gpt'))
   ),
 }

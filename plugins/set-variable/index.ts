@@ -24,45 +24,70 @@ export const SET_VARIABLE_TYPES = [
 
 const DATE_TYPES = ['Now', 'Today', 'Yesterday', 'Tomorrow']
 
+const BOT: ['bot'] = ['bot']
+
 /**
- * Sets a variable to a computed value. Custom evaluates text with {{variables}}, or
- * JavaScript in the sandbox when isCode is on.
+ * Sets a variable to a computed value. In a bot: Custom evaluates text with {{variables}},
+ * or JavaScript in the sandbox when isCode is on, and the other kinds compute dates, ids,
+ * list operations. In a workflow: the value is text whose {{variables}} and {{$...}}
+ * references are substituted.
  */
 export default definePlugin({
   id: 'Set variable',
   name: 'Set variable',
   description: 'Give a variable a value',
   category: 'logic',
+  categories: { workflow: 'flow' },
   scope: 'user',
   icon: 'pen-line',
   version: 1,
-  serves: ['bot'],
+  serves: ['bot', 'workflow'],
+  // Workflows saved before the bot block and the workflow node became one store this id.
+  aliases: ['workflow-set-variable'],
+  replayable: true,
   options: {
     variableId: field.variable({ label: 'Variable', writes: true }),
-    type: field.enum({ label: 'Value', options: SET_VARIABLE_TYPES, defaultValue: 'Custom' }),
+    type: field.enum({
+      label: 'Value',
+      options: SET_VARIABLE_TYPES,
+      defaultValue: 'Custom',
+      surfaces: BOT,
+    }),
+    value: field.string({
+      label: 'Value',
+      placeholder: 'Type a value, {{a variable}} or {{$input.path}}',
+      allowVariables: true,
+      multiline: true,
+      surfaces: ['workflow'],
+    }),
     isCode: field.boolean({
       label: 'Evaluate as code',
+      surfaces: BOT,
       defaultValue: false,
       showIf: { field: 'type', equals: 'Custom' },
     }),
     expressionToEvaluate: field.code({
       label: 'Value',
+      surfaces: BOT,
       lang: 'javascript',
       placeholder: 'Type a value or {{a variable}}',
       showIf: { field: 'type', equals: 'Custom' },
     }),
     timeZone: field.string({
       label: 'Time zone',
+      surfaces: BOT,
       placeholder: 'Europe/Paris',
       showIf: { field: 'type', in: DATE_TYPES },
     }),
     item: field.string({
       label: 'Value(s) to append',
+      surfaces: BOT,
       allowVariables: true,
       showIf: { field: 'type', equals: 'Append value(s)' },
     }),
     saveItemInVariableId: field.variable({
       label: 'Save the removed item in',
+      surfaces: BOT,
       writes: true,
       showIf: { field: 'type', in: ['Pop', 'Shift'] },
     }),
@@ -74,11 +99,13 @@ export default definePlugin({
       },
       {
         label: 'Map item with same index',
+        surfaces: BOT,
         showIf: { field: 'type', equals: 'Map item with same index' },
       }
     ),
     isExecutedOnClient: field.boolean({
       label: 'Execute on client',
+      surfaces: BOT,
       defaultValue: false,
       showIf: { field: 'type', equals: 'Custom' },
     }),

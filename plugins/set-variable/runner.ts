@@ -65,7 +65,27 @@ function toValue(value: unknown): VariableValue {
   return String(value)
 }
 
-export const run: Runner<typeof plugin> = async ({ options, variables, sandbox, bot, logger }) => {
+/**
+ * A workflow node sets the variable (picked by id; a name works too, for hand-written JSON)
+ * to the value, whose references are already substituted, and passes its input on.
+ */
+const runInWorkflow: Runner<typeof plugin> = ({ options, variables, logger }) => {
+  const wanted = options.variableId?.trim()
+  if (!wanted) throw new Error('Set variable: no variable selected')
+  const target =
+    variables.list().find((variable) => variable.id === wanted) ??
+    variables.list().find((variable) => variable.name === wanted)
+  if (!target || target.name.startsWith('$')) {
+    throw new Error(`Set variable: the variable "${wanted}" does not exist`)
+  }
+  const value = options.value ?? ''
+  variables.set(target.id, value)
+  logger.success(`${target.name} = ${value.length > 200 ? `${value.slice(0, 200)}...` : value}`)
+}
+
+export const run: Runner<typeof plugin> = async (context) => {
+  if (context.surface === 'workflow') return runInWorkflow(context)
+  const { options, variables, sandbox, bot, logger } = context
   const target = options.variableId
   if (!target) {
     logger.error('Set variable: no variable selected')

@@ -95,7 +95,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
     await page.getByTestId('workflow-canvas').waitFor()
 
     await addFromPalette(page, 'manual-trigger')
-    const agent = await addFromPalette(page, 'workflow-llm-agent')
+    const agent = await addFromPalette(page, 'llm-agent')
     await page.getByTestId('node-form').getByTestId('field-userQuery').fill('{{$input.question}}')
 
     // The slots carry the manifest's labels; no model yet: the node says so.
@@ -111,7 +111,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
     await missing.waitFor()
     assert.equal(await missing.innerText(), 'Model required')
 
-    const model = await addFromPalette(page, 'groq-chat-model')
+    const model = await addFromPalette(page, 'groq')
     const modelForm = page.getByTestId('node-form')
     await modelForm.getByTestId('field-credentialsId').click()
     await page.getByRole('option', { name: 'Groq test key' }).click()
@@ -120,7 +120,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
     await toolForm.getByTestId('field-name').fill('getWeather')
     await toolForm.getByTestId('field-description').fill('The weather of a city')
     await toolForm.getByTestId('field-functionCode').fill("return 'sunny'")
-    const openai = await addFromPalette(page, 'openai-chat-model')
+    const openai = await addFromPalette(page, 'openai')
     const apiTool = await addFromPalette(page, 'api-tool')
     await page.getByTestId('node-form').getByTestId('field-name').fill('getOrder')
     await page
@@ -161,7 +161,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
       const doc = await page.locator('.react-flow__edge').count()
       const panel = await openSettings(page, agent)
       const text = await panel.locator('[data-output="slot:model"]').innerText()
-      return doc === 2 && text.includes('Groq chat model') && !text.includes('OpenAI')
+      return doc === 2 && text.includes('Groq') && !text.includes('OpenAI')
     }, 'the Groq model replacing the OpenAI one')
     await closeSettings(page)
     await drag(
@@ -188,7 +188,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
 
     // The agent's settings list what is plugged in each slot.
     const panel = await openSettings(page, agent)
-    assert.include(await panel.locator('[data-output="slot:model"]').innerText(), 'Groq chat model')
+    assert.include(await panel.locator('[data-output="slot:model"]').innerText(), 'Groq')
     assert.include(await panel.locator('[data-output="slot:tools"]').innerText(), 'Custom tool')
     assert.include(await panel.locator('[data-output="slot:tools"]').innerText(), 'API tool')
     await closeSettings(page)
@@ -223,7 +223,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
     user.preferredLanguage = 'fr'
     await user.save()
     await page.reload()
-    const frenchAgent = nodeOfType(page, 'workflow-llm-agent')
+    const frenchAgent = nodeOfType(page, 'llm-agent')
     const modelSlot = frenchAgent.locator('[data-testid="node-slot"][data-slot="model"]')
     await waitFor(async () => (await modelSlot.innerText()) === 'Modèle', 'the French slot label')
     assert.include(
@@ -324,7 +324,7 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
     assert.equal(await panel.getByTestId('node-url-call').count(), 0)
 
     // A wait shows its resume URL only while it waits for a call.
-    await addFromPalette(page, 'workflow-wait')
+    await addFromPalette(page, 'Wait')
     assert.equal(await page.getByTestId('node-url').count(), 0)
     await page.getByTestId('node-form').getByTestId('field-resume').click()
     await page.getByRole('option', { name: 'On a webhook call' }).click()

@@ -77,16 +77,19 @@ test.group('Workflow editor in the browser', (group) => {
     await addFromPalette(page, 'webhook-trigger')
     await page.getByTestId('canvas-empty').waitFor({ state: 'detached' })
     await page.getByTestId('node-form').getByTestId('field-secret').fill('s3cret')
-    await addFromPalette(page, 'workflow-condition')
-    await addFromPalette(page, 'workflow-http-request')
-    await page.getByTestId('node-form').getByTestId('field-url').fill('https://example.com/hook')
+    await addFromPalette(page, 'Condition')
+    await addFromPalette(page, 'Webhook')
+    await page
+      .getByTestId('node-form')
+      .getByTestId('field-webhook.url')
+      .fill('https://example.com/hook')
     await addFromPalette(page, 'send-email')
     await closeSettings(page)
     await fitView(page)
 
     const trigger = nodeOfType(page, 'webhook-trigger')
-    const condition = nodeOfType(page, 'workflow-condition')
-    const http = nodeOfType(page, 'workflow-http-request')
+    const condition = nodeOfType(page, 'Condition')
+    const http = nodeOfType(page, 'Webhook')
     const mail = nodeOfType(page, 'send-email')
     const [triggerId, conditionId, httpId, mailId] = await Promise.all(
       [trigger, condition, http, mail].map((node) => node.getAttribute('data-node-id'))
@@ -129,7 +132,8 @@ test.group('Workflow editor in the browser', (group) => {
     const webhook = saved.blocks.find((block) => block.id === triggerId)!
     assert.equal(webhook.options?.secret, 's3cret')
     assert.equal(
-      saved.blocks.find((block) => block.id === httpId)!.options?.url,
+      (saved.blocks.find((block) => block.id === httpId)!.options?.webhook as { url?: string })
+        ?.url,
       'https://example.com/hook'
     )
     const branchEdge = saved.edges.find((edge) => edge.from.conditionId)!
@@ -280,9 +284,9 @@ test.group('Workflow editor in the browser', (group) => {
 
     // Dragging from the palette drops the node where it lands.
     await page
-      .getByTestId('palette-node-workflow-wait')
+      .getByTestId('palette-node-Wait')
       .dragTo(page.getByTestId('workflow-canvas'), { targetPosition: { x: 300, y: 560 } })
-    await nodeOfType(page, 'workflow-wait').waitFor()
+    await nodeOfType(page, 'Wait').waitFor()
     await page.getByTestId('node-settings').getByTestId('node-form').waitFor()
   })
 

@@ -21,6 +21,8 @@ export type NodeSpec = {
   type: string
   options?: Record<string, unknown>
   title?: string
+  /** The branches of a condition node; an edge [from, to, conditionId] leaves one. */
+  conditions?: WorkflowBlock['conditions']
 }
 
 export async function publishedWorkflow(
@@ -29,7 +31,7 @@ export async function publishedWorkflow(
     settings?: WorkflowSettings
     variables?: WorkflowVariable[]
     name?: string
-    edges?: [string, string][]
+    edges?: ([string, string] | [string, string, string])[]
   } = {}
 ): Promise<RunnableWorkflow & { email: string; user: User }> {
   const user = await createUser()
@@ -39,9 +41,9 @@ export async function publishedWorkflow(
     ...node,
   }))
   const pairs = extra.edges ?? nodes.slice(1).map((node, index) => [nodes[index].id, node.id])
-  const edges: WorkflowEdge[] = pairs.map(([from, to]) => ({
+  const edges: WorkflowEdge[] = pairs.map(([from, to, conditionId]) => ({
     id: `${from}-${to}`,
-    from: { blockId: from },
+    from: conditionId ? { blockId: from, conditionId } : { blockId: from },
     to: { blockId: to },
   }))
   const id = newId()
@@ -63,7 +65,9 @@ export async function publishedWorkflow(
       blocks,
       edges,
       root_block: blocks[0].id,
-      wait_blocks: blocks.filter((b) => b.type === 'workflow-wait').map((b) => b.id),
+      wait_blocks: blocks
+        .filter((b) => ['workflow-wait', 'Wait'].includes(b.type))
+        .map((b) => b.id),
     }),
     created_at: now,
     updated_at: now,

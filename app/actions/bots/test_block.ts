@@ -35,6 +35,8 @@ export class TestBlock {
       variables,
       workspaceId: bot.workspaceId,
       ownerId: bot.createdBy,
+      // Outside a chat there is no `bot` context, but the block runs as a bot's.
+      surface: 'bot',
       timeoutMs: 30_000,
     })
     const names = new Map(bot.variables.map((v) => [v.id, v.name]))

@@ -1,7 +1,7 @@
 import { pluginRegistry } from '#services/plugin_registry'
 import type { AnyPlugin } from '#plugins/registry'
 import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
-import { categoryOn, type AttachmentSlotDeclaration } from '#plugins/define_plugin'
+import { categoryOn, storedOptionsOf, type AttachmentSlotDeclaration } from '#plugins/define_plugin'
 
 /**
  * A plugin manifest declares a wait node (one that parks the run until a timer or a
@@ -53,8 +53,8 @@ export function missingAttachment(
 
 /**
  * Nodes stored under a folded plugin's former id are shown as that plugin: the type becomes
- * its id, and a node of a one-action plugin stored without an action gets it. Saving the
- * workflow then stores the current id.
+ * its id and the options its shape (`storedOptionsOf`: `fromAlias`, the only action).
+ * Saving the workflow then stores the current id.
  */
 export function withCanonicalTypes<B extends WorkflowBlock>(
   blocks: readonly B[],
@@ -63,15 +63,11 @@ export function withCanonicalTypes<B extends WorkflowBlock>(
   return blocks.map((block) => {
     const plugin = registry.get(block.type)
     if (!plugin || plugin.id === block.type) return block
-    const actions = Object.keys(plugin.actions ?? {})
     const options = (block.options ?? {}) as Record<string, unknown>
     return {
       ...block,
       type: plugin.id,
-      options:
-        actions.length === 1 && options.action === undefined
-          ? { ...options, action: actions[0] }
-          : options,
+      options: storedOptionsOf(plugin, block.type, options, 'workflow'),
     }
   })
 }

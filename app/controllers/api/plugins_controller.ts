@@ -5,9 +5,9 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { availabilityFor } from '#services/marketplace'
 import { effectivePlan } from '#services/capabilities'
 import { findWorkspaceFor } from '#services/workspace_access'
-import { defaultsOf, formOf, validatorFor } from '#plugins/derive'
+import { editorViewOf, validatorFor } from '#plugins/derive'
 import AppError from '#exceptions/app_error'
-import { categoryOn } from '#plugins/define_plugin'
+import { categoryOn, storedOptionsOf } from '#plugins/define_plugin'
 
 /**
  * GET /api/v1/plugins?workspaceId=…&surface=bot|workflow: what an editor's sidebar shows.
@@ -30,8 +30,7 @@ export default class PluginsController {
         icon: plugin.icon ?? null,
         version: plugin.version,
         locked: availability.get(plugin.id) === 'locked',
-        defaults: defaultsOf(plugin),
-        form: formOf(plugin),
+        ...editorViewOf(plugin, surface === 'workflow' ? 'workflow' : 'bot'),
       }))
     return response.ok({ plan: plan.name, plugins })
   }
@@ -41,11 +40,18 @@ export default class PluginsController {
    * options with the validator derived from its declaration; 422 with field errors.
    */
   async validate({ request, response }: HttpContext) {
-    const { id, options, mode } = request.only(['id', 'options', 'mode'])
+    const { id, options, mode, surface } = request.only(['id', 'options', 'mode', 'surface'])
     const plugin = (await pluginRegistry()).get(String(id ?? ''))
     if (!plugin) throw AppError.notFound('Plugin not found')
+    // Options stored under a folded plugin's former id are checked in the plugin's shape.
+    const stored = storedOptionsOf(
+      plugin,
+      String(id),
+      (options ?? {}) as Record<string, unknown>,
+      surface === 'workflow' ? 'workflow' : 'bot'
+    )
     const value = await validatorFor(plugin, { mode: mode === 'save' ? 'save' : 'run' }).validate(
-      options ?? {}
+      stored
     )
     return response.ok({ valid: true, options: value })
   }

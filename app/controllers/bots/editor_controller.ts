@@ -11,7 +11,7 @@ import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { effectivePlan } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
-import { defaultsOf, defaultItemsOf, formOf } from '#plugins/derive'
+import { defaultItemsOf, editorViewOf } from '#plugins/derive'
 import { userModeForRole, type UserMode } from '#shared/workspace_roles'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 import { categoryOn } from '#plugins/define_plugin'
@@ -31,9 +31,8 @@ function deriveDescription(p: BotPlugin) {
     name: p.name,
     category: categoryOn(p, 'bot'),
     icon: p.icon ?? null,
-    defaults: defaultsOf(p),
+    ...editorViewOf(p, 'bot'),
     defaultItems: defaultItemsOf(p),
-    form: formOf(p),
   }
 }
 function describe(p: BotPlugin) {

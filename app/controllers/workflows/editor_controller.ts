@@ -8,7 +8,7 @@ import { effectivePlan } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
 import { appUrl } from '#config/app'
-import { defaultsOf, formOf } from '#plugins/derive'
+import { editorViewOf } from '#plugins/derive'
 import { userModeForRole } from '#shared/workspace_roles'
 import type { WorkflowEditPageProps } from '#shared/workflow/dto'
 import { categoryOn } from '#plugins/define_plugin'
@@ -41,8 +41,7 @@ export default class WorkflowEditorController {
         category: categoryOn(plugin, 'workflow'),
         icon: plugin.icon ?? null,
         locked: availability.get(plugin.id) === 'locked',
-        defaults: defaultsOf(plugin),
-        form: formOf(plugin),
+        ...editorViewOf(plugin, 'workflow'),
       }))
     const stored = toWorkflowJson(workflow)
     const props: WorkflowEditPageProps = {

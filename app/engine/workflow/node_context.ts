@@ -4,6 +4,7 @@ import type {
   OptionsOf,
   PluginDeclaration,
   RunnerContext,
+  RunResult,
 } from '#plugins/define_plugin'
 import type { RunTrigger, WebhookResponse, WorkflowCondition } from '#shared/workflow/types'
 
@@ -94,3 +95,11 @@ export type WorkflowRunnerContext<P = PluginDeclaration> = RunnerContext<
 export type WorkflowRunner<P = PluginDeclaration> = (
   context: WorkflowRunnerContext<P>
 ) => WorkflowNodeResult | void | Promise<WorkflowNodeResult | void>
+
+/**
+ * The runner of a plugin serving bots and workflows: `context.surface` says which runs it
+ * (with `bot` or `workflow` set); it returns a bot block's result or a workflow node's.
+ */
+export type SurfaceRunner<P = PluginDeclaration, A = never> = (
+  context: RunnerContext<OptionsOf<P, A>, CredentialsOf<P>> & { workflow?: WorkflowNodeContext }
+) => RunResult | WorkflowNodeResult | Promise<RunResult | WorkflowNodeResult>

@@ -33,25 +33,30 @@ export function chatCompletionFields(input: { defaultModel?: string } = {}) {
   }
 }
 
+/** The action a chat provider lends workflow LLM agents as a Model node. */
+export const MODEL_NODE_ACTION = 'Chat model'
+
 /**
- * A workflow Model node's options (docs/spec/03-integrations.md section 4 bounds: temperature 0 to 2, topP 0 to
- * 1, maxTokens 1 to 32768). Its credentials are those of the provider's bot block.
+ * A chat provider's workflow Model node, as an action of the provider's plugin kept to
+ * workflows: the agent plugged to it borrows the plugin's credentials (its credentialsId)
+ * and these settings (docs/spec/03-integrations.md section 4 bounds: temperature 0 to 2,
+ * topP 0 to 1, maxTokens 1 to 32768). `fetcher` names the runner's fetcher of chat models.
  */
-export function modelNodeFields(input: { credentialType: string; defaultModel: string }) {
+export function modelNodeAction(input: { defaultModel: string; fetcher?: string }) {
   return {
-    credentialsId: field.credentials({
-      label: 'Account',
-      credentialType: input.credentialType,
-      required: true,
-    }),
-    model: field.string({
-      label: 'Model',
-      defaultValue: input.defaultModel,
-      required: true,
-      optionsFrom: { fetcher: 'models', dependsOn: ['credentialsId'] },
-    }),
-    temperature: field.number({ label: 'Temperature', min: 0, max: 2, step: 0.1 }),
-    topP: field.number({ label: 'Top P', min: 0, max: 1, step: 0.05 }),
-    maxTokens: field.number({ label: 'Maximum tokens', min: 1, max: 32768, step: 1 }),
+    label: MODEL_NODE_ACTION,
+    description: "The language model of an LLM agent: plug it into the agent's Model slot",
+    surfaces: ['workflow'] as ['workflow'],
+    options: {
+      model: field.string({
+        label: 'Model',
+        defaultValue: input.defaultModel,
+        required: true,
+        optionsFrom: { fetcher: input.fetcher ?? 'models', dependsOn: ['credentialsId'] },
+      }),
+      temperature: field.number({ label: 'Temperature', min: 0, max: 2, step: 0.1 }),
+      topP: field.number({ label: 'Top P', min: 0, max: 1, step: 0.05 }),
+      maxTokens: field.number({ label: 'Maximum tokens', min: 1, max: 32768, step: 1 }),
+    },
   }
 }

@@ -4,6 +4,7 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { getPlan } from '#services/plans'
 import { isEnabledIn, planSettings } from '#services/marketplace'
 import { parseWithContext, runPlugin } from '#services/runner_context'
+import { categoryOn, storedOptionsOf } from '#plugins/define_plugin'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
 import type { PluginRegistry } from '#plugins/registry'
 import type { PlanName } from '#shared/plans'
@@ -61,13 +62,15 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
     categoryOf(type) {
       const plugin = registry.get(type)
       if (!plugin || !plugin.serves.includes('bot')) return undefined
-      return plugin.category as ReturnType<EnginePorts['categoryOf']>
+      return categoryOn(plugin, 'bot') as ReturnType<EnginePorts['categoryOf']>
     },
     showsContent(type) {
       return registry.get(type)?.showsContent === true
     },
     showsStreamedText: (type) => registry.get(type)?.showsStreamedText === true,
-    async isAllowed(type, bot) {
+    async isAllowed(stored, bot) {
+      // A block stored under a folded plugin's former id is judged as that plugin.
+      const type = registry.canonicalId(stored)
       const settings = await marketplaceSettings()
       if (!settings.has(type)) return true
       return isEnabledIn(settings, type, await planOfWorkspace(bot.workspaceId))
@@ -78,7 +81,12 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       const output = await runPlugin({
         registry,
         plugin,
-        options: (stored ?? {}) as Record<string, unknown>,
+        options: storedOptionsOf(
+          plugin,
+          block.type,
+          (stored ?? {}) as Record<string, unknown>,
+          'bot'
+        ),
         variables,
         workspaceId: bot.workspaceId,
         ownerId: bot.ownerId,

@@ -5,7 +5,12 @@ import { getPlan } from '#services/plans'
 import { isEnabledIn, planSettings } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
 import { credentialsFor, runWithContext, substitutedOptions } from '#services/runner_context'
-import type { LogEntry, Runner, RunnerContext } from '#plugins/define_plugin'
+import {
+  storedOptionsOf,
+  type LogEntry,
+  type Runner,
+  type RunnerContext,
+} from '#plugins/define_plugin'
 import type { AttachedNode } from '#engine/workflow/node_context'
 import type { PluginRegistry } from '#plugins/registry'
 import type { PlanName } from '#shared/plans'
@@ -89,7 +94,9 @@ export function attachmentsOf(
     if (!edge.isAttachment || edge.from?.blockId !== request.block.id) continue
     const block = blocks.get(edge.to?.blockId)
     if (!block) continue
-    const options = (block.options ?? {}) as Record<string, unknown>
+    const stored = (block.options ?? {}) as Record<string, unknown>
+    const plugin = registry.get(block.type)
+    const options = plugin ? storedOptionsOf(plugin, block.type, stored, 'workflow') : stored
     attached.push({
       id: block.id,
       type: block.type,
@@ -98,7 +105,6 @@ export function attachmentsOf(
       options,
       exportOf: (name) => registry.exportOf(block.type, name),
       async context() {
-        const plugin = registry.get(block.type)
         if (!plugin || !plugin.serves.includes('workflow')) {
           throw new Error(`Unknown node type "${block.type}"`)
         }
@@ -144,7 +150,13 @@ export async function runNodeWith(
   if (!(await isAllowed(plugin.id, workflow.workspaceId))) {
     return failed(`${plugin.name} is not enabled on this workspace's plan`)
   }
-  const options = (block.options ?? {}) as Record<string, unknown>
+  // A node stored under a folded plugin's former id runs as that plugin.
+  const options = storedOptionsOf(
+    plugin,
+    block.type,
+    (block.options ?? {}) as Record<string, unknown>,
+    'workflow'
+  )
   const action = typeof options.action === 'string' ? options.action : undefined
   const runner = (await registry.runnerOf(plugin.id, action)) as Runner<any, any> | undefined
   if (!runner)

@@ -40,6 +40,8 @@ async function runAgentBlock(
     variables,
     workspaceId: who.workspace.id,
     ownerId: who.user.id,
+    // A bot block outside a chat: the plugin serves workflows too, so say which.
+    surface: 'bot',
   })
 }
 

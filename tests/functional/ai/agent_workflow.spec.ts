@@ -7,6 +7,7 @@ import WorkflowRunNode from '#models/workflow_run_node'
 import { CreateCredential } from '#actions/credentials/credentials'
 import { newId } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
+import { categoryOn } from '#plugins/define_plugin'
 import { createRun, executeRun, loadWorkflow } from '#services/workflows/run_workflow'
 import { forgetWorkflowPortsCache, runNodeWith } from '#services/workflows/executor_ports'
 import { compileExecutable } from '#shared/workflow/validate'
@@ -30,8 +31,14 @@ async function agentWorkflow(
     withModel?: boolean
     modelOptions?: Record<string, unknown>
     ordersOptions?: Record<string, unknown>
+    /**
+     * Stored with the ids of today's plugins (the agent, the Groq plugin's Chat model action,
+     * the Script) instead of those of the workflow-only plugins they were folded from.
+     */
+    currentIds?: boolean
   } = {}
 ) {
+  const current = extra.currentIds === true
   const user = await createUser()
   const workspace = await firstWorkspaceOf(user)
   const credential = await new CreateCredential().handle(user, workspace, {
@@ -43,7 +50,7 @@ async function agentWorkflow(
     { id: 'trigger', type: 'manual-trigger', graphCoordinates: { x: 0, y: 0 } },
     {
       id: 'agent',
-      type: 'workflow-llm-agent',
+      type: current ? 'llm-agent' : 'workflow-llm-agent',
       graphCoordinates: { x: 300, y: 0 },
       options: {
         queryPrompt: 'You help {{Team}} with orders.',
@@ -52,10 +59,11 @@ async function agentWorkflow(
     },
     {
       id: 'model',
-      type: 'groq-chat-model',
+      type: current ? 'groq' : 'groq-chat-model',
       title: 'Fast model',
       graphCoordinates: { x: 300, y: 200 },
       options: {
+        ...(current ? { action: 'Chat model' } : {}),
         credentialsId: credential.id,
         model: 'llama-3.1-8b-instant',
         temperature: 0.2,
@@ -93,9 +101,12 @@ async function agentWorkflow(
     },
     {
       id: 'script',
-      type: 'workflow-script',
+      type: current ? 'Code' : 'workflow-script',
       graphCoordinates: { x: 600, y: 0 },
-      options: { code: 'return { answer: input.output, calls: input.toolCalls.length }' },
+      options: {
+        [current ? 'content' : 'code']:
+          'return { answer: input.output, calls: input.toolCalls.length }',
+      },
     },
   ]
   const edges: WorkflowEdge[] = [
@@ -126,7 +137,10 @@ async function agentWorkflow(
     })
   }
   const registry = await pluginRegistry()
-  const executable = compileExecutable({ blocks, edges }, (type) => registry.get(type)?.category)
+  const executable = compileExecutable({ blocks, edges }, (type) => {
+    const plugin = registry.get(type)
+    return plugin ? categoryOn(plugin, 'workflow') : undefined
+  })
   const id = newId()
   const now = DateTime.now().toFormat(db.connection().dialect.dateTimeFormat)
   await db.table('workflows').insert({
@@ -246,8 +260,8 @@ test.group('LLM agent workflow node', (group) => {
     assert.deepEqual(
       rows.map((row) => [row.model, row.source]),
       [
-        ['llama-3.1-8b-instant', 'workflow-llm-agent'],
-        ['llama-3.1-8b-instant', 'workflow-llm-agent'],
+        ['llama-3.1-8b-instant', 'llm-agent'],
+        ['llama-3.1-8b-instant', 'llm-agent'],
       ]
     )
   })
@@ -266,6 +280,32 @@ test.group('LLM agent workflow node', (group) => {
     assert.lengthOf(groq.requests, 0)
   })
 
+  test('stored with the current ids, the same agent runs: the Groq plugin lends its Chat model', async ({
+    assert,
+  }) => {
+    const { workflow } = await agentWorkflow(groq.baseUrl, api.url, { currentIds: true })
+    groq.reply({ toolCalls: [{ name: 'double', arguments: { n: 4 } }] }, { content: 'Eight.' })
+    const runId = await createRun(workflow, 'manual', { question: 'Double 4' })
+    const outcome = await executeRun(runId)
+    if (outcome?.status !== 'success') {
+      const failed = await WorkflowRunNode.query().where('runId', runId)
+      assert.fail(JSON.stringify(failed.map((node) => [node.nodeId, node.logs])))
+    }
+    const run = await WorkflowRun.findOrFail(runId)
+    assert.deepEqual(run.output, { answer: 'Eight.', calls: 1 })
+    const nodes = await WorkflowRunNode.query().where('runId', runId).orderBy('id')
+    assert.deepEqual(
+      nodes.map((node) => [node.nodeId, node.nodeType, node.status]),
+      [
+        ['trigger', 'manual-trigger', 'success'],
+        ['agent', 'llm-agent', 'success'],
+        ['script', 'Code', 'success'],
+      ]
+    )
+    // The model node's settings reached the provider.
+    assert.equal(groq.requests[0].body.model, 'llama-3.1-8b-instant')
+  })
+
   test("a model node's missing credentials fail the agent node", async ({ assert }) => {
     const { workflow } = await agentWorkflow(groq.baseUrl, api.url, {
       modelOptions: { credentialsId: 'no-such-credentials' },
@@ -276,10 +316,7 @@ test.group('LLM agent workflow node', (group) => {
       .where('runId', runId)
       .where('nodeId', 'agent')
       .firstOrFail()
-    assert.equal(
-      agent.logs?.[0].description,
-      'Groq chat model: the selected credentials were not found'
-    )
+    assert.equal(agent.logs?.[0].description, 'Groq: the selected credentials were not found')
     assert.lengthOf(groq.requests, 0)
   })
 

@@ -79,6 +79,7 @@ export async function runBlock(
     workspaceId: owner.workspace.id,
     ownerId: owner.user.id,
     bot,
+    surface: 'bot',
   })
   const value = (id: string) => output.variablesSet.find((entry) => entry.id === id)?.value
   return { ...output, value }

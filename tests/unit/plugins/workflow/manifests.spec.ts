@@ -4,21 +4,35 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadPlugins, serverOnlyImportsOf, type PluginRegistry } from '#plugins/registry'
-import { defaultsOf, formOf, localeOf, validatorFor } from '#plugins/derive'
+import { defaultsOf, editorViewOf, formOf, localeOf, validatorFor } from '#plugins/derive'
+import { categoryOn, storedOptionsOf } from '#plugins/define_plugin'
 
 const ROOT = fileURLToPath(new URL('../../../../plugins', import.meta.url))
 
+/** Workflow nodes by id, with the category the workflow palette lists them under. */
 const NODES: Record<string, string> = {
   'manual-trigger': 'trigger',
   'webhook-trigger': 'trigger',
   'schedule-trigger': 'trigger',
-  'workflow-condition': 'flow',
-  'workflow-wait': 'flow',
-  'workflow-script': 'flow',
-  'workflow-set-variable': 'flow',
-  'workflow-http-request': 'action',
+  'Condition': 'flow',
+  'Wait': 'flow',
+  'Code': 'flow',
+  'Set variable': 'flow',
+  'Webhook': 'action',
   'send-email': 'action',
   'respond-to-webhook': 'action',
+}
+
+/** The ids the workflow-only twins had before they were folded into the bot blocks. */
+const FOLDED: Record<string, string> = {
+  'workflow-condition': 'Condition',
+  'workflow-wait': 'Wait',
+  'workflow-script': 'Code',
+  'workflow-set-variable': 'Set variable',
+  'workflow-http-request': 'Webhook',
+  'workflow-llm-agent': 'llm-agent',
+  'groq-chat-model': 'groq',
+  'openai-chat-model': 'openai',
 }
 
 async function messagesOf(promise: Promise<unknown>) {
@@ -42,7 +56,7 @@ test.group('Workflow node plugins', (group) => {
     for (const [id, category] of Object.entries(NODES)) {
       const plugin = registry.get(id)!
       assert.exists(plugin, id)
-      assert.equal(plugin.category, category, id)
+      assert.equal(categoryOn(plugin, 'workflow'), category, id)
       assert.include([...plugin.serves], 'workflow', id)
       assert.isFunction(await registry.runnerOf(id), id)
       const folder = registry.folderOf(id)!
@@ -62,12 +76,30 @@ test.group('Workflow node plugins', (group) => {
     )
   })
 
+  test('the former ids of folded twins stand for the plugin that took them', ({ assert }) => {
+    for (const [alias, id] of Object.entries(FOLDED)) {
+      assert.equal(registry.get(alias)?.id, id, alias)
+      assert.equal(registry.canonicalId(alias), id, alias)
+      assert.notInclude(
+        registry.all().map((plugin) => plugin.id),
+        alias
+      )
+    }
+  })
+
   test('defaults follow the spec', ({ assert }) => {
-    const defaults = (id: string) => defaultsOf(registry.get(id)!) as Record<string, unknown>
+    const defaults = (id: string) =>
+      editorViewOf(registry.get(id)!, 'workflow').defaults as Record<string, unknown>
     assert.deepInclude(defaults('schedule-trigger'), { mode: 'minutes', minutesInterval: 1 })
     assert.deepInclude(defaults('webhook-trigger'), { method: 'POST', responseMode: 'immediately' })
-    assert.deepInclude(defaults('workflow-http-request'), { method: 'POST', timeout: 10 })
-    assert.deepInclude(defaults('workflow-wait'), { resume: 'interval', unit: 'minutes' })
+    assert.deepInclude(defaults('Webhook'), { webhook: { method: 'POST' }, timeout: 10 })
+    assert.notProperty(defaults('Webhook'), 'isExecutedOnClient', 'a bot-only field')
+    assert.deepInclude(defaults('Wait'), { resume: 'interval', unit: 'minutes' })
+    assert.notProperty(defaults('Wait'), 'shouldPause', 'a bot-only field')
+    assert.deepEqual(editorViewOf(registry.get('groq')!, 'workflow').defaults, {
+      action: 'Chat model',
+      model: 'llama-3.3-70b-versatile',
+    })
   })
 
   test('bounds of the field DSL', async ({ assert }) => {
@@ -88,7 +120,14 @@ test.group('Workflow node plugins', (group) => {
       await messagesOf(schedule.validate({ mode: 'yearly' })),
       /^Run must be one of minutes, hourly, daily, weekly, monthly/
     )
-    const http = validatorFor(registry.get('workflow-http-request')!)
+    // Nodes stored under the former workflow-only id are validated in the folded shape.
+    const httpPlugin = registry.get('workflow-http-request')!
+    const http = {
+      validate: (stored: Record<string, unknown>) =>
+        validatorFor(httpPlugin).validate(
+          storedOptionsOf(httpPlugin, 'workflow-http-request', stored, 'workflow')
+        ),
+    }
     assert.equal(
       await messagesOf(http.validate({ url: 'https://x.test', timeout: 0 })),
       'Timeout (seconds) must be at least 1'
@@ -97,7 +136,7 @@ test.group('Workflow node plugins', (group) => {
       await messagesOf(http.validate({ url: 'https://x.test', timeout: 121 })),
       'Timeout (seconds) must be at most 120'
     )
-    assert.equal(await messagesOf(http.validate({})), 'URL is required')
+    assert.equal(await messagesOf(http.validate({ method: 'GET' })), 'URL is required')
     const webhook = validatorFor(registry.get('webhook-trigger')!)
     assert.match(
       await messagesOf(webhook.validate({ method: 'PUT' })),
@@ -108,7 +147,7 @@ test.group('Workflow node plugins', (group) => {
       await messagesOf(respond.validate({ statusCode: 99 })),
       'Status code must be at least 100'
     )
-    const wait = validatorFor(registry.get('workflow-wait')!)
+    const wait = validatorFor(registry.get('Wait')!)
     await assert.doesNotReject(() => wait.validate({ amount: '{{Delay}}', unit: 'days' }))
     assert.match(await messagesOf(wait.validate({ unit: 'weeks' })), /^Unit must be one of seconds/)
     const email = validatorFor(registry.get('send-email')!)

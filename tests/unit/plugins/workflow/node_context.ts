@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { loadPlugins, type PluginRegistry } from '#plugins/registry'
 import { runWithContext, type VariableState } from '#services/runner_context'
-import type { Runner } from '#plugins/define_plugin'
+import { storedOptionsOf, type Runner } from '#plugins/define_plugin'
 import type { WorkflowNodeContext, WorkflowNodeResult } from '#engine/workflow/node_context'
 import type { RunTrigger, WorkflowCondition } from '#shared/workflow/types'
 
@@ -31,7 +31,10 @@ export async function runNode(
   const plugins = await registry
   const plugin = plugins.get(id)
   if (!plugin) throw new Error(`No plugin ${id}`)
-  const runner = (await plugins.runnerOf(id)) as Runner<any, any> | undefined
+  // Nodes stored under a folded plugin's former id run as the engine runs them.
+  const stored = storedOptionsOf(plugin, id, options, 'workflow')
+  const action = typeof stored.action === 'string' ? stored.action : undefined
+  const runner = (await plugins.runnerOf(id, action)) as Runner<any, any> | undefined
   if (!runner) throw new Error(`No runner for ${id}`)
   const workflow: WorkflowNodeContext = {
     runId: 'run1',
@@ -45,7 +48,7 @@ export async function runNode(
   }
   const output = await runWithContext((context) => runner({ ...context, workflow } as any), {
     plugin,
-    options,
+    options: stored,
     variables: run.variables ?? [],
     workspaceId: 'ws1',
     signal: run.signal,
