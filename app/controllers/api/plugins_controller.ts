@@ -31,7 +31,7 @@ export default class PluginsController {
         version: plugin.version,
         locked: availability.get(plugin.id) === 'locked',
         defaults: defaultsOf(plugin),
-        form: formOf(plugin),
+        form: formOf(plugin, surface === 'workflow' ? 'workflow' : 'bot'),
       }))
     return response.ok({ plan: plan.name, plugins })
   }

@@ -33,7 +33,7 @@ function deriveDescription(p: BotPlugin) {
     icon: p.icon ?? null,
     defaults: defaultsOf(p),
     defaultItems: defaultItemsOf(p),
-    form: formOf(p),
+    form: formOf(p, 'bot'),
   }
 }
 function describe(p: BotPlugin) {

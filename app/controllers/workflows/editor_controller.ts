@@ -42,7 +42,7 @@ export default class WorkflowEditorController {
         icon: plugin.icon ?? null,
         locked: availability.get(plugin.id) === 'locked',
         defaults: defaultsOf(plugin),
-        form: formOf(plugin),
+        form: formOf(plugin, 'workflow'),
       }))
     const stored = toWorkflowJson(workflow)
     const props: WorkflowEditPageProps = {
