@@ -47,6 +47,14 @@ export async function resolveDatabaseHost(
   return addresses[0]
 }
 
+/** Every cache made, so the process closes all database connections when it stops. */
+const caches = new Set<IdleCache<any>>()
+
+/** Closes the pools and clients of every data plugin (the app's terminating hook). */
+export async function closeDataConnections() {
+  await Promise.all([...caches].map((cache) => cache.closeAll()))
+}
+
 interface CachedEntry<T> {
   value: Promise<T>
   timer?: NodeJS.Timeout
@@ -63,7 +71,9 @@ export class IdleCache<T> {
   constructor(
     private readonly close: (value: T) => Promise<void>,
     private readonly idleMs = DATA_IDLE_CLOSE_MS
-  ) {}
+  ) {
+    caches.add(this)
+  }
 
   /** The cached value of `key`, made by `create` when there is none. */
   use(key: string, create: () => Promise<T>): Promise<T> {
