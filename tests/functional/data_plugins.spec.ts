@@ -6,6 +6,10 @@ import { encryptCredentials } from '#plugins/vault'
 import { sqlPool } from '#sdk/data'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 import type User from '#models/user'
+import { findTemplate } from '#services/bot_templates'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { messageText } from '#engine/bot/engine'
+import type { ChatMessage } from '#shared/chat/types'
 
 /**
  * The data plugins as the app calls them: `/api/{postgres,mysql}/{call}` and the editor's
@@ -225,5 +229,62 @@ test.group('Data plugins: the editor Test action', () => {
       .withCsrfToken()
       .json({ type: 'postgres', options, values: { v_order: '8' } })
     refused.assertStatus(404)
+  })
+})
+
+test.group('Data plugins: the leads template', () => {
+  test('with the workspace database chosen, each chat adds a lead; values stay bound', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const who = await member()
+    const credentialsId = await storeCredentials(who, 'postgres', { url: POSTGRES_URL })
+    const name = tableName('leads')
+    const db = await sqlPool({ engine: 'postgres', url: POSTGRES_URL, allowInternal: true })
+    await db.schema.createTable(name, (t) => {
+      t.string('name')
+      t.string('email')
+      t.string('company')
+    })
+    cleanup(() => db.schema.dropTableIfExists(name))
+
+    // The template as a builder uses it: its block gets the database and the table.
+    const template = (await findTemplate('leads-to-postgres'))!
+    const bot = structuredClone(template.bot) as any
+    const block = bot.groups.flatMap((g: any) => g.blocks).find((b: any) => b.type === 'postgres')
+    assert.equal(block.options.action, 'Create record')
+    block.options = { ...block.options, credentialsId, tableName: name }
+    const token = (await new CreateApiToken().handle(who.user, `leads-${Date.now()}`)).value
+    const imported = await client
+      .post('/api/v1/bots')
+      .bearerToken(token)
+      .json({ workspaceId: who.workspace.id, bot: { ...bot, id: undefined } })
+    imported.assertStatus(201)
+    const botId = imported.body().bot.id
+    ;(await client.post(`/api/v1/bots/${botId}/publish`).bearerToken(token)).assertStatus(200)
+    const publicId = (await Bot.findOrFail(botId)).publicId
+
+    const texts = (messages: ChatMessage[]) => messages.map(messageText)
+    const start = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+    start.assertStatus(200)
+    const session = start.body().sessionId
+    const say = (message: string) =>
+      client.post(`/api/v1/sessions/${session}/continueChat`).json({ message })
+    await say("Robert'); DROP TABLE students;--")
+    await say('bobby@example.com')
+    const last = await say('Tables Inc')
+    last.assertStatus(200)
+    assert.include(
+      texts(last.body().messages).join(' '),
+      'Someone from our team will write to bobby@example.com soon.'
+    )
+    assert.deepEqual(await db(name).select('name', 'email', 'company'), [
+      {
+        name: "Robert'); DROP TABLE students;--",
+        email: 'bobby@example.com',
+        company: 'Tables Inc',
+      },
+    ])
   })
 })
