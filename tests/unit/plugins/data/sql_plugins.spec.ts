@@ -1,6 +1,8 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
 import { runPluginTest } from '#sdk/testing'
+import { formOf } from '#plugins/derive'
+import postgresPlugin from '../../../../plugins/postgres/index.js'
 import {
   sqlConnectionsOpened,
   sqlPool,
@@ -391,6 +393,49 @@ for (const spec of engines) {
     })
   })
 }
+
+test.group('SQL plugins: forms', () => {
+  test('Run query is offered in the workflow editor only', ({ assert }) => {
+    const actions = (surface: 'bot' | 'workflow') =>
+      (formOf(postgresPlugin, surface).actions ?? []).map((action) => action.name)
+    assert.deepEqual(actions('bot'), [
+      'Create table',
+      'Create record',
+      'Get data',
+      'Update',
+      'Delete',
+    ])
+    assert.include(actions('workflow'), 'Run query')
+  })
+})
+
+test.group('PostgreSQL: connections seen by the server', () => {
+  test('50 runs open at most the pool size of server connections', async ({ assert }) => {
+    const application = `fc_pool_${process.pid}_${Date.now()}`
+    const url = `${POSTGRES_URL}?application_name=${application}`
+    const runs = Array.from({ length: 50 }, () =>
+      runPluginTest({
+        folder: engines[0].folder,
+        surface: 'workflow',
+        action: 'Run query',
+        options: { query: 'SELECT pg_sleep(0.01), $1::int AS n', parameters: [{ value: '1' }] },
+        credentials: { url },
+      })
+    )
+    const outcomes = await Promise.all(runs)
+    assert.deepEqual(
+      outcomes.flatMap((outcome) => outcome.errors),
+      []
+    )
+    const db = await sqlPool(engines[0].target())
+    const seen = await db.raw(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ?',
+      [application]
+    )
+    assert.isAtLeast(seen.rows[0].n, 1)
+    assert.isAtMost(seen.rows[0].n, SQL_POOL_MAX)
+  })
+})
 
 test.group('SQL plugins: network rule', () => {
   test('database hosts resolving to internal addresses are refused unless allowed', async ({
