@@ -10,6 +10,11 @@ import { findTemplate } from '#services/bot_templates'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { messageText } from '#engine/bot/engine'
 import type { ChatMessage } from '#shared/chat/types'
+import { existsSync } from 'node:fs'
+import { newId } from '#services/ids'
+import { storageRoot } from '#services/storage'
+import { createRun, executeRun } from '#services/workflows/run_workflow'
+import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 
 /**
  * The data plugins as the app calls them: `/api/{postgres,mysql}/{call}` and the editor's
@@ -29,10 +34,12 @@ async function member() {
 async function storeCredentials(
   who: { user: User; workspace: { id: string } },
   type: string,
-  data: Record<string, string>
+  data: Record<string, string>,
+  id?: string
 ) {
   const encrypted = encryptCredentials(data, env.get('ENCRYPTION_SECRET'))
   const record = await Credential.create({
+    ...(id ? { id } : {}),
     workspaceId: who.workspace.id,
     userId: who.user.id,
     type,
@@ -287,4 +294,73 @@ test.group('Data plugins: the leads template', () => {
       },
     ])
   })
+})
+
+test.group('Data plugins: workflow runs', () => {
+  test('SQLite and Redis nodes run in a workflow, on the workspace file and the real Redis', async ({
+    assert,
+  }) => {
+    const sqliteId = newId()
+    const redisId = newId()
+    const counter = `fc_run_${Math.random().toString(36).slice(2, 9)}`
+    const workflow = await publishedWorkflow([
+      { id: 'trigger', type: 'manual-trigger' },
+      {
+        id: 'table',
+        type: 'sqlite',
+        options: {
+          action: 'Create table',
+          credentialsId: sqliteId,
+          tableName: 'orders',
+          columns: [
+            { columnName: 'id', type: 'INTEGER', isPrimaryKey: true },
+            { columnName: 'status', type: 'VARCHAR' },
+          ],
+        },
+      },
+      {
+        id: 'insert',
+        type: 'sqlite',
+        options: {
+          action: 'Create record',
+          credentialsId: sqliteId,
+          tableName: 'orders',
+          fields: [
+            { key: 'id', value: '1' },
+            { key: 'status', value: 'shipped' },
+          ],
+        },
+      },
+      {
+        id: 'count',
+        type: 'redis',
+        options: { action: 'Increment', credentialsId: redisId, key: counter, by: 2 },
+      },
+      {
+        id: 'read',
+        type: 'sqlite',
+        options: {
+          action: 'Get data',
+          credentialsId: sqliteId,
+          tableName: 'orders',
+          conditions: [{ column: 'status', operator: 'Equal to', value: 'shipped' }],
+        },
+      },
+    ])
+    const owner = { user: workflow.user, workspace: { id: workflow.workspaceId } }
+    await storeCredentials(owner, 'sqlite', { database: 'shop' }, sqliteId)
+    await storeCredentials(
+      owner,
+      'redis',
+      { url: process.env.DATA_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/8' },
+      redisId
+    )
+    const runId = await createRun(workflow, 'manual', null)
+    const done = await executeRun(runId)
+    assert.equal(done?.status, 'success', JSON.stringify(done))
+    assert.deepEqual(done?.output, { rows: [{ id: 1, status: 'shipped' }], rowCount: 1 })
+    assert.isTrue(
+      existsSync(`${storageRoot()}/private/workspaces/${workflow.workspaceId}/sqlite/shop.sqlite3`)
+    )
+  }).timeout(20_000)
 })
