@@ -15,6 +15,9 @@ export default class QueueProvider {
     this.app.terminating(async () => {
       const { closeQueue } = await import('#queue/queue')
       await closeQueue()
+      // Database plugins' pools (docs/security.md, "Database blocks"): after the jobs ended.
+      const { closeDataConnections } = await import('#plugins/data/connections')
+      await closeDataConnections()
     })
   }
 

@@ -368,6 +368,11 @@ export interface RunnerContext<
 > {
   /** Where the runner runs: a bot's chat (`bot` is set) or a workflow run. */
   surface: PluginSurface
+  /**
+   * The workspace the bot or workflow belongs to (where its own files live, e.g. a SQLite
+   * database). Absent only in contexts made outside the engines.
+   */
+  workspaceId?: string
   /** Set when the runner runs a bot block. */
   bot?: BotRunContext
   /** Options with {{variables}} already substituted. */

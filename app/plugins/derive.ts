@@ -421,7 +421,7 @@ function formFields(fields: Fields, i18nPrefix: string, pluginId?: string): Form
 }
 
 /** The form of a plugin as JSON: what the generic React renderer draws. */
-export function formOf(declaration: Declaration): FormDescription {
+export function formOf(declaration: Declaration, surface?: PluginSurface): FormDescription {
   const form: FormDescription = {
     id: declaration.id,
     slug: pluginSlug(declaration),
@@ -431,12 +431,18 @@ export function formOf(declaration: Declaration): FormDescription {
     fields: formFields(declaration.options ?? {}, 'fields', declaration.id),
   }
   if (declaration.actions) {
-    form.actions = Object.entries(declaration.actions).map(([name, action]: [string, any]) => ({
-      name,
-      label: action.label,
-      ...(action.description ? { description: action.description } : {}),
-      fields: formFields(action.options ?? {}, `actions.${name}.fields`, declaration.id),
-    }))
+    form.actions = Object.entries(declaration.actions)
+      // An editor lists only the actions its surface runs (ActionDeclaration.surfaces).
+      .filter(
+        ([, action]: [string, any]) =>
+          !surface || !action.surfaces || action.surfaces.includes(surface)
+      )
+      .map(([name, action]: [string, any]) => ({
+        name,
+        label: action.label,
+        ...(action.description ? { description: action.description } : {}),
+        fields: formFields(action.options ?? {}, `actions.${name}.fields`, declaration.id),
+      }))
   }
   if (declaration.credentials) form.credentials = formFields(declaration.credentials, 'credentials')
   if (declaration.items) {

@@ -247,6 +247,7 @@ export function buildContext(
 ): RunnerContext {
   const context: Omit<RunnerContext, 'signal'> & SignalSource = {
     surface: input.surface ?? (input.bot ? 'bot' : 'workflow'),
+    workspaceId: input.workspaceId,
     bot: input.bot,
     options,
     credentials,

@@ -15,6 +15,7 @@ const AdminPluginsController = () => import('#controllers/admin/plugins_controll
 const AdminAiPricesController = () => import('#controllers/admin/ai_prices_controller')
 const PluginsApiController = () => import('#controllers/api/plugins_controller')
 const PluginFetchersController = () => import('#controllers/api/plugin_fetchers_controller')
+const PluginCallsController = () => import('#controllers/api/plugin_calls_controller')
 
 const ViewerController = () => import('#controllers/chat/viewer_controller')
 
@@ -91,6 +92,13 @@ router
     router.post('/api/bots/:botId/blocks/test', [PluginsApiController, 'test'])
   })
   .use(middleware.auth())
+
+// Application calls of data plugins (/api/postgres/findRecord...): the call names are the
+// spec's; which plugins answer them is each plugin's `apiCalls` export.
+router
+  .post('/api/:plugin/:call', [PluginCallsController, 'run'])
+  .where('call', /^(createTable|insertRecord|findRecord|updateRecord|deleteRecord)$/)
+  .use([middleware.auth(), middleware.workspace()])
 
 // Live options of the editors' forms (optionsFrom), in the current workspace.
 router

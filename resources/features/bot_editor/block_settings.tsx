@@ -23,6 +23,7 @@ import {
   SelectValue,
 } from '~/components/ui/select'
 import { PluginForm } from '~/features/plugin_form/plugin_form'
+import { BlockForm as CustomOrGeneratedForm } from '~/features/plugin_form/block_form'
 import {
   hasCredentialsField,
   useWorkspaceCredentials,
@@ -205,7 +206,9 @@ function BlockForm({
       )}
       {fields.length > 0 && (
         <FormEditKey.Provider value={`block:${block.id}`}>
-          <PluginForm
+          {/* The plugin's own form.tsx when it ships one (a Test button, a slider). */}
+          <CustomOrGeneratedForm
+            slug={form.slug}
             fields={fields}
             value={value}
             onChange={change}

@@ -1,0 +1,17 @@
+import vine from '@vinejs/vine'
+
+/**
+ * The body of `/api/{plugin}/{call}` (docs/spec/03-integrations.md section 7): stored
+ * credentials by id (never a URL), the table and what the call needs.
+ */
+export const runPluginCallValidator = vine.compile(
+  vine.object({
+    workspaceId: vine.string().trim().maxLength(64).optional(),
+    credentialsId: vine.string().trim().maxLength(64),
+    tableName: vine.string().trim().maxLength(128),
+    columns: vine.array(vine.object({}).allowUnknownProperties()).maxLength(200).optional(),
+    fields: vine.array(vine.object({}).allowUnknownProperties()).maxLength(200).optional(),
+    conditions: vine.array(vine.object({}).allowUnknownProperties()).maxLength(50).optional(),
+    responseMapping: vine.array(vine.object({}).allowUnknownProperties()).maxLength(50).optional(),
+  })
+)
