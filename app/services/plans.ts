@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon'
+import env from '#start/env'
 import Plan from '#models/plan'
 import { DEFAULT_PLANS, parseDuration, type PlanDefinition, type PlanName } from '#shared/plans'
 
@@ -32,6 +33,20 @@ export async function listPlans(): Promise<PlanDefinition[]> {
     limits: row.limits,
     features: row.features,
   }))
+}
+
+/** Billing is on once Stripe's secret key is configured. */
+export function billingEnabled(): boolean {
+  return !!env.get('STRIPE_SECRET_KEY')
+}
+
+/**
+ * The plan of new accounts and workspaces: DEFAULT_WORKSPACE_PLAN when set, else FREE (the
+ * spec's default) when billing is on, else UNLIMITED: with nobody to pay, a self-hosted
+ * install must not stop its own admin at one bot (docs/architecture.md, "Plans").
+ */
+export function defaultPlanName(): PlanName {
+  return env.get('DEFAULT_WORKSPACE_PLAN') ?? (billingEnabled() ? 'FREE' : 'UNLIMITED')
 }
 
 /** End date of a plan that starts now. */

@@ -12,6 +12,7 @@ const DashboardController = () => import('#controllers/bots/dashboard_controller
 const CredentialsController = () => import('#controllers/settings/credentials_controller')
 const AdminPluginsController = () => import('#controllers/admin/plugins_controller')
 const AdminAiPricesController = () => import('#controllers/admin/ai_prices_controller')
+const AdminWorkspacesController = () => import('#controllers/admin/workspaces_controller')
 const PluginsApiController = () => import('#controllers/api/plugins_controller')
 const PluginFetchersController = () => import('#controllers/api/plugin_fetchers_controller')
 
@@ -76,6 +77,11 @@ router
     router.put('/admin/ai-prices/:id', [AdminAiPricesController, 'update'])
     router.delete('/admin/ai-prices/:id', [AdminAiPricesController, 'destroy'])
     router.post('/admin/ai-credits', [AdminAiPricesController, 'grant'])
+    router.get('/admin/workspaces', [AdminWorkspacesController, 'index'])
+    router.put('/admin/workspaces/:id/plan', [AdminWorkspacesController, 'setWorkspacePlan'])
+    router.put('/admin/workspaces/:id/suspended', [AdminWorkspacesController, 'setSuspended'])
+    router.put('/admin/users/:id/plan', [AdminWorkspacesController, 'setUserPlan'])
+    router.post('/admin/users/:id/ai-credits', [AdminWorkspacesController, 'grantCredits'])
   })
   .use([middleware.auth(), middleware.workspace()])
 
