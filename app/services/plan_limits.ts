@@ -133,17 +133,23 @@ export function countUsage(key: CountedLimit, scopeId: string, client: Client = 
  * (docs/security.md, "Plan limits"). The write itself is still checked under the lock.
  */
 export async function planUsage(user: User, workspace: Workspace): Promise<PlanUsageDto> {
-  const { plan, expired, judgedBy } = await effectivePlan(user, workspace)
+  const { plan, judgedBy } = await effectivePlan(user, workspace)
+  // New workspaces are judged by the person's own plan, wherever they stand (CreateWorkspace).
+  const own = await effectivePlan(user, null)
   const entries = await Promise.all(
     COUNTED_LIMITS.map(async (key) => {
-      const scopeId = key === 'multipleWorkspace' ? user.id : workspace.id
-      return [key, { used: await countUsage(key, scopeId), limit: plan.limits[key] }] as const
+      const ownCount = key === 'multipleWorkspace'
+      const limit = (ownCount ? own.plan : plan).limits[key]
+      return [
+        key,
+        { used: await countUsage(key, ownCount ? user.id : workspace.id), limit },
+      ] as const
     })
   )
   return {
     plan: plan.name,
     label: plan.label,
-    expired,
+    expired: own.expired,
     judgedBy,
     usage: Object.fromEntries(entries) as PlanUsageDto['usage'],
   }

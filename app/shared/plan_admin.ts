@@ -25,6 +25,7 @@ export interface LimitUsage {
 export interface PlanUsageDto {
   plan: PlanName
   label: string
+  /** The person's own plan has expired: no new workspace. */
   expired: boolean
   /** The workspace's creator is judged by their own plan, other members by the workspace's. */
   judgedBy: 'user' | 'workspace'

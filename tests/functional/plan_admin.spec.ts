@@ -386,3 +386,35 @@ test.group('Plans: node ace workspace:plan', () => {
     assert.equal(allowed.status(), 302)
   })
 })
+
+test.group('Plans: usage sent to the pages', () => {
+  test('pages receive the counted limits, judged as the server judges', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await createUser()
+    await client.post('/bots').form({}).loginAs(owner).withCsrfToken().redirects(0)
+    const page = await client.get('/bots').loginAs(owner).withInertia()
+    const usage = page.inertiaProps.planUsage as any
+    assert.equal(usage.plan, 'FREE')
+    assert.equal(usage.judgedBy, 'user')
+    assert.deepEqual(usage.usage.botCreation, { used: 1, limit: 1 })
+    assert.deepEqual(usage.usage.multipleWorkspace, { used: 1, limit: 1 })
+    assert.deepEqual(usage.usage.workflowCreation, { used: 0, limit: 1 })
+
+    // A member is judged by the workspace's plan, new workspaces by their own.
+    const workspace = await firstWorkspaceOf(owner)
+    const member = await createUser()
+    await workspace.related('members').create({ userId: member.id, role: 'MEMBER' })
+    await ace([workspace.id, 'STANDARD'])
+    const asMember = await client
+      .get('/bots')
+      .loginAs(member)
+      .withSession({ currentWorkspaceId: workspace.id })
+      .withInertia()
+    const memberUsage = asMember.inertiaProps.planUsage as any
+    assert.equal(memberUsage.judgedBy, 'workspace')
+    assert.deepEqual(memberUsage.usage.botCreation, { used: 1, limit: 50 })
+    assert.deepEqual(memberUsage.usage.multipleWorkspace, { used: 1, limit: 1 })
+  })
+})
