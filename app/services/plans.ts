@@ -49,9 +49,20 @@ export function defaultPlanName(): PlanName {
   return env.get('DEFAULT_WORKSPACE_PLAN') ?? (billingEnabled() ? 'FREE' : 'UNLIMITED')
 }
 
+/**
+ * The latest end date stored: MySQL/MariaDB TIMESTAMP columns stop at 2038-01-19, so
+ * UNLIMITED's '100 years' would fail every insert there. Past it a plan is as good as
+ * endless anyway.
+ */
+export const LATEST_PLAN_END = DateTime.fromISO('2037-12-31T23:59:59Z', { zone: 'utc' })
+
+export function clampPlanEnd(endsAt: DateTime): DateTime {
+  return endsAt > LATEST_PLAN_END ? LATEST_PLAN_END : endsAt
+}
+
 /** End date of a plan that starts now. */
 export function planEndDate(plan: PlanDefinition, from: DateTime = DateTime.now()): DateTime {
-  return from.plus(parseDuration(plan.duration))
+  return clampPlanEnd(from.plus(parseDuration(plan.duration)))
 }
 
 /** Remaining plan days: the ceiling of the days to the end date, at least 0 (docs/spec/01-app.md section 5). */

@@ -13,6 +13,8 @@ export const setPlanValidator = vine.compile(
     endsAt: vine
       .date({ formats: ['YYYY-MM-DD'] })
       .afterOrEqual('today')
+      // The TIMESTAMP columns of MySQL/MariaDB end in January 2038 (LATEST_PLAN_END).
+      .beforeOrEqual('2037-12-31')
       .optional()
       .nullable(),
   })

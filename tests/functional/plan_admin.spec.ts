@@ -6,6 +6,7 @@ import AdminAuditLog from '#models/admin_audit_log'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import CreateWorkspace from '#actions/workspaces/create_workspace'
 import { aiCreditsText } from '#services/ai/credits'
+import { LATEST_PLAN_END } from '#services/plans'
 import { createUser, firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 /*
@@ -187,8 +188,9 @@ test.group('Plans: /admin/workspaces', () => {
     ).assertStatus(302)
     await owner.refresh()
     assert.equal(owner.plan, 'UNLIMITED')
-    // No end date given: the plan's own duration (100 years) from now.
-    assert.isAbove(owner.planEndsAt!.diffNow('years').years, 99)
+    // No end date given: the plan's own duration (100 years) from now, kept within what
+    // every database stores (MySQL/MariaDB TIMESTAMP ends in January 2038).
+    assert.equal(owner.planEndsAt!.toUTC().toISO(), LATEST_PLAN_END.toISO())
 
     ;(
       await send(
@@ -261,6 +263,13 @@ test.group('Plans: /admin/workspaces', () => {
       client.put(`/admin/workspaces/${workspace.id}/plan`).json({ plan: 'BASIC', endsAt: past })
     )
     pastResponse.assertStatus(422)
+    const tooLate = await json(
+      client.put(`/admin/workspaces/${workspace.id}/plan`).json({
+        plan: 'BASIC',
+        endsAt: '2040-01-01',
+      })
+    )
+    tooLate.assertStatus(422)
     ;(
       await json(client.post(`/admin/users/${owner.id}/ai-credits`).json({ amount: 0 }))
     ).assertStatus(422)

@@ -5,7 +5,7 @@ import AdminAuditLog from '#models/admin_audit_log'
 import User from '#models/user'
 import Workspace from '#models/workspace'
 import { grantAiCredits } from '#services/ai/credits'
-import { getPlan, planEndDate } from '#services/plans'
+import { clampPlanEnd, getPlan, planEndDate } from '#services/plans'
 import type { AuditAction, AuditTargetType } from '#shared/plan_admin'
 import type { PlanName } from '#shared/plans'
 
@@ -62,7 +62,7 @@ function describe(target: Target) {
 /** Sets the plan and its end date of a workspace (binds its members) or of an account. */
 export async function setPlan(actor: AdminActor, target: Target, input: PlanInput) {
   const plan = await getPlan(input.plan)
-  const endsAt = input.endsAt ?? planEndDate(plan)
+  const endsAt = input.endsAt ? clampPlanEnd(input.endsAt) : planEndDate(plan)
   const model = target.model
   const before = { plan: model.plan, endsAt: model.planEndsAt?.toISO() ?? null }
   await db.transaction(async (trx) => {
