@@ -214,6 +214,12 @@ test.group('Plans: /admin/workspaces', () => {
     await workspace.refresh()
     assert.isFalse(!!workspace.isSuspended)
 
+    // Each write returns to the search it was made from.
+    const fromSearch = await send(
+      client.put(`/admin/workspaces/${workspace.id}/suspended`).json({ suspended: false })
+    ).header('referer', `/admin/workspaces?q=${workspace.id}`)
+    assert.equal(fromSearch.header('location'), `/admin/workspaces?q=${workspace.id}`)
+
     ;(
       await send(client.post(`/admin/users/${owner.id}/ai-credits`).json({ amount: 2.5 }))
     ).assertStatus(302)

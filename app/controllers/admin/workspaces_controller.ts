@@ -57,7 +57,8 @@ export default class AdminWorkspacesController {
         endsAt: endOfDay(endsAt),
       }
     )
-    return response.redirect().back()
+    // Back to the same search: back() alone drops the referrer's query string.
+    return response.redirect().withQs().back()
   }
 
   async setSuspended({ auth, bouncer, params, request, response }: HttpContext) {
@@ -65,7 +66,8 @@ export default class AdminWorkspacesController {
     const workspace = await findOr404(Workspace, params.id)
     const { suspended } = await request.validateUsing(setSuspendedValidator)
     await setSuspended(actorOf(auth.user!), workspace, suspended)
-    return response.redirect().back()
+    // Back to the same search: back() alone drops the referrer's query string.
+    return response.redirect().withQs().back()
   }
 
   async setUserPlan({ auth, bouncer, params, request, response }: HttpContext) {
@@ -80,7 +82,8 @@ export default class AdminWorkspacesController {
         endsAt: endOfDay(endsAt),
       }
     )
-    return response.redirect().back()
+    // Back to the same search: back() alone drops the referrer's query string.
+    return response.redirect().withQs().back()
   }
 
   async grantCredits({ auth, bouncer, params, request, response }: HttpContext) {
@@ -88,7 +91,8 @@ export default class AdminWorkspacesController {
     const user = await findOr404(User, params.id)
     const { amount } = await request.validateUsing(grantCreditsValidator)
     await grantCredits(actorOf(auth.user!), user, amount)
-    return response.redirect().back()
+    // Back to the same search: back() alone drops the referrer's query string.
+    return response.redirect().withQs().back()
   }
 }
 
