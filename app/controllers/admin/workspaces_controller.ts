@@ -18,6 +18,9 @@ import {
   setSuspendedValidator,
 } from '#validators/plan_admin'
 
+/** Back to the search the change was made from: back() alone drops the referrer's query. */
+const backToSearch = (response: HttpContext['response']) => response.redirect().withQs().back()
+
 const actorOf = (user: User): AdminActor => ({ id: user.id, label: user.email })
 
 /** The plan input's day ends at midnight UTC at its end, so the plan lasts that whole day. */
@@ -57,8 +60,7 @@ export default class AdminWorkspacesController {
         endsAt: endOfDay(endsAt),
       }
     )
-    // Back to the same search: back() alone drops the referrer's query string.
-    return response.redirect().withQs().back()
+    return backToSearch(response)
   }
 
   async setSuspended({ auth, bouncer, params, request, response }: HttpContext) {
@@ -66,8 +68,7 @@ export default class AdminWorkspacesController {
     const workspace = await findOr404(Workspace, params.id)
     const { suspended } = await request.validateUsing(setSuspendedValidator)
     await setSuspended(actorOf(auth.user!), workspace, suspended)
-    // Back to the same search: back() alone drops the referrer's query string.
-    return response.redirect().withQs().back()
+    return backToSearch(response)
   }
 
   async setUserPlan({ auth, bouncer, params, request, response }: HttpContext) {
@@ -82,8 +83,7 @@ export default class AdminWorkspacesController {
         endsAt: endOfDay(endsAt),
       }
     )
-    // Back to the same search: back() alone drops the referrer's query string.
-    return response.redirect().withQs().back()
+    return backToSearch(response)
   }
 
   async grantCredits({ auth, bouncer, params, request, response }: HttpContext) {
@@ -91,8 +91,7 @@ export default class AdminWorkspacesController {
     const user = await findOr404(User, params.id)
     const { amount } = await request.validateUsing(grantCreditsValidator)
     await grantCredits(actorOf(auth.user!), user, amount)
-    // Back to the same search: back() alone drops the referrer's query string.
-    return response.redirect().withQs().back()
+    return backToSearch(response)
   }
 }
 
