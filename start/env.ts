@@ -16,6 +16,11 @@ function oneOf<T extends string>(allowed: readonly T[], fallback: T) {
   }
 }
 
+function optionalOneOf<T extends string>(allowed: readonly T[]) {
+  return (name: string, value?: string): T | undefined =>
+    value === undefined || value === '' ? undefined : oneOf(allowed, allowed[0])(name, value)
+}
+
 function bool(fallback: boolean) {
   return (name: string, value?: string): boolean => {
     if (value === undefined || value === '') return fallback
@@ -81,10 +86,16 @@ export default await Env.create(new URL('../', import.meta.url), {
 
   DISABLE_SIGNUP: bool(false),
   ADMIN_EMAILS: Env.schema.string.optional(),
-  DEFAULT_WORKSPACE_PLAN: oneOf(
-    ['FREE', 'BASIC', 'STANDARD', 'ENTERPRIZE', 'UNLIMITED'] as const,
-    'FREE'
-  ),
+  // Empty: UNLIMITED without billing, FREE with it (app/services/plans.ts, defaultPlanName).
+  DEFAULT_WORKSPACE_PLAN: optionalOneOf([
+    'FREE',
+    'BASIC',
+    'STANDARD',
+    'ENTERPRIZE',
+    'UNLIMITED',
+  ] as const),
+  // Stripe billing: its secret key turns billing on (and the FREE default plan with it).
+  STRIPE_SECRET_KEY: Env.schema.string.optional(),
 
   GITHUB_CLIENT_ID: Env.schema.string.optional(),
   GITHUB_CLIENT_SECRET: Env.schema.string.optional(),

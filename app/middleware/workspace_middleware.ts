@@ -1,18 +1,22 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
+import { isAdminEmail } from '#services/admins'
 
 const PAST_DUE_ALLOWED = ['/bots/plans', '/past-due', '/settings/account/billing']
 
 /**
  * App pages run in a workspace. A suspended workspace leads to /suspended and a past-due one
- * to /past-due, except the plans page (docs/spec/01-app.md section 4).
+ * to /past-due, except the plans page (docs/spec/01-app.md section 4). The instance admin
+ * pages work on no workspace: an admin whose current workspace is suspended still reaches
+ * /admin/workspaces to lift it.
  */
 export default class WorkspaceMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const user = ctx.auth.user!
     const current = await resolveCurrentWorkspace(ctx, user)
     const path = ctx.request.url()
+    if (path.startsWith('/admin/') && isAdminEmail(user.email)) return next()
     if (current?.workspace.isSuspended && path !== '/suspended') {
       return ctx.response.redirect('/suspended')
     }

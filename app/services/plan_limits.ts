@@ -1,9 +1,9 @@
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User from '#models/user'
 import Workspace from '#models/workspace'
 import { checkLimit, effectivePlan } from '#services/capabilities'
-import type { PlanLimits } from '#shared/plans'
+import { COUNTED_LIMITS, type CountedLimit, type PlanUsageDto } from '#shared/plan_admin'
 
 /**
  * The plan limits that count rows, enforced on every path that adds to a count: create,
@@ -19,17 +19,10 @@ import type { PlanLimits } from '#shared/plans'
  * database's write lock before anything is read, so a second process waits too.
  */
 
-export type CountedLimit = keyof Pick<
-  PlanLimits,
-  | 'botCreation'
-  | 'botPublish'
-  | 'workflowCreation'
-  | 'workflowActivation'
-  | 'multipleUser'
-  | 'multipleWorkspace'
->
+export type { CountedLimit }
 
 type Trx = TransactionClientContract
+type Client = QueryClientContract | TransactionClientContract
 
 async function total(query: Promise<any[]>) {
   const rows = await query
@@ -37,7 +30,7 @@ async function total(query: Promise<any[]>) {
 }
 
 /** What counts against each limit; `scopeId` is the workspace (the user for workspaces). */
-const COUNTERS: Record<CountedLimit, (trx: Trx, scopeId: string) => Promise<number>> = {
+const COUNTERS: Record<CountedLimit, (trx: Client, scopeId: string) => Promise<number>> = {
   botCreation: (trx, workspaceId) =>
     total(
       trx
@@ -127,4 +120,37 @@ export async function workspaceOwner(workspaceId: string): Promise<LimitActor> {
   const user = workspace.createdBy ? await User.find(workspace.createdBy) : null
   if (!user) throw new Error(`workspace ${workspaceId} has no creator to judge its plan by`)
   return { user, workspace }
+}
+
+/** What counts against `key` now (outside any lock: for display, never to guard a write). */
+export function countUsage(key: CountedLimit, scopeId: string, client: Client = db.connection()) {
+  return COUNTERS[key](client, scopeId)
+}
+
+/**
+ * The counted limits of `user` in `workspace` with what already counts against them, for
+ * the pages that disable an action at its limit before a form is filled in
+ * (docs/security.md, "Plan limits"). The write itself is still checked under the lock.
+ */
+export async function planUsage(user: User, workspace: Workspace): Promise<PlanUsageDto> {
+  const { plan, judgedBy } = await effectivePlan(user, workspace)
+  // New workspaces are judged by the person's own plan, wherever they stand (CreateWorkspace).
+  const own = await effectivePlan(user, null)
+  const entries = await Promise.all(
+    COUNTED_LIMITS.map(async (key) => {
+      const ownCount = key === 'multipleWorkspace'
+      const limit = (ownCount ? own.plan : plan).limits[key]
+      return [
+        key,
+        { used: await countUsage(key, ownCount ? user.id : workspace.id), limit },
+      ] as const
+    })
+  )
+  return {
+    plan: plan.name,
+    label: plan.label,
+    expired: own.expired,
+    judgedBy,
+    usage: Object.fromEntries(entries) as PlanUsageDto['usage'],
+  }
 }

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon'
+import env from '#start/env'
 import Plan from '#models/plan'
 import { DEFAULT_PLANS, parseDuration, type PlanDefinition, type PlanName } from '#shared/plans'
 
@@ -34,9 +35,34 @@ export async function listPlans(): Promise<PlanDefinition[]> {
   }))
 }
 
+/** Billing is on once Stripe's secret key is configured. */
+export function billingEnabled(): boolean {
+  return !!env.get('STRIPE_SECRET_KEY')
+}
+
+/**
+ * The plan of new accounts and workspaces: DEFAULT_WORKSPACE_PLAN when set, else FREE (the
+ * spec's default) when billing is on, else UNLIMITED: with nobody to pay, a self-hosted
+ * install must not stop its own admin at one bot (docs/architecture.md, "Plans").
+ */
+export function defaultPlanName(): PlanName {
+  return env.get('DEFAULT_WORKSPACE_PLAN') ?? (billingEnabled() ? 'FREE' : 'UNLIMITED')
+}
+
+/**
+ * The latest end date stored: MySQL/MariaDB TIMESTAMP columns stop at 2038-01-19, so
+ * UNLIMITED's '100 years' would fail every insert there. Past it a plan is as good as
+ * endless anyway.
+ */
+export const LATEST_PLAN_END = DateTime.fromISO('2037-12-31T23:59:59Z', { zone: 'utc' })
+
+export function clampPlanEnd(endsAt: DateTime): DateTime {
+  return endsAt > LATEST_PLAN_END ? LATEST_PLAN_END : endsAt
+}
+
 /** End date of a plan that starts now. */
 export function planEndDate(plan: PlanDefinition, from: DateTime = DateTime.now()): DateTime {
-  return from.plus(parseDuration(plan.duration))
+  return clampPlanEnd(from.plus(parseDuration(plan.duration)))
 }
 
 /** Remaining plan days: the ceiling of the days to the end date, at least 0 (docs/spec/01-app.md section 5). */

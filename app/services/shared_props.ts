@@ -3,6 +3,7 @@ import app from '@adonisjs/core/services/app'
 import { toUserDto } from '#dtos/user_dto'
 import { toWorkspaceDto, toWorkspaceSummaryDto } from '#dtos/workspace_dto'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
+import { planUsage } from '#services/plan_limits'
 import { enabledOAuthProviders } from '#services/oauth_providers'
 import { smtpConfigured } from '#services/mailer'
 import { viewerBaseUrl } from '#services/public_surface'
@@ -43,4 +44,12 @@ export const sharedProps = {
   oauthProviders: () => enabledOAuthProviders(),
   appVersion: () => process.env.npm_package_version ?? '0.1.0',
   viewerUrl: () => viewerBaseUrl(),
+  // Read by the buttons that create bots, workflows, workspaces and invitations: at a limit
+  // they are disabled with the reason before any form is filled in.
+  planUsage: async (ctx: HttpContext) => {
+    const user = ctx.auth?.user
+    if (!user) return null
+    const current = await resolveCurrentWorkspace(ctx, user)
+    return current ? planUsage(user, current.workspace) : null
+  },
 }

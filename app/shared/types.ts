@@ -2,6 +2,7 @@
  * Shapes sent to the browser (built by app/dtos). Shared by server and client.
  */
 import type { PlanDefinition, PlanName } from './plans.js'
+import type { PlanUsageDto } from './plan_admin.js'
 import type {
   Appearance,
   GraphNavigation,
@@ -88,6 +89,9 @@ export interface SharedProps {
   appVersion: string
   /** Where public bot pages and /embed.js are served (VIEWER_URL); '' for this host. */
   viewerUrl: string
+  /** The counted limits in the current workspace, to disable an action at its limit. */
+  planUsage: PlanUsageDto | null
 }
 
 export type { PlanDefinition }
+export type { PlanUsageDto }

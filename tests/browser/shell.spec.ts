@@ -39,6 +39,8 @@ test.group('App shell in the browser', () => {
     await signInThroughMailbox(page, email)
     const user = await User.findByOrFail('email', email)
     await setUserPlan(user, 'STANDARD')
+    // The page shows the limits it was loaded with (FREE: one workspace, the item disabled).
+    await page.reload()
 
     await page.getByTestId('workspace-switcher').click()
     await page.getByTestId('new-workspace').click()
@@ -66,16 +68,19 @@ test.group('App shell in the browser', () => {
     const page = await visit('/signin')
     await signInThroughMailbox(page, email)
     await page.goto('/settings/workspace/member')
+    // An empty e-mail shows the spec's message next to the field.
+    await page.getByTestId('invite-submit').click()
+    await page.getByText('Please enter an email address to send the invitation.').first().waitFor()
+
     const invitee = uniqueEmail('invitee')
     await page.getByTestId('invite-email').fill(invitee)
     await page.getByTestId('invite-submit').click()
     await page.getByTestId('invitation-row').filter({ hasText: invitee }).waitFor()
     assert.isNotNull(await WorkspaceInvitation.findBy('email', invitee))
 
-    // An empty e-mail shows the spec's message next to the field.
-    await page.getByTestId('invite-email').fill('')
-    await page.getByTestId('invite-submit').click()
-    await page.getByText('Please enter an email address to send the invitation.').first().waitFor()
+    // FREE has two seats, the owner's and this invitation's: the form now says so, disabled.
+    await page.getByTestId('plan-limit-multipleUser').waitFor()
+    assert.isTrue(await page.getByTestId('invite-submit').isDisabled())
   })
 
   test('change language and appearance', async ({ visit, assert }) => {

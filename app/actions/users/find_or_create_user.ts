@@ -6,7 +6,7 @@ import BotInvitation from '#models/bot_invitation'
 import WorkspaceMember from '#models/workspace_member'
 import AppError from '#exceptions/app_error'
 import CreateWorkspace from '#actions/workspaces/create_workspace'
-import { getPlan, planEndDate } from '#services/plans'
+import { defaultPlanName, getPlan, planEndDate } from '#services/plans'
 import { isAdminEmail } from '#services/admins'
 
 export function normaliseEmail(email: string) {
@@ -48,7 +48,7 @@ export default class FindOrCreateUser {
 
     if (!(await maySignUp(email))) throw signupDisabledError()
 
-    const plan = await getPlan('FREE')
+    const plan = await getPlan(defaultPlanName())
     const user = await db.transaction(async (trx) => {
       const created = await User.create(
         {

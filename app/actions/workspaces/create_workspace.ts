@@ -1,9 +1,8 @@
-import env from '#start/env'
 import Workspace from '#models/workspace'
 import WorkspaceMember from '#models/workspace_member'
 import type User from '#models/user'
 import { withinPlanLimit } from '#services/plan_limits'
-import { getPlan, planEndDate } from '#services/plans'
+import { defaultPlanName, getPlan, planEndDate } from '#services/plans'
 import { workspacesOf } from '#services/workspace_access'
 import { defaultWorkspaceName, uniqueName } from '#actions/workspaces/default_workspace_name'
 
@@ -22,7 +21,7 @@ export default class CreateWorkspace {
     const name = input.name?.trim()
       ? uniqueName(input.name.trim(), taken)
       : defaultWorkspaceName(user.name, taken)
-    const plan = await getPlan(env.get('DEFAULT_WORKSPACE_PLAN'))
+    const plan = await getPlan(defaultPlanName())
 
     return withinPlanLimit(
       { user, workspace: null },

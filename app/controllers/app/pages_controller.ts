@@ -1,10 +1,13 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { listPlans } from '#services/plans'
+import { billingEnabled, listPlans } from '#services/plans'
 
 /** Pages of the shell whose content arrives with later features show their empty states. */
 export default class PagesController {
   async plans({ inertia }: HttpContext) {
-    return inertia.render('bots/plans', { plans: await listPlans() })
+    return inertia.render('bots/plans', {
+      plans: await listPlans(),
+      billingEnabled: billingEnabled(),
+    })
   }
 
   async vectors({ inertia }: HttpContext) {

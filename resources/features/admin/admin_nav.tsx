@@ -3,6 +3,11 @@ import { useTranslation } from 'react-i18next'
 import { cn } from '~/lib/utils'
 
 const PAGES = [
+  {
+    href: '/admin/workspaces',
+    labelKey: 'planAdmin.nav',
+    testId: 'admin-nav-workspaces',
+  },
   { href: '/admin/plugins', labelKey: 'adminAiPrices.nav.plugins', testId: 'admin-nav-plugins' },
   {
     href: '/admin/ai-prices',
@@ -18,7 +23,8 @@ export function AdminNav() {
   return (
     <nav aria-label={t('adminAiPrices.nav.label')} className="flex gap-1 border-b px-6">
       {PAGES.map((page) => {
-        const current = url === page.href || url.startsWith(`${page.href}/`)
+        const path = url.split(/[?#]/)[0]
+        const current = path === page.href || path.startsWith(`${page.href}/`)
         return (
           <Link
             key={page.href}

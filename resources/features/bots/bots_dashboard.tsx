@@ -5,6 +5,7 @@ import { BotIcon, FolderOpenIcon, PlusIcon } from 'lucide-react'
 import { toast } from 'sonner'
 import { PageHeader } from '~/features/shell/app_layout'
 import { EmptyState } from '~/components/empty_state'
+import { PlanLimitGate } from '~/features/plans/plan_limit'
 import { Button, buttonVariants } from '~/components/ui/button'
 import { Skeleton } from '~/components/ui/skeleton'
 import { usePageProps } from '~/hooks/use_shared_props'
@@ -152,11 +153,14 @@ export function BotsDashboard(props: Partial<DashboardProps>) {
     })
   }
 
+  // New, import and template all add a bot: the one button to them waits at the limit.
   const createButton = (
-    <Button size="sm" data-testid="create-bot" onClick={() => setCreatingBot(true)}>
-      <PlusIcon aria-hidden />
-      {t('bots.create.button')}
-    </Button>
+    <PlanLimitGate limitKey="botCreation" label={t('bots.create.button')} testId="create-bot">
+      <Button size="sm" data-testid="create-bot" onClick={() => setCreatingBot(true)}>
+        <PlusIcon aria-hidden />
+        {t('bots.create.button')}
+      </Button>
+    </PlanLimitGate>
   )
 
   const isEmpty = folders.length === 0 && bots.length === 0
@@ -173,7 +177,7 @@ export function BotsDashboard(props: Partial<DashboardProps>) {
               : t('bots.description')
         }
         actions={
-          <div className="flex flex-wrap items-center gap-2">
+          <div className="flex flex-wrap items-start gap-2">
             <Link
               href="/bots/plans"
               className={buttonVariants({ variant: 'ghost', size: 'sm' })}

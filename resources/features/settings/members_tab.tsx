@@ -7,6 +7,7 @@ import { WORKSPACE_ROLES, type WorkspaceRole } from '#shared/workspace_roles'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { Input } from '~/components/ui/input'
 import { FieldError, Label } from '~/components/ui/label'
+import { PlanLimitReason } from '~/features/plans/plan_limit'
 import { Button } from '~/components/ui/button'
 import { Badge } from '~/components/ui/badge'
 import {
@@ -108,7 +109,16 @@ export function MembersTab({
           title={t('settings.members.inviteTitle')}
           description={t('settings.members.inviteDescription')}
         >
+          {/* At the seat limit the form waits for a plan with room, before anything is typed. */}
           <form onSubmit={invite} className="grid gap-2" noValidate>
+            {full && (
+              <PlanLimitReason
+                id="invite-limit"
+                reason={t('planLimits.multipleUser', { limit: memberLimit })}
+                limitKey="multipleUser"
+                className="text-sm"
+              />
+            )}
             <Label htmlFor="invite-email">{t('settings.members.emailLabel')}</Label>
             <div className="flex flex-wrap items-start gap-2">
               <Input
@@ -120,16 +130,25 @@ export function MembersTab({
                 onChange={(e) => form.setData('email', e.target.value)}
                 placeholder={t('settings.members.emailPlaceholder')}
                 className="min-w-48 flex-1"
+                disabled={full}
                 aria-invalid={!!form.errors.email}
-                aria-describedby={form.errors.email ? 'invite-email-error' : undefined}
+                aria-describedby={
+                  full ? 'invite-limit' : form.errors.email ? 'invite-email-error' : undefined
+                }
               />
               <RoleSelect
                 value={form.data.role}
                 onChange={(role) => form.setData('role', role)}
                 testId="invite-role"
                 label={t('settings.members.roleLabel')}
+                disabled={full}
               />
-              <Button type="submit" data-testid="invite-submit" disabled={form.processing}>
+              <Button
+                type="submit"
+                data-testid="invite-submit"
+                disabled={form.processing || full}
+                aria-describedby={full ? 'invite-limit' : undefined}
+              >
                 {form.processing ? t('settings.members.inviting') : t('settings.members.invite')}
               </Button>
             </div>

@@ -1,9 +1,17 @@
 import { useEffect, type ReactNode } from 'react'
 import { Link, usePage } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { BotIcon, DatabaseIcon, SettingsIcon, WorkflowIcon, type LucideIcon } from 'lucide-react'
+import {
+  BotIcon,
+  DatabaseIcon,
+  SettingsIcon,
+  ShieldIcon,
+  WorkflowIcon,
+  type LucideIcon,
+} from 'lucide-react'
 import { cn } from '~/lib/utils'
 import { PageEffects } from '~/components/page_effects'
+import { usePageProps } from '~/hooks/use_shared_props'
 import { WorkspaceSwitcher } from './workspace_switcher'
 import { UserMenu } from './user_menu'
 
@@ -41,6 +49,15 @@ const NAV: NavItem[] = [
   },
 ]
 
+/** Shown to instance admins (ADMIN_EMAILS) only: the plan administration page. */
+const ADMIN_NAV: NavItem = {
+  href: '/admin/workspaces',
+  match: '/admin',
+  labelKey: 'planAdmin.sidebar',
+  icon: ShieldIcon,
+  testId: 'nav-admin',
+}
+
 function pathOf(url: string) {
   return url.split(/[?#]/)[0]
 }
@@ -65,8 +82,10 @@ function useBodyScrollLock(path: string) {
 export function AppLayout({ children, className }: { children: ReactNode; className?: string }) {
   const { t } = useTranslation()
   const { url } = usePage()
+  const { user } = usePageProps()
   const path = pathOf(url)
   useBodyScrollLock(path)
+  const nav = user?.isAdmin ? [...NAV, ADMIN_NAV] : NAV
 
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
@@ -84,7 +103,7 @@ export function AppLayout({ children, className }: { children: ReactNode; classN
         <WorkspaceSwitcher compact className="max-w-[40%] md:w-full md:max-w-none" />
         <nav aria-label={t('nav.main')} className="min-w-0 flex-1 md:flex-none">
           <ul className="flex items-center gap-1 md:flex-col md:items-stretch">
-            {NAV.map((item) => {
+            {nav.map((item) => {
               const active = isActive(path, item.match)
               const Icon = item.icon
               return (

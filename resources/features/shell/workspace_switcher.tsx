@@ -1,9 +1,10 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { router } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { CheckIcon, ChevronsUpDownIcon, PlusIcon } from 'lucide-react'
+import { CheckIcon, ChevronsUpDownIcon, LockIcon, PlusIcon } from 'lucide-react'
 import { PLAN_LABELS } from '#shared/plans'
 import { usePageProps } from '~/hooks/use_shared_props'
+import { PlanLimitReason, usePlanLimit } from '~/features/plans/plan_limit'
 import { cn } from '~/lib/utils'
 import {
   DropdownMenu,
@@ -34,6 +35,8 @@ export function WorkspaceSwitcher({
   const { t } = useTranslation()
   const { workspaces, currentWorkspace } = usePageProps()
   const [creating, setCreating] = useState(false)
+  const workspaceLimit = usePlanLimit('multipleWorkspace')
+  const limitId = useId()
 
   return (
     <>
@@ -95,10 +98,23 @@ export function WorkspaceSwitcher({
             )
           })}
           <DropdownMenuSeparator />
-          <DropdownMenuItem data-testid="new-workspace" onSelect={() => setCreating(true)}>
-            <PlusIcon aria-hidden />
+          <DropdownMenuItem
+            data-testid="new-workspace"
+            disabled={!!workspaceLimit}
+            aria-describedby={workspaceLimit ? limitId : undefined}
+            onSelect={() => setCreating(true)}
+          >
+            {workspaceLimit ? <LockIcon aria-hidden /> : <PlusIcon aria-hidden />}
             {t('workspace.new.menuItem')}
           </DropdownMenuItem>
+          {workspaceLimit && (
+            <PlanLimitReason
+              id={limitId}
+              reason={workspaceLimit}
+              limitKey="multipleWorkspace"
+              className="px-2 pb-1.5"
+            />
+          )}
         </DropdownMenuContent>
       </DropdownMenu>
       <NewWorkspaceDialog open={creating} onOpenChange={setCreating} />

@@ -6,6 +6,7 @@ import { toast } from 'sonner'
 import type { WorkflowListPageProps, WorkflowSummaryDto } from '#shared/workflow/dto'
 import { PageHeader } from '~/features/shell/app_layout'
 import { EmptyState } from '~/components/empty_state'
+import { PlanLimitGate, usePlanLimit } from '~/features/plans/plan_limit'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { usePageProps } from '~/hooks/use_shared_props'
@@ -97,17 +98,26 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
     },
   }
 
+  // An import adds a workflow too: at the limit both wait for a plan with room.
+  const atLimit = usePlanLimit('workflowCreation') !== null
   const createButton = (
-    <Button size="sm" data-testid="create-workflow" onClick={create} disabled={creating}>
-      <PlusIcon aria-hidden />
-      {creating ? t('common.creating') : t('workflowList.create.button')}
-    </Button>
+    <PlanLimitGate
+      limitKey="workflowCreation"
+      label={t('workflowList.create.button')}
+      testId="create-workflow"
+    >
+      <Button size="sm" data-testid="create-workflow" onClick={create} disabled={creating}>
+        <PlusIcon aria-hidden />
+        {creating ? t('common.creating') : t('workflowList.create.button')}
+      </Button>
+    </PlanLimitGate>
   )
   const importButton = (
     <Button
       size="sm"
       variant="outline"
       data-testid="import-workflow"
+      disabled={atLimit}
       onClick={() => setImporting(true)}
     >
       <FileUpIcon aria-hidden />
@@ -125,7 +135,7 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
         description={readOnly ? t('workflowList.readOnly') : t('workflows.description')}
         actions={
           !readOnly && (
-            <div className="flex flex-wrap items-center gap-2">
+            <div className="flex flex-wrap items-start gap-2">
               {importButton}
               {createButton}
             </div>

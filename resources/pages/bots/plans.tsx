@@ -1,4 +1,5 @@
-import { Head } from '@inertiajs/react'
+import { Head, Link } from '@inertiajs/react'
+import { InfoIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { PlanDefinition } from '#shared/plans'
 import { AppLayout, PageHeader } from '~/features/shell/app_layout'
@@ -8,9 +9,15 @@ import { cn } from '~/lib/utils'
 import { formatPrice } from '~/lib/format'
 import { FEATURE_KEYS, FeatureMark, LIMIT_KEYS, useLimitText } from '~/features/plans/plan_values'
 
-export default function Plans({ plans }: { plans: PlanDefinition[] }) {
+export default function Plans({
+  plans,
+  billingEnabled,
+}: {
+  plans: PlanDefinition[]
+  billingEnabled: boolean
+}) {
   const { t } = useTranslation()
-  const { currentWorkspace } = usePageProps()
+  const { currentWorkspace, user } = usePageProps()
   const limitText = useLimitText()
   const currentPlan = currentWorkspace?.plan
 
@@ -18,7 +25,25 @@ export default function Plans({ plans }: { plans: PlanDefinition[] }) {
     <AppLayout>
       <Head title={t('plans.title')} />
       <PageHeader title={t('plans.title')} description={t('plans.description')} />
-      <div className="p-6">
+      <div className="grid gap-4 p-6">
+        {!billingEnabled && (
+          <div
+            role="note"
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border bg-muted/30 px-4 py-3 text-sm"
+            data-testid="billing-off"
+          >
+            <InfoIcon aria-hidden className="size-4 shrink-0 text-muted-foreground" />
+            <span className="font-medium">{t('plansBilling.offTitle')}</span>
+            <span className="text-muted-foreground">
+              {user?.isAdmin ? t('plansBilling.offAdmin') : t('plansBilling.offMember')}
+            </span>
+            {user?.isAdmin && (
+              <Link href="/admin/workspaces" className="font-medium underline underline-offset-4">
+                {t('planAdmin.title')}
+              </Link>
+            )}
+          </div>
+        )}
         {/* relative: the table's screen-reader texts (absolutely placed) scroll with it
             instead of widening the page. */}
         <div className="relative overflow-x-auto rounded-lg border">
