@@ -1,52 +1,18 @@
 import { appUrl } from '#config/app'
 import { newId } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
-import { getPlan } from '#services/plans'
-import { isEnabledIn, planSettings } from '#services/marketplace'
+import { isPluginAllowedIn } from '#services/marketplace'
 import { parseWithContext, runPlugin } from '#services/runner_context'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
 import type { PluginRegistry } from '#plugins/registry'
-import type { PlanName } from '#shared/plans'
-import db from '@adonisjs/lucid/services/db'
 import { publishedBotById } from './bot_cache.js'
 
 /**
  * The chat engine's ports on the server: plugin runners through runner_context (with
- * credentials, guarded HTTP, storage, sandbox), the marketplace's per-plan switches,
- * and published bots from the cache.
+ * credentials, guarded HTTP, storage, sandbox), the marketplace's per-plan switches
+ * (marketplace.ts, shared with the editor and the workflow runtime), and published bots
+ * from the cache.
  */
-
-const CACHE_MS = 10_000
-
-/** Which plan judges a workspace's bots: its creator's (docs/spec/01-app.md section 5). */
-const workspacePlans = new Map<string, { plan: PlanName; at: number }>()
-let marketplace: { settings: Awaited<ReturnType<typeof planSettings>>; at: number } | undefined
-
-async function planOfWorkspace(workspaceId: string): Promise<PlanName> {
-  const cached = workspacePlans.get(workspaceId)
-  if (cached && Date.now() - cached.at < CACHE_MS) return cached.plan
-  const row = await db
-    .from('workspaces')
-    .leftJoin('users', 'users.id', 'workspaces.created_by')
-    .where('workspaces.id', workspaceId)
-    .select('users.plan as plan')
-    .first()
-  const plan = (await getPlan(row?.plan ?? 'FREE')).name as PlanName
-  workspacePlans.set(workspaceId, { plan, at: Date.now() })
-  return plan
-}
-
-async function marketplaceSettings() {
-  if (!marketplace || Date.now() - marketplace.at > CACHE_MS) {
-    marketplace = { settings: await planSettings(), at: Date.now() }
-  }
-  return marketplace.settings
-}
-
-export function forgetMarketplaceCache() {
-  marketplace = undefined
-  workspacePlans.clear()
-}
 
 export interface PortOptions {
   /** Preview runs the draft: linked bots are also read as drafts. */
@@ -63,10 +29,8 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       if (!plugin || !plugin.serves.includes('bot')) return undefined
       return plugin.category as ReturnType<EnginePorts['categoryOf']>
     },
-    async isAllowed(type, bot) {
-      const settings = await marketplaceSettings()
-      if (!settings.has(type)) return true
-      return isEnabledIn(settings, type, await planOfWorkspace(bot.workspaceId))
+    isAllowed(type, bot) {
+      return isPluginAllowedIn(type, bot.workspaceId)
     },
     async runBlock({ bot, block, variables, context }) {
       const plugin = registry.get(block.type)!
