@@ -3,6 +3,7 @@ import { newId } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
 import { isPluginAllowedIn } from '#services/marketplace'
 import { parseWithContext, runPlugin } from '#services/runner_context'
+import { issuesOfBlock } from '#plugins/block_issues'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
 import type { PluginRegistry } from '#plugins/registry'
 import { publishedBotById } from './bot_cache.js'
@@ -35,6 +36,20 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
     async runBlock({ bot, block, variables, context }) {
       const plugin = registry.get(block.type)!
       const stored = plugin.storedIn === 'content' ? block.content : block.options
+      const runnerIsOptional = plugin.category === 'bubble' || plugin.category === 'input'
+      if (!runnerIsOptional) {
+        // Published before validation existed, or saved through an import: the runner gets
+        // only options its fields accept (app/plugins/block_issues.ts).
+        const [issue] = await issuesOfBlock(plugin, block)
+        if (issue) {
+          return {
+            result: undefined,
+            options: (stored ?? {}) as Record<string, unknown>,
+            logs: [{ status: 'error', description: `${plugin.name}: ${issue.message}` }],
+            variablesSet: [],
+          }
+        }
+      }
       const output = await runPlugin({
         registry,
         plugin,
@@ -43,7 +58,7 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
         workspaceId: bot.workspaceId,
         ownerId: bot.ownerId,
         bot: context,
-        runnerIsOptional: plugin.category === 'bubble' || plugin.category === 'input',
+        runnerIsOptional,
       })
       return {
         result: output.result as any,

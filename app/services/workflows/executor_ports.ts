@@ -3,6 +3,7 @@ import { newId } from '#services/ids'
 import { isPluginAllowedIn } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
 import { credentialsFor, runWithContext, substitutedOptions } from '#services/runner_context'
+import { issuesOfBlock } from '#plugins/block_issues'
 import type { LogEntry, Runner, RunnerContext } from '#plugins/define_plugin'
 import type { AttachedNode } from '#engine/workflow/node_context'
 import type { PluginRegistry } from '#plugins/registry'
@@ -111,6 +112,10 @@ export async function runNodeWith(
   if (!(await isPluginAllowedIn(plugin.id, workflow.workspaceId))) {
     return failed(`${plugin.name} is not enabled on this workspace's plan`)
   }
+  // Publishing refuses nodes with issues; versions published before that are caught here,
+  // so runners get only options their fields accept (app/plugins/block_issues.ts).
+  const [issue] = await issuesOfBlock(plugin, block)
+  if (issue) return failed(`${block.title || plugin.name}: ${issue.message}`)
   const options = (block.options ?? {}) as Record<string, unknown>
   const action = typeof options.action === 'string' ? options.action : undefined
   const runner = (await registry.runnerOf(plugin.id, action)) as Runner<any, any> | undefined
