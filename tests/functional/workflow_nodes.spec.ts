@@ -103,9 +103,19 @@ test.group('Workflow nodes: send e-mail', () => {
       bad.logs.map((log) => log.description),
       ['Send e-mail: "not-an-address" in To is not an e-mail address']
     )
+    // A subject left empty is refused by its field's validator before the runner; one that
+    // is empty only once its variable is substituted, by the runner.
     const noSubject = await runNodeWith(registry, await request('send-email', { to: good }))
     assert.deepEqual(
       noSubject.logs.map((log) => log.description),
+      ['Send e-mail: Subject is required']
+    )
+    const emptyVariable = await runNodeWith(
+      registry,
+      await request('send-email', { to: good, subject: '{{$input.subject}}' }, { input: {} })
+    )
+    assert.deepEqual(
+      emptyVariable.logs.map((log) => log.description),
       ['Send e-mail: the subject is empty']
     )
     assert.isNull(await DevMail.query().where('to', good).first())

@@ -350,7 +350,13 @@ test.group('Workflows REST API', (group) => {
     // Plugged in, it publishes; a disabled agent needs nothing either.
     const blocks = [
       ...structuredClone(file.blocks),
-      { id: 'model', type: 'groq-chat-model', graphCoordinates: { x: 600, y: 200 } },
+      // Its Account is required: a model node without one is refused like any field.
+      {
+        id: 'model',
+        type: 'groq-chat-model',
+        graphCoordinates: { x: 600, y: 200 },
+        options: { credentialsId: 'groq-account' },
+      },
     ]
     const edges = [
       ...structuredClone(file.edges),
