@@ -350,12 +350,12 @@ test.group('Workflows REST API', (group) => {
     // Plugged in, it publishes; a disabled agent needs nothing either.
     const blocks = [
       ...structuredClone(file.blocks),
-      // Its Account is required: a model node without one is refused like any field.
+      // Its Account and Model are required: a node without them is refused like any field.
       {
         id: 'model',
         type: 'groq-chat-model',
         graphCoordinates: { x: 600, y: 200 },
-        options: { credentialsId: 'groq-account' },
+        options: { credentialsId: 'groq-account', model: 'llama-3.3-70b-versatile' },
       },
     ]
     const edges = [
