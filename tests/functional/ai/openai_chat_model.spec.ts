@@ -163,7 +163,9 @@ for (const { type, credentialType } of [
     test('run on its own, it logs that it only works attached to an agent', async ({ assert }) => {
       const owner = await newOwner()
       const registry = await pluginRegistry()
-      const request = agentRequest(owner, type, {})
+      // Filled as the editor leaves it: a node missing its required fields is refused first.
+      const credentialsId = await credentialsFor(owner, credentialType, { apiKey: KEY })
+      const request = agentRequest(owner, type, { credentialsId, model: 'some-model' })
       const model = request.workflow.executable.blocks![1]
       const outcome = await runNodeWith(registry, {
         ...request,
