@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import logger from '@adonisjs/core/services/logger'
 
 /*
 | What the capability service derives from the database (the marketplace's switches per
@@ -73,6 +74,10 @@ export async function capabilitiesChanged() {
 export async function capabilitiesChangedAfterWrite(model: {
   $trx?: { after(event: 'commit', handler: () => void): void }
 }) {
-  if (model.$trx) model.$trx.after('commit', () => void capabilitiesChanged())
-  else await capabilitiesChanged()
+  // Not awaited by the write: callers that answer at once (setPluginEnabled) move it too.
+  if (model.$trx) {
+    model.$trx.after('commit', () => {
+      capabilitiesChanged().catch((error) => logger.error({ err: error }, 'capability stamp'))
+    })
+  } else await capabilitiesChanged()
 }

@@ -67,8 +67,10 @@ export async function availabilityFor(
 
 export async function setPluginEnabled(pluginId: string, plan: PlanName, enabled: boolean) {
   if (!(await pluginRegistry()).has(pluginId)) throw AppError.notFound('Plugin not found')
-  // The model's hooks move the capability stamp.
   await PluginPlanSetting.updateOrCreate({ pluginId, plan }, { enabled })
+  // updateOrCreate writes in a transaction of its own, so the model's hook moves the stamp
+  // only after the commit, without waiting: moved here too, before the admin gets the answer.
+  await capabilitiesChanged()
 }
 
 /** Removes every switch: all plugins enabled on all plans again. */
