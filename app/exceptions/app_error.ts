@@ -1,4 +1,5 @@
 import { Exception } from '@adonisjs/core/exceptions'
+import type { BlockIssue } from '#shared/block_issues'
 
 /**
  * An expected failure with a message for people: a plan limit, a rule of the spec, a
@@ -9,10 +10,18 @@ export default class AppError extends Exception {
   declare title: string
   declare description?: string
   declare field?: string
+  /** Blocks whose fields refuse a publish or a run: the editors mark them. */
+  declare issues?: BlockIssue[]
 
   constructor(
     title: string,
-    options: { status?: number; code?: string; description?: string; field?: string } = {}
+    options: {
+      status?: number
+      code?: string
+      description?: string
+      field?: string
+      issues?: BlockIssue[]
+    } = {}
   ) {
     super(options.description ? `${title}: ${options.description}` : title, {
       status: options.status ?? 400,
@@ -21,6 +30,7 @@ export default class AppError extends Exception {
     this.title = title
     this.description = options.description
     this.field = options.field
+    this.issues = options.issues
   }
 
   static notFound(what = 'Not found') {

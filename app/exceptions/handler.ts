@@ -67,7 +67,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
 
     if (error instanceof AppError) {
-      const body = { message: error.title, description: error.description, field: error.field }
+      const body = {
+        message: error.title,
+        description: error.description,
+        field: error.field,
+        ...(error.issues ? { issues: error.issues } : {}),
+      }
       if (json) return ctx.response.status(error.status).send(body)
       if (error.status === 404) return super.handle(error, ctx)
       ctx.session.flash('toast', {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
-import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { BaseModel, afterSave, column } from '@adonisjs/lucid/orm'
+import { capabilitiesChangedAfterWrite } from '#services/capability_stamp'
 import type { PlanFeatures, PlanLimits, PlanName } from '#shared/plans'
 
 const json = {
@@ -36,6 +37,12 @@ export default class Plan extends BaseModel {
 
   @column.dateTime({ autoCreate: true, autoUpdate: true })
   declare updatedAt: DateTime
+
+  /** Limits, features and plugin access derive from plans in every process. */
+  @afterSave()
+  static async plansChanged(plan: Plan) {
+    await capabilitiesChangedAfterWrite(plan)
+  }
 }
 
 export { json as jsonColumn }

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
-import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { BaseModel, afterDelete, afterSave, column } from '@adonisjs/lucid/orm'
+import { capabilitiesChangedAfterWrite } from '#services/capability_stamp'
 import type { PlanName } from '#shared/plans'
 
 export default class PluginPlanSetting extends BaseModel {
@@ -17,4 +18,11 @@ export default class PluginPlanSetting extends BaseModel {
 
   @column.dateTime({ autoCreate: true, autoUpdate: true })
   declare updatedAt: DateTime
+
+  /** Rows written directly (seeders, tests) reach every process's cache too. */
+  @afterSave()
+  @afterDelete()
+  static async switchesChanged(setting: PluginPlanSetting) {
+    await capabilitiesChangedAfterWrite(setting)
+  }
 }

@@ -1,7 +1,9 @@
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
+import db from '@adonisjs/lucid/services/db'
 import AppError from '#exceptions/app_error'
 import { getPlan, isExpired } from '#services/plans'
+import { stampedCache } from '#services/capability_stamp'
 import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } from '#shared/plans'
 
 /**
@@ -28,6 +30,25 @@ export async function effectivePlan(
     expired: isExpired(workspace.planEndsAt),
     judgedBy: 'workspace',
   }
+}
+
+const runtimePlans = stampedCache<PlanDefinition>()
+
+/**
+ * The plan that judges what a workspace's bots and workflows may run when no member is
+ * acting (a visitor's turn, a scheduled run): its creator's (docs/spec/01-app.md
+ * section 5). Cached per process until a capability change (capability_stamp.ts).
+ */
+export function runtimePlanOf(workspaceId: string): Promise<PlanDefinition> {
+  return runtimePlans(workspaceId, async () => {
+    const row = await db
+      .from('workspaces')
+      .leftJoin('users', 'users.id', 'workspaces.created_by')
+      .where('workspaces.id', workspaceId)
+      .select('users.plan as plan')
+      .first()
+    return getPlan(row?.plan ?? 'FREE')
+  })
 }
 
 export function isBelowLimit(limit: number, current: number) {

@@ -1,21 +1,34 @@
 import PluginPlanSetting from '#models/plugin_plan_setting'
 import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
+import { capabilitiesChanged, stampedCache } from '#services/capability_stamp'
+import { runtimePlanOf } from '#services/capabilities'
 import { PLAN_NAMES, type PlanDefinition, type PlanName } from '#shared/plans'
 
 /**
  * The block marketplace: admins enable or disable each plugin per plan. A plugin is
  * enabled on a plan unless a setting says otherwise, so new plugins work at once.
+ * The editor, the bot runtime and the workflow runtime all ask here, through one cache
+ * that an admin change empties in every process (capability_stamp.ts).
  */
 
 export type PluginAvailability = 'enabled' | 'locked' | 'hidden'
+
+type PlanSettings = Map<string, Map<PlanName, boolean>>
+
+const cachedSettings = stampedCache<PlanSettings>()
+
+/** The switches as stored, read through the shared cache. */
+export function planSettings(): Promise<PlanSettings> {
+  return cachedSettings('settings', readPlanSettings)
+}
 
 /**
  * The admin's switches by plugin id. A switch saved under a folded plugin's former id
  * (an alias) applies to the plugin that took it, unless that plugin has its own switch for
  * the plan: the folded plugins' settings are not lost, and the current id's win.
  */
-export async function planSettings(): Promise<Map<string, Map<PlanName, boolean>>> {
+async function readPlanSettings(): Promise<PlanSettings> {
   const rows = await PluginPlanSetting.all()
   const registry = await pluginRegistry()
   const settings = new Map<string, Map<PlanName, boolean>>()
@@ -64,6 +77,25 @@ export async function availabilityFor(
 export async function setPluginEnabled(pluginId: string, plan: PlanName, enabled: boolean) {
   if (!(await pluginRegistry()).has(pluginId)) throw AppError.notFound('Plugin not found')
   await PluginPlanSetting.updateOrCreate({ pluginId, plan }, { enabled })
+  // updateOrCreate writes in a transaction of its own, so the model's hook moves the stamp
+  // only after the commit, without waiting: moved here too, before the admin gets the answer.
+  await capabilitiesChanged()
+}
+
+/** Removes every switch: all plugins enabled on all plans again. */
+export async function resetPluginSettings() {
+  await PluginPlanSetting.query().delete()
+  await capabilitiesChanged()
+}
+
+/**
+ * May a block of this type run in this workspace? What both runtimes ask before a block
+ * or node reaches its runner; the workspace is judged by its creator's plan.
+ */
+export async function isPluginAllowedIn(pluginId: string, workspaceId: string) {
+  const settings = await planSettings()
+  if (!settings.has(pluginId)) return true
+  return isEnabledIn(settings, pluginId, (await runtimePlanOf(workspaceId)).name)
 }
 
 /**

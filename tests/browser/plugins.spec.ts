@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import Credential from '#models/credential'
 import PluginPlanSetting from '#models/plugin_plan_setting'
+import { resetPluginSettings } from '#services/marketplace'
 import User from '#models/user'
 import { signInThroughMailbox } from '#tests/browser/helpers'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
@@ -15,7 +16,7 @@ test.group('Credentials and the block marketplace in the browser', (group) => {
     return () => openai.close()
   })
   group.each.teardown(async () => {
-    await PluginPlanSetting.query().delete()
+    await resetPluginSettings()
   })
 
   test('create a credential, see it listed, test it against a local stand-in', async ({

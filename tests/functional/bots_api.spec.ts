@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import PluginPlanSetting from '#models/plugin_plan_setting'
+import { resetPluginSettings } from '#services/marketplace'
 import WorkspaceMember from '#models/workspace_member'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
@@ -52,7 +53,7 @@ function v5Bot(id = 'importedbot0001') {
 
 test.group('Bots REST API', (group) => {
   group.each.teardown(async () => {
-    await PluginPlanSetting.query().delete()
+    await resetPluginSettings()
   })
 
   test('import a v5 file: migrated to v6, own id and publicId kept when free', async ({

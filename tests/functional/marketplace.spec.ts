@@ -1,13 +1,13 @@
 import { test } from '@japa/runner'
 import PluginPlanSetting from '#models/plugin_plan_setting'
-import { assertPluginsEnabled, availabilityFor } from '#services/marketplace'
+import { assertPluginsEnabled, availabilityFor, resetPluginSettings } from '#services/marketplace'
 import { createUser, uniqueEmail } from '#tests/helpers'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import { DEFAULT_PLANS } from '#shared/plans'
 
 test.group('Block marketplace', (group) => {
   group.each.teardown(async () => {
-    await PluginPlanSetting.query().delete()
+    await resetPluginSettings()
   })
 
   test('only admins reach /admin/plugins; it lists every plugin with a switch per plan', async ({

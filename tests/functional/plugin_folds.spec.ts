@@ -3,7 +3,6 @@ import WorkflowRun from '#models/workflow_run'
 import WorkflowRunNode from '#models/workflow_run_node'
 import { CreateBot } from '#actions/bots/bots'
 import { createRun, executeRun } from '#services/workflows/run_workflow'
-import { forgetWorkflowPortsCache } from '#services/workflows/executor_ports'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 import { sendJson, startStandIn } from '#tests/stand_ins/stand_in_server'
 import { publishedWorkflow, type NodeSpec } from './workflow_fixtures.js'
@@ -57,9 +56,7 @@ async function echoService() {
   )
 }
 
-test.group('Plugins | the folded twins', (group) => {
-  group.each.setup(() => forgetWorkflowPortsCache())
-
+test.group('Plugins | the folded twins', () => {
   test('each folded plugin is in both palettes, with the fields of each surface', async ({
     client,
     assert,

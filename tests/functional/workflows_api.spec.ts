@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import Workflow from '#models/workflow'
 import WorkflowVersion from '#models/workflow_version'
 import PluginPlanSetting from '#models/plugin_plan_setting'
+import { resetPluginSettings } from '#services/marketplace'
 import WorkspaceMember from '#models/workspace_member'
 import type User from '#models/user'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
@@ -58,7 +59,7 @@ async function setup(plan?: User['plan']) {
 
 test.group('Workflows REST API', (group) => {
   group.each.teardown(async () => {
-    await PluginPlanSetting.query().delete()
+    await resetPluginSettings()
   })
 
   test('import keeps the content and a free id, as an inactive draft; export round-trips', async ({
@@ -349,7 +350,13 @@ test.group('Workflows REST API', (group) => {
     // Plugged in, it publishes; a disabled agent needs nothing either.
     const blocks = [
       ...structuredClone(file.blocks),
-      { id: 'model', type: 'groq-chat-model', graphCoordinates: { x: 600, y: 200 } },
+      // Its Account and Model are required: a node without them is refused like any field.
+      {
+        id: 'model',
+        type: 'groq-chat-model',
+        graphCoordinates: { x: 600, y: 200 },
+        options: { credentialsId: 'groq-account', model: 'llama-3.3-70b-versatile' },
+      },
     ]
     const edges = [
       ...structuredClone(file.edges),

@@ -9,6 +9,9 @@ import { assertFeature, effectivePlan, featureError } from '#services/capabiliti
 import { withinPlanLimit, workspaceOwner } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { newId } from '#services/ids'
+import { pluginRegistry } from '#services/plugin_registry'
+import { assertNoIssues, issuesOfBlocks } from '#plugins/block_issues'
+import type { BlockIssue } from '#shared/block_issues'
 import { createBotContent } from '#shared/bot/new_bot'
 import { validateBot } from '#shared/bot/parse'
 import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types'
@@ -41,6 +44,28 @@ function contentOf(bot: BotV6): Content {
 
 function blockTypes(groups: BotV6['groups']) {
   return groups.flatMap((g) => g.blocks.map((b) => b.type))
+}
+
+/** The fields of a bot's blocks that their plugins' validators refuse (drafts keep them). */
+export async function botIssues(groups: BotV6['groups']): Promise<BlockIssue[]> {
+  return issuesOfBlocks(
+    await pluginRegistry(),
+    groups.flatMap((group) => group.blocks),
+    'bot'
+  )
+}
+
+/** Refuses to publish (or run) a bot whose blocks have issues, naming block and group. */
+export async function assertBotHasNoIssues(
+  groups: BotV6['groups'],
+  doing: 'publishing' | 'running'
+) {
+  const registry = await pluginRegistry()
+  assertNoIssues(await botIssues(groups), doing, (issue) => {
+    const group = groups.find((g) => g.blocks.some((b) => b.id === issue.blockId))
+    const name = registry.get(issue.blockType)?.name ?? issue.blockType
+    return group?.title ? `${name} in "${group.title}"` : name
+  })
 }
 
 /**
@@ -325,6 +350,7 @@ export class PublishBot {
     const existing = await PublishedBot.findBy('bot_id', bot.id)
     const { plan } = await effectivePlan(user, workspace)
     await assertPluginsEnabled(blockTypes(bot.groups), plan)
+    await assertBotHasNoIssues(bot.groups, 'publishing')
     if (!bot.publicId) {
       bot.publicId = await generatePublicId(bot.name)
       await bot.save()

@@ -7,11 +7,14 @@ import AppError from '#exceptions/app_error'
 import { effectivePlan } from '#services/capabilities'
 import { withinPlanLimit } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
+import { pluginRegistry } from '#services/plugin_registry'
+import { assertNoIssues, issuesOfBlocks } from '#plugins/block_issues'
+import type { BlockIssue } from '#shared/block_issues'
 import { emitWorkflowActivated, emitWorkflowDeactivated } from '#services/workflow_events'
 import { activateEventTrigger } from '#services/workflows/event_triggers'
 import { recordVersion } from './workflow_history.js'
 import { compileExecutable, nodeTypesOf, WorkflowCompileError } from '#shared/workflow/validate'
-import type { ExecutableWorkflow } from '#shared/workflow/types'
+import type { ExecutableWorkflow, WorkflowBlock } from '#shared/workflow/types'
 import { assertValidWorkflow } from './workflows.js'
 import { missingAttachment, workflowNodeCatalogue } from './workflow_plugins.js'
 
@@ -26,10 +29,27 @@ async function assertRunnableOnPlan(
 }
 
 /**
+ * The fields of a workflow's enabled nodes that their plugins' validators refuse. A save
+ * keeps them; a publish or a test run is refused while any remain.
+ */
+export async function workflowIssues(blocks: WorkflowBlock[]): Promise<BlockIssue[]> {
+  return issuesOfBlocks(
+    await pluginRegistry(),
+    blocks.filter((block) => !block.isDisabled),
+    'workflow'
+  )
+}
+
+/**
  * The draft compiled as runs need it (the nodes, the one trigger, the waits, the variables), after the checks publishing makes: what a publish makes live and what a
  * test run of the draft runs.
  */
-export async function compileDraft(user: User, workspace: Workspace, workflow: Workflow) {
+export async function compileDraft(
+  user: User,
+  workspace: Workspace,
+  workflow: Workflow,
+  doing: 'publishing' | 'running' = 'publishing'
+) {
   const content = assertValidWorkflow({
     name: workflow.name,
     description: workflow.description,
@@ -65,6 +85,10 @@ export async function compileDraft(user: User, workspace: Workspace, workflow: W
     })
   }
   await assertRunnableOnPlan(user, workspace, executable)
+  assertNoIssues(await workflowIssues(executable.blocks), doing, (issue) => {
+    const block = executable.blocks.find((b) => b.id === issue.blockId)
+    return `"${block?.title || nodeName(issue.blockType)}"`
+  })
   const compiled: ExecutableWorkflow = { ...executable, variables: content.variables }
   return { content, executable: compiled }
 }

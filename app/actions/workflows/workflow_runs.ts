@@ -46,7 +46,7 @@ export class StartTestRun {
   async handle(user: User, workflowId: string, input: unknown) {
     const { workflow } = await findWorkflowFor(user, workflowId, 'write')
     const workspace = await Workspace.findOrFail(workflow.workspaceId)
-    const { executable } = await compileDraft(user, workspace, workflow)
+    const { executable } = await compileDraft(user, workspace, workflow, 'running')
     const root = executable.blocks.find((block) => block.id === executable.root_block)!
     const toInput = await (await pluginRegistry()).exportOf<ToInput>(root.type, 'webhookInput')
     const runInput = toInput

@@ -5,6 +5,7 @@ import AppError from '#exceptions/app_error'
 import { findBotFor } from '#actions/bots/bot_access'
 import {
   CreateBot,
+  botIssues,
   PublishBot,
   RestorePublishedBot,
   UnpublishBot,
@@ -64,7 +65,8 @@ export default class ApiBotsController {
     const workspace = await Workspace.findOrFail(bot.workspaceId)
     await new UpdateBot().handle(bot, patch as any, { user: auth.user!, workspace })
     const published = await PublishedBot.findBy('bot_id', bot.id)
-    return response.ok(toBotDto(bot, mode, published))
+    // The draft is saved with its issues; the editor shows them beside the fields.
+    return response.ok({ ...toBotDto(bot, mode, published), issues: await botIssues(bot.groups) })
   }
 
   async destroy({ auth, params, response }: HttpContext) {

@@ -10,6 +10,7 @@ import { getPlan } from '#services/plans'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { effectivePlan } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
+import { botIssues } from '#actions/bots/bots'
 import { pluginRegistry } from '#services/plugin_registry'
 import { defaultItemsOf, editorViewOf } from '#plugins/derive'
 import { userModeForRole, type UserMode } from '#shared/workspace_roles'
@@ -112,6 +113,7 @@ export default class EditorController {
           }
         : null,
       plugins,
+      issues: mode === 'guest' ? [] : await botIssues(editable.groups),
       // The Settings tab lets only plans with brand removal turn the branding off.
       canRemoveBranding: planDefinition.features.brandingRemoval,
     })

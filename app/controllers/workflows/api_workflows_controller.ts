@@ -15,6 +15,7 @@ import {
   ActivateWorkflow,
   DeactivateWorkflow,
   PublishWorkflow,
+  workflowIssues,
 } from '#actions/workflows/workflow_publishing'
 import {
   ListWorkflowVersions,
@@ -86,7 +87,11 @@ export default class ApiWorkflowsController {
     if (isArchived !== undefined) {
       await new ArchiveWorkflow().handle(user, workspace, workflow, isArchived)
     }
-    return ctx.response.ok(toWorkflowDto(workflow, mode))
+    // The draft is saved with its issues; the editor shows them beside the fields.
+    return ctx.response.ok({
+      ...toWorkflowDto(workflow, mode),
+      issues: await workflowIssues(workflow.blocks),
+    })
   }
 
   async destroy(ctx: HttpContext) {

@@ -6,6 +6,7 @@ import { roleIn } from '#services/workspace_access'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { effectivePlan } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
+import { workflowIssues } from '#actions/workflows/workflow_publishing'
 import { pluginRegistry } from '#services/plugin_registry'
 import { appUrl } from '#config/app'
 import { editorViewOf } from '#plugins/derive'
@@ -44,11 +45,13 @@ export default class WorkflowEditorController {
         ...editorViewOf(plugin, 'workflow'),
       }))
     const stored = toWorkflowJson(workflow)
+    const blocks = withCanonicalTypes(stored.blocks, registry)
     const props: WorkflowEditPageProps = {
-      workflow: { ...stored, blocks: withCanonicalTypes(stored.blocks, registry) },
+      workflow: { ...stored, blocks },
       currentUserMode: userModeForRole(role),
       plugins,
       appUrl,
+      issues: await workflowIssues(blocks),
     }
     return ctx.inertia.render('workflows/edit', { ...props })
   }

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto'
-import db from '@adonisjs/lucid/services/db'
 import { newId } from '#services/ids'
-import { getPlan } from '#services/plans'
-import { isEnabledIn, planSettings } from '#services/marketplace'
+import { isPluginAllowedIn } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
 import { credentialsFor, runWithContext, substitutedOptions } from '#services/runner_context'
 import {
@@ -11,9 +9,9 @@ import {
   type Runner,
   type RunnerContext,
 } from '#plugins/define_plugin'
+import { issuesOfBlock } from '#plugins/block_issues'
 import type { AttachedNode } from '#engine/workflow/node_context'
 import type { PluginRegistry } from '#plugins/registry'
-import type { PlanName } from '#shared/plans'
 import type {
   ExecutorEvent,
   ExecutorPorts,
@@ -27,36 +25,6 @@ import type {
  * marketplace's per-plan switches, the clock and ids. Recording is the caller's
  * (run_workflow.ts persists and broadcasts).
  */
-
-const CACHE_MS = 10_000
-let marketplace: { settings: Awaited<ReturnType<typeof planSettings>>; at: number } | undefined
-const workspacePlans = new Map<string, { plan: PlanName; at: number }>()
-
-async function isAllowed(type: string, workspaceId: string) {
-  if (!marketplace || Date.now() - marketplace.at > CACHE_MS) {
-    marketplace = { settings: await planSettings(), at: Date.now() }
-  }
-  if (!marketplace.settings.has(type)) return true
-  let cached = workspacePlans.get(workspaceId)
-  if (!cached || Date.now() - cached.at > CACHE_MS) {
-    // A workspace is judged by its creator's plan, as for bots.
-    const row = await db
-      .from('workspaces')
-      .leftJoin('users', 'users.id', 'workspaces.created_by')
-      .where('workspaces.id', workspaceId)
-      .select('users.plan as plan')
-      .first()
-    cached = { plan: (await getPlan(row?.plan ?? 'FREE')).name as PlanName, at: Date.now() }
-    workspacePlans.set(workspaceId, cached)
-  }
-  return isEnabledIn(marketplace.settings, type, cached.plan)
-}
-
-/** Drops the cached plan switches (after an admin changes them, and in tests). */
-export function forgetWorkflowPortsCache() {
-  marketplace = undefined
-  workspacePlans.clear()
-}
 
 function failed(description: string): NodeRunOutcome {
   const log: LogEntry = { status: 'error', description }
@@ -108,7 +76,7 @@ export function attachmentsOf(
         if (!plugin || !plugin.serves.includes('workflow')) {
           throw new Error(`Unknown node type "${block.type}"`)
         }
-        if (!(await isAllowed(plugin.id, workspaceId))) {
+        if (!(await isPluginAllowedIn(plugin.id, workspaceId))) {
           throw new Error(`${plugin.name} is not enabled on this workspace's plan`)
         }
         const input = {
@@ -147,7 +115,7 @@ export async function runNodeWith(
   if (!plugin || !plugin.serves.includes('workflow')) {
     return failed(`Unknown node type "${block.type}"`)
   }
-  if (!(await isAllowed(plugin.id, workflow.workspaceId))) {
+  if (!(await isPluginAllowedIn(plugin.id, workflow.workspaceId))) {
     return failed(`${plugin.name} is not enabled on this workspace's plan`)
   }
   // A node stored under a folded plugin's former id runs as that plugin.
@@ -157,6 +125,10 @@ export async function runNodeWith(
     (block.options ?? {}) as Record<string, unknown>,
     'workflow'
   )
+  // Publishing refuses nodes with issues; versions published before that are caught here,
+  // so runners get only options their fields accept (app/plugins/block_issues.ts).
+  const [issue] = await issuesOfBlock(plugin, block, 'workflow')
+  if (issue) return failed(`${block.title || plugin.name}: ${issue.message}`)
   const action = typeof options.action === 'string' ? options.action : undefined
   const runner = (await registry.runnerOf(plugin.id, action)) as Runner<any, any> | undefined
   if (!runner)

@@ -1,3 +1,4 @@
+import type { BlockIssue } from '#shared/block_issues'
 /**
  * What the server sends about workflows (built by app/dtos/workflow_dto.ts), shared with
  * the React pages: the list, the editor page and the REST API bodies.
@@ -75,6 +76,8 @@ export interface WorkflowEditPageProps {
   plugins: WorkflowEditorPluginDto[]
   /** The app's public URL (APP_URL): the editor shows the URLs nodes are called at. */
   appUrl: string
+  /** The draft's nodes' fields their validators refuse, as of opening. */
+  issues?: BlockIssue[]
 }
 
 /** Props of the Inertia page workflows/index. */

@@ -30,6 +30,7 @@ import {
 } from '~/features/plugin_form/use_workspace_credentials'
 import { defaultsOfFields } from '~/features/plugin_form/values'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
+import { formErrorsOf } from '~/features/plugin_form/issues'
 import type { VariableFieldProps } from '~/features/plugin_form/types'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { plainToRichText, textBubbleText } from './block_summary'
@@ -152,6 +153,7 @@ function BlockForm({
     hasCredentialsField([...form.fields, ...(form.actions ?? []).flatMap((a) => a.fields)])
   )
   const edit = api.getState().edit
+  const issues = useBotEditor((state) => state.issues[block.id])
 
   if (block.type === 'text') return <TextBubbleEditor block={block} readOnly={readOnly} />
 
@@ -217,6 +219,7 @@ function BlockForm({
             credentials={credentials}
             idPrefix={`block-${block.id}`}
             testId="block-form"
+            errors={formErrorsOf(issues)}
             VariableField={BotVariableField}
           />
         </FormEditKey.Provider>
@@ -399,6 +402,7 @@ function ItemsEditor({
   const api = useBotEditorApi()
   const variables = useFormVariables()
   const [refusal, setRefusal] = useState<string | null>(null)
+  const issues = useBotEditor((state) => state.issues[block.id])
   const itemsForm = plugin.form.items!
   const items = block.items ?? []
   const floor = Math.max(1, itemsForm.min ?? 1)
@@ -458,6 +462,7 @@ function ItemsEditor({
                   readOnly={readOnly}
                   variables={variables}
                   idPrefix={`item-${item.id}`}
+                  errors={formErrorsOf(issues, `items.${index}`)}
                   VariableField={BotVariableField}
                   onChange={(next) =>
                     edit((bot) => updateItem(bot, block.id, item.id, next), {

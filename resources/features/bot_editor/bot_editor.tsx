@@ -111,11 +111,12 @@ export function BotEditor({
   currentUserMode,
   published,
   plugins,
+  issues,
 }: EditorPageProps) {
   const { t } = useTranslation()
   const { user } = usePageProps()
   const readOnly = currentUserMode !== 'write'
-  const [store] = useState(() => createBotEditorStore({ bot, readOnly, published }))
+  const [store] = useState(() => createBotEditorStore({ bot, readOnly, published, issues }))
   const pluginMap = useMemo(() => new Map(plugins.map((plugin) => [plugin.id, plugin])), [plugins])
   const [graphNavigation, setGraphNavigation] = useState<GraphNavigation>(
     user?.graphNavigation ?? 'mouse'

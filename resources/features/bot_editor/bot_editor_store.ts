@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react'
 import { createStore, useStore, type StoreApi } from 'zustand'
 import i18n from 'i18next'
 import type { BotV6 } from '#shared/bot/types'
+import { issuesByBlock, type BlockIssue } from '#shared/block_issues'
 import type { ChangeKind } from '#shared/history/diff'
 import { createHistory, push, redo, undo, type History } from '#shared/bot/history'
 import { validateBot } from '#shared/bot/parse'
@@ -40,6 +41,11 @@ export interface BotEditorState {
   lastEdit: { key: string; at: number } | null
   /** A comparison canvas: what changed, by group, block, event and edge id (null elsewhere). */
   diff: Record<string, ChangeKind> | null
+  /**
+   * Fields the server's validators refuse, by block id, as of the last save: drawn beside
+   * the fields and on the blocks; publishing is refused while any remain.
+   */
+  issues: Record<string, BlockIssue[]>
 
   /**
    * Applies a pure editing function to the present bot. Nothing happens in read-only
@@ -85,6 +91,7 @@ export function createBotEditorStore(init: {
   readOnly: boolean
   published: PublishedContent | null
   diff?: Record<string, ChangeKind>
+  issues?: BlockIssue[]
 }): BotEditorStore {
   /** States rewritten by syncMetadata: a save in flight then marks the rewritten one saved. */
   const rewritten = new WeakMap<BotV6, BotV6>()
@@ -124,12 +131,16 @@ export function createBotEditorStore(init: {
       set({ saving: true })
       try {
         const body = bodyOf(bot)
-        await jsonFetch<BotSaveResponse>(`/api/v1/bots/${botId}`, {
+        const response = await jsonFetch<BotSaveResponse>(`/api/v1/bots/${botId}`, {
           method: 'PATCH',
           body,
           keepalive: options.keepalive && fitsKeepalive(body),
         })
-        set({ savedBot: latest(bot), saving: false })
+        set({
+          savedBot: latest(bot),
+          saving: false,
+          ...(response?.issues ? { issues: issuesByBlock(response.issues) } : {}),
+        })
         return true
       } catch (error) {
         // A failed save reverts to the last saved state (undo brings the edits back).
@@ -157,6 +168,7 @@ export function createBotEditorStore(init: {
       savedBot: init.bot,
       saving: false,
       published: init.published,
+      issues: issuesByBlock(init.issues ?? []),
       selection: { groups: {}, edges: {} },
       openBlockId: null,
       lastEdit: null,

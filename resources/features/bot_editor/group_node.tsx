@@ -9,7 +9,7 @@ import {
 } from '@xyflow/react'
 import { useShallow } from 'zustand/react/shallow'
 import { useTranslation } from 'react-i18next'
-import { CopyIcon, EllipsisIcon, PlayIcon, Trash2Icon } from 'lucide-react'
+import { CircleAlertIcon, CopyIcon, EllipsisIcon, PlayIcon, Trash2Icon } from 'lucide-react'
 import {
   deleteBlock,
   deleteGroup,
@@ -345,6 +345,7 @@ function BlockRow({
   const api = useBotEditorApi()
   const plugin = useEditorPlugin(block.type)
   const blockDiff = useBotEditor((state) => state.diff?.[block.id])
+  const issue = useBotEditor((state) => state.issues[block.id]?.[0])
   const flow = useStoreApi()
   const [menuOpen, setMenuOpen] = useState(false)
   // A press on an output handle draws an edge: the block's own drag must not start.
@@ -375,6 +376,7 @@ function BlockRow({
       data-testid="block-item"
       data-block-id={block.id}
       data-diff={blockDiff}
+      data-issues={issue ? true : undefined}
       role="button"
       tabIndex={0}
       aria-label={plugin?.name ?? block.type}
@@ -411,6 +413,7 @@ function BlockRow({
       className={cn(
         'nodrag group/block relative cursor-pointer rounded-lg border bg-background px-2.5 py-2 text-sm outline-none hover:border-primary/60 focus-visible:ring-2 focus-visible:ring-ring/50',
         isOpen && 'border-primary ring-2 ring-primary/30',
+        issue && 'border-destructive',
         blockDiff && DIFF_ITEM_CLASSES[blockDiff]
       )}
     >
@@ -425,6 +428,16 @@ function BlockRow({
             {summary || plugin?.name || block.type}
           </p>
         </div>
+        {issue && (
+          <CircleAlertIcon
+            data-testid="block-issue"
+            role="img"
+            aria-label={t('editorCanvas.issues', { message: issue.message })}
+            className="mt-0.5 size-4 shrink-0 text-destructive"
+          >
+            <title>{t('editorCanvas.issues', { message: issue.message })}</title>
+          </CircleAlertIcon>
+        )}
         {!readOnly && (
           <DropdownMenu open={menuOpen} onOpenChange={setMenuOpen}>
             <DropdownMenuTrigger

@@ -1,3 +1,4 @@
+import type { BlockIssue } from '#shared/block_issues'
 import type { BotV6 } from '#shared/bot/types'
 import type { UserMode } from '#shared/workspace_roles'
 import type { FormDescription } from '~/features/plugin_form/types'
@@ -36,6 +37,8 @@ export interface EditorPageProps {
   currentUserMode: UserMode
   published: PublishedContent | null
   plugins: EditorPlugin[]
+  /** The draft's blocks' fields their validators refuse, as of opening. */
+  issues?: BlockIssue[]
 }
 
 /** The answer of PATCH /api/v1/bots/:id, publish and unpublish. */
@@ -43,4 +46,6 @@ export interface BotSaveResponse {
   bot: BotV6 & { id: string }
   currentUserMode?: UserMode
   publishedAt: string | null
+  /** Saves only: the blocks' fields their validators refuse (app/plugins/block_issues.ts). */
+  issues?: BlockIssue[]
 }

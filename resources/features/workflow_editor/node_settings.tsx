@@ -17,6 +17,7 @@ import {
 import { ConfirmDialog } from '~/components/confirm_dialog'
 import { BlockForm } from '~/features/plugin_form/block_form'
 import { PluginForm } from '~/features/plugin_form/plugin_form'
+import { formErrorsOf } from '~/features/plugin_form/issues'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { defaultsOfFields } from '~/features/plugin_form/values'
 import type { FormCredentials, FormField } from '~/features/plugin_form/types'
@@ -260,6 +261,7 @@ function NodeForm({
   const action = actions.find((candidate) => candidate.name === actionName)
   const fields = action ? [...form.fields, ...action.fields] : form.fields
   const credentials = useCredentials(workspaceId, hasCredentialsField(fields))
+  const issues = useWorkflowEditor((state) => state.issues[block.id])
 
   const change = (next: Record<string, unknown>) =>
     api
@@ -314,6 +316,7 @@ function NodeForm({
           credentials={credentials}
           idPrefix={`node-${block.id}`}
           testId="node-form"
+          errors={formErrorsOf(issues)}
         />
       )}
     </div>

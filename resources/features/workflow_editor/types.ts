@@ -1,3 +1,4 @@
+import type { BlockIssue } from '#shared/block_issues'
 import type {
   WorkflowDto,
   WorkflowEditorPluginDto,
@@ -56,6 +57,7 @@ export type { RunProgress } from './run_stream'
 export type { NodeRunStatus, RunStatus }
 
 export type WorkflowPageProps = WorkflowEditPageProps
-export type WorkflowSaveResponse = WorkflowDto
+/** Saves also return the nodes' fields their validators refuse (app/plugins/block_issues.ts). */
+export type WorkflowSaveResponse = WorkflowDto & { issues?: BlockIssue[] }
 export type WorkflowHistory = WorkflowHistoryDto
 export type WorkflowVersion = WorkflowVersionDto

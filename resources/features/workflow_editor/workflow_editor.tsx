@@ -83,13 +83,20 @@ function useBodyScrollLock() {
   }, [])
 }
 
-export function WorkflowEditor({ workflow, currentUserMode, plugins, appUrl }: WorkflowPageProps) {
+export function WorkflowEditor({
+  workflow,
+  currentUserMode,
+  plugins,
+  appUrl,
+  issues,
+}: WorkflowPageProps) {
   const { t } = useTranslation()
   const readOnly = currentUserMode !== 'write'
   const [store] = useState(() =>
     createWorkflowEditorStore({
       workflow: { ...workflow, id: workflow.id ?? '' },
       readOnly,
+      issues,
     })
   )
   const pluginIds = useMemo(() => (plugins ?? []).map((plugin) => plugin.id), [plugins])

@@ -13,6 +13,7 @@ import { validateWorkflow } from '#shared/workflow/validate'
 import type { WorkflowJson } from '#shared/workflow/types'
 import type { ChangeKind } from '#shared/history/diff'
 import { jsonFetch } from '~/lib/http'
+import { issuesByBlock, type BlockIssue } from '#shared/block_issues'
 import { showToast } from '~/lib/toast'
 import {
   createSaveQueue,
@@ -61,6 +62,11 @@ export interface WorkflowEditorState {
   lastEdit: { key: string; at: number } | null
   /** A comparison canvas: what changed, by node and edge id (null elsewhere). */
   diff: Record<string, ChangeKind> | null
+  /**
+   * Fields the server's validators refuse, by node id, as of the last save: drawn beside
+   * the fields and on the nodes; publishing and test runs are refused while any remain.
+   */
+  issues: Record<string, BlockIssue[]>
 
   /**
    * Applies a pure editing function to the present document. Nothing happens in read-only
@@ -123,6 +129,7 @@ export function createWorkflowEditorStore(init: {
   workflow: WorkflowJson & { id: string }
   readOnly: boolean
   diff?: Record<string, ChangeKind>
+  issues?: BlockIssue[]
 }): WorkflowEditorStore {
   const initialDoc = docOf(init.workflow)
 
@@ -163,6 +170,7 @@ export function createWorkflowEditorStore(init: {
           saving: false,
           // The server decides whether this edit unpublished the workflow.
           ...(response?.workflow ? { meta: metaOf(response.workflow) } : {}),
+          ...(response?.issues ? { issues: issuesByBlock(response.issues) } : {}),
         })
         return true
       } catch (error) {
@@ -192,6 +200,7 @@ export function createWorkflowEditorStore(init: {
       run: null,
       lastEdit: null,
       diff: init.diff ?? null,
+      issues: issuesByBlock(init.issues ?? []),
 
       edit(fn, options = {}) {
         const state = get()

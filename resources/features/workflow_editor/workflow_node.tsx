@@ -3,6 +3,7 @@ import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflo
 import { useShallow } from 'zustand/react/shallow'
 import { useTranslation } from 'react-i18next'
 import {
+  CircleAlertIcon,
   CopyIcon,
   EllipsisIcon,
   PowerIcon,
@@ -113,6 +114,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
   )
   const status = useWorkflowEditor(selectNodeRunStatus(id))
   const diffKind = useWorkflowEditor((state) => state.diff?.[id])
+  const issue = useWorkflowEditor((state) => state.issues[id]?.[0])
   const plugin = useWorkflowPlugin(block.type)
   const missingSlots = useWorkflowEditor(selectMissingSlots(id, plugin))
   const updateNodeInternals = useUpdateNodeInternals()
@@ -144,8 +146,10 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
       data-run-status={status}
       data-disabled={block.isDisabled || undefined}
       data-diff={diffKind}
+      data-issues={issue ? true : undefined}
       className={cn(
         'relative w-60 rounded-xl border bg-card text-left text-card-foreground shadow-sm',
+        issue && 'border-destructive',
         diffKind && DIFF_ITEM_CLASSES[diffKind],
         selected && 'border-primary',
         isOpen && 'ring-2 ring-primary/40',
@@ -205,6 +209,16 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
             )}
           </p>
         </div>
+        {issue && (
+          <CircleAlertIcon
+            data-testid="node-issue"
+            role="img"
+            aria-label={t('editorCanvas.issues', { message: issue.message })}
+            className="size-4 shrink-0 text-destructive"
+          >
+            <title>{t('editorCanvas.issues', { message: issue.message })}</title>
+          </CircleAlertIcon>
+        )}
         {status && (
           <span
             data-testid="node-status"

@@ -9,7 +9,7 @@ import { newId } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
 import { categoryOn } from '#plugins/define_plugin'
 import { createRun, executeRun, loadWorkflow } from '#services/workflows/run_workflow'
-import { forgetWorkflowPortsCache, runNodeWith } from '#services/workflows/executor_ports'
+import { runNodeWith } from '#services/workflows/executor_ports'
 import { compileExecutable } from '#shared/workflow/validate'
 import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
@@ -165,7 +165,6 @@ test.group('LLM agent workflow node', (group) => {
   let groq: Awaited<ReturnType<typeof startGroqStandIn>>
   let api: Awaited<ReturnType<typeof startApiStandIn>>
   group.each.setup(async () => {
-    forgetWorkflowPortsCache()
     groq = await startGroqStandIn({ apiKey: API_KEY })
     api = await startApiStandIn((request) => ({
       status: 200,

@@ -1,10 +1,6 @@
 import { test } from '@japa/runner'
 import { pluginRegistry } from '#services/plugin_registry'
-import {
-  attachmentsOf,
-  forgetWorkflowPortsCache,
-  runNodeWith,
-} from '#services/workflows/executor_ports'
+import { attachmentsOf, runNodeWith } from '#services/workflows/executor_ports'
 import { buildContext, createVariableStore } from '#services/runner_context'
 import { aiPort } from '#services/ai/credits'
 import { createChatCompletion } from '#plugins/ai/openai_compatible'
@@ -96,9 +92,7 @@ for (const { type, credentialType } of [
   { type: 'openai-chat-model', credentialType: 'openai' },
   { type: 'groq-chat-model', credentialType: 'groq' },
 ]) {
-  test.group(`${type}: Model node`, (group) => {
-    group.each.setup(() => forgetWorkflowPortsCache())
-
+  test.group(`${type}: Model node`, () => {
     test('lends an attached agent its endpoint, model and settings', async ({
       assert,
       cleanup,
@@ -169,7 +163,9 @@ for (const { type, credentialType } of [
     test('run on its own, it logs that it only works attached to an agent', async ({ assert }) => {
       const owner = await newOwner()
       const registry = await pluginRegistry()
-      const request = agentRequest(owner, type, {})
+      // Filled as the editor leaves it: a node missing its required fields is refused first.
+      const credentialsId = await credentialsFor(owner, credentialType, { apiKey: KEY })
+      const request = agentRequest(owner, type, { credentialsId, model: 'some-model' })
       const model = request.workflow.executable.blocks![1]
       const outcome = await runNodeWith(registry, {
         ...request,
