@@ -123,7 +123,7 @@ test.group('Block issues: workflows', () => {
       {
         blockId: 'call',
         blockType: 'workflow-http-request',
-        field: 'url',
+        field: 'webhook.url',
         message: 'URL is required',
       },
     ])

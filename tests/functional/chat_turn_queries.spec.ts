@@ -58,7 +58,11 @@ async function statementsDuring(work: () => Promise<unknown>) {
     [connection?.connection?.client, connection?.connection?.readClient].filter(Boolean)
   )
   const statements: string[] = []
-  const listener = (query: { sql: string }) => statements.push(query.sql)
+  // The capability stamp (one primary-key read per plugin check, docs/architecture.md,
+  // "Capabilities") is the capability service's, not the turn's session reads and writes.
+  const listener = (query: { sql: string }) => {
+    if (!/capability_stamps/.test(query.sql)) statements.push(query.sql)
+  }
   for (const client of clients) client!.on('query', listener)
   try {
     await work()

@@ -40,7 +40,8 @@ async function publish(client: ApiClient, who: Owner, raw: Record<string, unknow
     .json({ workspaceId: who.workspaceId, bot: raw })
   if (imported.status() !== 201) throw new Error(JSON.stringify(imported.body()))
   const id = imported.body().bot.id as string
-  ;(await client.post(`/api/v1/bots/${id}/publish`).bearerToken(who.token)).assertStatus(200)
+  const published = await client.post(`/api/v1/bots/${id}/publish`).bearerToken(who.token)
+  if (published.status() !== 200) throw new Error(JSON.stringify(published.body()))
   const bot = await Bot.findOrFail(id)
   return { id, publicId: bot.publicId! }
 }

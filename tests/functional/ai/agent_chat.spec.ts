@@ -107,7 +107,7 @@ test.group('LLM agent in a chat', (group) => {
     assert.deepEqual(unsupported.messages.map(messageText), ['Agent: '])
     assert.deepEqual(
       (unsupported.logs ?? []).map((log) => [log.status, log.description]),
-      [['error', 'Unsupported LLM specified']]
+      [['error', 'LLM agent: Agent must be one of groq']]
     )
     assert.lengthOf(groq.requests, 0)
   })

@@ -398,11 +398,12 @@ test.group('ElevenLabs block', (group) => {
     assert.lengthOf(nodeUsages, 1)
     assert.equal(nodeUsages[0].model, 'eleven_turbo_v2_5')
 
-    // A missing voice or a refused call fails the node with the spec's words.
+    // A missing voice is refused before the runner (docs/plugins.md, "Validation"); a refused
+    // call fails the node with the spec's words.
     const noVoice = await node({ text: 'Hi' })
     assert.deepEqual(
       noVoice.logs.map((l) => [l.status, l.description]),
-      [['error', 'Voice ID is missing']]
+      [['error', 'ElevenLabs: Voice is required']]
     )
     const crashed = await node({ text: 'Hi', voiceId: 'broken' })
     assert.deepEqual(
