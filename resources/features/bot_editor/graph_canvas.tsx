@@ -34,6 +34,11 @@ import {
 import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
 import { ConnectHint } from '~/features/canvas/connect_hint'
+import {
+  KeyboardConnectProvider,
+  type ConnectSource,
+  type ConnectTarget,
+} from '~/features/canvas/keyboard_connect'
 import { XIcon } from 'lucide-react'
 import {
   addGroup,
@@ -329,6 +334,21 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     }
   }
 
+  /** Keyboard connections: any group but the source's own, in the order of the bot. */
+  const keyboardTargets = useCallback(
+    (source: ConnectSource): ConnectTarget[] =>
+      api
+        .getState()
+        .history.present.groups.filter((group) => group.id !== source.nodeId)
+        .map((group) => ({ nodeId: group.id, label: group.title || t('editor.group.title') })),
+    [api, t]
+  )
+  const onKeyboardPick = useCallback(
+    (source: ConnectSource, target: ConnectTarget) =>
+      connectTo({ nodeId: source.nodeId, id: source.handleId }, { groupId: target.nodeId }),
+    [connectTo]
+  )
+
   const trackpad = graphNavigation === 'trackpad'
   return (
     <div
@@ -337,38 +357,45 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
       onDragOver={onDragOver}
       onDrop={onDrop}
     >
-      <ReactFlow
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onDelete={onDelete}
-        onSelectionChange={onSelectionChange}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        onNodeClick={onNodeClick}
-        onNodeDragStop={onNodeDragStop}
-        isValidConnection={isValidConnection}
-        onPaneClick={onPaneClick}
-        nodesDraggable={!readOnly}
-        nodesConnectable={!readOnly}
-        deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
-        panOnScroll={trackpad}
-        zoomOnScroll={!trackpad}
-        zoomOnPinch
-        panOnDrag={trackpad ? [1, 2] : true}
-        selectionOnDrag={trackpad}
-        minZoom={0.1}
-        maxZoom={2}
+      <KeyboardConnectProvider
+        targetsFor={keyboardTargets}
+        onPick={onKeyboardPick}
         fitViewOptions={fitViewOptions}
-        defaultViewport={largeBot ? startViewport : undefined}
-        onlyRenderVisibleElements={largeBot}
+        hint={t('editorShell.keyboard.groupHint')}
       >
-        <Background gap={20} />
-        <Controls showInteractive={false} fitViewOptions={fitViewOptions} style={controlsStyle} />
-      </ReactFlow>
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onDelete={onDelete}
+          onSelectionChange={onSelectionChange}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          onNodeClick={onNodeClick}
+          onNodeDragStop={onNodeDragStop}
+          isValidConnection={isValidConnection}
+          onPaneClick={onPaneClick}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+          panOnScroll={trackpad}
+          zoomOnScroll={!trackpad}
+          zoomOnPinch
+          panOnDrag={trackpad ? [1, 2] : true}
+          selectionOnDrag={trackpad}
+          minZoom={0.1}
+          maxZoom={2}
+          fitViewOptions={fitViewOptions}
+          defaultViewport={largeBot ? startViewport : undefined}
+          onlyRenderVisibleElements={largeBot}
+        >
+          <Background gap={20} />
+          <Controls showInteractive={false} fitViewOptions={fitViewOptions} style={controlsStyle} />
+        </ReactFlow>
+      </KeyboardConnectProvider>
       {!readOnly && <ConnectHint message={t('editorCanvas.connect.pending')} />}
     </div>
   )

@@ -28,9 +28,12 @@ export interface PublishedContent {
   version?: string
 }
 
+/** A bot as the server sends it to the editor: its id and draft revision besides the content. */
+export type ServerBot = BotV6 & { id: string; revision?: number }
+
 export interface EditorPageProps {
   tab: EditorTab
-  bot: BotV6 & { id: string }
+  bot: ServerBot
   /** The version the bot is stored in; older than 6 means it was migrated on open. */
   storedVersion: string
   currentUserMode: UserMode
@@ -40,7 +43,7 @@ export interface EditorPageProps {
 
 /** The answer of PATCH /api/v1/bots/:id, publish and unpublish. */
 export interface BotSaveResponse {
-  bot: BotV6 & { id: string }
+  bot: ServerBot
   currentUserMode?: UserMode
   publishedAt: string | null
 }
