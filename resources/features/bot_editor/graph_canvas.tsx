@@ -3,7 +3,6 @@ import {
   useCallback,
   useEffect,
   useMemo,
-  useRef,
   useState,
   type DragEvent,
   type MouseEvent as ReactMouseEvent,
@@ -16,7 +15,6 @@ import {
   EdgeLabelRenderer,
   getBezierPath,
   ReactFlow,
-  useNodesInitialized,
   useReactFlow,
   useStoreApi,
   type Connection,
@@ -34,6 +32,7 @@ import {
 import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
 import { ConnectHint } from '~/features/canvas/connect_hint'
+import { useInitialFit } from '~/features/canvas/use_initial_fit'
 import {
   KeyboardConnectProvider,
   type ConnectSource,
@@ -114,7 +113,6 @@ function pointerOf(event: MouseEvent | TouchEvent) {
  */
 const isValidConnection = (connection: FlowEdge | Connection) =>
   connection.source !== connection.target
-const ALL_NODES = { includeHiddenNodes: true }
 /* Room kept around the fitted graph, beside the sidebar's width on the left. */
 const FIT_MARGIN = 40
 const px = (value: number) => `${value}px` as const
@@ -135,7 +133,7 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
   const { t } = useTranslation()
   const api = useBotEditorApi()
   const plugins = useEditorPlugins()
-  const { screenToFlowPosition, fitView } = useReactFlow()
+  const { screenToFlowPosition } = useReactFlow()
   const groups = useBotEditor((state) => state.history.present.groups)
   const events = useBotEditor((state) => state.history.present.events)
   const botEdges = useBotEditor((state) => state.history.present.edges)
@@ -164,17 +162,7 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     setNodes((previous) => reconcileNodes(previous, api.getState().history.present, largeBot))
   }, [groups, events, api, largeBot])
 
-  /*
-   * The first view shows the whole bot once its nodes are measured: React Flow's own
-   * fitView runs on the size hints of canvas_nodes.ts, before the real sizes are known.
-   */
-  const allMeasured = useNodesInitialized(ALL_NODES)
-  const fitted = useRef(false)
-  useEffect(() => {
-    if (largeBot || fitted.current || !allMeasured) return
-    fitted.current = true
-    void fitView(fitViewOptions)
-  }, [allMeasured, largeBot, fitView, fitViewOptions])
+  useInitialFit(!largeBot, fitViewOptions)
 
   const diff = useBotEditor((state) => state.diff)
   const edges = useMemo(() => {

@@ -3,7 +3,6 @@ import {
   useCallback,
   useEffect,
   useMemo,
-  useRef,
   useState,
   type DragEvent,
   type KeyboardEvent,
@@ -35,6 +34,7 @@ import {
 import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
 import { ConnectHint } from '~/features/canvas/connect_hint'
+import { useInitialFit } from '~/features/canvas/use_initial_fit'
 import {
   KeyboardConnectProvider,
   type ConnectSource,
@@ -149,7 +149,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
   const { t } = useTranslation()
   const api = useWorkflowEditorApi()
   const plugins = useWorkflowPlugins()
-  const { screenToFlowPosition, fitView } = useReactFlow()
+  const { screenToFlowPosition } = useReactFlow()
   const blocks = useWorkflowEditor((state) => state.history.present.blocks)
   const workflowEdges = useWorkflowEditor((state) => state.history.present.edges)
   const selectedEdges = useWorkflowEditor((state) => state.selection.edges)
@@ -177,12 +177,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
     return { x: 120 - start.x, y: 160 - start.y, zoom: 1 }
   })
   const nodesInitialized = useNodesInitialized()
-  const fitted = useRef(false)
-  useEffect(() => {
-    if (large || fitted.current || !nodesInitialized) return
-    fitted.current = true
-    void fitView(FIT_VIEW_OPTIONS)
-  }, [nodesInitialized, large, fitView])
+  useInitialFit(!large, FIT_VIEW_OPTIONS)
 
   // Edges depend on which nodes exist, not on their options: typing in a form keeps them.
   const blockIds = useWorkflowEditor((state) =>
