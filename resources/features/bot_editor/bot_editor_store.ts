@@ -3,10 +3,11 @@ import { createStore, useStore, type StoreApi } from 'zustand'
 import i18n from 'i18next'
 import type { BotV6 } from '#shared/bot/types'
 import type { ChangeKind } from '#shared/history/diff'
-import { createHistory, push, redo, undo } from '#shared/bot/history'
+import { createHistory, push } from '#shared/bot/history'
 import { validateBot } from '#shared/bot/parse'
 import type { SaveOptions } from '~/features/editor_shell/save_queue'
 import { createDraftSync, type DraftSyncState } from '~/features/editor_shell/draft_sync'
+import { createUndoable } from '~/features/editor_shell/undoable'
 import type { BotSaveResponse, PublishedContent, ServerBot } from './types'
 
 /**
@@ -16,9 +17,6 @@ import type { BotSaveResponse, PublishedContent, ServerBot } from './types'
  */
 
 export type SaveStatus = 'saved' | 'saving' | 'unsaved'
-
-/** Form edits typed in a row land in one undo step when they touch the same thing. */
-const COALESCE_MS = 1000
 
 export interface BotEditorState extends DraftSyncState<BotV6> {
   botId: string
@@ -116,6 +114,8 @@ export function createBotEditorStore(init: {
       onRevert: () => ({ openBlockId: null }),
     })
 
+    const editing = createUndoable<BotEditorState, BotV6>(get, set)
+
     return {
       botId: init.bot.id,
       readOnly: init.readOnly,
@@ -130,33 +130,7 @@ export function createBotEditorStore(init: {
       lastEdit: null,
       diff: init.diff ?? null,
 
-      edit(fn, options = {}) {
-        const state = get()
-        if (state.readOnly) return
-        const next = fn(state.history.present)
-        if (next === state.history.present) return
-        const now = Date.now()
-        const key = options.coalesceKey
-        const coalesce =
-          key !== undefined &&
-          state.lastEdit?.key === key &&
-          now - state.lastEdit.at < COALESCE_MS &&
-          state.history.past.length > 0
-        set({
-          history: coalesce
-            ? { ...state.history, present: next, future: [] }
-            : push(state.history, next),
-          lastEdit: key === undefined ? null : { key, at: now },
-        })
-      },
-      undo() {
-        if (get().readOnly) return
-        set((state) => ({ history: undo(state.history), lastEdit: null }))
-      },
-      redo() {
-        if (get().readOnly) return
-        set((state) => ({ history: redo(state.history), lastEdit: null }))
-      },
+      ...editing,
       setSelection(selection) {
         set((state) => ({
           selection: {

@@ -1,12 +1,13 @@
 import { createContext, useContext } from 'react'
 import { createStore, useStore, type StoreApi } from 'zustand'
 import i18n from 'i18next'
-import { createHistory, push, redo, undo, type HistoryOptions } from '#shared/bot/history'
+import { createHistory, push, type HistoryOptions } from '#shared/bot/history'
 import { validateWorkflow } from '#shared/workflow/validate'
 import type { WorkflowJson } from '#shared/workflow/types'
 import type { ChangeKind } from '#shared/history/diff'
 import type { SaveOptions } from '~/features/editor_shell/save_queue'
 import { createDraftSync, type DraftSyncState } from '~/features/editor_shell/draft_sync'
+import { createUndoable } from '~/features/editor_shell/undoable'
 import type {
   NodeRunStatus,
   RunProgress,
@@ -23,9 +24,6 @@ import type {
  */
 
 export type SaveStatus = 'saved' | 'saving' | 'unsaved'
-
-/** Form edits typed in a row land in one undo step when they touch the same thing. */
-const COALESCE_MS = 1000
 
 /*
  * A workflow has no containers that an edit can leave empty for a moment (the bot's empty
@@ -138,6 +136,8 @@ export function createWorkflowEditorStore(init: {
       historyOptions,
     })
 
+    const editing = createUndoable<WorkflowEditorState, WorkflowDoc>(get, set, historyOptions)
+
     return {
       workflowId: init.workflow.id,
       readOnly: init.readOnly,
@@ -153,33 +153,7 @@ export function createWorkflowEditorStore(init: {
       lastEdit: null,
       diff: init.diff ?? null,
 
-      edit(fn, options = {}) {
-        const state = get()
-        if (state.readOnly) return
-        const next = fn(state.history.present)
-        if (next === state.history.present) return
-        const now = Date.now()
-        const key = options.coalesceKey
-        const coalesce =
-          key !== undefined &&
-          state.lastEdit?.key === key &&
-          now - state.lastEdit.at < COALESCE_MS &&
-          state.history.past.length > 0
-        set({
-          history: coalesce
-            ? { ...state.history, present: next, future: [] }
-            : push(state.history, next, historyOptions),
-          lastEdit: key === undefined ? null : { key, at: now },
-        })
-      },
-      undo() {
-        if (get().readOnly) return
-        set((state) => ({ history: undo(state.history, historyOptions), lastEdit: null }))
-      },
-      redo() {
-        if (get().readOnly) return
-        set((state) => ({ history: redo(state.history), lastEdit: null }))
-      },
+      ...editing,
       setSelection(selection) {
         set((state) => ({
           selection: {
