@@ -53,6 +53,7 @@ export function toBotJson(bot: Bot) {
     isArchived: !!bot.isArchived,
     isClosed: !!bot.isClosed,
     riskLevel: bot.riskLevel,
+    revision: bot.revision ?? 0,
     createdAt: bot.createdAt.toISO()!,
     updatedAt: bot.updatedAt.toISO()!,
   }

@@ -68,6 +68,7 @@ export function toWorkflowJson(workflow: Workflow): WorkflowJson {
     workspaceId: workflow.workspaceId,
     updatedBy: workflow.updatedBy,
     isModifiedByAi: !!workflow.isModifiedByAi,
+    revision: workflow.revision ?? 0,
     publishedAt: workflow.publishedAt?.toISO() ?? null,
     createdAt: workflow.createdAt.toISO()!,
     updatedAt: workflow.updatedAt.toISO()!,

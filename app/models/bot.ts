@@ -29,6 +29,10 @@ export default class Bot extends BaseModelWithId {
   @column()
   declare version: string
 
+  /** Raised by every write of the content (docs/editor.md "Saving from two places"). */
+  @column()
+  declare revision: number
+
   @column()
   declare publicId: string | null
 

@@ -37,6 +37,10 @@ export default class Workflow extends BaseModelWithId {
   @column()
   declare version: number
 
+  /** Raised by every write of the content (docs/editor.md "Saving from two places"). */
+  @column()
+  declare revision: number
+
   @column()
   declare status: WorkflowStatus
 

@@ -539,12 +539,13 @@ export function openApiDocument(serverUrl: string) {
           responses: { 200: { description: 'The bot' }, 404: error },
         },
         patch: {
-          summary: 'Update a bot (content is checked against the bot format)',
+          summary:
+            "Update a bot (content is checked against the bot format). With `revision` (the bot's revision when read) a content change is refused with 409 when the draft was saved elsewhere since; without it the last writer wins",
           parameters: [idParam('id', 'Bot id')],
           requestBody: {
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Bot' } } },
           },
-          responses: { 200: { description: 'The bot' }, 403: error, 422: error },
+          responses: { 200: { description: 'The bot' }, 403: error, 409: error, 422: error },
         },
         delete: {
           summary: 'Delete a bot',

@@ -175,6 +175,10 @@ export function workflowPaths() {
               { type: 'string', enum: ['user', 'assistant'] },
               'Who made the change (default user)'
             ),
+            revision: withText(
+              { type: 'integer', minimum: 0 },
+              "The draft revision the change is based on (the workflow's revision when read): the save is refused with 409 when the draft was saved elsewhere since. Without it the last writer wins"
+            ),
             isArchived: { type: 'boolean' },
           },
         }),
@@ -182,6 +186,7 @@ export function workflowPaths() {
           200: reply('The workflow', workflowResponse),
           403: error,
           404: error,
+          409: error,
           422: error,
         },
       },

@@ -90,6 +90,8 @@ export const updateBotValidator = vine.compile(
     isClosed: vine.boolean().optional(),
     resultsTablePreferences: vine.record(anyValue()).nullable().optional(),
     selectedThemeTemplateId: vine.string().maxLength(32).nullable().optional(),
+    /** The draft revision the editor loaded (docs/editor.md "Saving from two places"). */
+    revision: vine.number().withoutDecimals().min(0).optional(),
   })
 )
 

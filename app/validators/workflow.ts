@@ -16,6 +16,8 @@ export const updateWorkflowValidator = vine.compile(
     settings: vine.record(anyValue()).optional(),
     updatedBy: vine.enum(['user', 'assistant']).optional(),
     isArchived: vine.boolean().optional(),
+    /** The draft revision the editor loaded (docs/editor.md "Saving from two places"). */
+    revision: vine.number().withoutDecimals().min(0).optional(),
   })
 )
 

@@ -21,6 +21,11 @@ export class HttpError extends Error {
   }
 }
 
+/** What to show under a failed call's toast title: the server's description, or the message. */
+export function errorDescription(error: unknown) {
+  return (error as { description?: string }).description ?? (error as Error).message
+}
+
 export function readXsrfToken(): string | null {
   if (typeof document === 'undefined') return null
   const match = document.cookie.split('; ').find((row) => row.startsWith('XSRF-TOKEN='))

@@ -22,6 +22,11 @@ export interface AutosaveAdapter<S> {
    * header; a beacon cannot set it). False when it cannot go that way.
    */
   saveOnLeave: (state: S) => boolean
+  /**
+   * The draft changed elsewhere and the builder has not chosen a side yet: a visit to
+   * another page waits (docs/editor.md "Saving from two places").
+   */
+  conflict?: (state: S) => boolean
 }
 
 /**
@@ -77,7 +82,9 @@ export function useStoreAutosave<S>(store: StoreApi<S>, adapter: AutosaveAdapter
       const visit = event.detail.visit
       // Hold the visit, save, then make it again.
       event.preventDefault()
-      void saveNow().then(() => {
+      void saveNow().then((saved) => {
+        // Leaving now would drop the edits the conflict notice asks about.
+        if (!saved && read().conflict?.(store.getState())) return
         resuming = true
         try {
           router.visit(visit.url, {

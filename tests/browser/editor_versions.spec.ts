@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import type { Page } from 'playwright'
+import type { Locator, Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
 import Workflow from '#models/workflow'
@@ -19,6 +19,33 @@ import type { BotV6 } from '#shared/bot/types'
  * the page, the history with its comparison on the canvas, and test runs of the draft shown
  * node by node before anything is published.
  */
+
+/**
+ * The compare view opens fitted to the graph: every node of its canvas lies inside the
+ * canvas (docs/editor.md "Layout").
+ */
+async function assertFitted(canvas: Locator) {
+  await waitFor(async () => {
+    const inside = await canvas.evaluate((element) => {
+      const frame = element.getBoundingClientRect()
+      const nodes = [...element.querySelectorAll('.react-flow__node')]
+      return (
+        frame.width > 0 &&
+        nodes.length > 0 &&
+        nodes.every((node) => {
+          const box = node.getBoundingClientRect()
+          return (
+            box.left >= frame.left - 1 &&
+            box.top >= frame.top - 1 &&
+            box.right <= frame.right + 1 &&
+            box.bottom <= frame.bottom + 1
+          )
+        })
+      )
+    })
+    return inside
+  }, 'the compare canvas fitted to its nodes')
+}
 
 async function signedIn(visit: (url: string) => Promise<Page>, prefix: string) {
   const email = uniqueEmail(prefix)
@@ -197,6 +224,7 @@ test.group('Editors: autosave, history, test runs', (group) => {
     await compare.waitFor()
     const canvas = compare.getByTestId('version-compare-canvas')
     await canvas.locator('[data-testid="workflow-node"][data-node-id="mail"]').waitFor()
+    await assertFitted(canvas)
     assert.equal(await canvas.locator('[data-node-id="mail"]').getAttribute('data-diff'), 'removed')
     assert.equal(
       await canvas
@@ -348,6 +376,7 @@ test.group('Editors: autosave, history, test runs', (group) => {
     const groupNode = (id: string) =>
       canvas.locator(`[data-testid="group-node"][data-group-id="${id}"]`)
     await groupNode('g2').waitFor()
+    await assertFitted(canvas)
     assert.equal(await groupNode('g2').getAttribute('data-diff'), 'removed')
     assert.equal(await groupNode('g1').getAttribute('data-diff'), 'changed')
     assert.equal(

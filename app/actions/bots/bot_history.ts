@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { claimRevision } from '#services/draft_revision'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type Bot from '#models/bot'
 import BotVersion from '#models/bot_version'
@@ -97,6 +98,7 @@ export class RestoreBotVersion {
       bot.useTransaction(trx)
       bot.merge(content as Partial<Bot>)
       bot.version = '6'
+      await claimRevision('bots', bot, undefined, trx)
       await bot.save()
       await recordBotVersion(bot, user, { kind: 'restore', client: trx })
     })

@@ -12,6 +12,8 @@ import { newId } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
 import { assertNoIssues, issuesOfBlocks } from '#plugins/block_issues'
 import type { BlockIssue } from '#shared/block_issues'
+import { claimRevision } from '#services/draft_revision'
+import db from '@adonisjs/lucid/services/db'
 import { createBotContent } from '#shared/bot/new_bot'
 import { validateBot } from '#shared/bot/parse'
 import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types'
@@ -223,6 +225,11 @@ export interface BotPatch extends Partial<Content> {
   isClosed?: boolean
   resultsTablePreferences?: Record<string, unknown> | null
   selectedThemeTemplateId?: string | null
+  /**
+   * The draft revision the editor loaded: the content is saved only while it is still the
+   * stored one (docs/editor.md "Saving from two places").
+   */
+  revision?: number
 }
 
 export class UpdateBot {
@@ -322,12 +329,21 @@ export class UpdateBot {
       return withinPlanLimit(judge, 'botCreation', async (trx) => {
         bot.useTransaction(trx)
         bot.isArchived = false
+        if (contentChanged) await claimRevision('bots', bot, patch.revision, trx)
         await bot.save()
         return bot
       })
     }
     if (patch.isArchived !== undefined) bot.isArchived = patch.isArchived
-    await bot.save()
+    if (contentChanged) {
+      await db.transaction(async (trx) => {
+        bot.useTransaction(trx)
+        await claimRevision('bots', bot, patch.revision, trx)
+        await bot.save()
+      })
+    } else {
+      await bot.save()
+    }
     // A builder's save lands in their open draft version of the history.
     if (contentChanged && actor) await recordBotVersion(bot, actor.user)
     return bot
@@ -403,8 +419,12 @@ export class RestorePublishedBot {
       })
     }
     const content = await restorable(contentOf(published as unknown as BotV6), actor)
-    bot.merge(content)
-    await bot.save()
+    await db.transaction(async (trx) => {
+      bot.useTransaction(trx)
+      bot.merge(content)
+      await claimRevision('bots', bot, undefined, trx)
+      await bot.save()
+    })
     await recordBotVersion(bot, actor?.user ?? null, { kind: 'restore' })
     return bot
   }

@@ -1,5 +1,6 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
+import { claimRevision } from '#services/draft_revision'
 import type Workflow from '#models/workflow'
 import WorkflowVersion from '#models/workflow_version'
 import type User from '#models/user'
@@ -95,6 +96,7 @@ export class RestoreWorkflowVersion {
         status: 'DRAFT',
         updatedBy: 'user',
       })
+      await claimRevision('workflows', workflow, undefined, trx)
       await workflow.save()
       await recordVersion(workflow, { user, updatedBy: 'user' }, trx, { kind: 'restore' })
     })

@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { claimRevision } from '#services/draft_revision'
 import Workflow from '#models/workflow'
 import WorkflowVersion from '#models/workflow_version'
 import type User from '#models/user'
@@ -112,6 +113,11 @@ export interface WorkflowPatch {
   settings?: WorkflowSettings
   /** Who made the change; a person unless the copilot says so. */
   updatedBy?: WorkflowEditor
+  /**
+   * The draft revision the editor loaded: saved only while it is still the stored one
+   * (docs/editor.md "Saving from two places").
+   */
+  revision?: number
 }
 
 export class UpdateWorkflow {
@@ -169,6 +175,7 @@ export class UpdateWorkflow {
         ...(updatedBy === 'assistant' ? { isModifiedByAi: true } : {}),
         ...(unpublishedChanges ? { status: 'DRAFT' as const } : {}),
       })
+      await claimRevision('workflows', workflow, patch.revision, trx)
       await workflow.save()
       await recordVersion(workflow, { user, updatedBy }, trx)
     })

@@ -105,6 +105,8 @@ export interface WorkflowJson {
   workspaceId?: string
   updatedBy?: 'user' | 'assistant' | null
   isModifiedByAi?: boolean
+  /** The draft's revision, sent back with the editor's saves (docs/editor.md). */
+  revision?: number
   /** When the workflow was last published (null while never published). */
   publishedAt?: string | null
   createdAt?: string

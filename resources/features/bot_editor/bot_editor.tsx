@@ -1,7 +1,13 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { ReactFlowProvider } from '@xyflow/react'
 import { useTranslation } from 'react-i18next'
-import { EyeIcon } from 'lucide-react'
+import {
+  ConflictNotice,
+  ReadOnlyBanner,
+  useBodyScrollLock,
+  useDraftAutosave,
+  useEditorShortcuts,
+} from '~/features/editor_shell/editor_frame'
 import { copySelection, pasteSelection, type BotClipboard } from '#shared/bot/editing'
 import type { GraphNavigation } from '#shared/workspace_roles'
 import { usePageProps } from '~/hooks/use_shared_props'
@@ -11,13 +17,12 @@ import {
   BotEditorContext,
   createBotEditorStore,
   useBotEditor,
-  type BotEditorStore,
+  type BotEditorState,
 } from './bot_editor_store'
 import { EditorPluginsContext } from './editor_plugins'
 import { EditorHeader } from './editor_header'
 import { GraphCanvas } from './graph_canvas'
 import { BlocksSidebar } from './blocks_sidebar'
-import { useAutosave } from './use_autosave'
 import { EditorPreview } from './editor_preview'
 import { EngineUpdateWarning } from './engine_update_warning'
 import type { EditorPageProps } from './types'
@@ -57,52 +62,20 @@ function OpenBlockSettings() {
 /** The clipboard outlives the page, so groups can be pasted into another bot. */
 let clipboard: BotClipboard | null = null
 
-function isTyping(target: EventTarget | null) {
-  const element = target as HTMLElement | null
-  if (!element) return false
-  return (
-    element.isContentEditable ||
-    ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName) ||
-    element.getAttribute('role') === 'textbox'
-  )
+/** Ctrl/Cmd+C and Ctrl/Cmd+V on the selected groups. */
+function onBotKey(key: string, event: KeyboardEvent, state: BotEditorState) {
+  if (key === 'c') {
+    const ids = Object.keys(state.selection.groups)
+    if (ids.length === 0 || window.getSelection()?.toString()) return
+    clipboard = copySelection(state.history.present, ids)
+  } else if (key === 'v' && clipboard) {
+    event.preventDefault()
+    const copied = clipboard
+    state.edit((bot) => pasteSelection(bot, copied).bot)
+  }
 }
 
-/** Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z or Ctrl+Y, Ctrl/Cmd+C and Ctrl/Cmd+V on selected groups. */
-function useEditorShortcuts(store: BotEditorStore, enabled: boolean) {
-  useEffect(() => {
-    if (!enabled) return
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || isTyping(event.target)) return
-      const key = event.key.toLowerCase()
-      const state = store.getState()
-      if (key === 'z' && !event.shiftKey) {
-        event.preventDefault()
-        state.undo()
-      } else if ((key === 'z' && event.shiftKey) || key === 'y') {
-        event.preventDefault()
-        state.redo()
-      } else if (key === 'c') {
-        const ids = Object.keys(state.selection.groups)
-        if (ids.length === 0 || window.getSelection()?.toString()) return
-        clipboard = copySelection(state.history.present, ids)
-      } else if (key === 'v' && clipboard) {
-        event.preventDefault()
-        const copied = clipboard
-        state.edit((bot) => pasteSelection(bot, copied).bot)
-      }
-    }
-    window.addEventListener('keydown', onKeyDown)
-    return () => window.removeEventListener('keydown', onKeyDown)
-  }, [store, enabled])
-}
-
-/** Pages ending in /edit own the viewport (spec): no body scrolling. */
-function useBodyScrollLock() {
-  useEffect(() => {
-    document.body.classList.add('no-scroll')
-    return () => document.body.classList.remove('no-scroll')
-  }, [])
-}
+const savedBot = (state: BotEditorState) => state.savedBot
 
 export function BotEditor({
   tab,
@@ -121,8 +94,8 @@ export function BotEditor({
   const [graphNavigation, setGraphNavigation] = useState<GraphNavigation>(
     user?.graphNavigation ?? 'mouse'
   )
-  useAutosave(store)
-  useEditorShortcuts(store, !readOnly)
+  useDraftAutosave(store, savedBot)
+  useEditorShortcuts(store, !readOnly, onBotKey)
   useBodyScrollLock()
 
   async function changeGraphNavigation(value: GraphNavigation) {
@@ -153,16 +126,8 @@ export function BotEditor({
             {!readOnly && storedVersion !== '6' && (
               <EngineUpdateWarning storedVersion={storedVersion} />
             )}
-            {readOnly && (
-              <div
-                data-testid="readonly-banner"
-                role="status"
-                className="flex items-center justify-center gap-2 border-b bg-muted px-3 py-1.5 text-sm text-muted-foreground"
-              >
-                <EyeIcon className="size-4" aria-hidden />
-                {t('editor.readOnly')}
-              </div>
-            )}
+            <ConflictNotice store={store} />
+            {readOnly && <ReadOnlyBanner message={t('editor.readOnly')} />}
             <main className="relative min-h-0 flex-1">
               {tab === 'edit' && (
                 <>

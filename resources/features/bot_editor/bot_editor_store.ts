@@ -4,16 +4,12 @@ import i18n from 'i18next'
 import type { BotV6 } from '#shared/bot/types'
 import { issuesByBlock, type BlockIssue } from '#shared/block_issues'
 import type { ChangeKind } from '#shared/history/diff'
-import { createHistory, push, redo, undo, type History } from '#shared/bot/history'
+import { createHistory, push } from '#shared/bot/history'
 import { validateBot } from '#shared/bot/parse'
-import { jsonFetch } from '~/lib/http'
-import { showToast } from '~/lib/toast'
-import {
-  createSaveQueue,
-  fitsKeepalive,
-  type SaveOptions,
-} from '~/features/editor_shell/save_queue'
-import type { BotSaveResponse, PublishedContent } from './types'
+import type { SaveOptions } from '~/features/editor_shell/save_queue'
+import { createDraftSync, type DraftSyncState } from '~/features/editor_shell/draft_sync'
+import { createUndoable } from '~/features/editor_shell/undoable'
+import type { BotSaveResponse, PublishedContent, ServerBot } from './types'
 
 /**
  * The bot editor's state (DESIGN section 6): one store per editor page. The bot lives in
@@ -23,16 +19,10 @@ import type { BotSaveResponse, PublishedContent } from './types'
 
 export type SaveStatus = 'saved' | 'saving' | 'unsaved'
 
-/** Form edits typed in a row land in one undo step when they touch the same thing. */
-const COALESCE_MS = 1000
-
-export interface BotEditorState {
+export interface BotEditorState extends DraftSyncState<BotV6> {
   botId: string
-  readOnly: boolean
-  history: History<BotV6>
   /** The state the server holds: a failed save returns to it. */
   savedBot: BotV6
-  saving: boolean
   published: PublishedContent | null
   /** Selected group ids and edge ids (React Flow keeps its own copy for drawing). */
   selection: { groups: Record<string, true>; edges: Record<string, true> }
@@ -64,6 +54,10 @@ export interface BotEditorState {
    * cannot go that way (too large, or invalid): the page should ask before leaving.
    */
   saveOnLeave: () => boolean
+  /** After a conflict (docs/editor.md "Saving from two places"): save the draft over theirs. */
+  keepMine: () => Promise<boolean>
+  /** After a conflict: drop the draft and load what the server holds. */
+  reloadTheirs: () => void
   setPublished: (published: PublishedContent | null) => void
   /**
    * Takes the server's bot metadata (publicId, customDomain, isClosed): saved apart from the
@@ -71,7 +65,7 @@ export interface BotEditorState {
    */
   syncMetadata: (bot: Partial<Pick<BotV6, BotMetadataKey>>) => void
   /** Replaces the present bot with one the server holds (restore published): a new undo step, saved. */
-  replaceWithSaved: (bot: BotV6 & { id: string }) => void
+  replaceWithSaved: (bot: ServerBot) => void
 }
 
 /** Bot fields saved by their own PATCH calls, outside the content autosave. */
@@ -87,7 +81,7 @@ function toSet(ids: string[] | undefined): Record<string, true> {
 }
 
 export function createBotEditorStore(init: {
-  bot: BotV6 & { id: string }
+  bot: ServerBot
   readOnly: boolean
   published: PublishedContent | null
   diff?: Record<string, ChangeKind>
@@ -114,52 +108,23 @@ export function createBotEditorStore(init: {
       selectedThemeTemplateId: bot.selectedThemeTemplateId ?? null,
     })
 
-    async function send(options: SaveOptions = {}): Promise<boolean> {
-      const { history, savedBot, readOnly, botId } = get()
-      const bot = history.present
-      if (readOnly || bot === savedBot) return true
-      const checked = validateBot(bot)
-      if (!checked.ok) {
-        const first = checked.errors[0]
-        showToast(
-          'error',
-          i18n.t('editor.errors.updateBot'),
-          first ? `${first.path}: ${first.message}` : undefined
-        )
-        return false
-      }
-      set({ saving: true })
-      try {
-        const body = bodyOf(bot)
-        const response = await jsonFetch<BotSaveResponse>(`/api/v1/bots/${botId}`, {
-          method: 'PATCH',
-          body,
-          keepalive: options.keepalive && fitsKeepalive(body),
-        })
-        set({
-          savedBot: latest(bot),
-          saving: false,
-          ...(response?.issues ? { issues: issuesByBlock(response.issues) } : {}),
-        })
-        return true
-      } catch (error) {
-        // A failed save reverts to the last saved state (undo brings the edits back).
-        const current = get()
-        set({
-          saving: false,
-          history: push(current.history, current.savedBot),
-          openBlockId: null,
-        })
-        showToast(
-          'error',
-          i18n.t('editor.errors.updateBot'),
-          (error as { description?: string }).description ?? (error as Error).message
-        )
-        return false
-      }
-    }
+    const sync = createDraftSync<BotEditorState, BotV6, BotSaveResponse>({
+      get,
+      set,
+      saved: (state) => state.savedBot,
+      markSaved: (bot, response) => ({
+        savedBot: latest(bot),
+        ...(response?.issues ? { issues: issuesByBlock(response.issues) } : {}),
+      }),
+      validate: validateBot,
+      url: (state) => `/api/v1/bots/${state.botId}`,
+      bodyOf,
+      revisionOf: (response) => response.bot.revision,
+      errorTitle: () => i18n.t('editor.errors.updateBot'),
+      onRevert: () => ({ openBlockId: null }),
+    })
 
-    const queue = createSaveQueue(send)
+    const editing = createUndoable<BotEditorState, BotV6>(get, set)
 
     return {
       botId: init.bot.id,
@@ -167,6 +132,8 @@ export function createBotEditorStore(init: {
       history: createHistory<BotV6>(init.bot),
       savedBot: init.bot,
       saving: false,
+      revision: init.bot.revision ?? 0,
+      conflict: false,
       published: init.published,
       issues: issuesByBlock(init.issues ?? []),
       selection: { groups: {}, edges: {} },
@@ -174,33 +141,7 @@ export function createBotEditorStore(init: {
       lastEdit: null,
       diff: init.diff ?? null,
 
-      edit(fn, options = {}) {
-        const state = get()
-        if (state.readOnly) return
-        const next = fn(state.history.present)
-        if (next === state.history.present) return
-        const now = Date.now()
-        const key = options.coalesceKey
-        const coalesce =
-          key !== undefined &&
-          state.lastEdit?.key === key &&
-          now - state.lastEdit.at < COALESCE_MS &&
-          state.history.past.length > 0
-        set({
-          history: coalesce
-            ? { ...state.history, present: next, future: [] }
-            : push(state.history, next),
-          lastEdit: key === undefined ? null : { key, at: now },
-        })
-      },
-      undo() {
-        if (get().readOnly) return
-        set((state) => ({ history: undo(state.history), lastEdit: null }))
-      },
-      redo() {
-        if (get().readOnly) return
-        set((state) => ({ history: redo(state.history), lastEdit: null }))
-      },
+      ...editing,
       setSelection(selection) {
         set((state) => ({
           selection: {
@@ -212,16 +153,10 @@ export function createBotEditorStore(init: {
       openBlock(blockId) {
         set({ openBlockId: blockId })
       },
-      save: queue,
-      saveOnLeave() {
-        const { history, savedBot, readOnly } = get()
-        if (readOnly || history.present === savedBot) return true
-        if (!validateBot(history.present).ok || !fitsKeepalive(bodyOf(history.present))) {
-          return false
-        }
-        void queue({ keepalive: true })
-        return true
-      },
+      save: sync.save,
+      saveOnLeave: sync.saveOnLeave,
+      keepMine: sync.keepMine,
+      reloadTheirs: sync.reloadTheirs,
       setPublished(published) {
         set({ published })
       },

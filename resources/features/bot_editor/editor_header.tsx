@@ -36,7 +36,7 @@ import { RadioGroup, RadioGroupItem } from '~/components/ui/radio_group'
 import { Label } from '~/components/ui/label'
 import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
 import { ConfirmDialog } from '~/components/confirm_dialog'
-import { jsonFetch } from '~/lib/http'
+import { errorDescription, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import { cn } from '~/lib/utils'
 import {
@@ -254,10 +254,6 @@ export function EditorHeader({
       </Dialog>
     </header>
   )
-}
-
-function errorDescription(error: unknown) {
-  return (error as { description?: string }).description ?? (error as Error).message
 }
 
 function PublishControls() {

@@ -3,7 +3,6 @@ import {
   useCallback,
   useEffect,
   useMemo,
-  useRef,
   useState,
   type DragEvent,
   type MouseEvent as ReactMouseEvent,
@@ -16,7 +15,6 @@ import {
   EdgeLabelRenderer,
   getBezierPath,
   ReactFlow,
-  useNodesInitialized,
   useReactFlow,
   useStoreApi,
   type Connection,
@@ -34,6 +32,12 @@ import {
 import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
 import { ConnectHint } from '~/features/canvas/connect_hint'
+import { useInitialFit } from '~/features/canvas/use_initial_fit'
+import {
+  KeyboardConnectProvider,
+  type ConnectSource,
+  type ConnectTarget,
+} from '~/features/canvas/keyboard_connect'
 import { XIcon } from 'lucide-react'
 import {
   addGroup,
@@ -109,7 +113,6 @@ function pointerOf(event: MouseEvent | TouchEvent) {
  */
 const isValidConnection = (connection: FlowEdge | Connection) =>
   connection.source !== connection.target
-const ALL_NODES = { includeHiddenNodes: true }
 /* Room kept around the fitted graph, beside the sidebar's width on the left. */
 const FIT_MARGIN = 40
 const px = (value: number) => `${value}px` as const
@@ -130,7 +133,7 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
   const { t } = useTranslation()
   const api = useBotEditorApi()
   const plugins = useEditorPlugins()
-  const { screenToFlowPosition, fitView } = useReactFlow()
+  const { screenToFlowPosition } = useReactFlow()
   const groups = useBotEditor((state) => state.history.present.groups)
   const events = useBotEditor((state) => state.history.present.events)
   const botEdges = useBotEditor((state) => state.history.present.edges)
@@ -159,17 +162,7 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     setNodes((previous) => reconcileNodes(previous, api.getState().history.present, largeBot))
   }, [groups, events, api, largeBot])
 
-  /*
-   * The first view shows the whole bot once its nodes are measured: React Flow's own
-   * fitView runs on the size hints of canvas_nodes.ts, before the real sizes are known.
-   */
-  const allMeasured = useNodesInitialized(ALL_NODES)
-  const fitted = useRef(false)
-  useEffect(() => {
-    if (largeBot || fitted.current || !allMeasured) return
-    fitted.current = true
-    void fitView(fitViewOptions)
-  }, [allMeasured, largeBot, fitView, fitViewOptions])
+  useInitialFit(!largeBot, fitViewOptions)
 
   const diff = useBotEditor((state) => state.diff)
   const edges = useMemo(() => {
@@ -329,6 +322,21 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     }
   }
 
+  /** Keyboard connections: any group but the source's own, in the order of the bot. */
+  const keyboardTargets = useCallback(
+    (source: ConnectSource): ConnectTarget[] =>
+      api
+        .getState()
+        .history.present.groups.filter((group) => group.id !== source.nodeId)
+        .map((group) => ({ nodeId: group.id, label: group.title || t('editor.group.title') })),
+    [api, t]
+  )
+  const onKeyboardPick = useCallback(
+    (source: ConnectSource, target: ConnectTarget) =>
+      connectTo({ nodeId: source.nodeId, id: source.handleId }, { groupId: target.nodeId }),
+    [connectTo]
+  )
+
   const trackpad = graphNavigation === 'trackpad'
   return (
     <div
@@ -337,38 +345,45 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
       onDragOver={onDragOver}
       onDrop={onDrop}
     >
-      <ReactFlow
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onDelete={onDelete}
-        onSelectionChange={onSelectionChange}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        onNodeClick={onNodeClick}
-        onNodeDragStop={onNodeDragStop}
-        isValidConnection={isValidConnection}
-        onPaneClick={onPaneClick}
-        nodesDraggable={!readOnly}
-        nodesConnectable={!readOnly}
-        deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
-        panOnScroll={trackpad}
-        zoomOnScroll={!trackpad}
-        zoomOnPinch
-        panOnDrag={trackpad ? [1, 2] : true}
-        selectionOnDrag={trackpad}
-        minZoom={0.1}
-        maxZoom={2}
+      <KeyboardConnectProvider
+        targetsFor={keyboardTargets}
+        onPick={onKeyboardPick}
         fitViewOptions={fitViewOptions}
-        defaultViewport={largeBot ? startViewport : undefined}
-        onlyRenderVisibleElements={largeBot}
+        hint={t('editorShell.keyboard.groupHint')}
       >
-        <Background gap={20} />
-        <Controls showInteractive={false} fitViewOptions={fitViewOptions} style={controlsStyle} />
-      </ReactFlow>
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onDelete={onDelete}
+          onSelectionChange={onSelectionChange}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          onNodeClick={onNodeClick}
+          onNodeDragStop={onNodeDragStop}
+          isValidConnection={isValidConnection}
+          onPaneClick={onPaneClick}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+          panOnScroll={trackpad}
+          zoomOnScroll={!trackpad}
+          zoomOnPinch
+          panOnDrag={trackpad ? [1, 2] : true}
+          selectionOnDrag={trackpad}
+          minZoom={0.1}
+          maxZoom={2}
+          fitViewOptions={fitViewOptions}
+          defaultViewport={largeBot ? startViewport : undefined}
+          onlyRenderVisibleElements={largeBot}
+        >
+          <Background gap={20} />
+          <Controls showInteractive={false} fitViewOptions={fitViewOptions} style={controlsStyle} />
+        </ReactFlow>
+      </KeyboardConnectProvider>
       {!readOnly && <ConnectHint message={t('editorCanvas.connect.pending')} />}
     </div>
   )

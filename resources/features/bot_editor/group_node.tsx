@@ -31,6 +31,7 @@ import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { cn } from '~/lib/utils'
 import { DIFF_ITEM_CLASSES } from '~/features/editor_shell/diff_styles'
 import { CLICK_CONNECTING_CLASS } from '~/features/canvas/connect_hint'
+import { SourceHandle } from '~/features/canvas/keyboard_connect'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { usePreviewState } from './preview_state'
 import { blockSummary, itemSummary } from './block_summary'
@@ -475,8 +476,7 @@ function BlockRow({
                   <span className="text-muted-foreground">{t('editor.block.emptyItem')}</span>
                 )}
               </span>
-              <Handle
-                type="source"
+              <SourceHandle
                 id={itemHandleId(block.id, item.id)}
                 position={Position.Right}
                 className={handleClass}
@@ -496,8 +496,7 @@ function BlockRow({
               {t('editor.block.defaultPath')}
             </p>
           )}
-          <Handle
-            type="source"
+          <SourceHandle
             id={blockHandleId(block.id)}
             position={Position.Right}
             className={handleClass}
@@ -540,8 +539,7 @@ export const StartNode = memo(function StartNodeView({ selected }: NodeProps) {
     >
       <PlayIcon className="size-4 text-primary" aria-hidden />
       {t('editor.start')}
-      <Handle
-        type="source"
+      <SourceHandle
         id={EVENT_HANDLE}
         position={Position.Right}
         className={handleClass}

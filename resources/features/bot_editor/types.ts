@@ -29,9 +29,12 @@ export interface PublishedContent {
   version?: string
 }
 
+/** A bot as the server sends it to the editor: its id and draft revision besides the content. */
+export type ServerBot = BotV6 & { id: string; revision?: number }
+
 export interface EditorPageProps {
   tab: EditorTab
-  bot: BotV6 & { id: string }
+  bot: ServerBot
   /** The version the bot is stored in; older than 6 means it was migrated on open. */
   storedVersion: string
   currentUserMode: UserMode
@@ -43,7 +46,7 @@ export interface EditorPageProps {
 
 /** The answer of PATCH /api/v1/bots/:id, publish and unpublish. */
 export interface BotSaveResponse {
-  bot: BotV6 & { id: string }
+  bot: ServerBot
   currentUserMode?: UserMode
   publishedAt: string | null
   /** Saves only: the blocks' fields their validators refuse (app/plugins/block_issues.ts). */

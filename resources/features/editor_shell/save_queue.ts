@@ -8,6 +8,8 @@
 export interface SaveOptions {
   /** The page is being hidden or left: send now, as a keepalive request. */
   keepalive?: boolean
+  /** "Keep mine" after a conflict: saved without the revision check (docs/editor.md). */
+  overwrite?: boolean
 }
 
 /** Bytes a keepalive body may take (under the browsers' 64 KB for all of a page's). */

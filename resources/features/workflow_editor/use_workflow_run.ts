@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { HttpError, jsonFetch } from '~/lib/http'
+import { HttpError, errorDescription, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import { isRecord } from '~/features/plugin_form/values'
-import { errorDescription, type WorkflowEditorStore } from './workflow_editor_store'
+import type { WorkflowEditorStore } from './workflow_editor_store'
 import {
   applyRunMessage,
   isSettled,

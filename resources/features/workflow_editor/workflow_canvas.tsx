@@ -3,7 +3,6 @@ import {
   useCallback,
   useEffect,
   useMemo,
-  useRef,
   useState,
   type DragEvent,
   type KeyboardEvent,
@@ -35,6 +34,12 @@ import {
 import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
 import { ConnectHint } from '~/features/canvas/connect_hint'
+import { useInitialFit } from '~/features/canvas/use_initial_fit'
+import {
+  KeyboardConnectProvider,
+  type ConnectSource,
+  type ConnectTarget,
+} from '~/features/canvas/keyboard_connect'
 import { TriangleAlertIcon, WebhookIcon, XIcon } from 'lucide-react'
 import type { WorkflowBlock } from '#shared/workflow/types'
 import { Skeleton } from '~/components/ui/skeleton'
@@ -144,7 +149,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
   const { t } = useTranslation()
   const api = useWorkflowEditorApi()
   const plugins = useWorkflowPlugins()
-  const { screenToFlowPosition, fitView } = useReactFlow()
+  const { screenToFlowPosition } = useReactFlow()
   const blocks = useWorkflowEditor((state) => state.history.present.blocks)
   const workflowEdges = useWorkflowEditor((state) => state.history.present.edges)
   const selectedEdges = useWorkflowEditor((state) => state.selection.edges)
@@ -172,12 +177,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
     return { x: 120 - start.x, y: 160 - start.y, zoom: 1 }
   })
   const nodesInitialized = useNodesInitialized()
-  const fitted = useRef(false)
-  useEffect(() => {
-    if (large || fitted.current || !nodesInitialized) return
-    fitted.current = true
-    void fitView(FIT_VIEW_OPTIONS)
-  }, [nodesInitialized, large, fitView])
+  useInitialFit(!large, FIT_VIEW_OPTIONS)
 
   // Edges depend on which nodes exist, not on their options: typing in a form keeps them.
   const blockIds = useWorkflowEditor((state) =>
@@ -377,6 +377,35 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
     api.getState().openNode(block.id)
   }
 
+  /** Keyboard connections: the nodes that can take an edge from this output, in order. */
+  const keyboardTargets = useCallback(
+    (source: ConnectSource): ConnectTarget[] => {
+      const handle = parseSourceHandle(source.handleId)
+      if (!handle) return []
+      const targetHandle = handle.kind === 'slot' ? ATTACHED_HANDLE : IN_HANDLE
+      return api
+        .getState()
+        .history.present.blocks.filter((block) =>
+          isValidConnection({
+            source: source.nodeId,
+            sourceHandle: source.handleId,
+            target: block.id,
+            targetHandle,
+          })
+        )
+        .map((block) => ({
+          nodeId: block.id,
+          label: block.title || plugins.get(block.type)?.name || block.type,
+        }))
+    },
+    [api, isValidConnection, plugins]
+  )
+  const onKeyboardPick = useCallback(
+    (source: ConnectSource, target: ConnectTarget) =>
+      connectToNode({ nodeId: source.nodeId, id: source.handleId }, target.nodeId),
+    [connectToNode]
+  )
+
   /** Enter on a focused node opens its settings (React Flow focuses the node's wrapper). */
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (event.key !== 'Enter') return
@@ -394,35 +423,42 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
       onDrop={onDrop}
       onKeyDown={onKeyDown}
     >
-      <ReactFlow
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onDelete={onDelete}
-        onSelectionChange={onSelectionChange}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        isValidConnection={isValidConnection}
-        onNodeDragStop={onNodeDragStop}
-        onNodeClick={onNodeClick}
-        onPaneClick={() => api.getState().openNode(null)}
-        nodesDraggable={!readOnly}
-        nodesConnectable={!readOnly}
-        edgesReconnectable={false}
-        deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
-        minZoom={0.1}
-        maxZoom={2}
+      <KeyboardConnectProvider
+        targetsFor={keyboardTargets}
+        onPick={onKeyboardPick}
         fitViewOptions={FIT_VIEW_OPTIONS}
-        defaultViewport={large ? startViewport : undefined}
-        onlyRenderVisibleElements={large}
-        proOptions={{ hideAttribution: true }}
+        hint={t('editorShell.keyboard.nodeHint')}
       >
-        <Background gap={20} />
-        <Controls showInteractive={false} />
-      </ReactFlow>
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onDelete={onDelete}
+          onSelectionChange={onSelectionChange}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          isValidConnection={isValidConnection}
+          onNodeDragStop={onNodeDragStop}
+          onNodeClick={onNodeClick}
+          onPaneClick={() => api.getState().openNode(null)}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          edgesReconnectable={false}
+          deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+          minZoom={0.1}
+          maxZoom={2}
+          fitViewOptions={FIT_VIEW_OPTIONS}
+          defaultViewport={large ? startViewport : undefined}
+          onlyRenderVisibleElements={large}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background gap={20} />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </KeyboardConnectProvider>
       {blocks.length > 0 && !nodesInitialized && <CanvasSkeleton />}
       {!readOnly && <ConnectHint message={t('editorCanvas.connect.nodePending')} />}
       <CanvasHints blocks={blocks} plugins={plugins} readOnly={readOnly} />

@@ -1,25 +1,14 @@
 import { createContext, useContext } from 'react'
 import { createStore, useStore, type StoreApi } from 'zustand'
 import i18n from 'i18next'
-import {
-  createHistory,
-  push,
-  redo,
-  undo,
-  type History,
-  type HistoryOptions,
-} from '#shared/bot/history'
+import { createHistory, push, type HistoryOptions } from '#shared/bot/history'
 import { validateWorkflow } from '#shared/workflow/validate'
 import type { WorkflowJson } from '#shared/workflow/types'
 import type { ChangeKind } from '#shared/history/diff'
-import { jsonFetch } from '~/lib/http'
+import type { SaveOptions } from '~/features/editor_shell/save_queue'
+import { createDraftSync, type DraftSyncState } from '~/features/editor_shell/draft_sync'
+import { createUndoable } from '~/features/editor_shell/undoable'
 import { issuesByBlock, type BlockIssue } from '#shared/block_issues'
-import { showToast } from '~/lib/toast'
-import {
-  createSaveQueue,
-  fitsKeepalive,
-  type SaveOptions,
-} from '~/features/editor_shell/save_queue'
 import type {
   NodeRunStatus,
   RunProgress,
@@ -37,22 +26,16 @@ import type {
 
 export type SaveStatus = 'saved' | 'saving' | 'unsaved'
 
-/** Form edits typed in a row land in one undo step when they touch the same thing. */
-const COALESCE_MS = 1000
-
 /*
  * A workflow has no containers that an edit can leave empty for a moment (the bot's empty
  * groups): every state is a whole graph, so undo never passes over one.
  */
 const historyOptions: HistoryOptions<WorkflowDoc> = { isTransient: () => false }
 
-export interface WorkflowEditorState {
+export interface WorkflowEditorState extends DraftSyncState<WorkflowDoc> {
   workflowId: string
-  readOnly: boolean
-  history: History<WorkflowDoc>
   /** The document the server holds: a failed save returns to it. */
   savedDoc: WorkflowDoc
-  saving: boolean
   meta: WorkflowMeta
   selection: { nodes: Record<string, true>; edges: Record<string, true> }
   /** The node whose settings panel is open. */
@@ -85,6 +68,10 @@ export interface WorkflowEditorState {
    * cannot go that way (too large, or invalid): the page should ask before leaving.
    */
   saveOnLeave: () => boolean
+  /** After a conflict (docs/editor.md "Saving from two places"): save the draft over theirs. */
+  keepMine: () => Promise<boolean>
+  /** After a conflict: drop the draft and load what the server holds. */
+  reloadTheirs: () => void
   /** Takes the server's answer about status and activity (publish, activate, save). */
   applyServerWorkflow: (workflow: WorkflowJson) => void
   /** Replaces the present document with one the server holds (a restore): undoable, saved. */
@@ -121,10 +108,6 @@ function toSet(ids: string[] | undefined): Record<string, true> {
   return map
 }
 
-export function errorDescription(error: unknown) {
-  return (error as { description?: string }).description ?? (error as Error).message
-}
-
 export function createWorkflowEditorStore(init: {
   workflow: WorkflowJson & { id: string }
   readOnly: boolean
@@ -142,51 +125,26 @@ export function createWorkflowEditorStore(init: {
       settings: doc.settings,
     })
 
-    async function send(options: SaveOptions = {}): Promise<boolean> {
-      const { history, savedDoc, readOnly, workflowId } = get()
-      const doc = history.present
-      if (readOnly || doc === savedDoc) return true
-      // The server runs the same checks: refusing here keeps a broken draft off the wire.
-      const checked = validateWorkflow(doc)
-      if (!checked.ok) {
-        const first = checked.errors[0]
-        showToast(
-          'error',
-          i18n.t('workflowEditor.errors.update'),
-          first ? `${first.path}: ${first.message}` : undefined
-        )
-        return false
-      }
-      set({ saving: true })
-      try {
-        const body = bodyOf(doc)
-        const response = await jsonFetch<WorkflowSaveResponse>(`/api/v1/workflows/${workflowId}`, {
-          method: 'PATCH',
-          body,
-          keepalive: options.keepalive && fitsKeepalive(body),
-        })
-        set({
-          savedDoc: doc,
-          saving: false,
-          // The server decides whether this edit unpublished the workflow.
-          ...(response?.workflow ? { meta: metaOf(response.workflow) } : {}),
-          ...(response?.issues ? { issues: issuesByBlock(response.issues) } : {}),
-        })
-        return true
-      } catch (error) {
-        // A failed save reverts to the last saved state (undo brings the edits back).
-        const current = get()
-        set({
-          saving: false,
-          history: push(current.history, current.savedDoc, historyOptions),
-          openNodeId: null,
-        })
-        showToast('error', i18n.t('workflowEditor.errors.update'), errorDescription(error))
-        return false
-      }
-    }
+    const sync = createDraftSync<WorkflowEditorState, WorkflowDoc, WorkflowSaveResponse>({
+      get,
+      set,
+      saved: (state) => state.savedDoc,
+      // The server decides whether this edit unpublished the workflow.
+      markSaved: (doc, response) => ({
+        savedDoc: doc,
+        ...(response?.workflow ? { meta: metaOf(response.workflow) } : {}),
+        ...(response?.issues ? { issues: issuesByBlock(response.issues) } : {}),
+      }),
+      validate: validateWorkflow,
+      url: (state) => `/api/v1/workflows/${state.workflowId}`,
+      bodyOf,
+      revisionOf: (response) => response.workflow?.revision,
+      errorTitle: () => i18n.t('workflowEditor.errors.update'),
+      onRevert: () => ({ openNodeId: null }),
+      historyOptions,
+    })
 
-    const queue = createSaveQueue(send)
+    const editing = createUndoable<WorkflowEditorState, WorkflowDoc>(get, set, historyOptions)
 
     return {
       workflowId: init.workflow.id,
@@ -194,6 +152,8 @@ export function createWorkflowEditorStore(init: {
       history: createHistory<WorkflowDoc>(initialDoc),
       savedDoc: initialDoc,
       saving: false,
+      revision: init.workflow.revision ?? 0,
+      conflict: false,
       meta: metaOf(init.workflow),
       selection: { nodes: {}, edges: {} },
       openNodeId: null,
@@ -202,33 +162,7 @@ export function createWorkflowEditorStore(init: {
       diff: init.diff ?? null,
       issues: issuesByBlock(init.issues ?? []),
 
-      edit(fn, options = {}) {
-        const state = get()
-        if (state.readOnly) return
-        const next = fn(state.history.present)
-        if (next === state.history.present) return
-        const now = Date.now()
-        const key = options.coalesceKey
-        const coalesce =
-          key !== undefined &&
-          state.lastEdit?.key === key &&
-          now - state.lastEdit.at < COALESCE_MS &&
-          state.history.past.length > 0
-        set({
-          history: coalesce
-            ? { ...state.history, present: next, future: [] }
-            : push(state.history, next, historyOptions),
-          lastEdit: key === undefined ? null : { key, at: now },
-        })
-      },
-      undo() {
-        if (get().readOnly) return
-        set((state) => ({ history: undo(state.history, historyOptions), lastEdit: null }))
-      },
-      redo() {
-        if (get().readOnly) return
-        set((state) => ({ history: redo(state.history), lastEdit: null }))
-      },
+      ...editing,
       setSelection(selection) {
         set((state) => ({
           selection: {
@@ -240,16 +174,10 @@ export function createWorkflowEditorStore(init: {
       openNode(nodeId) {
         set({ openNodeId: nodeId })
       },
-      save: queue,
-      saveOnLeave() {
-        const { history, savedDoc, readOnly } = get()
-        if (readOnly || history.present === savedDoc) return true
-        if (!validateWorkflow(history.present).ok || !fitsKeepalive(bodyOf(history.present))) {
-          return false
-        }
-        void queue({ keepalive: true })
-        return true
-      },
+      save: sync.save,
+      saveOnLeave: sync.saveOnLeave,
+      keepMine: sync.keepMine,
+      reloadTheirs: sync.reloadTheirs,
       applyServerWorkflow(workflow) {
         set({ meta: metaOf(workflow) })
       },
@@ -260,6 +188,9 @@ export function createWorkflowEditorStore(init: {
           history: push(state.history, doc, historyOptions),
           savedDoc: doc,
           meta: metaOf(workflow),
+          ...(workflow.revision !== undefined
+            ? { revision: workflow.revision, conflict: false }
+            : {}),
           lastEdit: null,
           openNodeId: null,
           selection: { nodes: {}, edges: {} },

@@ -19,14 +19,9 @@ import { Button } from '~/components/ui/button'
 import { Switch } from '~/components/ui/switch'
 import { Label } from '~/components/ui/label'
 import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
-import { HttpError, jsonFetch } from '~/lib/http'
+import { HttpError, errorDescription, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
-import {
-  errorDescription,
-  selectSaveStatus,
-  useWorkflowEditor,
-  useWorkflowEditorApi,
-} from './workflow_editor_store'
+import { selectSaveStatus, useWorkflowEditor, useWorkflowEditorApi } from './workflow_editor_store'
 import { HeaderMenu } from '~/features/canvas/header_menu'
 import { HistoryPopover } from './history_popover'
 import { TestRunDialog } from './test_run_dialog'

@@ -24,6 +24,7 @@ import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { DIFF_ITEM_CLASSES } from '~/features/editor_shell/diff_styles'
 import { cn } from '~/lib/utils'
 import { CLICK_CONNECTING_CLASS } from '~/features/canvas/connect_hint'
+import { SourceHandle } from '~/features/canvas/keyboard_connect'
 import {
   selectNodeRunStatus,
   useWorkflowEditor,
@@ -289,8 +290,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
                 {conditionSummary(condition, variables) ||
                   t('workflowEditor.node.branch', { number: index + 1 })}
               </span>
-              <Handle
-                type="source"
+              <SourceHandle
                 title={readOnly ? undefined : handleHint}
                 id={branchHandleId(condition.id)}
                 position={Position.Right}
@@ -303,8 +303,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
           ))}
           <li className="relative px-2 py-0.5 text-right text-xs text-muted-foreground">
             {t('workflowEditor.node.otherwise')}
-            <Handle
-              type="source"
+            <SourceHandle
               title={readOnly ? undefined : handleHint}
               id={OUT_HANDLE}
               position={Position.Right}
@@ -318,8 +317,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
       )}
 
       {conditions.length === 0 && !attachable && (
-        <Handle
-          type="source"
+        <SourceHandle
           title={readOnly ? undefined : handleHint}
           id={OUT_HANDLE}
           position={Position.Right}
@@ -356,8 +354,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
               {slot.label}
               {slot.multiple ? ' +' : ''}
 
-              <Handle
-                type="source"
+              <SourceHandle
                 title={readOnly ? undefined : handleHint}
                 id={slotHandleId(slot.name)}
                 position={Position.Bottom}
