@@ -34,9 +34,24 @@ export function pluginRegistry(): Promise<PluginRegistry> {
  * Discovers the plugins again on next use: a test that installs a plugin package. Runners
  * and credential checks already imported stay cached by Node.
  */
+let generation = 0
+
 export function forgetPluginRegistry() {
   registry = null
   modules.clear()
+  generation++
+}
+
+/**
+ * A value built from the registry (an engine's ports), kept until the registry is
+ * forgotten (a plugin package installed, tests): the next call builds it anew.
+ */
+export function perRegistry<T>(make: () => T): () => T {
+  let built: { generation: number; value: T } | undefined
+  return () => {
+    if (built?.generation !== generation) built = { generation, value: make() }
+    return built.value
+  }
 }
 
 export interface CredentialsTestContext {

@@ -123,7 +123,8 @@ test.group('Plugins | npm packages', (group) => {
     const start = response.body() as StartChatResponse
     assert.notInclude(
       (start.logs ?? []).map((log) => log.status),
-      'error'
+      'error',
+      JSON.stringify(start.logs)
     )
     assert.lengthOf(start.messages, 1)
     assert.deepInclude(JSON.stringify(start.messages[0].content), 'Hello, Grace!')

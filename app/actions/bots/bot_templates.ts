@@ -4,7 +4,8 @@ import type Workspace from '#models/workspace'
 import { CreateBot } from '#actions/bots/bots'
 import { toInputAnswer } from '#actions/chat/chat'
 import { continueChat, startChat } from '#engine/bot/engine'
-import type { EngineBot, EnginePorts } from '#engine/bot/ports'
+import type { EngineBot } from '#engine/bot/ports'
+import { perRegistry } from '#services/plugin_registry'
 import { enginePorts } from '#services/chat/engine_ports'
 import { persistTurn, readSession } from '#services/chat/chat_store'
 import { findTemplate, templateEngineId, type BotTemplate } from '#services/bot_templates'
@@ -47,11 +48,7 @@ function engineBotOf(template: BotTemplate, workspaceId: string, ownerId: string
 }
 
 // A template links no other bot, so there is no draft to load.
-let ports: Promise<EnginePorts> | undefined
-function templatePorts() {
-  ports ??= enginePorts({ loadDraft: async () => undefined })
-  return ports
-}
+const templatePorts = perRegistry(() => enginePorts({ loadDraft: async () => undefined }))
 
 function botInfo(bot: EngineBot) {
   return {

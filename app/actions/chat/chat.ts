@@ -8,6 +8,7 @@ import { UNLIMITED } from '#shared/plans'
 import { findBotFor } from '#actions/bots/bot_access'
 import { continueChat, startChat, type TurnOutput } from '#engine/bot/engine'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
+import { perRegistry } from '#services/plugin_registry'
 import type { SessionState } from '#engine/bot/state'
 import { migrateBot } from '#shared/bot/migrate'
 import { resolveSettings, resolveTheme, type BotV6 } from '#shared/bot/types'
@@ -48,11 +49,7 @@ export interface VisitorInfo {
   location?: Record<string, unknown> | null
 }
 
-let defaultPorts: Promise<EnginePorts> | undefined
-function publishedPorts() {
-  defaultPorts ??= enginePorts()
-  return defaultPorts
-}
+const publishedPorts = perRegistry(() => enginePorts())
 
 export function assertOrigin(allowed: string[] | undefined, origin: string | null | undefined) {
   if (!allowed || allowed.length === 0 || !origin) return
@@ -333,11 +330,7 @@ async function loadDraft(botId: string, from: EngineBot) {
   return draftOf(bot)
 }
 
-let previewPorts: Promise<EnginePorts> | undefined
-function draftPorts() {
-  previewPorts ??= enginePorts({ loadDraft })
-  return previewPorts
-}
+const draftPorts = perRegistry(() => enginePorts({ loadDraft }))
 
 export class StartPreviewChat {
   async handle(
