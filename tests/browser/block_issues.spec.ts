@@ -105,7 +105,8 @@ test.group('Block issues in the editors', () => {
     const message = form.getByRole('alert').filter({ hasText: 'URL is required' })
     await message.waitFor()
 
-    await form.getByTestId('field-url').click()
+    // A former workflow-http-request node opens as the HTTP request plugin (webhook.url).
+    await form.getByTestId('field-webhook.url').click()
     await page.keyboard.type('https://shop.example/hook')
     await message.waitFor({ state: 'detached' })
     await node.getByTestId('node-issue').waitFor({ state: 'detached' })

@@ -61,13 +61,14 @@ test.group('Credentials and the block marketplace in the browser', (group) => {
     await page.getByTestId('admin-plugins').click()
     await page.waitForURL(/\/admin\/plugins$/)
 
-    const row = page.getByTestId('plugin-row').filter({ hasText: 'file input' })
+    // A plugin on by default on FREE (file input is not: FREE has no fileUpload feature).
+    const row = page.getByTestId('plugin-row').filter({ hasText: 'rating input' })
     await row.getByTestId('plugin-switch-FREE').click()
     for (let i = 0; i < 50; i++) {
-      if (await PluginPlanSetting.findBy('plugin_id', 'file input')) break
+      if (await PluginPlanSetting.findBy('plugin_id', 'rating input')) break
       await new Promise((r) => setTimeout(r, 100))
     }
-    const setting = await PluginPlanSetting.findByOrFail('plugin_id', 'file input')
+    const setting = await PluginPlanSetting.findByOrFail('plugin_id', 'rating input')
     assert.equal(setting.plan, 'FREE')
     assert.isFalse(!!setting.enabled)
 
@@ -77,6 +78,8 @@ test.group('Credentials and the block marketplace in the browser', (group) => {
     await page.getByTestId('validate-options').click()
     await page.getByTestId('validation-failed').waitFor()
     await page.getByTestId('field-timeout').fill('30')
+    // The URL is required since HTTP request serves workflows too (one plugin, both surfaces).
+    await page.getByTestId('field-webhook.url').fill('https://example.com/hook')
     await page.getByTestId('validate-options').click()
     await page.getByTestId('validation-ok').waitFor()
 

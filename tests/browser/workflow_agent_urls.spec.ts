@@ -90,6 +90,15 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
       data: { apiKey: 'gsk_test_key' },
     })
     assert.equal(credential.status, 201)
+    // The OpenAI model, replaced in the slot by Groq's, stays on the canvas: a node with an
+    // account is publishable (docs/plugins.md, "Validation").
+    const openaiKey = await api(page, 'POST', '/api/v1/credentials', {
+      workspaceId: workspace.id,
+      type: 'openai',
+      name: 'OpenAI test key',
+      data: { apiKey: 'sk-test-key' },
+    })
+    assert.equal(openaiKey.status, 201)
 
     await page.goto(`/workflows/${workflowId}`)
     await page.getByTestId('workflow-canvas').waitFor()
@@ -121,6 +130,8 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
     await toolForm.getByTestId('field-description').fill('The weather of a city')
     await toolForm.getByTestId('field-functionCode').fill("return 'sunny'")
     const openai = await addFromPalette(page, 'openai')
+    await page.getByTestId('node-form').getByTestId('field-credentialsId').click()
+    await page.getByRole('option', { name: 'OpenAI test key' }).click()
     const apiTool = await addFromPalette(page, 'api-tool')
     await page.getByTestId('node-form').getByTestId('field-name').fill('getOrder')
     await page

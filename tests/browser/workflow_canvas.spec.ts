@@ -8,6 +8,9 @@ import { CreateWorkflow } from '#actions/workflows/workflows'
 import { signInThroughMailbox } from '#tests/browser/helpers'
 import { nodeOfType, waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
+import Credential from '#models/credential'
+import { encryptCredentials } from '#plugins/vault'
+import env from '#start/env'
 
 async function hideTab(page: Page) {
   await page.evaluate(() => {
@@ -41,6 +44,15 @@ async function seedWorkflow(page: Page) {
   const user = await User.findByOrFail('email', email)
   const workspace = await firstWorkspaceOf(user)
   const workflow = await new CreateWorkflow().handle(user, workspace, { name: 'Canvas' })
+  const encrypted = encryptCredentials({ apiKey: 'sk-test' }, env.get('ENCRYPTION_SECRET'))
+  const credential = await Credential.create({
+    workspaceId: workspace.id,
+    userId: user.id,
+    type: 'openai',
+    name: 'OpenAI',
+    iv: encrypted.iv,
+    data: encrypted.data,
+  })
   workflow.merge({
     blocks: [
       { id: 'trigger', type: 'manual-trigger', graphCoordinates: { x: 0, y: 0 } },
@@ -50,10 +62,31 @@ async function seedWorkflow(page: Page) {
         graphCoordinates: { x: 340, y: 0 },
         conditions: [{ id: 'yes', content: { comparisons: [], logicalOperator: 'AND' } }],
       },
-      { id: 'http', type: 'workflow-http-request', graphCoordinates: { x: 700, y: -140 } },
-      { id: 'agent', type: 'workflow-llm-agent', graphCoordinates: { x: 700, y: 120 } },
-      { id: 'mail', type: 'send-email', graphCoordinates: { x: 1060, y: -140 } },
-      { id: 'model', type: 'openai-chat-model', graphCoordinates: { x: 700, y: 380 } },
+      // Required fields filled: publishing refuses nodes without them (docs/plugins.md).
+      {
+        id: 'http',
+        type: 'workflow-http-request',
+        graphCoordinates: { x: 700, y: -140 },
+        options: { method: 'POST', url: 'https://example.com/hook' },
+      },
+      {
+        id: 'agent',
+        type: 'workflow-llm-agent',
+        graphCoordinates: { x: 700, y: 120 },
+        options: { userQuery: '{{$input.question}}' },
+      },
+      {
+        id: 'mail',
+        type: 'send-email',
+        graphCoordinates: { x: 1060, y: -140 },
+        options: { to: 'ops@example.com', subject: 'New order' },
+      },
+      {
+        id: 'model',
+        type: 'openai-chat-model',
+        graphCoordinates: { x: 700, y: 380 },
+        options: { credentialsId: credential.id, model: 'gpt-4o-mini' },
+      },
     ],
   })
   await workflow.save()

@@ -84,6 +84,9 @@ test.group('Workflow editor in the browser', (group) => {
       .getByTestId('field-webhook.url')
       .fill('https://example.com/hook')
     await addFromPalette(page, 'send-email')
+    // Required fields: publishing refuses a node without them (docs/plugins.md, "Validation").
+    await page.getByTestId('node-form').getByTestId('field-to').fill('ops@example.com')
+    await page.getByTestId('node-form').getByTestId('field-subject').fill('New order')
     await closeSettings(page)
     await fitView(page)
 
