@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Check } from 'lucide-react'
 import {
@@ -6,7 +6,7 @@ import {
   cn,
   FilterBox,
   InputRow,
-  joinSelected,
+  useChoiceSelection,
   normalizeSearch,
   type Item,
   optionFlag,
@@ -75,10 +75,6 @@ export default function ChoiceInput({ input, disabled, onSubmit }: ChatInputProp
     [input.items]
   )
   const [query, setQuery] = useState('')
-  const [selected, setSelected] = useState<ReadonlySet<string>>(() => {
-    const prefilled = input.prefilledValue?.split(', ') ?? []
-    return new Set(items.filter((item) => prefilled.includes(item.text)).map((item) => item.id))
-  })
   const searchRef = useAutoFocus<HTMLInputElement>(true)
   const firstButtonRef = useAutoFocus<HTMLButtonElement>()
 
@@ -87,33 +83,17 @@ export default function ChoiceInput({ input, disabled, onSubmit }: ChatInputProp
     return needle ? items.filter((item) => normalizeSearch(item.text).includes(needle)) : items
   }, [items, query])
 
-  // Stable, so that typing in the filter re-renders no button.
-  const choose = useCallback(
-    (id: string) => {
-      if (disabled) return
-      if (!multiple) {
-        const item = items.find((candidate) => candidate.id === id)
-        if (item) onSubmit({ text: item.text })
-        return
-      }
-      setSelected((previous) => {
-        const next = new Set(previous)
-        if (next.has(id)) next.delete(id)
-        else next.add(id)
-        return next
-      })
+  const { selected, choose, submitSelection } = useChoiceSelection({
+    entries: items,
+    valueOf: (item) => item.text,
+    multiple,
+    disabled,
+    onSubmit,
+    initial: () => {
+      const prefilled = input.prefilledValue?.split(', ') ?? []
+      return new Set(items.filter((item) => prefilled.includes(item.text)).map((item) => item.id))
     },
-    [disabled, multiple, items, onSubmit]
-  )
-
-  const submitSelection = () => {
-    const text = joinSelected(
-      items.map((item) => item.text),
-      selected,
-      items.map((item) => item.id)
-    )
-    if (text) onSubmit({ text })
-  }
+  })
 
   return (
     <InputRow wide>

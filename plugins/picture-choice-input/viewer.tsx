@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Check } from 'lucide-react'
 import {
@@ -6,7 +6,7 @@ import {
   cn,
   FilterBox,
   InputRow,
-  joinSelected,
+  useChoiceSelection,
   normalizeSearch,
   optionFlag,
   optionText,
@@ -100,7 +100,6 @@ export default function PictureChoiceInput({ input, disabled, onSubmit }: ChatIn
     [input.items]
   )
   const [query, setQuery] = useState('')
-  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set())
   const searchRef = useAutoFocus<HTMLInputElement>(true)
   const firstRef = useAutoFocus<HTMLButtonElement>()
 
@@ -112,32 +111,13 @@ export default function PictureChoiceInput({ input, disabled, onSubmit }: ChatIn
     )
   }, [pictures, query])
 
-  const choose = useCallback(
-    (id: string) => {
-      if (disabled) return
-      if (!multiple) {
-        const picture = pictures.find((candidate) => candidate.id === id)
-        if (picture?.value) onSubmit({ text: picture.value })
-        return
-      }
-      setSelected((previous) => {
-        const next = new Set(previous)
-        if (next.has(id)) next.delete(id)
-        else next.add(id)
-        return next
-      })
-    },
-    [disabled, multiple, pictures, onSubmit]
-  )
-
-  const submitSelection = () => {
-    const text = joinSelected(
-      pictures.map((picture) => picture.value),
-      selected,
-      pictures.map((picture) => picture.id)
-    )
-    if (text) onSubmit({ text })
-  }
+  const { selected, choose, submitSelection } = useChoiceSelection({
+    entries: pictures,
+    valueOf: (picture) => picture.value || undefined,
+    multiple,
+    disabled,
+    onSubmit,
+  })
 
   return (
     <InputRow wide>

@@ -15,6 +15,7 @@ export {
   optionNumber,
   optionText,
   useAutoFocus,
+  useChoiceSelection,
   type ChatInputProps,
 } from '~/features/viewer/inputs/shared'
 export { TextFieldInput, type FieldKind } from '~/features/viewer/inputs/text_field'

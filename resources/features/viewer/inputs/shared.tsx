@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Loader2, SendHorizontal } from 'lucide-react'
 import type { ChatInput } from '#shared/chat/types'
@@ -168,4 +168,56 @@ export function joinSelected(texts: string[], selected: ReadonlySet<string>, ids
     .map((id, index) => (selected.has(id) ? texts[index] : undefined))
     .filter((text): text is string => Boolean(text))
     .join(', ')
+}
+
+/**
+ * The selection of a choice-like input (buttons, pictures): with `multiple` off a click
+ * answers at once with the entry's value (none when `valueOf` gives undefined); with it on,
+ * clicks toggle entries and `submitSelection` answers with the chosen values in the
+ * builder's order. `choose` is stable, so that typing in a filter re-renders no button.
+ */
+export function useChoiceSelection<T extends { id: string }>({
+  entries,
+  valueOf,
+  multiple,
+  disabled,
+  onSubmit,
+  initial,
+}: {
+  entries: readonly T[]
+  valueOf: (entry: T) => string | undefined
+  multiple: boolean
+  disabled: boolean | undefined
+  onSubmit: (answer: ChatAnswer) => void
+  initial?: () => ReadonlySet<string>
+}) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(initial ?? (() => new Set()))
+  const choose = useCallback(
+    (id: string) => {
+      if (disabled) return
+      if (!multiple) {
+        const entry = entries.find((candidate) => candidate.id === id)
+        const value = entry ? valueOf(entry) : undefined
+        if (value !== undefined) onSubmit({ text: value })
+        return
+      }
+      setSelected((previous) => {
+        const next = new Set(previous)
+        if (next.has(id)) next.delete(id)
+        else next.add(id)
+        return next
+      })
+    },
+    // valueOf is read at click time; callers pass a function of the entry only.
+    [disabled, multiple, entries, onSubmit]
+  )
+  const submitSelection = () => {
+    const text = joinSelected(
+      entries.map((entry) => valueOf(entry) ?? ''),
+      selected,
+      entries.map((entry) => entry.id)
+    )
+    if (text) onSubmit({ text })
+  }
+  return { selected, choose, submitSelection }
 }
