@@ -15,7 +15,7 @@ import {
   substitutedOptions,
   type VariableState,
 } from '#services/runner_context'
-import { readStoredFile } from '#services/storage'
+import { readStoredFile, storedKeyOf } from '#services/storage'
 import { botContext, memoryAi } from './unit/plugins/runners/bot_context.js'
 
 /**
@@ -100,8 +100,7 @@ export async function runPluginTest(run: PluginTestRun) {
  * the app uses (local or S3). For a plugin's test that checks what it stored.
  */
 export async function storedFile(url: string): Promise<Buffer> {
-  const path = new URL(url, 'http://localhost').pathname
-  if (!path.startsWith('/storage/')) throw new Error(`${url} is not a stored file's URL`)
-  const key = path.slice('/storage/'.length).split('/').map(decodeURIComponent).join('/')
+  const key = storedKeyOf(url)
+  if (!key) throw new Error(`${url} is not a stored file's URL`)
   return readStoredFile(key)
 }
