@@ -1,18 +1,5 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button, type CustomFormProps, HttpError, jsonFetch, PluginForm } from '#sdk/forms'
-
-interface TestOutcome {
-  logs: { status: 'success' | 'info' | 'error'; description: string; details?: unknown }[]
-  variablesSet: { id: string; name: string; value: unknown }[]
-}
-
-/** The bot being edited, from the editor's address (/bots/:id/edit). */
-function currentBotId() {
-  return typeof window === 'undefined'
-    ? undefined
-    : /\/bots\/([^/]+)\//.exec(window.location.pathname)?.[1]
-}
+import { Button, type CustomFormProps, PluginForm, useBlockTest, VariablesSet } from '#sdk/forms'
 
 /**
  * The generated form plus "Test the request": the request runs on the server with the
@@ -21,35 +8,19 @@ function currentBotId() {
  */
 export default function HttpRequestForm(props: CustomFormProps) {
   const { t } = useTranslation()
-  const [running, setRunning] = useState(false)
-  const [outcome, setOutcome] = useState<TestOutcome | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const botId = currentBotId()
+  const { botId, running, outcome, error, run } = useBlockTest(
+    'Webhook',
+    t('httpRequestTest.failed')
+  )
 
-  const test = async () => {
-    if (!botId) return
-    setRunning(true)
-    setError(null)
-    try {
-      const tests =
-        (props.value?.variablesForTest as { variableId?: string; value?: string }[]) ?? []
-      const values = Object.fromEntries(
-        tests
-          .filter((entry) => entry.variableId)
-          .map((entry) => [entry.variableId!, entry.value ?? ''])
-      )
-      setOutcome(
-        await jsonFetch<TestOutcome>(`/api/bots/${botId}/blocks/test`, {
-          method: 'POST',
-          body: { type: 'Webhook', options: props.value ?? {}, values },
-        })
-      )
-    } catch (caught) {
-      setOutcome(null)
-      setError(caught instanceof HttpError ? caught.message : t('httpRequestTest.failed'))
-    } finally {
-      setRunning(false)
-    }
+  const test = () => {
+    const tests = (props.value?.variablesForTest as { variableId?: string; value?: string }[]) ?? []
+    const values = Object.fromEntries(
+      tests
+        .filter((entry) => entry.variableId)
+        .map((entry) => [entry.variableId!, entry.value ?? ''])
+    )
+    return run(props.value ?? {}, values)
   }
 
   const response = outcome?.logs.find((log) => log.details !== undefined)?.details
@@ -91,18 +62,7 @@ export default function HttpRequestForm(props: CustomFormProps) {
                   {JSON.stringify(response, null, 2)}
                 </pre>
               )}
-              {outcome.variablesSet.length > 0 && (
-                <ul className="text-sm">
-                  {outcome.variablesSet.map((variable) => (
-                    <li key={variable.id}>
-                      <span className="font-medium">{variable.name}</span>:{' '}
-                      {typeof variable.value === 'string'
-                        ? variable.value
-                        : JSON.stringify(variable.value)}
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <VariablesSet outcome={outcome} />
             </div>
           )}
         </div>

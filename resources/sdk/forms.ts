@@ -5,6 +5,11 @@
  */
 export type { CustomFormProps } from '~/features/plugin_form/block_form'
 export { PluginForm } from '~/features/plugin_form/plugin_form'
-export { BlockTestForm } from '~/features/plugin_form/block_test_form'
+export {
+  BlockTestForm,
+  useBlockTest,
+  VariablesSet,
+  type TestOutcome,
+} from '~/features/plugin_form/block_test_form'
 export { Button } from '~/components/ui/button'
 export { HttpError, jsonFetch } from '~/lib/http'

@@ -5,7 +5,7 @@ import { Input } from '~/components/ui/input'
 import { HttpError, jsonFetch } from '~/lib/http'
 import { PluginForm, type PluginFormProps } from './plugin_form'
 
-interface TestOutcome {
+export interface TestOutcome {
   logs: { status: 'success' | 'info' | 'error'; description: string; details?: unknown }[]
   variablesSet: { id: string; name: string; value: unknown }[]
 }
@@ -15,6 +15,52 @@ function currentBotId() {
   return typeof window === 'undefined'
     ? undefined
     : /\/bots\/([^/]+)\//.exec(window.location.pathname)?.[1]
+}
+
+/**
+ * Runs a block of the bot being edited on the server (`POST /api/bots/:id/blocks/test`, the
+ * workspace's stored credentials, a value per variable) and keeps its outcome: what a form's
+ * Test button needs. `botId` is undefined outside the bot editor (no button then).
+ */
+export function useBlockTest(type: string, failedText: string) {
+  const [running, setRunning] = useState(false)
+  const [outcome, setOutcome] = useState<TestOutcome | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const botId = currentBotId()
+  const run = async (options: Record<string, unknown>, values: Record<string, string>) => {
+    if (!botId) return
+    setRunning(true)
+    setError(null)
+    try {
+      setOutcome(
+        await jsonFetch<TestOutcome>(`/api/bots/${botId}/blocks/test`, {
+          method: 'POST',
+          body: { type, options, values },
+        })
+      )
+    } catch (caught) {
+      setOutcome(null)
+      setError(caught instanceof HttpError ? caught.message : failedText)
+    } finally {
+      setRunning(false)
+    }
+  }
+  return { botId, running, outcome, error, run }
+}
+
+/** The variables a tested block would set, with their values. */
+export function VariablesSet({ outcome }: { outcome: TestOutcome }) {
+  if (outcome.variablesSet.length === 0) return null
+  return (
+    <ul className="text-sm">
+      {outcome.variablesSet.map((variable) => (
+        <li key={variable.id}>
+          <span className="font-medium">{variable.name}</span>:{' '}
+          {typeof variable.value === 'string' ? variable.value : JSON.stringify(variable.value)}
+        </li>
+      ))}
+    </ul>
+  )
 }
 
 /** The bot variables the block's options name as {{Variable}}, in order of appearance. */
@@ -37,34 +83,13 @@ function referencedVariables(
 export function BlockTestForm(props: PluginFormProps & { type: string }) {
   const { type, ...formProps } = props
   const { t } = useTranslation()
-  const [running, setRunning] = useState(false)
-  const [outcome, setOutcome] = useState<TestOutcome | null>(null)
-  const [error, setError] = useState<string | null>(null)
   const [values, setValues] = useState<Record<string, string>>({})
-  const botId = currentBotId()
+  const { botId, running, outcome, error, run } = useBlockTest(type, t('blockTest.failed'))
   const used = useMemo(
     () => referencedVariables(props.value, props.variables),
     [props.value, props.variables]
   )
-
-  const test = async () => {
-    if (!botId) return
-    setRunning(true)
-    setError(null)
-    try {
-      setOutcome(
-        await jsonFetch<TestOutcome>(`/api/bots/${botId}/blocks/test`, {
-          method: 'POST',
-          body: { type, options: props.value ?? {}, values },
-        })
-      )
-    } catch (caught) {
-      setOutcome(null)
-      setError(caught instanceof HttpError ? caught.message : t('blockTest.failed'))
-    } finally {
-      setRunning(false)
-    }
-  }
+  const test = () => run(props.value ?? {}, values)
 
   return (
     <div className="grid gap-4">
@@ -115,18 +140,7 @@ export function BlockTestForm(props: PluginFormProps & { type: string }) {
                     : ''}
                 </p>
               ))}
-              {outcome.variablesSet.length > 0 && (
-                <ul className="text-sm">
-                  {outcome.variablesSet.map((variable) => (
-                    <li key={variable.id}>
-                      <span className="font-medium">{variable.name}</span>:{' '}
-                      {typeof variable.value === 'string'
-                        ? variable.value
-                        : JSON.stringify(variable.value)}
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <VariablesSet outcome={outcome} />
             </div>
           )}
         </div>
