@@ -46,7 +46,55 @@ function precompress(): Plugin {
   }
 }
 
+const VIEWER_ENTRY = fileURLToPath(new URL('./resources/viewer.tsx', import.meta.url))
+const VIEWER_STYLES = fileURLToPath(new URL('./resources/css/viewer.css', import.meta.url))
+
+type ModuleInfoOf = (id: string) => { importedIds: readonly string[] } | null
+
+/**
+ * The visitor surface (resources/viewer.tsx) in two chunks instead of the dozens rollup
+ * would cut from the modules it shares with the dashboard (one per icon, say): on a phone
+ * every request costs a round trip (docs/architecture.md, "The visitor surface"). Every
+ * module the chat imports statically goes to `chat-vendor` (npm packages) or `chat` (ours);
+ * what it imports lazily (inputs, Markdown) stays in chunks of its own. The dashboard
+ * imports the same two chunks for what it shares with the chat (React, i18next, buttons).
+ */
+function visitorChunks() {
+  let chatModules: Set<string> | undefined
+  return (id: string, { getModuleInfo }: { getModuleInfo: ModuleInfoOf }) => {
+    if (!chatModules) {
+      chatModules = new Set()
+      const queue = [VIEWER_ENTRY]
+      while (queue.length) {
+        const next = queue.pop()!
+        if (chatModules.has(next)) continue
+        chatModules.add(next)
+        const imported = getModuleInfo(next)?.importedIds ?? []
+        // An npm package's index of hundreds of modules (icons, primitives) is not followed:
+        // the chat imports what it uses from their own files.
+        if (next.includes('/node_modules/') && imported.length > 50) continue
+        queue.push(...imported)
+      }
+    }
+    // The entry keeps its own stylesheet (viewer.css): the dashboard must not load it.
+    if (id === VIEWER_ENTRY || id === VIEWER_STYLES || !chatModules.has(id)) return undefined
+    // Rollup's helpers (`\0commonjsHelpers.js`) go with the packages that use them.
+    return id.includes('/node_modules/') || id.startsWith('\0') ? 'chat-vendor' : 'chat'
+  }
+}
+
 export default defineConfig({
+  build: {
+    rollupOptions: {
+      output: { manualChunks: visitorChunks() },
+      treeshake: {
+        // DOMPurify's module only builds its sanitiser (no global change), but declares no
+        // `sideEffects`: without this, every chat input that imports #sdk/viewer would
+        // download it for the two inputs that sanitise (file, rating).
+        moduleSideEffects: (id) => !id.includes('/node_modules/dompurify/'),
+      },
+    },
+  },
   plugins: [
     inertia({ ssr: { enabled: false } }),
     react(),

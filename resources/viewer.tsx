@@ -5,9 +5,9 @@
  * surface"). The server writes the page's props as JSON into #viewer-props
  * (resources/views/viewer.edge).
  */
-import './css/app.css'
+import './css/viewer.css'
 import { createRoot } from 'react-dom/client'
-import { initI18n } from '~/lib/i18n'
+import { initViewerI18n } from '~/lib/viewer_i18n'
 import ViewerShow, { type ViewerProps } from '~/pages/viewer/show'
 
 const root = document.getElementById('viewer')
@@ -16,5 +16,5 @@ if (root && source?.textContent) {
   const props = JSON.parse(source.textContent) as ViewerProps
   const render = () => createRoot(root).render(<ViewerShow {...props} />)
   // The visitor's language first; a failed load still renders (in English).
-  initI18n().then(render, render)
+  initViewerI18n().then(render, render)
 }

@@ -88,18 +88,21 @@ function pluginsModule(packages: PluginPackage[]) {
 }
 
 function viewersModule(packages: PluginPackage[]) {
+  // Loaders, not components: a chat downloads the code of an input when it first shows one
+  // (docs/architecture.md, "The visitor surface").
   const lines = [
     `import { pluginSlug } from '#sdk/plugin'`,
-    `const folders = import.meta.glob('/plugins/*/viewer.tsx', { eager: true, import: 'default' })`,
-    `export const viewers = Object.fromEntries(Object.entries(folders).map(([path, component]) => [path.split('/')[2], component]))`,
+    `const folders = import.meta.glob('/plugins/*/viewer.tsx', { import: 'default' })`,
+    `export const viewers = Object.fromEntries(Object.entries(folders).map(([path, load]) => [path.split('/')[2], load]))`,
   ]
   packages.forEach((pkg, index) => {
     const viewer = fileOf(join(pkg.entry, '..'), 'viewer')
     if (!viewer) return
     // A package's viewer is keyed by its manifest's slug, as a folder's is by its name.
-    lines.push(`import viewer${index} from ${quoted(viewer)}`)
     lines.push(`import manifest${index} from ${quoted(pkg.entry)}`)
-    lines.push(`viewers[pluginSlug(manifest${index})] = viewer${index}`)
+    lines.push(
+      `viewers[pluginSlug(manifest${index})] = () => import(${quoted(viewer)}).then((module) => module.default)`
+    )
   })
   return lines.join('\n')
 }

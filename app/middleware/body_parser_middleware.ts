@@ -34,6 +34,25 @@ function parserAndConfig() {
 
 const STRICT_START = /^[ \t\n\r]*(\[|\{)/
 
+/*
+ * The visitor's chat sends its JSON as text/plain: a "simple" cross-origin request that
+ * needs no CORS preflight, one round trip less before the first bubble on a slow phone
+ * (docs/architecture.md, "The visitor surface"). Only these cookieless, CSRF-exempt routes
+ * read such a body as JSON; everywhere else text/plain stays unparsed.
+ */
+const PLAIN_TEXT_JSON_ROUTES = new Set([
+  '/api/v1/typebots/:publicId/startChat',
+  '/api/v1/bots/:publicId/startChat',
+  '/api/v1/sessions/:sessionId/continueChat',
+])
+
+function isPlainTextJson(ctx: HttpContext) {
+  return (
+    PLAIN_TEXT_JSON_ROUTES.has(ctx.route?.pattern ?? '') &&
+    ctx.request.is(['text/plain']) === 'text/plain'
+  )
+}
+
 /** Keys that could reach an object's prototype once a parsed body is merged somewhere. */
 function dropPrototypeKeys(key: string, value: unknown) {
   if (key === '__proto__') return undefined
@@ -113,10 +132,11 @@ export default class AppBodyParserMiddleware {
     if (
       config.allowedMethods.includes(method) &&
       ctx.request.hasBody() &&
-      config.json.types.length &&
-      ctx.request.is(config.json.types) &&
-      !ctx.request.is(config.multipart.types) &&
-      !ctx.request.is(config.form.types)
+      ((config.json.types.length &&
+        ctx.request.is(config.json.types) &&
+        !ctx.request.is(config.multipart.types) &&
+        !ctx.request.is(config.form.types)) ||
+        isPlainTextJson(ctx))
     ) {
       return this.json(ctx, next, config.json)
     }

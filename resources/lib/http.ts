@@ -1,4 +1,4 @@
-import i18n, { translateServerMessage } from '~/lib/i18n'
+import i18n, { translateServerMessage } from '~/lib/i18n_core'
 
 /**
  * JSON calls of the app's own pages: the session cookie plus the XSRF header that

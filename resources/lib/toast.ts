@@ -2,7 +2,7 @@ import { router } from '@inertiajs/react'
 import i18n from 'i18next'
 import { toast as sonner, type ExternalToast } from 'sonner'
 import type { ToastDto } from '#shared/types'
-import { translateServerMessage } from '~/lib/i18n'
+import { translateServerMessage } from '~/lib/i18n_core'
 
 /**
  * Toasts (docs/spec/01-app.md sections 8-9): 300px wide, 450px with a description; error toasts with a

@@ -20,7 +20,7 @@ export {
 } from '~/features/viewer/inputs/shared'
 export { TextFieldInput, type FieldKind } from '~/features/viewer/inputs/text_field'
 export { ChatApiError, chatErrorText } from '~/features/viewer/chat_client'
-export { sanitizeHtml, sanitizeSvg } from '~/features/viewer/bubbles/markdown_text'
+export { sanitizeHtml, sanitizeSvg } from '~/features/viewer/bubbles/sanitize'
 export { safeUrl } from '~/features/viewer/rich_text_utils'
 export { cn } from '~/lib/utils'
 export type { Item } from '#shared/bot/types'

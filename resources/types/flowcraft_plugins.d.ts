@@ -22,6 +22,14 @@ declare module 'virtual:flowcraft/plugins' {
 declare module 'virtual:flowcraft/viewers' {
   import type { ComponentType } from 'react'
 
-  /** Input plugins' chat components (viewer.tsx), by plugin slug. */
-  export const viewers: Record<string, ComponentType<any>>
+  /** Loaders of the input plugins' chat components (viewer.tsx), by plugin slug. */
+  export const viewers: Record<string, () => Promise<ComponentType<any>>>
+}
+
+/** One lucide icon by its file (resources/features/viewer/icons.ts). */
+declare module 'lucide-react/dist/esm/icons/*' {
+  import type { LucideIcon } from 'lucide-react'
+
+  const icon: LucideIcon
+  export default icon
 }

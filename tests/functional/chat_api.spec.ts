@@ -208,6 +208,51 @@ test.group('Chat API: sessions and results', (group) => {
     ).assertStatus(422)
   })
 
+  test('the chat page posts its JSON as text/plain (no CORS preflight); only chat routes read it', async ({
+    client,
+    assert,
+  }) => {
+    // A raw body: the api client's json() would set application/json.
+    const asText = <
+      Request extends { request: { type(t: string): unknown; send(b: string): unknown } },
+    >(
+      request: Request,
+      body: unknown
+    ) => {
+      request.request.type('text/plain;charset=UTF-8')
+      request.request.send(typeof body === 'string' ? body : JSON.stringify(body))
+      return request
+    }
+    const start = await asText(client.post(`/api/v1/bots/${greeting.publicId}/startChat`), {
+      textBubbleContentFormat: 'markdown',
+    })
+    start.assertStatus(200)
+    assert.equal(start.body().messages[0].content.markdown, 'Hello! What is your name?')
+    const reply = await asText(
+      client.post(`/api/v1/sessions/${start.body().sessionId}/continueChat`),
+      { message: 'Grace' }
+    )
+    reply.assertStatus(200)
+    const answers = await db.from('answers').where('result_id', start.body().resultId)
+    assert.deepEqual(
+      answers.map((answer) => answer.content),
+      ['Grace']
+    )
+    // The same limits as JSON: a body nested too deep is refused before parsing.
+    const deep = await asText(
+      client.post(`/api/v1/typebots/${greeting.publicId}/startChat`),
+      '{"a":'.repeat(300) + '1' + '}'.repeat(300)
+    )
+    deep.assertStatus(400)
+    // Elsewhere text/plain is not JSON: the body is not read, so nothing is created.
+    const created = await asText(client.post('/api/v1/bots').bearerToken(who.token), {
+      workspaceId: who.workspaceId,
+      bot: { name: 'From text' },
+    })
+    assert.notEqual(created.status(), 201)
+    assert.isNull(await Bot.query().where('name', 'From text').first())
+  })
+
   test('a closed bot refuses new chats with a message', async ({ client, assert }) => {
     const bot = await publish(client, who, { ...chatFixture('jump_return').bot, id: undefined })
     await Bot.query().where('id', bot.id).update({ isClosed: true })

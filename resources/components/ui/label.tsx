@@ -2,7 +2,7 @@ import * as React from 'react'
 import { Label as LabelPrimitive } from 'radix-ui'
 import { useTranslation } from 'react-i18next'
 import { cn } from '~/lib/utils'
-import { translateServerMessage } from '~/lib/i18n'
+import { translateServerMessage } from '~/lib/i18n_core'
 
 export function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
   return (

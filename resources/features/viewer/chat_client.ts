@@ -6,7 +6,7 @@ import type {
   StartChatResponse,
 } from '#shared/chat/types'
 import { HttpError, jsonFetch, readXsrfToken } from '~/lib/http'
-import { translateServerMessage } from '~/lib/i18n'
+import { translateServerMessage } from '~/lib/i18n_core'
 
 /**
  * The chat API seen from the browser. Public calls use plain fetch without cookies: the
@@ -79,7 +79,9 @@ async function publicPost<T>(url: string, body: unknown, signal?: AbortSignal): 
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
+      // JSON sent as text/plain: a simple request, so no CORS preflight before each call
+      // from the public page's opaque origin or an embed (app/middleware/body_parser_middleware.ts).
+      headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'Accept': 'application/json' },
       body: JSON.stringify(body ?? {}),
       credentials: 'omit',
       signal,

@@ -9,7 +9,7 @@ import {
   type ReactNode,
 } from 'react'
 import { useTranslation } from 'react-i18next'
-import { RotateCw } from 'lucide-react'
+import { RotateCw } from './icons'
 import type { ChatMessage, ChatReply, StartChatResponse } from '#shared/chat/types'
 import { resolveSettings, resolveTheme, type BotSettings, type BotTheme } from '#shared/bot/types'
 import { cn } from '~/lib/utils'

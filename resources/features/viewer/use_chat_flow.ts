@@ -12,6 +12,7 @@ import { ChatApiError, chatErrorText, type ChatClient } from './chat_client'
 import { runClientAction, type ScriptRunner } from './client_actions'
 import { messagePlainText } from './rich_text_utils'
 import { usePrefersReducedMotion } from './use_reduced_motion'
+import { preloadChatInput } from './inputs/input_switch'
 
 /**
  * The conversation as the visitor sees it: replies are played one bubble at a time (typing
@@ -264,6 +265,8 @@ function createPlayer(context: PlayerContext) {
     }
     const { settings, reducedMotion, onReply } = current()
     onReply?.(reply)
+    // The input's code downloads while the bubbles before it are typed.
+    if (reply.input) preloadChatInput(reply.input.type)
     update((previous) => ({
       ...previous,
       progress: reply.progress ?? previous.progress,

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { Ban, CircleAlert, Gauge, SearchX } from 'lucide-react'
+import { Ban, CircleAlert, Gauge, SearchX } from './icons'
 import { Button } from '~/components/ui/button'
 
 export type ViewerErrorKind = 'notFound' | 'closed' | 'limit' | 'failed'

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { StartChatResponse } from '#shared/chat/types'
 import { resolveSettings, type BotSettings, type BotTheme } from '#shared/bot/types'
-import { translateServerMessage } from '~/lib/i18n'
+import { translateServerMessage } from '~/lib/i18n_core'
 import { BrandingLink } from '~/features/viewer/branding_link'
 import { ChatApiError, createPublicChatClient } from '~/features/viewer/chat_client'
 import { ChatSkeleton } from '~/features/viewer/chat_skeleton'

@@ -49,7 +49,7 @@ test.group('Vite: the generated plugin modules', (group) => {
     const { code } = await load([NAME], 'virtual:flowcraft/viewers')
     assert.include(
       code,
-      `import.meta.glob('/plugins/*/viewer.tsx', { eager: true, import: 'default' })`
+      `import.meta.glob('/plugins/*/viewer.tsx', { import: 'default' })`
     )
     assert.notInclude(code, 'index.ts')
     // The fixture has no viewer: nothing of it is imported by the chat page.

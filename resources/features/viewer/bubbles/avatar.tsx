@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import { Bot, User } from 'lucide-react'
+import { Bot, User } from '../icons'
 import { cn } from '~/lib/utils'
 import { safeUrl } from '../rich_text_utils'
 

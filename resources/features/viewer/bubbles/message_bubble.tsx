@@ -1,16 +1,29 @@
-import { memo } from 'react'
+import { lazy, memo, Suspense } from 'react'
 import type { ChatMessage } from '#shared/chat/types'
 import { cn } from '~/lib/utils'
 import { safeUrl } from '../rich_text_utils'
-import { MarkdownText } from './markdown_text'
 import { AudioContent, EmbedContent, ImageContent, VideoContent } from './media'
 import { RichText } from './rich_text'
+
+/*
+ * Markdown (AI answers, mostly) needs a parser and a sanitiser: their code downloads with
+ * the first Markdown bubble, not with the chat; the text shows as typed until then.
+ */
+const MarkdownText = lazy(() =>
+  import('./markdown_text').then((module) => ({ default: module.MarkdownText }))
+)
 
 function MessageContent({ message }: { message: ChatMessage }) {
   switch (message.type) {
     case 'text':
       return message.content.type === 'markdown' ? (
-        <MarkdownText markdown={message.content.markdown} />
+        <Suspense
+          fallback={
+            <div className="break-words whitespace-pre-wrap">{message.content.markdown}</div>
+          }
+        >
+          <MarkdownText markdown={message.content.markdown} />
+        </Suspense>
       ) : (
         <RichText nodes={message.content.richText ?? []} />
       )

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Loader2, SendHorizontal } from 'lucide-react'
+import { Loader2, SendHorizontal } from '../icons'
 import type { ChatInput } from '#shared/chat/types'
 import { cn } from '~/lib/utils'
 import type { ChatAnswer } from '../use_chat_flow'
