@@ -50,6 +50,10 @@ function problemsOf(body: any): string[] {
       if (!declaration.name) problems.push('function without a name')
       if (declaration.parameters && declaration.parameters.type !== 'object')
         problems.push(`function ${declaration.name} parameters must be an object schema`)
+      // Gemini's Schema is an OpenAPI subset: JSON-schema-only keys are refused.
+      const text = JSON.stringify(declaration.parameters ?? {})
+      for (const key of ['$schema', 'additionalProperties', '$ref'])
+        if (text.includes(`"${key}"`)) problems.push(`Unknown name "${key}" in parameters`)
     }
   }
   const config = body.generationConfig ?? {}

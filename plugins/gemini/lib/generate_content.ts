@@ -72,6 +72,55 @@ function parseArgs(raw: string | undefined): Record<string, unknown> {
   }
 }
 
+/** The keys of Gemini's Schema object (an OpenAPI subset); it refuses any other. */
+const SCHEMA_KEYS = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
+])
+
+/**
+ * A JSON schema as Gemini takes it: keys outside its subset (`$schema`,
+ * `additionalProperties`... which MCP servers send) are dropped, at every depth.
+ */
+export function geminiSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(geminiSchema)
+  if (!schema || typeof schema !== 'object') return schema
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (!SCHEMA_KEYS.has(key)) continue
+    if (key === 'properties' && value && typeof value === 'object') {
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [name, geminiSchema(property)])
+      )
+    } else if (key === 'items' || key === 'anyOf') {
+      out[key] = geminiSchema(value)
+    } else {
+      out[key] = value
+    }
+  }
+  return out
+}
+
 /** The request body of generateContent for a chat request. */
 export function toGeminiRequest(request: ChatRequest): GeminiRequest {
   const system: string[] = []
@@ -109,7 +158,14 @@ export function toGeminiRequest(request: ChatRequest): GeminiRequest {
   const body: GeminiRequest = { contents }
   if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join('\n\n') }] }
   if (request.tools?.length) {
-    body.tools = [{ functionDeclarations: request.tools.map((tool) => tool.function) }]
+    body.tools = [
+      {
+        functionDeclarations: request.tools.map(({ function: fn }) => ({
+          ...fn,
+          ...(fn.parameters ? { parameters: geminiSchema(fn.parameters) } : {}),
+        })),
+      },
+    ]
   }
   const config: NonNullable<GeminiRequest['generationConfig']> = {}
   if (typeof request.temperature === 'number') config.temperature = request.temperature

@@ -1,16 +1,8 @@
 import { test } from '@japa/runner'
-import db from '@adonisjs/lucid/services/db'
-import { DateTime } from 'luxon'
 import AiUsage from '#models/ai_usage'
-import WorkflowRunNode from '#models/workflow_run_node'
-import { CreateCredential } from '#actions/credentials/credentials'
-import { newId } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
-import { categoryOn } from '#plugins/define_plugin'
-import { createRun, executeRun, loadWorkflow } from '#services/workflows/run_workflow'
-import { compileExecutable } from '#shared/workflow/validate'
-import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { createRun, executeRun } from '#services/workflows/run_workflow'
+import { agentNodeOf, agentWorkflow } from '#tests/agent_workflows'
 import { startGeminiStandIn } from '#tests/stand_ins/gemini'
 import { startBedrockStandIn } from '#tests/stand_ins/bedrock'
 
@@ -29,88 +21,22 @@ const AWS = {
   region: 'eu-west-3',
 }
 
-async function agentWithModel(model: {
+function agentWithModel(model: {
   type: string
   credentials: Record<string, unknown>
   options: Record<string, unknown>
 }) {
-  const user = await createUser()
-  const workspace = await firstWorkspaceOf(user)
-  const credential = await new CreateCredential().handle(user, workspace, {
-    type: model.type,
-    name: model.type,
-    data: model.credentials,
-  })
-  const blocks: WorkflowBlock[] = [
-    { id: 'trigger', type: 'manual-trigger', graphCoordinates: { x: 0, y: 0 } },
-    {
-      id: 'agent',
-      type: 'llm-agent',
-      graphCoordinates: { x: 300, y: 0 },
-      options: { queryPrompt: 'You are a calculator.', userQuery: '{{$input.question}}' },
-    },
-    {
-      id: 'model',
-      type: model.type,
-      graphCoordinates: { x: 300, y: 200 },
-      options: { action: 'Chat model', credentialsId: credential.id, ...model.options },
-    },
-    {
-      id: 'double',
-      type: 'custom-tool',
-      graphCoordinates: { x: 500, y: 200 },
-      options: {
-        name: 'double',
-        description: 'Doubles a number',
-        multiVariable: [{ inputVariable: 'n', inputType: 'number', inputDescription: 'A number' }],
-        functionCode: 'return n * 2',
-      },
-    },
-  ]
-  const edges: WorkflowEdge[] = [
-    { id: 'e1', from: { blockId: 'trigger' }, to: { blockId: 'agent' } },
-    {
-      id: 'a1',
-      from: { blockId: 'agent' },
-      to: { blockId: 'model' },
-      isAttachment: true,
-      attachmentName: 'model',
-    },
-    {
-      id: 'a2',
-      from: { blockId: 'agent' },
-      to: { blockId: 'double' },
-      isAttachment: true,
-      attachmentName: 'tools',
-    },
-  ]
-  const registry = await pluginRegistry()
-  const executable = compileExecutable({ blocks, edges }, (type) => {
-    const plugin = registry.get(type)
-    return plugin ? categoryOn(plugin, 'workflow') : undefined
-  })
-  const id = newId()
-  const now = DateTime.now().toFormat(db.connection().dialect.dateTimeFormat)
-  await db.table('workflows').insert({
-    id,
-    workspace_id: workspace.id,
-    created_by: user.id,
-    name: 'Agent',
-    status: 'PUBLISHED',
-    is_active: true,
-    blocks: JSON.stringify(blocks),
-    edges: JSON.stringify(edges),
-    variables: JSON.stringify([]),
-    settings: JSON.stringify({}),
-    executable_workflow: JSON.stringify(executable),
-    created_at: now,
-    updated_at: now,
-  })
-  return { workflow: (await loadWorkflow(id))!, user }
+  return agentWorkflow({ model, tools: [DOUBLE_TOOL] })
 }
 
-async function agentNodeOf(runId: string) {
-  return WorkflowRunNode.query().where('runId', runId).where('nodeId', 'agent').firstOrFail()
+const DOUBLE_TOOL = {
+  type: 'custom-tool',
+  options: {
+    name: 'double',
+    description: 'Doubles a number',
+    multiVariable: [{ inputVariable: 'n', inputType: 'number', inputDescription: 'A number' }],
+    functionCode: 'return n * 2',
+  },
 }
 
 test.group('Gemini Model node', () => {
