@@ -30,6 +30,8 @@ export const run: SurfaceRunner<typeof plugin> = async ({
   const account = pineconeAccountOf(credentials)
   const text = options.text?.trim() ?? ''
   if (!text) return logger.error('Pinecone: the search text is empty')
+  const indexName = options.indexName?.trim() ?? ''
+  if (!indexName) return logger.error('Pinecone: no index chosen')
   const minScore = Number(options.score)
   const topK = Math.min(
     Math.max(Math.round(Number(options.topK) || PINECONE_DEFAULT_TOP_K), 1),
@@ -37,11 +39,11 @@ export const run: SurfaceRunner<typeof plugin> = async ({
   )
   let hits
   try {
-    const host = await indexHost(http, account, options.indexName, signal)
+    const host = await indexHost(http, account, indexName, signal)
     hits = await searchRecords(
       http,
       account,
-      { host, namespace: options.namespace, text, topK, fields: ['category', CHUNK_TEXT_FIELD] },
+      { host, namespace: options.namespace ?? '', text, topK, fields: ['category', CHUNK_TEXT_FIELD] },
       signal
     )
   } catch (error) {
