@@ -10,7 +10,7 @@ import { sendJson, startStandIn, type StandInRequest } from './stand_in_server.j
  */
 
 export type GeminiReply =
-  | { text: string; usage?: { prompt: number; candidates: number } }
+  | { text: string; thought?: string; usage?: { prompt: number; candidates: number } }
   | {
       calls: { name: string; args: Record<string, unknown> }[]
       usage?: { prompt: number; candidates: number }
@@ -102,7 +102,7 @@ export async function startGeminiStandIn(options: { apiKey: string; models?: str
     const usage = reply.usage ?? { prompt: 10, candidates: 5 }
     const parts =
       'text' in reply
-        ? [{ text: reply.text }]
+        ? [...(reply.thought ? [{ text: reply.thought, thought: true }] : []), { text: reply.text }]
         : reply.calls.map((call) => ({ functionCall: { name: call.name, args: call.args } }))
     return send(200, {
       candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],

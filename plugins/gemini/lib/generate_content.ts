@@ -21,6 +21,8 @@ export interface GeminiEndpoint {
 
 interface GeminiPart {
   text?: string
+  /** Thinking models' reasoning summary: not part of the answer. */
+  thought?: boolean
   functionCall?: { id?: string; name: string; args?: Record<string, unknown> }
   functionResponse?: { id?: string; name: string; response: Record<string, unknown> }
 }
@@ -186,7 +188,7 @@ export function fromGeminiResponse(body: GeminiResponse, model: string): ChatCom
   const toolCalls: ToolCall[] = []
   let text = ''
   for (const part of parts) {
-    if (typeof part.text === 'string') text += part.text
+    if (typeof part.text === 'string' && !part.thought) text += part.text
     if (part.functionCall?.name) {
       toolCalls.push({
         id: part.functionCall.id ?? `call_${toolCalls.length + 1}`,

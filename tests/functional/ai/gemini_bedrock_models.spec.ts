@@ -52,7 +52,8 @@ test.group('Gemini Model node', () => {
       })
       gemini.reply(
         { calls: [{ name: 'double', args: { n: 21 } }], usage: { prompt: 40, candidates: 8 } },
-        { text: 'It is 42.', usage: { prompt: 60, candidates: 4 } }
+        // A thinking model's thought summary is not part of the answer.
+        { text: 'It is 42.', thought: 'The tool said 42.', usage: { prompt: 60, candidates: 4 } }
       )
       const runId = await createRun(workflow, 'manual', { question: 'Double 21' })
       const outcome = await executeRun(runId)
