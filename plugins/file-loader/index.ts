@@ -25,7 +25,7 @@ export default definePlugin({
       allowVariables: true,
       required: true,
       helperText:
-        "An http(s) address, or the URL of a file stored here (a visitor's upload, a file an earlier node saved).",
+        "An http(s) address, the URL of a file stored here (a visitor's upload, a file an earlier node saved) or a data: URL.",
     }),
     format: field.enum({
       label: 'Format',

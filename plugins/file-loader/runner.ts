@@ -49,8 +49,11 @@ export const run: WorkflowRunner<typeof plugin> = async ({
   let bytes: Uint8Array
   let name: string
   let mimeType: string | undefined
-  const stored = await storage.read(url.href)
-  if (stored) {
+  const inline = url.protocol === 'data:' ? dataUrlFile(address, maxBytes, maxMb) : undefined
+  const stored = inline ? undefined : await storage.read(url.href)
+  if (inline) {
+    ;({ bytes, name, mimeType } = inline)
+  } else if (stored) {
     bytes = stored.bytes
     name = stored.name
   } else {
@@ -93,6 +96,30 @@ export const run: WorkflowRunner<typeof plugin> = async ({
       size: bytes.byteLength,
     },
   }
+}
+
+/**
+ * A file sent inline as a data URL (`data:application/pdf;name=guide.pdf;base64,...`), as a
+ * webhook caller or an earlier node may pass an upload. The size is checked before decoding.
+ */
+function dataUrlFile(address: string, maxBytes: number, maxMb: number) {
+  const match = /^data:([^,]*),(.*)$/s.exec(address)
+  if (!match) throw new Error('File loader: the data URL is malformed')
+  const [type, ...parameters] = match[1].split(';')
+  const base64 = parameters.includes('base64')
+  const payload = match[2]
+  // Base64 takes 4 characters for 3 bytes.
+  const size = base64 ? Math.floor((payload.replace(/=+$/, '').length * 3) / 4) : payload.length
+  if (size > maxBytes) throw new Error(`File loader: the file is larger than ${maxMb} MB`)
+  const bytes = base64
+    ? new Uint8Array(Buffer.from(payload, 'base64'))
+    : new Uint8Array(Buffer.from(decodeURIComponent(payload), 'utf8'))
+  const nameParameter = parameters.find((parameter) => parameter.startsWith('name='))
+  let name = ''
+  try {
+    name = nameParameter ? decodeURIComponent(nameParameter.slice(5)) : ''
+  } catch {}
+  return { bytes, name, mimeType: type || undefined }
 }
 
 /** The body, refused as soon as it passes the cap (a server may not say its length). */

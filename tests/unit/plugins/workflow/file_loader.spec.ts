@@ -135,6 +135,43 @@ test.group('File loader node', (group) => {
     assert.lengthOf(server.requests, 0)
   })
 
+  test('a file sent inline as a data URL (an upload a webhook caller passes)', async ({
+    assert,
+  }) => {
+    const pdf = pdfOf([['Inline upload']]).toString('base64')
+    const outcome = await runPluginTest({
+      folder,
+      surface: 'workflow',
+      options: { url: '{{Upload}}' },
+      variables: [
+        {
+          id: 'v-upload',
+          name: 'Upload',
+          value: `data:application/pdf;name=scan%201.pdf;base64,${pdf}`,
+        },
+      ],
+    })
+    assert.deepEqual(outcome.errors, [])
+    assert.equal((outcome.output as any).text, 'Inline upload')
+    assert.equal((outcome.output as any).fileName, 'scan 1.pdf')
+
+    const plain = await runPluginTest({
+      folder,
+      surface: 'workflow',
+      options: { url: 'data:text/csv,a%2Cb%0A1%2C2' },
+    })
+    assert.deepEqual((plain.output as any).rows, [{ a: '1', b: '2' }])
+
+    const big = Buffer.alloc(3 * 1024 * 1024, 97).toString('base64')
+    const refused = await runPluginTest({
+      folder,
+      surface: 'workflow',
+      options: { url: `data:text/plain;base64,${big}`, maxSizeMb: 2 },
+    })
+    assert.deepEqual(refused.errors, ['File loader: the file is larger than 2 MB'])
+    assert.lengthOf(server.requests, 0)
+  })
+
   test('failures fail the node with the reason', async ({ assert }) => {
     const cases: [Record<string, unknown>, string][] = [
       [
