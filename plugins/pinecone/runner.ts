@@ -43,7 +43,13 @@ export const run: SurfaceRunner<typeof plugin> = async ({
     hits = await searchRecords(
       http,
       account,
-      { host, namespace: options.namespace ?? '', text, topK, fields: ['category', CHUNK_TEXT_FIELD] },
+      {
+        host,
+        namespace: options.namespace ?? '',
+        text,
+        topK,
+        fields: ['category', CHUNK_TEXT_FIELD],
+      },
       signal
     )
   } catch (error) {
