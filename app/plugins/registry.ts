@@ -394,12 +394,7 @@ export function createRegistry(
       if (!module) return undefined
       // A node stored without an action (an id folded into a plugin with one action) runs it.
       const actions = Object.keys(plugin.actions ?? {})
-      // A plugin without actions may have an option named `action` of its own (Google
-      // Analytics' event action): it names no runner.
-      const action =
-        actions.length === 0
-          ? undefined
-          : (requested ?? (!module.run && actions.length === 1 ? actions[0] : undefined))
+      const action = requested ?? (!module.run && actions.length === 1 ? actions[0] : undefined)
       const candidate = action
         ? (module[action] ??
           (module.default as Record<string, Runner<any, any>> | undefined)?.[action])

@@ -43,9 +43,10 @@ export function voiceTwiml(options: {
   message: string
   language?: string
   voice?: string
-  questionTimeout?: number
-  pauseDetection?: number
-  retries?: number
+  // Number options may hold a {{variable}}: read as numbers by `bounded`.
+  questionTimeout?: unknown
+  pauseDetection?: unknown
+  retries?: unknown
   answerUrl?: string
 }) {
   const language = escapeXml(options.language?.trim() || VOICE_DEFAULTS.language)

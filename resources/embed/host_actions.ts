@@ -190,7 +190,9 @@ export async function runChatwoot(win: HostWindow, options: ChatwootOptions) {
   win.chatwootSDK?.run({ websiteToken, baseUrl })
   await ready
   chatwootUser(win, options.user)
-  win.$chatwoot?.toggle('open')
+  // Set by the SDK meanwhile (read again: the check above saw none).
+  const widget: HostWindow['$chatwoot'] = (win as HostWindow).$chatwoot
+  widget?.toggle('open')
 }
 
 export async function runHostAction(win: Window, action: HostAction) {

@@ -153,7 +153,9 @@ test.group('Cal.com booking in the chat', () => {
       cleanup,
     }) => {
       const cal = await calStandIn()
-      cleanup(() => cal.server.close())
+      cleanup(() => {
+        cal.server.close()
+      })
       const { id, publicId } = await publish(client, cal.baseUrl)
       const page = await browserContext.newPage()
       // The first page of a run compiles the chat's modules: slow on a busy machine.

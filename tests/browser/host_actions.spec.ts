@@ -156,7 +156,9 @@ test.group('Embed: actions on the host page', () => {
   }) => {
     const site = hostSite()
     const siteUrl = await site.start()
-    cleanup(() => site.server.close())
+    cleanup(() => {
+      site.server.close()
+    })
     const publicId = await publish(client, trackingBot(siteUrl))
 
     const page = await visit('/signin')
