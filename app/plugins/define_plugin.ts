@@ -629,3 +629,16 @@ export function storedOptionsOf(
     ? { ...upgraded, action: actions[0] }
     : upgraded
 }
+
+/**
+ * The action a stored block or node runs: its `options.action` when the plugin declares
+ * actions. A plugin without actions may have an option of that name for its own use (the
+ * Google Analytics block's event action), which names no runner.
+ */
+export function storedActionOf(
+  plugin: Pick<PluginDeclaration<any, any, any>, 'actions'>,
+  options: Record<string, unknown>
+): string | undefined {
+  if (!plugin.actions || Object.keys(plugin.actions).length === 0) return undefined
+  return typeof options.action === 'string' ? options.action : undefined
+}

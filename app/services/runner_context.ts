@@ -18,6 +18,7 @@ import { codeKeysOf } from '#plugins/derive'
 import { aiPort } from '#services/ai/credits'
 import {
   runSafely,
+  storedActionOf,
   type LogEntry,
   type RunResult,
   type Runner,
@@ -177,7 +178,7 @@ export async function credentialsFor(input: Omit<RunPluginInput, 'registry'>, lo
 
 export async function runPlugin(input: RunPluginInput): Promise<RunPluginOutput> {
   const logs: LogEntry[] = []
-  const action = typeof input.options.action === 'string' ? input.options.action : undefined
+  const action = storedActionOf(input.plugin, input.options)
   const runner = (await input.registry.runnerOf(input.plugin.id, action)) as
     Runner<any, any> | undefined
   if (!runner) {

@@ -1,22 +1,7 @@
-import { definePlugin, field } from '#sdk/plugin'
+import { definePlugin } from '#sdk/plugin'
+import { httpRequestFields } from '#sdk/http_fields'
 
-export const HTTP_METHODS = [
-  'POST',
-  'GET',
-  'PUT',
-  'DELETE',
-  'PATCH',
-  'HEAD',
-  'CONNECT',
-  'OPTIONS',
-  'TRACE',
-] as const
-
-/** Seconds. The spec gives the minimum only; 120 s matches the format's other tools. */
-export const DEFAULT_TIMEOUT = 10
-export const MAX_TIMEOUT = 120
-
-const BOT: ['bot'] = ['bot']
+export { DEFAULT_TIMEOUT, HTTP_METHODS, MAX_TIMEOUT } from '#sdk/http_fields'
 
 /** A node of the former workflow-only plugin kept its request at the top level. */
 function fromWorkflowNode(_alias: string, stored: Record<string, unknown>) {
@@ -46,66 +31,5 @@ export default definePlugin({
   // Workflows saved before the bot block and the workflow node became one store this id.
   aliases: ['workflow-http-request'],
   fromAlias: fromWorkflowNode,
-  options: {
-    webhook: field.object(
-      {
-        method: field.enum({ label: 'Method', options: HTTP_METHODS, defaultValue: 'POST' }),
-        url: field.string({
-          label: 'URL',
-          placeholder: 'Paste the URL...',
-          allowVariables: true,
-          required: true,
-        }),
-        queryParams: field.keyValue({ label: 'Query params', allowVariables: true }),
-        headers: field.keyValue({ label: 'Headers', allowVariables: true }),
-        body: field.code({
-          label: 'Body',
-          lang: 'json',
-          placeholder: '{ "name": "{{Name}}" }',
-          showIf: { field: '$.isCustomBody', equals: true },
-        }),
-      },
-      { label: 'Request' }
-    ),
-    isAdvancedConfig: field.boolean({
-      label: 'Advanced configuration',
-      defaultValue: false,
-      surfaces: BOT,
-    }),
-    isCustomBody: field.boolean({
-      label: 'Custom body',
-      helperText: 'Without one, a bot sends all its variables and a workflow sends no body',
-      defaultValue: false,
-    }),
-    isExecutedOnClient: field.boolean({
-      label: 'Execute on client',
-      defaultValue: false,
-      surfaces: BOT,
-    }),
-    timeout: field.number({
-      label: 'Timeout (seconds)',
-      min: 1,
-      max: MAX_TIMEOUT,
-      step: 1,
-      defaultValue: DEFAULT_TIMEOUT,
-    }),
-    variablesForTest: field.list(
-      {
-        variableId: field.variable({ label: 'Variable' }),
-        value: field.string({ label: 'Test value' }),
-      },
-      { label: 'Variable values for test', itemLabel: 'variable', surfaces: BOT }
-    ),
-    responseVariableMapping: field.responseMapping({
-      label: 'Save in variables',
-      key: 'bodyPath',
-      surfaces: BOT,
-    }),
-    ignoreErrorStatus: field.boolean({
-      label: 'Succeed on error statuses',
-      helperText: 'Answers of 400 and more do not fail the node',
-      defaultValue: false,
-      surfaces: ['workflow'],
-    }),
-  },
+  options: httpRequestFields(),
 })

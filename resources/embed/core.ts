@@ -9,6 +9,8 @@
  * and must not clash with their scripts or styles (every class is prefixed).
  */
 
+import { isHostAction, runHostAction } from './host_actions'
+
 export interface BaseOptions {
   publicId: string
   /** Where the bot is served; the origin of this script by default. */
@@ -145,7 +147,8 @@ function botUrl(options: BaseOptions) {
 
 /**
  * The bot's page in an iframe. It asks this page for what it cannot do itself: same-tab
- * redirects, and closing (Escape pressed inside the chat, where this page hears no key).
+ * redirects, closing (Escape pressed inside the chat, where this page hears no key), and
+ * the actions on the host page (analytics events, the Chatwoot widget: host_actions.ts).
  */
 function createFrame(options: BaseOptions, onClose?: () => void) {
   const frame = element('iframe', `${PREFIX}-frame`, {
@@ -155,8 +158,13 @@ function createFrame(options: BaseOptions, onClose?: () => void) {
   })
   listen(window, 'message', (event) => {
     if (event.source !== frame.contentWindow) return
-    const data = event.data as { type?: unknown; url?: unknown } | null
+    const data = event.data as { type?: unknown; url?: unknown; action?: unknown } | null
     if (data?.type === `${PREFIX}:close`) onClose?.()
+    if (data?.type === `${PREFIX}:hostAction` && isHostAction(data.action)) {
+      runHostAction(window, data.action).catch((error) =>
+        console.error('[flowcraft] the bot action on this page failed', error)
+      )
+    }
     if (data?.type !== `${PREFIX}:redirect` || typeof data.url !== 'string') return
     if (/^https?:\/\//i.test(data.url)) window.location.href = data.url
   })

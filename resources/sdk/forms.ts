@@ -11,5 +11,9 @@ export {
   VariablesSet,
   type TestOutcome,
 } from '~/features/plugin_form/block_test_form'
+export {
+  HttpRequestTestForm,
+  type HttpRequestTestFormProps,
+} from '~/features/plugin_form/http_request_test_form'
 export { Button } from '~/components/ui/button'
 export { HttpError, jsonFetch } from '~/lib/http'

@@ -5,6 +5,7 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { credentialsFor, runWithContext, substitutedOptions } from '#services/runner_context'
 import {
   storedOptionsOf,
+  storedActionOf,
   type LogEntry,
   type Runner,
   type RunnerContext,
@@ -129,7 +130,7 @@ export async function runNodeWith(
   // so runners get only options their fields accept (app/plugins/block_issues.ts).
   const [issue] = await issuesOfBlock(plugin, block, 'workflow')
   if (issue) return failed(`${block.title || plugin.name}: ${issue.message}`)
-  const action = typeof options.action === 'string' ? options.action : undefined
+  const action = storedActionOf(plugin, options)
   const runner = (await registry.runnerOf(plugin.id, action)) as Runner<any, any> | undefined
   if (!runner)
     return failed(`${plugin.name}${action ? ` (${action})` : ''} cannot run on the server`)

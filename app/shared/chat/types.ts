@@ -128,9 +128,63 @@ export type ClientSideAction = ClientSideActionBase &
           scriptToExecute: { content: string; args: { id: string; value: unknown }[] }
         }
       }
-    | { type: 'googleAnalytics'; googleAnalytics: Record<string, unknown> }
-    | { type: 'pixel'; pixel: Record<string, unknown> }
-    | { type: 'chatwoot'; chatwoot: { scriptToExecute: { content: string; args: unknown[] } } }
+    | {
+        /** An event for the page's Google Analytics (gtag), loaded with trackingId if absent. */
+        type: 'googleAnalytics'
+        googleAnalytics: {
+          trackingId?: string
+          category?: string
+          action?: string
+          label?: string
+          value?: number | string
+          sendTo?: string
+        }
+      }
+    | {
+        /** A tracking pixel event (fbq): a standard event, or `name` when eventType is Custom. */
+        type: 'pixel'
+        pixel: {
+          pixelId?: string
+          eventType?: string
+          name?: string
+          params?: { key?: string; value?: unknown }[]
+        }
+      }
+    | {
+        /**
+         * Shows or closes the Chatwoot widget on the visitor's page. Our viewer and embed
+         * read the fields; `scriptToExecute` does the same for clients that run scripts.
+         */
+        type: 'chatwoot'
+        chatwoot: {
+          task: 'Show widget' | 'Close widget'
+          baseUrl?: string
+          websiteToken?: string
+          user?: {
+            id?: string
+            email?: string
+            name?: string
+            avatarUrl?: string
+            phoneNumber?: string
+          }
+          scriptToExecute: { content: string; args: unknown[] }
+        }
+      }
+    | {
+        /**
+         * A Cal.com booking widget shown in the chat (the flow is paused on it): the
+         * client answers with the booked date once the visitor books.
+         */
+        type: 'calBooking'
+        calBooking: {
+          /** The Cal.com origin (its cloud or a self-hosted install). */
+          baseUrl: string
+          /** The booking page's path, e.g. "ada/30min". */
+          link: string
+          layout: 'month_view' | 'week_view' | 'column_view'
+          prefill: { name?: string; email?: string; notes?: string; phone?: string }
+        }
+      }
     | { type: 'webhookToExecute'; webhookToExecute: Record<string, unknown> }
     | { type: 'listenForWebhook'; listenForWebhook: { url: string } }
     | { type: 'stream'; stream: true }

@@ -21,6 +21,7 @@ import { ChatInputSwitch } from './inputs/input_switch'
 import { backgroundStyle, scopedCustomCss, themeVariables } from './theme'
 import { useChatFlow, type ChatEntry } from './use_chat_flow'
 import type { ScriptRunner } from './client_actions'
+import { CalBooking } from './cal_booking'
 import { usePrefersReducedMotion } from './use_reduced_motion'
 import './chat.css'
 
@@ -320,6 +321,16 @@ export function ChatView({
                       attachedFileUrls={entry.attachedFileUrls}
                       showAvatar={guestAvatarOn}
                       avatarUrl={guestAvatarUrl}
+                    />
+                  )
+                }
+                if (entry.kind === 'booking') {
+                  return (
+                    <CalBooking
+                      key={entry.key}
+                      booking={entry.booking}
+                      done={entry.done}
+                      onBooked={entry.onBooked}
                     />
                   )
                 }

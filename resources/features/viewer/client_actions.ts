@@ -1,5 +1,6 @@
 import type { ClientSideAction } from '#shared/chat/types'
 import { safeUrl } from './rich_text_utils'
+import { type HostAction, runHostAction } from '../../embed/host_actions'
 
 /**
  * Runs the client-side actions of a reply. Returns the text to send as the next
@@ -73,38 +74,6 @@ function stringify(value: unknown): string {
   }
 }
 
-type Gtag = (...args: unknown[]) => void
-type AnalyticsWindow = Window & { gtag?: Gtag; fbq?: Gtag }
-
-function trackGoogleAnalytics(options: Record<string, unknown>) {
-  const gtag = (window as AnalyticsWindow).gtag
-  if (typeof gtag !== 'function') return
-  const action = typeof options.action === 'string' && options.action ? options.action : 'event'
-  const params: Record<string, unknown> = {}
-  if (options.category) params.event_category = options.category
-  if (options.label) params.event_label = options.label
-  if (options.value !== undefined && options.value !== '') params.value = Number(options.value)
-  if (options.sendTo) params.send_to = options.sendTo
-  gtag('event', action, params)
-}
-
-function trackPixel(options: Record<string, unknown>) {
-  const fbq = (window as AnalyticsWindow).fbq
-  if (typeof fbq !== 'function') return
-  const params: Record<string, unknown> = {}
-  if (Array.isArray(options.params)) {
-    for (const entry of options.params as { key?: string; value?: unknown }[]) {
-      if (entry?.key) params[entry.key] = entry.value
-    }
-  } else if (options.params && typeof options.params === 'object') {
-    Object.assign(params, options.params)
-  }
-  const custom = options.eventType === 'Custom'
-  const name = custom ? options.name : options.eventType
-  if (typeof name !== 'string' || !name) return
-  fbq(custom ? 'trackCustom' : 'track', name, params)
-}
-
 function redirect(url: string | undefined, newTab: boolean | undefined, context: ActionContext) {
   const target = safeUrl(url)
   if (!target) return
@@ -121,6 +90,23 @@ function redirect(url: string | undefined, newTab: boolean | undefined, context:
     return
   }
   window.location.href = target
+}
+
+/**
+ * Analytics events and the Chatwoot widget belong to the page the visitor sees: the embed
+ * script runs them on the host page (resources/embed/core.ts); the public page runs them
+ * itself. The editor's preview has no such page (and loads no third-party script into the
+ * builder): it skips them.
+ */
+async function hostAction(action: HostAction, context: ActionContext) {
+  if (context.runScript) return
+  if (context.embedded && window.parent !== window) {
+    const { type } = action
+    const payload = { type, [type]: (action as Record<string, unknown>)[type] }
+    window.parent.postMessage({ type: 'flowcraft:hostAction', action: payload }, '*')
+    return
+  }
+  await runHostAction(window, action)
 }
 
 /** The block's HTTP request run from the visitor's browser; its answer goes back as text. */
@@ -168,18 +154,14 @@ export async function runClientAction(
       case 'scriptToExecute':
         await run(action.scriptToExecute.content, action.scriptToExecute.args)
         return {}
-      case 'chatwoot':
-        await run(action.chatwoot.scriptToExecute.content)
-        return {}
       case 'setVariable': {
         const { content, args } = action.setVariable.scriptToExecute
         return { message: stringify(await run(content, args)) }
       }
       case 'googleAnalytics':
-        trackGoogleAnalytics(action.googleAnalytics)
-        return {}
       case 'pixel':
-        trackPixel(action.pixel)
+      case 'chatwoot':
+        await hostAction(action as HostAction, context)
         return {}
       case 'webhookToExecute':
         return { message: await executeWebhook(action.webhookToExecute) }

@@ -10,6 +10,7 @@ import type {
 import type { BotSettings } from '#shared/bot/types'
 import { ChatApiError, chatErrorText, type ChatClient } from './chat_client'
 import { runClientAction, type ScriptRunner } from './client_actions'
+import type { CalBookingOptions } from './cal_booking'
 import { messagePlainText } from './rich_text_utils'
 import { usePrefersReducedMotion } from './use_reduced_motion'
 import { preloadChatInput } from './inputs/input_switch'
@@ -29,6 +30,17 @@ export type ChatEntry =
    * piece. The reply that follows replaces it with the real bubble.
    */
   | { kind: 'stream'; key: string; text: string }
+  /**
+   * A booking widget (the `calBooking` action) the chat waits on: `onBooked` answers the
+   * paused flow with the booked date; `done` once it did.
+   */
+  | {
+      kind: 'booking'
+      key: string
+      booking: CalBookingOptions
+      done: boolean
+      onBooked: (date: string) => void
+    }
 
 /** What an input hands back: the message for the server and the text of the guest bubble. */
 export interface ChatAnswer {
@@ -237,6 +249,24 @@ function createPlayer(context: PlayerContext) {
   const runAction = async (action: ClientSideAction): Promise<boolean> => {
     if (action.type === 'stream') {
       await streamAnswer()
+      return true
+    }
+    if (action.type === 'calBooking') {
+      const key = nextKey('booking')
+      const date = await new Promise<string>((resolve) => {
+        append({ kind: 'booking', key, booking: action.calBooking, done: false, onBooked: resolve })
+        signal.addEventListener('abort', () => resolve(''), { once: true })
+      })
+      if (signal.aborted) return true
+      update((previous) => ({
+        ...previous,
+        entries: previous.entries.map((entry) =>
+          entry.key === key && entry.kind === 'booking'
+            ? { ...entry, done: true, onBooked: () => {} }
+            : entry
+        ),
+      }))
+      await sendDedicated(date)
       return true
     }
     const outcome = await runClientAction(action, {

@@ -1,0 +1,73 @@
+import type { HttpClient } from '#sdk/plugin'
+import { oauthRequest, type OAuthProvider } from '#sdk/oauth'
+import {
+  LINKEDIN_DEFAULT_API_VERSION,
+  LINKEDIN_DEFAULT_BASE_URL,
+  LINKEDIN_DEFAULT_TOKEN_URL,
+} from './index.js'
+
+const text = (value: unknown) => String(value ?? '').trim()
+
+export function providerOf(credentials: Record<string, unknown>): OAuthProvider {
+  return { name: 'LinkedIn', tokenUrl: text(credentials.tokenUrl) || LINKEDIN_DEFAULT_TOKEN_URL }
+}
+
+/**
+ * A call to LinkedIn's API with the credential's OAuth token (renewed when expired): JSON,
+ * the versioned REST API's headers (`LinkedIn-Version`, Rest.li protocol 2.0.0). A refusal
+ * throws with LinkedIn's message.
+ */
+export async function callLinkedIn(
+  credentials: Record<string, unknown>,
+  path: string,
+  {
+    http,
+    signal,
+    method = 'GET',
+    body,
+  }: {
+    http: HttpClient
+    signal?: AbortSignal
+    method?: string
+    body?: unknown
+  }
+) {
+  const base = (text(credentials.baseUrl) || LINKEDIN_DEFAULT_BASE_URL).replace(/\/+$/, '')
+  const response = await oauthRequest(
+    providerOf(credentials),
+    credentials,
+    `${base}${path}`,
+    {
+      method,
+      headers: {
+        'accept': 'application/json',
+        'linkedin-version': text(credentials.apiVersion) || LINKEDIN_DEFAULT_API_VERSION,
+        'x-restli-protocol-version': '2.0.0',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    { http, signal }
+  )
+  const raw = await response.text()
+  let answer: any = null
+  try {
+    answer = raw ? JSON.parse(raw) : null
+  } catch {}
+  if (!response.ok) {
+    const reason = answer?.message ?? `${response.status} ${response.statusText}`.trim()
+    throw new Error(`LinkedIn refused the request (${response.status}): ${reason}`)
+  }
+  return { answer, headers: response.headers }
+}
+
+/** The member's URN (urn:li:person:{sub}) from the OpenID user info. */
+export async function memberUrn(
+  credentials: Record<string, unknown>,
+  io: { http: HttpClient; signal?: AbortSignal }
+) {
+  const { answer } = await callLinkedIn(credentials, '/v2/userinfo', io)
+  const sub = text(answer?.sub)
+  if (!sub) throw new Error('LinkedIn did not say who the token belongs to (no sub in userinfo)')
+  return { urn: `urn:li:person:${sub}`, name: text(answer?.name) }
+}

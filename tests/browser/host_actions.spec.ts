@@ -1,0 +1,212 @@
+import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import Bot from '#models/bot'
+import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+
+/**
+ * The client-side actions that act on the host page (resources/embed/host_actions.ts): a
+ * bot embedded with /typebot/web.js on a plain page of another site sends its Google
+ * Analytics and Pixel events to that page's gtag and fbq (stubs recording their calls), and
+ * its Chatwoot blocks open and close the widget of a stand-in Chatwoot SDK served by that
+ * site (`/packs/js/sdk.js`, defining window.chatwootSDK as Chatwoot's does).
+ */
+
+const CHATWOOT_SDK = `
+window.chatwootSDK = {
+  run: function (settings) {
+    window.chatwootRuns = (window.chatwootRuns || []).concat([settings])
+    var widget = document.createElement('div')
+    widget.setAttribute('role', 'dialog')
+    widget.setAttribute('aria-label', 'Chatwoot conversation')
+    widget.textContent = 'Chat with a human'
+    widget.hidden = true
+    document.body.appendChild(widget)
+    window.$chatwoot = {
+      toggle: function (state) { widget.hidden = state === 'close' || (!state && !widget.hidden) },
+      setUser: function (id, user) { window.chatwootUser = { id: id, user: user } },
+    }
+    window.dispatchEvent(new Event('chatwoot:ready'))
+  },
+}
+`
+
+function hostSite() {
+  const requests: string[] = []
+  let html = ''
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? '/')
+    if (request.url === '/packs/js/sdk.js') {
+      response.writeHead(200, { 'Content-Type': 'text/javascript' })
+      return response.end(CHATWOOT_SDK)
+    }
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+    response.end(html)
+  })
+  return {
+    requests,
+    server,
+    setHtml: (value: string) => (html = value),
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () =>
+          resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+        )
+      ),
+  }
+}
+
+const text = (id: string, value: string) => ({
+  id,
+  type: 'text',
+  content: { richText: [{ type: 'p', children: [{ text: value }] }] },
+})
+
+function trackingBot(chatwootUrl: string) {
+  return {
+    version: '6',
+    name: 'Tracking',
+    groups: [
+      {
+        id: 'g1',
+        title: 'Start',
+        graphCoordinates: { x: 0, y: 100 },
+        blocks: [
+          text('t1', 'Welcome, let me get someone for you.'),
+          {
+            id: 'ga',
+            type: 'Google Analytics',
+            options: {
+              trackingId: 'G-TEST123',
+              action: 'sign_up',
+              category: '{{Source}}',
+              label: 'form',
+              value: '42',
+            },
+          },
+          {
+            id: 'px',
+            type: 'Pixel',
+            options: {
+              pixelId: '123456789012345',
+              eventType: 'Purchase',
+              params: [
+                { key: 'value', value: '19.90' },
+                { key: 'currency', value: 'EUR' },
+              ],
+            },
+          },
+          {
+            id: 'cw',
+            type: 'Chatwoot',
+            options: {
+              task: 'Show widget',
+              baseUrl: chatwootUrl,
+              websiteToken: 'web-token-1',
+              user: { id: 'visitor-1', email: 'ada@example.com', name: 'Ada' },
+            },
+          },
+          { id: 'ask', type: 'text input', options: { variableId: 'v_done' } },
+          { id: 'cw2', type: 'Chatwoot', options: { task: 'Close widget' } },
+          text('t2', 'The widget is closed.'),
+        ],
+      },
+    ],
+    events: [
+      {
+        id: 'ev_start',
+        type: 'start',
+        graphCoordinates: { x: 0, y: 0 },
+        outgoingEdgeId: 'e1',
+      },
+    ],
+    edges: [{ id: 'e1', from: { eventId: 'ev_start' }, to: { groupId: 'g1' } }],
+    variables: [
+      { id: 'v_source', name: 'Source', value: 'bot' },
+      { id: 'v_done', name: 'Done' },
+    ],
+    theme: {},
+    settings: {},
+  }
+}
+
+async function publish(client: ApiClient, bot: Record<string, unknown>) {
+  const user = await createUser()
+  await setUserPlan(user, 'UNLIMITED')
+  const workspace = await firstWorkspaceOf(user)
+  const token = (await new CreateApiToken().handle(user, `host-actions-${Date.now()}`)).value
+  const imported = await client
+    .post('/api/v1/bots')
+    .bearerToken(token)
+    .json({ workspaceId: workspace.id, bot })
+  if (imported.status() !== 201) throw new Error(JSON.stringify(imported.body()))
+  const id = imported.body().bot.id as string
+  ;(await client.post(`/api/v1/bots/${id}/publish`).bearerToken(token)).assertStatus(200)
+  return (await Bot.findOrFail(id)).publicId!
+}
+
+test.group('Embed: actions on the host page', () => {
+  test('GA and Pixel events reach the host page gtag and fbq; Chatwoot opens, then closes', async ({
+    visit,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const site = hostSite()
+    const siteUrl = await site.start()
+    cleanup(() => {
+      site.server.close()
+    })
+    const publicId = await publish(client, trackingBot(siteUrl))
+
+    const page = await visit('/signin')
+    const origin = new URL(page.url()).origin
+    site.setHtml(`<!doctype html><html><body>
+      <script>
+        window.calls = []
+        window.gtag = function () { window.calls.push(['gtag'].concat([].slice.call(arguments))) }
+        window.fbq = function () { window.calls.push(['fbq'].concat([].slice.call(arguments))) }
+      </script>
+      <typebot-standard style="width: 100%; height: 500px"></typebot-standard>
+      <script type="module">
+        import Typebot from '${origin}/typebot/web.js'
+        Typebot.initStandard({ typebot: ${JSON.stringify(publicId)}, apiHost: '${origin}' })
+      </script></body></html>`)
+    await page.goto(`${siteUrl}/`)
+
+    const chat = page.frameLocator('typebot-standard iframe')
+    await chat.getByText('Welcome, let me get someone for you.').waitFor()
+    const widget = page.getByRole('dialog', { name: 'Chatwoot conversation' })
+    await widget.waitFor({ state: 'visible' })
+
+    const calls = await page.evaluate(() => (window as any).calls)
+    assert.deepEqual(calls, [
+      [
+        'gtag',
+        'event',
+        'sign_up',
+        { event_category: 'bot', event_label: 'form', value: 42, send_to: 'G-TEST123' },
+      ],
+      ['fbq', 'track', 'Purchase', { value: '19.90', currency: 'EUR' }],
+    ])
+    assert.deepEqual(await page.evaluate(() => (window as any).chatwootRuns), [
+      { websiteToken: 'web-token-1', baseUrl: siteUrl },
+    ])
+    assert.deepEqual(await page.evaluate(() => (window as any).chatwootUser), {
+      id: 'visitor-1',
+      user: { email: 'ada@example.com', name: 'Ada' },
+    })
+    assert.equal(site.requests.filter((url) => url === '/packs/js/sdk.js').length, 1)
+
+    const field = chat.getByRole('textbox')
+    await field.click()
+    await page.keyboard.type('thanks')
+    await page.keyboard.press('Enter')
+    await chat.getByText('The widget is closed.').waitFor()
+    await widget.waitFor({ state: 'hidden' })
+    // The SDK is loaded once; closing needs no second load.
+    assert.equal(site.requests.filter((url) => url === '/packs/js/sdk.js').length, 1)
+  })
+})
