@@ -11,6 +11,8 @@ const EditorController = () => import('#controllers/bots/editor_controller')
 const DashboardController = () => import('#controllers/bots/dashboard_controller')
 const TypebotImportController = () => import('#controllers/bots/typebot_import_controller')
 const CredentialsController = () => import('#controllers/settings/credentials_controller')
+const CredentialOAuthController = () =>
+  import('#controllers/settings/credential_oauth_controller')
 const AdminPluginsController = () => import('#controllers/admin/plugins_controller')
 const AdminAiPricesController = () => import('#controllers/admin/ai_prices_controller')
 const AdminWorkspacesController = () => import('#controllers/admin/workspaces_controller')
@@ -72,6 +74,8 @@ router
     router.post('/settings/account/credentials', [CredentialsController, 'store'])
     router.patch('/settings/account/credentials/:id', [CredentialsController, 'update'])
     router.delete('/settings/account/credentials/:id', [CredentialsController, 'destroy'])
+    router.get('/settings/account/credentials/:id/oauth', [CredentialOAuthController, 'authorize'])
+    router.get('/settings/credentials/oauth/callback', [CredentialOAuthController, 'callback'])
 
     router.get('/admin/plugins', [AdminPluginsController, 'index'])
     router.get('/admin/plugins/:id', [AdminPluginsController, 'show'])
