@@ -176,7 +176,7 @@ export async function startGoogleStandIn(
 
       let match = path.match(/^\/v4\/spreadsheets\/([^/:]+)(?::batchUpdate)?$/)
       if (match) return sheetsMeta(res, method, match[1], path.endsWith(':batchUpdate'), body)
-      match = path.match(/^\/v4\/spreadsheets\/([^/]+)\/values\/([^:]+)(?::(append|clear))?$/)
+      match = path.match(/^\/v4\/spreadsheets\/([^/]+)\/values\/(.+?)(?::(append|clear))?$/)
       if (match) return sheetsValues(res, method, match[1], match[2], match[3], body, url)
       match = path.match(/^\/calendar\/v3\/calendars\/([^/]+)\/events(?:\/([^/]+))?$/)
       if (match) return calendar(res, method, match[1], match[2], body, url)
