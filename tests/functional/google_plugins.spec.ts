@@ -9,6 +9,11 @@ import { forgetGoogleTokens, forgetServiceAccountTokens } from '#sdk/google'
 import { runPluginTest } from '#sdk/testing'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 import { startGoogleStandIn, type GoogleStandIn } from '#tests/stand_ins/google'
+import Bot from '#models/bot'
+import { findTemplate } from '#services/bot_templates'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { messageText } from '#engine/bot/engine'
+import type { ChatMessage } from '#shared/chat/types'
 import calendarPlugin from '../../plugins/google-calendar/index.js'
 
 /**
@@ -552,5 +557,85 @@ test.group('Firebase (Firestore) actions', (group) => {
       options: { collection: 'customers' },
     })
     assert.include(JSON.stringify(broken.logs), 'The service account JSON has no client_email, private_key')
+  })
+})
+
+test.group('Template: order status from Google Sheets', (group) => {
+  let google: GoogleStandIn
+  group.each.setup(async () => {
+    google = await startGoogleStandIn()
+    forgetGoogleTokens()
+    return () => google.close()
+  })
+
+  test('with the account connected and the sheet linked, the bot answers from the sheet', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    const encrypted = encryptCredentials(oauthCredentials(google), env.get('ENCRYPTION_SECRET'))
+    const credential = await Credential.create({
+      workspaceId: workspace.id,
+      userId: user.id,
+      type: 'Google Sheets',
+      name: 'Shop',
+      iv: encrypted.iv,
+      data: encrypted.data,
+    })
+    google.spreadsheets.set('shop-orders', [
+      {
+        sheetId: 0,
+        title: 'Orders',
+        values: [
+          ['Order', 'Status', 'Delivery'],
+          ['1041', 'Delivered', '2030-01-02'],
+          ['1042', 'On its way', '2030-01-05'],
+        ],
+      },
+    ])
+
+    const template = (await findTemplate('order-status-sheets'))!
+    const bot = structuredClone(template.bot) as any
+    const block = bot.groups
+      .flatMap((g: any) => g.blocks)
+      .find((b: any) => b.type === 'Google Sheets')
+    assert.equal(block.options.action, 'Get data from sheet')
+    block.options = {
+      ...block.options,
+      credentialsId: credential.id,
+      spreadsheetId: 'https://docs.google.com/spreadsheets/d/shop-orders/edit',
+    }
+    const token = (await new CreateApiToken().handle(user, `sheets-${Date.now()}`)).value
+    const imported = await client
+      .post('/api/v1/bots')
+      .bearerToken(token)
+      .json({ workspaceId: workspace.id, bot: { ...bot, id: undefined } })
+    imported.assertStatus(201)
+    const botId = imported.body().bot.id
+    ;(await client.post(`/api/v1/bots/${botId}/publish`).bearerToken(token)).assertStatus(200)
+    const publicId = (await Bot.findOrFail(botId)).publicId
+
+    const texts = (messages: ChatMessage[]) => messages.map(messageText).join(' ')
+    const start = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+    start.assertStatus(200)
+    assert.include(texts(start.body().messages), 'What is your order number?')
+    const session = start.body().sessionId
+    const say = (message: string) =>
+      client.post(`/api/v1/sessions/${session}/continueChat`).json({ message })
+    const found = await say('1042')
+    found.assertStatus(200)
+    assert.include(
+      texts(found.body().messages),
+      'Order 1042: On its way. Expected delivery: 2030-01-05.'
+    )
+
+    const again = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+    const missing = await client
+      .post(`/api/v1/sessions/${again.body().sessionId}/continueChat`)
+      .json({ message: '9999' })
+    assert.include(texts(missing.body().messages), "I couldn't find order 9999.")
+    // Back to the question: the visitor may try another number.
+    assert.include(texts(missing.body().messages), 'What is your order number?')
   })
 })
