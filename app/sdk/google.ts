@@ -141,8 +141,8 @@ async function send(url: string, token: string, request: GoogleRequest, io: Goog
   return io.http.request(url, {
     method: request.method ?? 'GET',
     headers: {
-      'authorization': `Bearer ${token}`,
-      'accept': 'application/json',
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: request.body === undefined ? undefined : JSON.stringify(request.body),

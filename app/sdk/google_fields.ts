@@ -29,7 +29,7 @@ export function googleOAuthCredentials(apiBaseUrl: string) {
       required: true,
       placeholder: '1234-abc.apps.googleusercontent.com',
       helperText:
-        'From an OAuth client (Web application) of your Google Cloud project; add this app\'s /settings/credentials/oauth/callback as an authorized redirect URI.',
+        "From an OAuth client (Web application) of your Google Cloud project; add this app's /settings/credentials/oauth/callback as an authorized redirect URI.",
     }),
     clientSecret: field.string({ label: 'OAuth client secret', secret: true, required: true }),
     baseUrl: field.string({ label: 'API base URL', defaultValue: apiBaseUrl }),

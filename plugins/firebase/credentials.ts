@@ -7,7 +7,10 @@ export async function test({ credentials, http, signal }: CredentialsTestContext
   try {
     const account = parseServiceAccount(credentials.serviceJson)
     await serviceAccountToken(account, [FIRESTORE_SCOPE], { http, signal }, true)
-    return { ok: true, message: `Signed in as ${account.clientEmail} (project ${account.projectId}).` }
+    return {
+      ok: true,
+      message: `Signed in as ${account.clientEmail} (project ${account.projectId}).`,
+    }
   } catch (error) {
     return { ok: false, message: (error as Error).message }
   }

@@ -50,7 +50,10 @@ export default definePlugin({
       helperText:
         'Firebase console > Project settings > Service accounts > Generate new private key: paste the whole file.',
     }),
-    baseUrl: field.string({ label: 'Firestore API base URL', defaultValue: FIRESTORE_DEFAULT_BASE_URL }),
+    baseUrl: field.string({
+      label: 'Firestore API base URL',
+      defaultValue: FIRESTORE_DEFAULT_BASE_URL,
+    }),
   },
   options: {
     credentialsId: field.credentials({

@@ -1,7 +1,12 @@
 import type { Runner, RunnerContext } from '#sdk/plugin'
 import { mapRowsToVariables, SQL_MAX_MAPPED_ROWS, truncatedRowsMessage } from '#sdk/data'
 import type plugin from './index.js'
-import { collectionIdOf, Firestore, fromFirestoreFields, type FirestoreDocument } from './lib/firestore.js'
+import {
+  collectionIdOf,
+  Firestore,
+  fromFirestoreFields,
+  type FirestoreDocument,
+} from './lib/firestore.js'
 
 /**
  * The Firestore actions with the spec's rules and messages (docs/spec/03-integrations.md
@@ -65,7 +70,11 @@ const findRecords: Runner<typeof plugin, 'Find records'> = async (raw) => {
   const done = await attempt(context, 'Find failed', async () => {
     const collection = collectionIdOf(options.collection)
     // One more than kept: says whether the list was cut.
-    return firestoreOf(context).find(collection, recordOf(options.conditions), SQL_MAX_MAPPED_ROWS + 1)
+    return firestoreOf(context).find(
+      collection,
+      recordOf(options.conditions),
+      SQL_MAX_MAPPED_ROWS + 1
+    )
   })
   if (!done.ok) return
   let documents = done.value

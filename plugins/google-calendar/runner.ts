@@ -1,11 +1,7 @@
 import type { Runner, RunnerContext } from '#sdk/plugin'
 import { callGoogle, googleUrl, type GoogleRequest } from '#sdk/google'
 import type plugin from './index.js'
-import {
-  CALENDAR_DEFAULT_BASE_URL,
-  CALENDAR_MAX_RESULTS,
-  EMAIL_PATTERN,
-} from './index.js'
+import { CALENDAR_DEFAULT_BASE_URL, CALENDAR_MAX_RESULTS, EMAIL_PATTERN } from './index.js'
 
 /**
  * The Calendar API v3 calls. Options arrive with their variables substituted, so the
@@ -19,7 +15,11 @@ type Context = RunnerContext<Options, Record<string, unknown>>
 const EMAIL = new RegExp(EMAIL_PATTERN)
 
 function text(value: unknown) {
-  return typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value)
+  return typeof value === 'string'
+    ? value.trim()
+    : value === undefined || value === null
+      ? ''
+      : String(value)
 }
 
 function eventsPath(calendarId: string, eventId?: string) {
@@ -61,14 +61,18 @@ export function eventBody(options: Options) {
     .filter(Boolean)
   const invalid = attendees.filter((email: string) => !EMAIL.test(email))
   if (invalid.length > 0) {
-    throw new Error(`Attendees need a valid e-mail: ${invalid.map((e: string) => `"${e}"`).join(', ')}`)
+    throw new Error(
+      `Attendees need a valid e-mail: ${invalid.map((e: string) => `"${e}"`).join(', ')}`
+    )
   }
   if (attendees.length > 0) body.attendees = attendees.map((email: string) => ({ email }))
   return body
 }
 
 function sendUpdates(options: Options) {
-  return ['all', 'externalOnly', 'none'].includes(options.sendUpdates) ? options.sendUpdates : 'none'
+  return ['all', 'externalOnly', 'none'].includes(options.sendUpdates)
+    ? options.sendUpdates
+    : 'none'
 }
 
 async function attempt<T>(context: Context, failure: string, work: () => Promise<T>) {

@@ -76,13 +76,13 @@ export default definePlugin({
       allowVariables: true,
       required: true,
       placeholder: 'https://docs.google.com/spreadsheets/d/…',
-      helperText: 'The spreadsheet\'s link or its ID.',
+      helperText: "The spreadsheet's link or its ID.",
     }),
     sheetName: field.string({
       label: 'Sheet',
       allowVariables: true,
       placeholder: 'Sheet1',
-      helperText: 'The tab\'s name; empty: the first tab. Its first row names the columns.',
+      helperText: "The tab's name; empty: the first tab. Its first row names the columns.",
     }),
   },
   actions: {

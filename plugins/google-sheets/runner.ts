@@ -169,7 +169,10 @@ const getData: Runner<typeof plugin, 'Get data from sheet'> = async (raw) => {
   const mapping = [
     ...(Array.isArray(options.responseMapping) ? options.responseMapping : []),
     ...(Array.isArray(options.cellsToExtract)
-      ? options.cellsToExtract.map((cell: any) => ({ field: cell?.column, variableId: cell?.variableId }))
+      ? options.cellsToExtract.map((cell: any) => ({
+          field: cell?.column,
+          variableId: cell?.variableId,
+        }))
       : []),
   ]
   mapRowsToVariables(picked, mapping, variables, logger, 'sheet')
@@ -199,7 +202,8 @@ const insertRow: Runner<typeof plugin, 'Insert a row'> = async (raw) => {
     return { record: Object.fromEntries(data.header.map((c, i) => [c, row[i]])), unknown }
   })
   if (!done.ok) return
-  for (const column of done.value.unknown) logger.info(`Field ${column} does not exist in the sheet`)
+  for (const column of done.value.unknown)
+    logger.info(`Field ${column} does not exist in the sheet`)
   logger.success('Record added successfully')
   return { output: { record: done.value.record } }
 }
@@ -227,7 +231,8 @@ const updateRow: Runner<typeof plugin, 'Update a row'> = async (raw) => {
   if (done.value.rowCount === 0) {
     logger.info(NO_ROWS)
   } else {
-    for (const column of done.value.unknown) logger.info(`Field ${column} does not exist in the sheet`)
+    for (const column of done.value.unknown)
+      logger.info(`Field ${column} does not exist in the sheet`)
     logger.success('Record updated successfully')
   }
   return { output: { rowCount: done.value.rowCount } }
@@ -266,7 +271,11 @@ const appendRowsRunner: SurfaceRunner<typeof plugin, 'Append rows'> = async (raw
           Object.fromEntries(
             Object.entries(record).map(([k, v]) => [
               k,
-              v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v),
+              v === null || v === undefined
+                ? ''
+                : typeof v === 'object'
+                  ? JSON.stringify(v)
+                  : String(v),
             ])
           )
         ).row

@@ -185,7 +185,9 @@ test.group('Google OAuth credentials', (group) => {
       { ...stale, oauth: { ...(stale.oauth as object), expiresAt: Date.now() - 1000 } },
       env.get('ENCRYPTION_SECRET')
     )
-    await Credential.query().where('id', record.id).update({ iv: encrypted.iv, data: encrypted.data })
+    await Credential.query()
+      .where('id', record.id)
+      .update({ iv: encrypted.iv, data: encrypted.data })
     const apiCallsBefore = google.requests.filter((r) => r.path.startsWith('/v4/')).length
     const third = await testBlock()
     assert.deepEqual(third.body().variablesSet, [
@@ -193,7 +195,10 @@ test.group('Google OAuth credentials', (group) => {
     ])
     assert.equal(google.stats.refreshes, 2)
     // No refused call first: metadata and values, two calls.
-    assert.equal(google.requests.filter((r) => r.path.startsWith('/v4/')).length - apiCallsBefore, 2)
+    assert.equal(
+      google.requests.filter((r) => r.path.startsWith('/v4/')).length - apiCallsBefore,
+      2
+    )
   })
 
   test('a refused consent, a replayed state and a bad client say so and store nothing', async ({
@@ -298,7 +303,9 @@ test.group('Google OAuth credentials', (group) => {
       .loginAs(stranger.user)
       .redirects(0)
     refused.assertStatus(404)
-    const anonymous = await client.get(`/settings/account/credentials/${sheets.id}/oauth`).redirects(0)
+    const anonymous = await client
+      .get(`/settings/account/credentials/${sheets.id}/oauth`)
+      .redirects(0)
     assert.notEqual(anonymous.status(), 200)
     assert.notInclude(String(anonymous.header('location') ?? ''), google.baseUrl)
   })

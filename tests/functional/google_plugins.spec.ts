@@ -78,7 +78,9 @@ test.group('Google Sheets actions', (group) => {
       ],
     })
 
-  test('Get data: rows to extract All, First, Last, Random, Custom and Range', async ({ assert }) => {
+  test('Get data: rows to extract All, First, Last, Random, Custom and Range', async ({
+    assert,
+  }) => {
     const names = async (options: Record<string, unknown>) =>
       ((await getData(options, 'workflow')).output as any).rows.map((row: any) => row.Name)
     assert.deepEqual(await names({ totalRowsToExtract: 'All' }), ['Ada', 'Linus', 'Grace', 'Alan'])
@@ -178,7 +180,10 @@ test.group('Google Sheets actions', (group) => {
         { key: 'Colour', value: 'blue' },
       ],
     })
-    assert.deepInclude(appended.logs.map(brief), { status: 'success', description: 'Record added successfully' })
+    assert.deepInclude(appended.logs.map(brief), {
+      status: 'success',
+      description: 'Record added successfully',
+    })
     assert.deepInclude(appended.logs.map(brief), {
       status: 'info',
       description: 'Field Colour does not exist in the sheet',
@@ -211,7 +216,10 @@ test.group('Google Sheets actions', (group) => {
       cellsToUpsert: [{ key: 'Status', value: 'delivered' }],
     })
     assert.deepEqual(done.output, { rowCount: 2 })
-    assert.deepInclude(done.logs.map(brief), { status: 'success', description: 'Record updated successfully' })
+    assert.deepInclude(done.logs.map(brief), {
+      status: 'success',
+      description: 'Record updated successfully',
+    })
     const values = google.spreadsheets.get('book')![1].values
     assert.deepEqual(values[1], ['7', 'Ada', 'delivered', '120'])
     assert.deepEqual(values[2], ['8', 'Linus', 'packing', '35'])
@@ -267,7 +275,10 @@ test.group('Google Sheets actions', (group) => {
       credentials,
       options: { spreadsheetId: 'book', sheetName: "Q1's orders", keepHeader: true },
     })
-    assert.deepInclude(cleared.logs.map(brief), { status: 'success', description: `Sheet "Q1's orders" cleared` })
+    assert.deepInclude(cleared.logs.map(brief), {
+      status: 'success',
+      description: `Sheet "Q1's orders" cleared`,
+    })
     assert.deepEqual(values(), [ORDERS()[0]])
   })
 })
@@ -301,7 +312,10 @@ test.group('Google Calendar actions', (group) => {
 
   test('List events: maxResults up to 250, search text', async ({ assert }) => {
     const all = await run('List events', { calendarId: 'primary', timeMin: '2029-12-31T00:00:00Z' })
-    assert.deepEqual((all.output as any).events.map((e: any) => e.id), ['ev1', 'ev2'])
+    assert.deepEqual(
+      (all.output as any).events.map((e: any) => e.id),
+      ['ev1', 'ev2']
+    )
     const listed = google.requests.find((r) => r.path.endsWith('/events'))!
     assert.equal(listed.headers.authorization, `Bearer ${credentials.oauth.accessToken}`)
 
@@ -310,11 +324,16 @@ test.group('Google Calendar actions', (group) => {
       timeMin: '2029-12-31T00:00:00Z',
       query: 'review',
     })
-    assert.deepEqual((one.output as any).events.map((e: any) => e.id), ['ev2'])
+    assert.deepEqual(
+      (one.output as any).events.map((e: any) => e.id),
+      ['ev2']
+    )
     const tooMany = await run('List events', { maxResults: 251 })
     assert.deepEqual(tooMany.errors, ['List events failed'])
     const validate = validatorFor(calendarPlugin as any)
-    await assert.rejects(() => validate.validate({ action: 'List events', credentialsId: 'c', maxResults: 300 }))
+    await assert.rejects(() =>
+      validate.validate({ action: 'List events', credentialsId: 'c', maxResults: 300 })
+    )
   })
 
   test('Create, update and delete an event; attendees need a valid e-mail', async ({ assert }) => {
@@ -328,8 +347,14 @@ test.group('Google Calendar actions', (group) => {
     assert.deepEqual(created.errors, [])
     const event = created.output as any
     assert.deepEqual(event.attendees, [{ email: 'ada@example.com' }])
-    assert.deepEqual(event.start, { dateTime: '2030-02-01T10:00:00+01:00', timeZone: 'Europe/Paris' })
-    assert.deepInclude(created.logs.map(brief), { status: 'success', description: 'Event "Demo" created' })
+    assert.deepEqual(event.start, {
+      dateTime: '2030-02-01T10:00:00+01:00',
+      timeZone: 'Europe/Paris',
+    })
+    assert.deepInclude(created.logs.map(brief), {
+      status: 'success',
+      description: 'Event "Demo" created',
+    })
 
     const sent = google.requests.length
     const badEmail = await run('Create event', {
@@ -339,7 +364,10 @@ test.group('Google Calendar actions', (group) => {
       attendees: [{ email: 'not-an-email' }],
     })
     assert.deepEqual(badEmail.errors, ['Create event failed'])
-    assert.include(JSON.stringify(badEmail.logs), 'Attendees need a valid e-mail: \\"not-an-email\\"')
+    assert.include(
+      JSON.stringify(badEmail.logs),
+      'Attendees need a valid e-mail: \\"not-an-email\\"'
+    )
     assert.equal(google.requests.length, sent, 'nothing sent')
     const validate = validatorFor(calendarPlugin as any)
     await assert.rejects(() =>
@@ -447,11 +475,19 @@ test.group('Firebase (Firestore) actions', (group) => {
       phone: { stringValue: '0612' },
       paid: { booleanValue: true },
     })
-    await call('insertRecord', { fields: [{ key: 'order', value: '8' }, { key: 'status', value: 'packing' }] })
+    await call('insertRecord', {
+      fields: [
+        { key: 'order', value: '8' },
+        { key: 'status', value: 'packing' },
+      ],
+    })
 
     const found = await call('findRecord', { conditions: [{ key: 'status', value: 'shipped' }] })
     found.assertStatus(200)
-    assert.deepEqual(found.body().data.documents.map((d: any) => d.order), [7])
+    assert.deepEqual(
+      found.body().data.documents.map((d: any) => d.order),
+      [7]
+    )
     assert.equal(found.body().data.documents[0].id, stored.name.split('/').pop())
 
     const updated = await call('updateRecord', {
@@ -464,7 +500,10 @@ test.group('Firebase (Firestore) actions', (group) => {
       description: 'Record updated successfully',
     })
     const both = await call('findRecord', { conditions: [{ key: 'status', value: 'shipped' }] })
-    assert.sameMembers(both.body().data.documents.map((d: any) => d.order), [7, 8])
+    assert.sameMembers(
+      both.body().data.documents.map((d: any) => d.order),
+      [7, 8]
+    )
 
     const deleted = await call('deleteRecord', { conditions: [{ key: 'order', value: '7' }] })
     assert.deepInclude(deleted.body().logs.map(brief), {
@@ -501,7 +540,9 @@ test.group('Firebase (Firestore) actions', (group) => {
         folder: FIREBASE,
         surface: 'bot',
         action,
-        credentials: key ? { ...credentials, serviceJson: serviceJson(google.tokenUrl, key) } : credentials,
+        credentials: key
+          ? { ...credentials, serviceJson: serviceJson(google.tokenUrl, key) }
+          : credentials,
         options: { collection: 'customers', ...options },
         variables: [
           { id: 'v_email', name: 'Email', value: 'ada@example.com' },
@@ -523,7 +564,10 @@ test.group('Firebase (Firestore) actions', (group) => {
       ],
     })
     assert.deepEqual(found.variablesSet, [{ id: 'v_name', value: 'Ada' }])
-    assert.deepInclude(found.logs.map(brief), { status: 'info', description: 'Field age does not exist in the document' })
+    assert.deepInclude(found.logs.map(brief), {
+      status: 'info',
+      description: 'Field age does not exist in the document',
+    })
     const nobody = await run('Find records', { conditions: [{ key: 'email', value: 'x@y.z' }] })
     assert.deepInclude(nobody.logs.map(brief), {
       status: 'info',
@@ -556,7 +600,10 @@ test.group('Firebase (Firestore) actions', (group) => {
       credentials: { serviceJson: '{"project_id":"p"}', baseUrl: google.baseUrl },
       options: { collection: 'customers' },
     })
-    assert.include(JSON.stringify(broken.logs), 'The service account JSON has no client_email, private_key')
+    assert.include(
+      JSON.stringify(broken.logs),
+      'The service account JSON has no client_email, private_key'
+    )
   })
 })
 

@@ -243,13 +243,20 @@ export async function startGoogleStandIn(
       return sendJson(res, 200, { range, majorDimension: 'ROWS', values })
     }
     if (!url.searchParams.get('valueInputOption') && verb !== 'clear') {
-      return apiError(res, 400, "'valueInputOption' is required but not specified", 'INVALID_ARGUMENT')
+      return apiError(
+        res,
+        400,
+        "'valueInputOption' is required but not specified",
+        'INVALID_ARGUMENT'
+      )
     }
     if (verb === 'clear') {
       tab.values.splice(startRow - 1)
       return sendJson(res, 200, { spreadsheetId: id, clearedRange: range })
     }
-    const rows: string[][] = (body?.values ?? []).map((row: unknown[]) => row.map((c) => String(c ?? '')))
+    const rows: string[][] = (body?.values ?? []).map((row: unknown[]) =>
+      row.map((c) => String(c ?? ''))
+    )
     if (verb === 'append') {
       const at = tab.values.length + 1
       tab.values.push(...rows)
@@ -283,16 +290,29 @@ export async function startGoogleStandIn(
       const q = (url.searchParams.get('q') ?? '').toLowerCase()
       const timeMin = url.searchParams.get('timeMin')
       const items = events
-        .filter((e) => !q || String(e.summary ?? '').toLowerCase().includes(q))
+        .filter(
+          (e) =>
+            !q ||
+            String(e.summary ?? '')
+              .toLowerCase()
+              .includes(q)
+        )
         .filter((e) => !timeMin || String(e.end?.dateTime ?? e.end?.date) > timeMin)
         .slice(0, max)
       return sendJson(res, 200, { kind: 'calendar#events', items })
     }
     if (!eventId && method === 'POST') {
-      if (!body?.start || !body?.end) return apiError(res, 400, 'Missing end time.', 'INVALID_ARGUMENT')
+      if (!body?.start || !body?.end)
+        return apiError(res, 400, 'Missing end time.', 'INVALID_ARGUMENT')
       const bad = (body.attendees ?? []).find((a: any) => !/^[^@\s]+@[^@\s]+$/.test(a.email ?? ''))
       if (bad) return apiError(res, 400, 'Invalid attendee email.', 'INVALID_ARGUMENT')
-      const event = { kind: 'calendar#event', id: `ev${next()}`, status: 'confirmed', htmlLink: `https://calendar.example/${calendarId}`, ...body }
+      const event = {
+        kind: 'calendar#event',
+        id: `ev${next()}`,
+        status: 'confirmed',
+        htmlLink: `https://calendar.example/${calendarId}`,
+        ...body,
+      }
       events.push(event)
       return sendJson(res, 200, event)
     }
@@ -343,16 +363,27 @@ export async function startGoogleStandIn(
       }
       const docs = [...firestore.values()]
         .filter((doc) => doc.name.startsWith(`${root}/${collection}/`))
-        .filter((doc) => filters.every((f: any) => valueEquals(doc.fields[f.field.fieldPath], f.value)))
+        .filter((doc) =>
+          filters.every((f: any) => valueEquals(doc.fields[f.field.fieldPath], f.value))
+        )
         .slice(0, query?.limit ?? undefined)
       const readTime = new Date().toISOString()
-      return sendJson(res, 200, docs.length ? docs.map((document) => ({ document, readTime })) : [{ readTime }])
+      return sendJson(
+        res,
+        200,
+        docs.length ? docs.map((document) => ({ document, readTime })) : [{ readTime }]
+      )
     }
     const parts = rest.replace(/^\//, '').split('/')
     if (parts.length === 1 && method === 'POST') {
       const id = url.searchParams.get('documentId') || `d${next()}`
       const now = new Date().toISOString()
-      const doc = { name: `${root}/${parts[0]}/${id}`, fields: body?.fields ?? {}, createTime: now, updateTime: now }
+      const doc = {
+        name: `${root}/${parts[0]}/${id}`,
+        fields: body?.fields ?? {},
+        createTime: now,
+        updateTime: now,
+      }
       firestore.set(doc.name, doc)
       return sendJson(res, 200, doc)
     }

@@ -39,7 +39,9 @@ export function oauthRedirectUri() {
   return `${appUrl.replace(/\/+$/, '')}${OAUTH_CALLBACK_PATH}`
 }
 
-async function oauthPluginOf(record: Credential): Promise<AnyPlugin & { oauth: NonNullable<AnyPlugin['oauth']> }> {
+async function oauthPluginOf(
+  record: Credential
+): Promise<AnyPlugin & { oauth: NonNullable<AnyPlugin['oauth']> }> {
   const plugin = (await pluginRegistry()).get(record.type)
   if (!plugin?.oauth) {
     throw new AppError('These credentials do not connect through OAuth', {

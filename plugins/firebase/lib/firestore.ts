@@ -127,7 +127,11 @@ export class Firestore {
   /** The documents whose fields equal every condition (all of them without conditions). */
   async find(collection: string, conditions: Record<string, string>, limit: number) {
     const filters = Object.entries(conditions).map(([name, value]) => ({
-      fieldFilter: { field: { fieldPath: fieldPath(name) }, op: 'EQUAL', value: toFirestoreValue(value) },
+      fieldFilter: {
+        field: { fieldPath: fieldPath(name) },
+        op: 'EQUAL',
+        value: toFirestoreValue(value),
+      },
     }))
     const where =
       filters.length === 0

@@ -94,15 +94,15 @@ export async function readSheet(
   const rows = grid.slice(1).map((cells, index) => ({
     rowNumber: index + 2,
     record: Object.fromEntries(
-      header.map((column, column_index) => [column, cells[column_index] ?? ''] as const)
+      header.map((column, columnIndex) => [column, cells[columnIndex] ?? ''] as const)
     ),
   }))
   return { header, rows }
 }
 
 /** A row's cells in the header's order; unknown columns are returned apart. */
-export function rowCells(header: string[], cells: Record<string, string>, base: string[] = []) {
-  const row = header.map((_, index) => base[index] ?? '')
+export function rowCells(header: string[], cells: Record<string, string>, current: string[] = []) {
+  const row = header.map((_, index) => current[index] ?? '')
   const unknown: string[] = []
   for (const [column, value] of Object.entries(cells)) {
     const index = header.indexOf(column.trim())

@@ -225,7 +225,9 @@ function CredentialRow({
                 data-testid="credential-oauth-connect"
               >
                 <LinkIcon aria-hidden />
-                {record.oauthConnected ? t('credentials.oauthReconnect') : t('credentials.oauthConnect')}
+                {record.oauthConnected
+                  ? t('credentials.oauthReconnect')
+                  : t('credentials.oauthConnect')}
               </a>
             </Button>
           )}
