@@ -199,7 +199,8 @@ test.group('Google OAuth credentials', (group) => {
       google.requests.filter((r) => r.path.startsWith('/v4/')).length - apiCallsBefore,
       2
     )
-  })
+    // The first block test of a fresh process loads the editor's plugins: slow on a busy machine.
+  }).timeout(120_000)
 
   test('a refused consent, a replayed state and a bad client say so and store nothing', async ({
     client,
