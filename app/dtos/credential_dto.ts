@@ -34,6 +34,8 @@ export function toCredentialDto(
     scope: plugin?.scope ?? 'workspace',
     secrets: plugin ? redactSecrets(plugin, data) : {},
     values,
+    // OAuth credentials: whether Connect went through (never the tokens themselves).
+    oauthConnected: plugin?.oauth ? Boolean((data?.oauth as any)?.accessToken) : null,
   }
 }
 
@@ -44,6 +46,8 @@ export interface CredentialTypeDto {
   scope: 'user' | 'workspace'
   fields: FormField[]
   hasTest: boolean
+  /** Connected through the provider's consent page (the plugin declares `oauth`). */
+  oauth: boolean
 }
 
 export function toCredentialTypeDto(plugin: AnyPlugin, hasTest: boolean): CredentialTypeDto {
@@ -54,5 +58,6 @@ export function toCredentialTypeDto(plugin: AnyPlugin, hasTest: boolean): Creden
     scope: plugin.scope,
     fields: formOf(plugin).credentials ?? [],
     hasTest,
+    oauth: Boolean(plugin.oauth),
   }
 }

@@ -140,6 +140,14 @@ export interface PluginDeclaration<
   actions?: Actions
   /** The credential record's fields; their type is the plugin id. */
   credentials?: Credentials
+  /**
+   * Credentials connected through an OAuth 2 authorization-code flow (Google and the
+   * like): the record holds the OAuth client (`clientId`, `clientSecret`, optionally
+   * `authorizeUrl` and `tokenUrl` overriding these defaults); the credentials page offers
+   * Connect, and the callback stores the tokens in the encrypted record under `oauth`
+   * (docs/plugins.md, "OAuth credentials").
+   */
+  oauth?: OAuthDeclaration
   items?: ItemsDeclaration<any>
   /**
    * Bot inputs whose question shows something to the visitor (buttons, pictures, cards, a
@@ -167,6 +175,25 @@ export interface PluginDeclaration<
    * that the core shows URLs without knowing which plugins have one.
    */
   exposesUrl?: ExposedUrlDeclaration
+}
+
+export interface OAuthDeclaration {
+  authorizeUrl: string
+  tokenUrl: string
+  /** The scopes asked for: one credential kind per set of scopes (Sheets, Calendar...). */
+  scopes: readonly string[]
+  /** Extra query parameters of the authorize URL (Google: access_type=offline, prompt=consent). */
+  authorizeParams?: Readonly<Record<string, string>>
+}
+
+/** What the OAuth callback stores in a credential record, under `oauth`. */
+export interface OAuthTokens {
+  accessToken: string
+  refreshToken?: string
+  /** Epoch milliseconds; absent when the provider did not say. */
+  expiresAt?: number
+  scope?: string
+  connectedAt: string
 }
 
 export interface ExposedUrlDeclaration {

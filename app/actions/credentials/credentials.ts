@@ -126,10 +126,10 @@ export class UpdateCredential {
         const sent = input.data[name]
         if (sent === undefined || sent === null || sent === '') merged[name] = current[name]
       }
-      const encrypted = encryptCredentials(
-        await validateData(plugin, merged),
-        env.get('ENCRYPTION_SECRET')
-      )
+      const valid = await validateData(plugin, merged)
+      // The tokens of an OAuth connection are no field of the form: an edit keeps them.
+      if (plugin.oauth && current.oauth) valid.oauth = current.oauth
+      const encrypted = encryptCredentials(valid, env.get('ENCRYPTION_SECRET'))
       record.iv = encrypted.iv
       record.data = encrypted.data
     }

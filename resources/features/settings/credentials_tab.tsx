@@ -5,6 +5,7 @@ import {
   CircleCheckIcon,
   CircleXIcon,
   FlaskConicalIcon,
+  LinkIcon,
   LoaderCircleIcon,
   LockKeyholeIcon,
   PencilIcon,
@@ -50,6 +51,8 @@ export interface CredentialRecordDto {
   values: Record<string, unknown>
   /** false when the record was encrypted with another ENCRYPTION_SECRET */
   readable: boolean
+  /** OAuth credentials: whether Connect went through; null for other kinds. */
+  oauthConnected: boolean | null
 }
 
 /** A plugin that takes credentials: its credential fields and whether it can test them. */
@@ -60,6 +63,8 @@ export interface CredentialTypeDto {
   scope: 'user' | 'workspace'
   fields: FormField[]
   hasTest: boolean
+  /** Connected through the provider's consent page. */
+  oauth: boolean
 }
 
 const VISIT = { preserveScroll: true, preserveState: true } as const
@@ -188,6 +193,16 @@ function CredentialRow({
             <span className="truncate font-medium" data-testid="credential-row-name">
               {record.name}
             </span>
+            {record.oauthConnected !== null && (
+              <Badge
+                variant={record.oauthConnected ? 'secondary' : 'outline'}
+                data-testid="credential-oauth-status"
+              >
+                {record.oauthConnected
+                  ? t('credentials.oauthConnected')
+                  : t('credentials.oauthNotConnected')}
+              </Badge>
+            )}
             {record.scope === 'user' && (
               <Badge variant="secondary" title={t('credentials.onlyYouHint')}>
                 {t('credentials.onlyYou')}
@@ -202,6 +217,20 @@ function CredentialRow({
           </span>
         </div>
         <div className="flex flex-wrap items-center gap-1">
+          {type?.oauth && record.readable && (
+            // A full page visit: the provider's consent page is another site.
+            <Button variant="outline" size="sm" asChild>
+              <a
+                href={`/settings/account/credentials/${record.id}/oauth`}
+                data-testid="credential-oauth-connect"
+              >
+                <LinkIcon aria-hidden />
+                {record.oauthConnected
+                  ? t('credentials.oauthReconnect')
+                  : t('credentials.oauthConnect')}
+              </a>
+            </Button>
+          )}
           {type?.hasTest && record.readable && (
             <Button
               variant="outline"
