@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon'
 import { column } from '@adonisjs/lucid/orm'
 import BaseModelWithId from '#models/base_model_with_id'
+import type { ChannelName } from '#shared/bot/channels'
 
-export type ChannelName = 'telegram' | 'whatsapp'
+export type { ChannelName }
 
 /**
  * A bot connected to a messaging channel (docs/channels.md). The secrets (bot token,

@@ -10,6 +10,9 @@ import type Workspace from '#models/workspace'
 import { decryptCredentials, encryptCredentials } from '#plugins/vault'
 import { effectivePlan, featureError } from '#services/capabilities'
 import { resolveSettings, type BotSettings } from '#shared/bot/types'
+import type { ChannelStatus } from '#shared/bot/channels'
+
+export type { ChannelStatus }
 import {
   deleteTelegramWebhook,
   setTelegramWebhook,
@@ -25,20 +28,6 @@ import type { WhatsAppSecrets } from '#services/channels/whatsapp'
  * enabled, deleted when it is unpublished, disabled or disconnected.
  */
 
-export interface ChannelStatus {
-  channel: ChannelName
-  connected: boolean
-  /** Telegram: the URL registered with Telegram, null while none is. */
-  webhookUrl: string | null
-  /** WhatsApp: the callback URL and verify token to paste in the Meta app's webhook settings. */
-  callbackUrl?: string
-  verifyToken?: string
-  phoneNumberId?: string
-  /** Whether the app secret is set (X-Hub-Signature-256 is then checked). */
-  hasAppSecret?: boolean
-  /** Telegram's or Meta's last refusal. */
-  lastError: string | null
-}
 
 export function channelSecrets<T>(record: BotChannel): T {
   return decryptCredentials<T>({ iv: record.iv, data: record.data }, env.get('ENCRYPTION_SECRET'))
