@@ -28,8 +28,7 @@ async function owner(plan: User['plan'] = 'UNLIMITED'): Promise<Owner> {
   const user = await createUser()
   await setUserPlan(user, plan)
   const workspace = await firstWorkspaceOf(user)
-  const token = (await new CreateApiToken().handle(user, `ch-${Date.now()}-${Math.random()}`))
-    .value
+  const token = (await new CreateApiToken().handle(user, `ch-${Date.now()}-${Math.random()}`)).value
   return { user, token, workspaceId: workspace.id }
 }
 
@@ -203,7 +202,10 @@ test.group('Messaging channels: Telegram', (group) => {
 
     // A wrong answer gets the block's retry message, as on the web.
     await say(3, 'not a mail')
-    assert.deepEqual(telegram.sent.slice(3).map((s) => s.body.text), ['That is not an e-mail.'])
+    assert.deepEqual(
+      telegram.sent.slice(3).map((s) => s.body.text),
+      ['That is not an e-mail.']
+    )
 
     await say(4, 'ada@example.com')
     const question = telegram.sent.at(-1)!
@@ -405,7 +407,10 @@ test.group('Messaging channels: WhatsApp', (group) => {
     assert.lengthOf(whatsapp.sent, 3)
 
     await whatsapp.deliver(callbackUrl, whatsapp.message(from, { text: 'nope' }), sign)
-    assert.deepEqual(whatsapp.sent.slice(3).map((s) => s.body.text.body), ['That is not an e-mail.'])
+    assert.deepEqual(
+      whatsapp.sent.slice(3).map((s) => s.body.text.body),
+      ['That is not an e-mail.']
+    )
 
     await whatsapp.deliver(callbackUrl, whatsapp.message(from, { text: 'ada@example.com' }), sign)
     const buttons = whatsapp.sent.slice(4)
@@ -438,7 +443,10 @@ test.group('Messaging channels: WhatsApp', (group) => {
       whatsapp.message(from, { buttonId: 'it_ent', title: 'Enterprise with a l…' }),
       sign
     )
-    assert.equal(whatsapp.sent.at(-1)!.body.text.body, 'You chose Enterprise with a long name, ada@example.com.')
+    assert.equal(
+      whatsapp.sent.at(-1)!.body.text.body,
+      'You chose Enterprise with a long name, ada@example.com.'
+    )
 
     const [result] = await resultsOf(botId)
     assert.deepInclude(JSON.parse(result.device_details), { channel: 'whatsapp' })

@@ -29,7 +29,23 @@ const PARSE_MODES = ['Markdown', 'MarkdownV2', 'HTML']
  * What Telegram's HTML parse mode refuses: tags outside its list, unclosed or crossed tags,
  * a bare "<" or "&".
  */
-const HTML_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'span', 'tg-spoiler', 'blockquote'])
+const HTML_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'a',
+  'code',
+  'pre',
+  'span',
+  'tg-spoiler',
+  'blockquote',
+])
 function htmlProblem(text: string): string | null {
   const open: string[] = []
   const pattern = /<(\/?)([a-z-]+)(?:\s[^<>]*)?>|<|&(?!(?:amp|lt|gt|quot|#\d+);)/gi
@@ -121,7 +137,10 @@ export async function startTelegramStandIn(options: { token: string }) {
         }
         case 'answerCallbackQuery': {
           if (typeof body.callback_query_id !== 'string' || !body.callback_query_id) {
-            return fail(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid')
+            return fail(
+              400,
+              'Bad Request: query is too old and response timeout expired or query ID is invalid'
+            )
           }
           answeredQueries.push(body.callback_query_id)
           return send(200, { ok: true, result: true })
@@ -177,7 +196,8 @@ export async function startTelegramStandIn(options: { token: string }) {
           }
           if (field === 'text') message.text = body.text
           else if (field === 'photo') message.photo = [{ file_id: `photo-${lastMessageId}` }]
-          else message[field] = { file_id: `${field === "document" ? "doc" : field}-${lastMessageId}` }
+          else
+            message[field] = { file_id: `${field === 'document' ? 'doc' : field}-${lastMessageId}` }
           if (body.caption) message.caption = body.caption
           sent.push({ method, body })
           return send(200, { ok: true, result: message })

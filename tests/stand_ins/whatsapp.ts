@@ -48,7 +48,8 @@ function problemOf(body: any): string | null {
       if (typeof text !== 'string' || !text.trim()) {
         return 'The parameter interactive[body][text] is required.'
       }
-      if (text.length > 1024) return 'Param interactive[body][text] must be at most 1024 characters.'
+      if (text.length > 1024)
+        return 'Param interactive[body][text] must be at most 1024 characters.'
       const buttons = interactive.action?.buttons
       if (!Array.isArray(buttons) || buttons.length < 1 || buttons.length > 3) {
         return 'Param interactive[action][buttons] must contain between 1 and 3 elements.'
@@ -91,7 +92,10 @@ export async function startWhatsAppStandIn(options: { token: string; phoneNumber
         return error(401, 'Invalid OAuth access token - Cannot parse access token', 190)
       }
       if (phoneNumberId !== options.phoneNumberId) {
-        return error(400, `Unsupported post request. Object with ID '${phoneNumberId}' does not exist`)
+        return error(
+          400,
+          `Unsupported post request. Object with ID '${phoneNumberId}' does not exist`
+        )
       }
       if (text && !isJson) return error(400, 'Invalid JSON body')
       const problem = problemOf(body)

@@ -28,7 +28,6 @@ import type { WhatsAppSecrets } from '#services/channels/whatsapp'
  * enabled, deleted when it is unpublished, disabled or disconnected.
  */
 
-
 export function channelSecrets<T>(record: BotChannel): T {
   return decryptCredentials<T>({ iv: record.iv, data: record.data }, env.get('ENCRYPTION_SECRET'))
 }
@@ -142,8 +141,7 @@ export class ConnectWhatsApp {
     const existing = await findRecord(bot, 'whatsapp')
     const stored = existing ? channelSecrets<WhatsAppSecrets>(existing) : undefined
     const secrets: WhatsAppSecrets = {
-      systemUserAccessToken:
-        kept(input.systemUserAccessToken, stored?.systemUserAccessToken) ?? '',
+      systemUserAccessToken: kept(input.systemUserAccessToken, stored?.systemUserAccessToken) ?? '',
       phoneNumberId: input.phoneNumberId?.trim() || stored?.phoneNumberId || '',
       appSecret: kept(input.appSecret, stored?.appSecret),
       baseUrl: input.baseUrl?.trim() || undefined,
@@ -165,7 +163,10 @@ export class ConnectWhatsApp {
     }
     const verifyToken = input.verifyToken?.trim()
     if (verifyToken && !/^[\x21-\x7e]{8,64}$/.test(verifyToken)) {
-      throw connectError('The verify token is 8 to 64 visible characters, no spaces.', 'verifyToken')
+      throw connectError(
+        'The verify token is 8 to 64 visible characters, no spaces.',
+        'verifyToken'
+      )
     }
     record.webhookSecret = verifyToken || record.webhookSecret || randomBytes(16).toString('hex')
     record.lastError = null

@@ -43,9 +43,9 @@ export default class ChannelWebhooksController {
     const secrets = channelSecrets<TelegramSecrets>(record)
     if (incoming.callbackQueryId) {
       // Stops the spinner on the button; the answer itself follows as messages.
-      await call(secrets, 'answerCallbackQuery', { callback_query_id: incoming.callbackQueryId }).catch(
-        (error) => logger.warn({ err: error }, 'Telegram refused answerCallbackQuery')
-      )
+      await call(secrets, 'answerCallbackQuery', {
+        callback_query_id: incoming.callbackQueryId,
+      }).catch((error) => logger.warn({ err: error }, 'Telegram refused answerCallbackQuery'))
     }
     const outcome = await receiveChannelMessage(record, incoming)
     if (outcome.kind !== 'reply') return response.ok({ ok: true, [outcome.kind]: true })

@@ -102,7 +102,9 @@ async function rememberSession(channelId: string, contactId: string, sessionId: 
     .update({ session_id: sessionId, updated_at: stamp() })
   const count = Number(Array.isArray(updated) ? (updated[0] ?? 0) : updated) || 0
   if (count === 0) {
-    await db.table('channel_contacts').insert({ ...key, session_id: sessionId, updated_at: stamp() })
+    await db
+      .table('channel_contacts')
+      .insert({ ...key, session_id: sessionId, updated_at: stamp() })
   }
 }
 
@@ -135,7 +137,9 @@ export function startConditionHolds(
 
 function expiryMsOf(settings: ChannelSettings) {
   const hours = Number(settings.sessionExpiryTimeout)
-  return Math.round((Number.isFinite(hours) && hours > 0 ? hours : DEFAULT_CHANNEL_EXPIRY_HOURS) * 3_600_000)
+  return Math.round(
+    (Number.isFinite(hours) && hours > 0 ? hours : DEFAULT_CHANNEL_EXPIRY_HOURS) * 3_600_000
+  )
 }
 
 /**
@@ -168,7 +172,10 @@ async function pastPauses(
     next.effects.newResults.unshift(...current.effects.newResults)
     for (const [id, update] of current.effects.results) {
       const later = next.effects.results.get(id)
-      next.effects.results.set(id, later ? { ...update, ...later, hasStarted: update.hasStarted || later.hasStarted } : update)
+      next.effects.results.set(
+        id,
+        later ? { ...update, ...later, hasStarted: update.hasStarted || later.hasStarted } : update
+      )
     }
     messages.push(...next.reply.messages)
     current = next
@@ -230,13 +237,23 @@ async function takeTurn(channel: BotChannel, message: IncomingMessage): Promise<
         state: output.state,
         effects: output.effects,
       })
-      if (!written) return { kind: 'reply', reply: { messages: [], chatLimitExceededError: CHAT_LIMIT_MESSAGE } }
+      if (!written)
+        return {
+          kind: 'reply',
+          reply: { messages: [], chatLimitExceededError: CHAT_LIMIT_MESSAGE },
+        }
       return { kind: 'reply', reply: output.reply, resultId: head?.resultId }
     }
   }
 
   // A new chat: the first message must pass the start condition.
-  if (!startConditionHolds(settings.startCondition as ConditionContent | undefined, entry.bot, message.text)) {
+  if (
+    !startConditionHolds(
+      settings.startCondition as ConditionContent | undefined,
+      entry.bot,
+      message.text
+    )
+  ) {
     return { kind: 'ignored', reason: 'The start condition does not hold' }
   }
   if (entry.isClosed) return { kind: 'ignored', reason: 'The bot is closed' }

@@ -9,7 +9,19 @@ import { richTextToPlainText } from '#shared/chat/rich_text'
 
 export type ChannelMarkup = 'telegram' | 'whatsapp'
 
-const BLOCKS = new Set(['p', 'paragraph', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'li', 'lic'])
+const BLOCKS = new Set([
+  'p',
+  'paragraph',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'li',
+  'lic',
+])
 
 function escapeHtml(text: string) {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')

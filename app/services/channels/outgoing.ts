@@ -24,9 +24,11 @@ export const CHOICES_PROMPT = 'Choose an option:'
 const FILE_EXTENSION = /\.(pdf|docx?|xlsx?|pptx?|csv|txt|zip|rtf|odt|ods)(\?|#|$)/i
 
 function videoUrl(content: { url?: string; id?: string; type?: string }): string | undefined {
-  if (content.type === 'youtube' && content.id) return `https://www.youtube.com/watch?v=${content.id}`
+  if (content.type === 'youtube' && content.id)
+    return `https://www.youtube.com/watch?v=${content.id}`
   if (content.type === 'vimeo' && content.id) return `https://vimeo.com/${content.id}`
-  if (content.type === 'tiktok' && content.id) return `https://www.tiktok.com/embed/v2/${content.id}`
+  if (content.type === 'tiktok' && content.id)
+    return `https://www.tiktok.com/embed/v2/${content.id}`
   return content.url || undefined
 }
 

@@ -33,7 +33,11 @@ function credentialsOf(secrets: TelegramSecrets) {
   return { accessToken: secrets.botToken, baseUrl: secrets.baseUrl }
 }
 
-export function call<T = unknown>(secrets: TelegramSecrets, method: string, body: Record<string, unknown>) {
+export function call<T = unknown>(
+  secrets: TelegramSecrets,
+  method: string,
+  body: Record<string, unknown>
+) {
   return callTelegram<T>(credentialsOf(secrets), method, body, { http: channelHttp() })
 }
 
@@ -43,7 +47,11 @@ export async function telegramBotName(secrets: TelegramSecrets) {
   return me.username ? `@${me.username}` : (me.first_name ?? 'bot')
 }
 
-export async function setTelegramWebhook(secrets: TelegramSecrets, url: string, secretToken: string) {
+export async function setTelegramWebhook(
+  secrets: TelegramSecrets,
+  url: string,
+  secretToken: string
+) {
   await call(secrets, 'setWebhook', {
     url,
     secret_token: secretToken,
@@ -115,11 +123,19 @@ function callbackDataOf(choice: { id: string; label: string }) {
 }
 
 /** Sends the reply in order; stops at the first refusal and throws it. */
-export async function sendTelegram(secrets: TelegramSecrets, chatId: number | string, messages: Outgoing[]) {
+export async function sendTelegram(
+  secrets: TelegramSecrets,
+  chatId: number | string,
+  messages: Outgoing[]
+) {
   for (const message of messages) {
     switch (message.kind) {
       case 'text':
-        await call(secrets, 'sendMessage', { chat_id: chatId, text: message.text, parse_mode: 'HTML' })
+        await call(secrets, 'sendMessage', {
+          chat_id: chatId,
+          text: message.text,
+          parse_mode: 'HTML',
+        })
         break
       case 'image':
         await call(secrets, 'sendPhoto', { chat_id: chatId, photo: message.url })

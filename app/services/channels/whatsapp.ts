@@ -48,7 +48,8 @@ export function incomingOfPayload(payload: any, phoneNumberId: string): Incoming
       if (!value || String(value.metadata?.phone_number_id ?? '') !== phoneNumberId) continue
       const names = new Map<string, string>()
       for (const contact of value.contacts ?? []) {
-        if (contact?.wa_id && contact.profile?.name) names.set(String(contact.wa_id), contact.profile.name)
+        if (contact?.wa_id && contact.profile?.name)
+          names.set(String(contact.wa_id), contact.profile.name)
       }
       for (const message of value.messages ?? []) {
         if (!message?.id || !message.from) continue
@@ -103,7 +104,9 @@ export function whatsAppBodies(to: string, messages: Outgoing[]): Record<string,
         bodies.push({ ...base, type: message.kind, [message.kind]: { link: message.url } })
         break
       case 'file': {
-        const filename = decodeURIComponent(new URL(message.url).pathname.split('/').pop() || 'file')
+        const filename = decodeURIComponent(
+          new URL(message.url).pathname.split('/').pop() || 'file'
+        )
         bodies.push({ ...base, type: 'document', document: { link: message.url, filename } })
         break
       }

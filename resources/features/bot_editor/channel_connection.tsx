@@ -27,7 +27,17 @@ const FIELDS: Record<ChannelName, { name: string; secret?: boolean; optional?: b
   ],
 }
 
-function CopyField({ id, label, value, hint }: { id: string; label: string; value: string; hint?: string }) {
+function CopyField({
+  id,
+  label,
+  value,
+  hint,
+}: {
+  id: string
+  label: string
+  value: string
+  hint?: string
+}) {
   return (
     <div className="grid gap-1.5">
       <Label htmlFor={id}>{label}</Label>
@@ -118,7 +128,11 @@ export function ChannelConnection({ channel }: { channel: ChannelName }) {
 
   const connected = status.connected
   return (
-    <section className="grid gap-3" data-testid={`channel-${channel}`} aria-labelledby={`${formId}-title`}>
+    <section
+      className="grid gap-3"
+      data-testid={`channel-${channel}`}
+      aria-labelledby={`${formId}-title`}
+    >
       <div className="flex items-center justify-between gap-2">
         <h3 id={`${formId}-title`} className="text-sm font-medium">
           {t('botSettings.channels.connection')}
@@ -132,7 +146,9 @@ export function ChannelConnection({ channel }: { channel: ChannelName }) {
       </div>
       {status.lastError && (
         <div role="alert" data-testid={`channel-${channel}-last-error`}>
-          <FieldError>{t('botSettings.channels.lastError', { error: status.lastError })}</FieldError>
+          <FieldError>
+            {t('botSettings.channels.lastError', { error: status.lastError })}
+          </FieldError>
         </div>
       )}
       {channel === 'telegram' && (
@@ -140,7 +156,11 @@ export function ChannelConnection({ channel }: { channel: ChannelName }) {
           id="settings-telegram-webhookUrl"
           label={t('botSettings.channels.webhookUrl')}
           value={status.webhookUrl ?? ''}
-          hint={status.webhookUrl ? t('botSettings.channels.webhookHint') : t('botSettings.channels.webhookPending')}
+          hint={
+            status.webhookUrl
+              ? t('botSettings.channels.webhookHint')
+              : t('botSettings.channels.webhookPending')
+          }
         />
       )}
       {channel === 'whatsapp' && connected && status.callbackUrl && (
@@ -160,7 +180,11 @@ export function ChannelConnection({ channel }: { channel: ChannelName }) {
           )}
         </>
       )}
-      <form className="grid gap-3" onSubmit={connect} aria-describedby={error ? `${formId}-error` : undefined}>
+      <form
+        className="grid gap-3"
+        onSubmit={connect}
+        aria-describedby={error ? `${formId}-error` : undefined}
+      >
         <fieldset className="grid gap-3" disabled={readOnly || busy}>
           {FIELDS[channel].map((field) => {
             const id = `${formId}-${field.name}`

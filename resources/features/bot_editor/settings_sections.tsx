@@ -1,7 +1,5 @@
 import { useTranslation } from 'react-i18next'
 import { GTM_ID_PATTERN, SETTINGS_BOUNDS } from '#shared/bot/settings_bounds'
-import { Input } from '~/components/ui/input'
-import { FieldHint, Label } from '~/components/ui/label'
 import { AllowedOriginsField } from './allowed_origins_field'
 import { useBotValue, useBotWriter } from './bot_paths'
 import { BrandingSwitch } from './branding_switch'
