@@ -6,6 +6,7 @@ import { appUrl } from '#config/app'
 import Bot from '#models/bot'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { forgetChatLimits } from '#actions/chat/chat'
+import { pruneChannelDeliveries } from '#services/channels/conversation'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { startTelegramStandIn } from '#tests/stand_ins/telegram'
 import { startWhatsAppStandIn } from '#tests/stand_ins/whatsapp'
@@ -260,6 +261,15 @@ test.group('Messaging channels: Telegram', (group) => {
     assert.approximately(expires, 2 * 3_600_000, 5_000)
     const usage = await db.from('chat_usage').where('workspace_id', who.workspaceId).first()
     assert.equal(Number(usage.chats), 1)
+
+    // Delivery ids are kept while Telegram may retry, then pruned by the daily job.
+    const channelId = webhook.url.split('/').pop()!
+    const kept = await db.from('channel_deliveries').where('channel_id', channelId)
+    assert.lengthOf(kept, 5)
+    await pruneChannelDeliveries()
+    assert.lengthOf(await db.from('channel_deliveries').where('channel_id', channelId), 5)
+    await pruneChannelDeliveries(new Date(Date.now() + 4 * 86_400_000))
+    assert.lengthOf(await db.from('channel_deliveries').where('channel_id', channelId), 0)
   })
 
   test('a call without the secret token is refused; unpublishing removes the webhook', async ({

@@ -91,7 +91,8 @@ export async function pruneChannelDeliveries(at = new Date()) {
   const cutoff = DateTime.fromJSDate(new Date(at.getTime() - 3 * 86_400_000)).toFormat(
     db.connection().dialect.dateTimeFormat
   )
-  return db.from('channel_deliveries').where('created_at', '<', cutoff).delete()
+  const deleted = await db.from('channel_deliveries').where('created_at', '<', cutoff).delete()
+  return Number(Array.isArray(deleted) ? deleted[0] : deleted) || 0
 }
 
 async function rememberSession(channelId: string, contactId: string, sessionId: string) {
