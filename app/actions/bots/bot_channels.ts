@@ -107,7 +107,7 @@ export class ConnectTelegram {
     const stored = existing ? channelSecrets<TelegramSecrets>(existing) : undefined
     const secrets: TelegramSecrets = {
       botToken: kept(input.botToken, stored?.botToken) ?? '',
-      baseUrl: input.baseUrl?.trim() || undefined,
+      baseUrl: input.baseUrl?.trim() || stored?.baseUrl,
     }
     if (!secrets.botToken) throw connectError('The bot token is required.', 'botToken')
     try {
@@ -144,7 +144,7 @@ export class ConnectWhatsApp {
       systemUserAccessToken: kept(input.systemUserAccessToken, stored?.systemUserAccessToken) ?? '',
       phoneNumberId: input.phoneNumberId?.trim() || stored?.phoneNumberId || '',
       appSecret: kept(input.appSecret, stored?.appSecret),
-      baseUrl: input.baseUrl?.trim() || undefined,
+      baseUrl: input.baseUrl?.trim() || stored?.baseUrl,
     }
     if (!secrets.systemUserAccessToken) {
       throw connectError('The system user access token is required.', 'systemUserAccessToken')
