@@ -104,6 +104,7 @@ const FEATURE_MESSAGES: Partial<Record<keyof PlanFeatures, string>> = {
     'Sharing folders with people is not available on your plan. Please upgrade your plan.',
   fileUpload: 'The file upload block is not available on your plan. Please upgrade your plan.',
   customDomain: 'Custom domains are not available on your plan. Please upgrade your plan.',
+  whatsApp: 'WhatsApp is not available on your plan. Please upgrade your plan.',
 }
 
 export const planExpiredError = () =>

@@ -589,6 +589,68 @@ export function openApiDocument(serverUrl: string) {
           responses: { 200: { description: 'The restored bot' }, 404: error },
         },
       },
+      '/api/v1/bots/{id}/channels': {
+        get: {
+          summary:
+            "The bot's messaging channels (docs/channels.md): for telegram and whatsapp, {channel, connected, webhookUrl, lastError}, and for WhatsApp the callbackUrl, phoneNumberId, hasAppSecret and (editors only) verifyToken. Never a secret",
+          parameters: [idParam('id', 'Bot id')],
+          responses: { 200: { description: '{channels}' }, 404: error },
+        },
+      },
+      '/api/v1/bots/{id}/channels/{channel}': {
+        put: {
+          summary:
+            'Connect the bot to telegram ({botToken, baseUrl?}: checked with getMe; the webhook is set when the bot is published with Telegram enabled) or whatsapp ({systemUserAccessToken, phoneNumberId, appSecret?, verifyToken?, baseUrl?}; plans with the whatsApp feature). An empty secret keeps the saved one',
+          parameters: [
+            idParam('id', 'Bot id'),
+            {
+              name: 'channel',
+              in: 'path',
+              required: true,
+              schema: { enum: ['telegram', 'whatsapp'] },
+            },
+          ],
+          responses: { 200: { description: 'The channel' }, 403: error, 404: error, 422: error },
+        },
+        delete: {
+          summary: "Disconnect the channel (Telegram's webhook is deleted) and forget its secrets",
+          parameters: [
+            idParam('id', 'Bot id'),
+            {
+              name: 'channel',
+              in: 'path',
+              required: true,
+              schema: { enum: ['telegram', 'whatsapp'] },
+            },
+          ],
+          responses: { 204: { description: 'Disconnected' }, 404: error, 502: error },
+        },
+      },
+      '/api/v1/channels/telegram/{id}': {
+        post: {
+          summary:
+            "Telegram's updates for a bot's channel, with the secret token of setWebhook in X-Telegram-Bot-Api-Secret-Token (401 otherwise). Messages and button presses take a chat turn whose messages are sent back through the Bot API; a retried update_id takes none",
+          security: [],
+          parameters: [idParam('id', 'Channel id')],
+          responses: { 200: { description: '{ok}' }, 401: error, 404: error },
+        },
+      },
+      '/api/v1/channels/whatsapp/{id}': {
+        get: {
+          summary:
+            "Meta's webhook verification: answers hub.challenge when hub.mode is subscribe and hub.verify_token is the channel's verify token (403 otherwise)",
+          security: [],
+          parameters: [idParam('id', 'Channel id')],
+          responses: { 200: { description: 'The challenge, as text' }, 403: error },
+        },
+        post: {
+          summary:
+            "WhatsApp Cloud API notifications for a bot's channel, signed in X-Hub-Signature-256 with the app secret when one is set (401 otherwise). Each message takes a chat turn whose messages are sent back with the Cloud API; a retried message id takes none",
+          security: [],
+          parameters: [idParam('id', 'Channel id')],
+          responses: { 200: { description: '{ok}' }, 401: error, 404: error },
+        },
+      },
       '/api/v1/bots/{id}/unpublish': {
         post: {
           summary: 'Unpublish',

@@ -11,6 +11,8 @@ export const PUBLIC_API: readonly RegExp[] = [
   /^\/api\/v1\/workflows\/[^/]+\/webhook/,
   // Event triggers: services such as Telegram and Slack call them (the plugin checks them).
   /^\/api\/v1\/workflows\/[^/]+\/events\//,
+  // Messaging channels of bots: Telegram and Meta call them (checked per channel).
+  /^\/api\/v1\/channels\//,
   /^\/api\/v1\/typebots\/[^/]+\/blocks\/[^/]+\/results\/[^/]+\/executeWebhook/,
 ]
 

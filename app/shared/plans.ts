@@ -39,6 +39,8 @@ export interface PlanFeatures {
   fileUpload: boolean
   customDomain: boolean
   inDepthAnalytics: boolean
+  /** Bots on a WhatsApp number (docs/channels.md); Pro and up (docs/spec/01-app.md section 9). */
+  whatsApp: boolean
 }
 
 export interface PlanDefinition {
@@ -65,6 +67,7 @@ const noFeatures: PlanFeatures = {
   fileUpload: false,
   customDomain: false,
   inDepthAnalytics: false,
+  whatsApp: false,
 }
 
 /**
@@ -138,6 +141,7 @@ export const DEFAULT_PLANS: PlanDefinition[] = [
       customDomain: true,
       inDepthAnalytics: true,
       liveChatComponent: true,
+      whatsApp: true,
     },
   },
   {
@@ -169,6 +173,7 @@ export const DEFAULT_PLANS: PlanDefinition[] = [
       fileUpload: true,
       customDomain: true,
       inDepthAnalytics: true,
+      whatsApp: true,
     },
   },
   {
@@ -200,6 +205,7 @@ export const DEFAULT_PLANS: PlanDefinition[] = [
       fileUpload: true,
       customDomain: true,
       inDepthAnalytics: true,
+      whatsApp: true,
     },
   },
 ]

@@ -6,6 +6,7 @@ const ApiCredentialsController = () => import('#controllers/api/credentials_cont
 const PluginsController = () => import('#controllers/api/plugins_controller')
 const ApiBotsController = () => import('#controllers/api/bots_controller')
 const DocsController = () => import('#controllers/api/docs_controller')
+const ChannelsController = () => import('#controllers/bots/channels_controller')
 
 router.get('/api/docs', [DocsController, 'html'])
 router.get('/api/docs/openapi.json', [DocsController, 'json'])
@@ -25,6 +26,9 @@ router
     router.post('/bots/:id/publish', [ApiBotsController, 'publish'])
     router.post('/bots/:id/unpublish', [ApiBotsController, 'unpublish'])
     router.post('/bots/:id/restore-published', [ApiBotsController, 'restorePublished'])
+    router.get('/bots/:id/channels', [ChannelsController, 'index'])
+    router.put('/bots/:id/channels/:channel', [ChannelsController, 'update'])
+    router.delete('/bots/:id/channels/:channel', [ChannelsController, 'destroy'])
     router.get('/bots/:id/versions', [ApiBotsController, 'versions'])
     router.post('/bots/:id/versions', [ApiBotsController, 'saveVersion'])
     router.post('/bots/:id/versions/:versionId/restore', [ApiBotsController, 'restoreVersion'])

@@ -27,6 +27,13 @@ router
   .post('/api/v1/typebots/:botId/preview/startChat', [ChatController, 'preview'])
   .use(middleware.apiAuth())
 
+// Messaging channels: Telegram and Meta call these (docs/channels.md); each call is checked
+// with the channel's secret token or signature.
+const ChannelWebhooksController = () => import('#controllers/chat/channel_webhooks_controller')
+router.post('/api/v1/channels/telegram/:id', [ChannelWebhooksController, 'telegram'])
+router.get('/api/v1/channels/whatsapp/:id', [ChannelWebhooksController, 'whatsappVerify'])
+router.post('/api/v1/channels/whatsapp/:id', [ChannelWebhooksController, 'whatsapp'])
+
 const ChatFilesController = () => import('#controllers/chat/files_controller')
 const ViewerController = () => import('#controllers/chat/viewer_controller')
 

@@ -2,7 +2,8 @@ import { sendJson, startStandIn } from './stand_in_server.js'
 
 /**
  * A local stand-in for the Telegram Bot API as a webhook bot uses it: getMe, setWebhook,
- * getWebhookInfo, deleteWebhook, sendMessage, sendPhoto and sendDocument under /bot{token}/, answering {ok, result} or
+ * getWebhookInfo, deleteWebhook, sendMessage, sendPhoto, sendVideo, sendAudio, sendDocument
+ * (inline keyboards and HTML checked) and answerCallbackQuery under /bot{token}/, answering {ok, result} or
  * {ok: false, error_code, description} like the real service. setWebhook checks what
  * Telegram checks (a URL, a secret_token of 1-256 characters A-Z a-z 0-9 _ -, allowed_updates
  * an array of strings). `deliver` plays Telegram sending an update to the registered webhook,
@@ -24,6 +25,42 @@ export interface Webhook {
 
 const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/
 const PARSE_MODES = ['Markdown', 'MarkdownV2', 'HTML']
+/**
+ * What Telegram's HTML parse mode refuses: tags outside its list, unclosed or crossed tags,
+ * a bare "<" or "&".
+ */
+const HTML_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'a',
+  'code',
+  'pre',
+  'span',
+  'tg-spoiler',
+  'blockquote',
+])
+function htmlProblem(text: string): string | null {
+  const open: string[] = []
+  const pattern = /<(\/?)([a-z-]+)(?:\s[^<>]*)?>|<|&(?!(?:amp|lt|gt|quot|#\d+);)/gi
+  let match: RegExpExecArray | null
+  while ((match = pattern.exec(text))) {
+    if (!match[2]) return `unsupported start tag or entity at byte offset ${match.index}`
+    const tag = match[2].toLowerCase()
+    if (!HTML_TAGS.has(tag)) return `unsupported start tag "${tag}"`
+    if (match[1]) {
+      if (open.pop() !== tag) return `unexpected end tag "${tag}"`
+    } else open.push(tag)
+  }
+  return open.length ? `unclosed start tag "${open.at(-1)}"` : null
+}
+
 /** A chat the bot has never seen: sends to it are refused as Telegram refuses them. */
 export const CHAT_NOT_FOUND = 404404
 
@@ -34,6 +71,8 @@ export async function startTelegramStandIn(options: { token: string }) {
   // What the bot sent (sendMessage, sendPhoto, sendDocument), in order.
   const sent: { method: string; body: any }[] = []
   let lastMessageId = 100
+  // callback_query ids answered with answerCallbackQuery.
+  const answeredQueries: string[] = []
 
   const standIn = await startStandIn(
     ({ req, res, url, text, body: json, isJson }) => {
@@ -96,12 +135,28 @@ export async function startTelegramStandIn(options: { token: string }) {
             description: had ? 'Webhook was deleted' : 'Webhook is already deleted',
           })
         }
+        case 'answerCallbackQuery': {
+          if (typeof body.callback_query_id !== 'string' || !body.callback_query_id) {
+            return fail(
+              400,
+              'Bad Request: query is too old and response timeout expired or query ID is invalid'
+            )
+          }
+          answeredQueries.push(body.callback_query_id)
+          return send(200, { ok: true, result: true })
+        }
         case 'sendMessage':
         case 'sendPhoto':
+        case 'sendVideo':
+        case 'sendAudio':
         case 'sendDocument': {
-          const field = { sendMessage: 'text', sendPhoto: 'photo', sendDocument: 'document' }[
-            method
-          ]
+          const field = {
+            sendMessage: 'text',
+            sendPhoto: 'photo',
+            sendVideo: 'video',
+            sendAudio: 'audio',
+            sendDocument: 'document',
+          }[method]!
           if (body.chat_id === undefined || body.chat_id === '') {
             return fail(400, 'Bad Request: chat_id is empty')
           }
@@ -112,6 +167,28 @@ export async function startTelegramStandIn(options: { token: string }) {
           if (body.parse_mode !== undefined && !PARSE_MODES.includes(body.parse_mode)) {
             return fail(400, `Bad Request: unsupported parse_mode`)
           }
+          if (body.parse_mode === 'HTML' && typeof body[field] === 'string') {
+            const problem = htmlProblem(body[field])
+            if (problem) return fail(400, `Bad Request: can't parse entities: ${problem}`)
+          }
+          if (body.reply_markup !== undefined) {
+            const keyboard = body.reply_markup?.inline_keyboard
+            const valid =
+              Array.isArray(keyboard) &&
+              keyboard.every(
+                (row: unknown) =>
+                  Array.isArray(row) &&
+                  row.every(
+                    (button: any) =>
+                      typeof button?.text === 'string' &&
+                      button.text !== '' &&
+                      typeof button.callback_data === 'string' &&
+                      Buffer.byteLength(button.callback_data) >= 1 &&
+                      Buffer.byteLength(button.callback_data) <= 64
+                  )
+              )
+            if (!valid) return fail(400, 'Bad Request: BUTTON_DATA_INVALID')
+          }
           const message: Record<string, unknown> = {
             message_id: ++lastMessageId,
             date: Math.floor(Date.now() / 1000),
@@ -119,7 +196,8 @@ export async function startTelegramStandIn(options: { token: string }) {
           }
           if (field === 'text') message.text = body.text
           else if (field === 'photo') message.photo = [{ file_id: `photo-${lastMessageId}` }]
-          else message.document = { file_id: `doc-${lastMessageId}` }
+          else
+            message[field] = { file_id: `${field === 'document' ? 'doc' : field}-${lastMessageId}` }
           if (body.caption) message.caption = body.caption
           sent.push({ method, body })
           return send(200, { ok: true, result: message })
@@ -135,6 +213,7 @@ export async function startTelegramStandIn(options: { token: string }) {
     baseUrl: standIn.baseUrl,
     calls,
     sent,
+    answeredQueries,
     webhook: () => webhook,
     /**
      * Sends an update to the registered webhook as Telegram does (the registered secret

@@ -19,6 +19,7 @@ import { validateBot } from '#shared/bot/parse'
 import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types'
 import { botFieldProblems } from '#shared/bot/settings_bounds'
 import { recordBotVersion } from './bot_history.js'
+import { syncTelegramWebhook } from './bot_channels.js'
 
 /** publicId: letters, digits, hyphen and dot (docs/spec/02-bots.md section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
@@ -391,6 +392,8 @@ export class PublishBot {
       })
     }
     await recordBotVersion(bot, user, { kind: 'publish' })
+    // Telegram's webhook follows the published settings (docs/channels.md).
+    await syncTelegramWebhook(bot.id)
     return published
   }
 }
@@ -404,6 +407,7 @@ export class UnpublishBot {
         description: 'The bot is not published.',
       })
     await existing.delete()
+    await syncTelegramWebhook(bot.id)
   }
 }
 

@@ -51,6 +51,9 @@ export interface VisitorInfo {
 
 const publishedPorts = perRegistry(() => enginePorts())
 
+/** The engine ports of published bots (messaging channels run them too). */
+export const publishedEnginePorts = publishedPorts
+
 export function assertOrigin(allowed: string[] | undefined, origin: string | null | undefined) {
   if (!allowed || allowed.length === 0 || !origin) return
   const normalized = origin.replace(/\/$/, '')
@@ -119,7 +122,7 @@ function botInfo(bot: EngineBot) {
  * again in the background, so no start waits. `reached` only turns new chats away early;
  * the limit itself holds where chats are counted (persistTurn), exactly.
  */
-interface ChatLimit {
+export interface ChatLimit {
   reached: boolean
   /** The plan's chats per month (UNLIMITED: -1). */
   limit: number
@@ -132,7 +135,7 @@ const limitReads = new Map<string, Promise<ChatLimit>>()
 /** Bumped by forgetChatLimits: a read started before it is not cached. */
 let limitGeneration = 0
 
-function chatLimitOf(bot: EngineBot): Promise<ChatLimit> | ChatLimit {
+export function chatLimitOf(bot: EngineBot): Promise<ChatLimit> | ChatLimit {
   const workspaceId = bot.workspaceId
   const cached = limitCache.get(workspaceId)
   if (cached && Date.now() - cached.at < LIMIT_CACHE_MS) return cached
@@ -184,7 +187,7 @@ export function forgetChatLimits() {
  * Writes a published bot's turn under its chat limit: false when the turn would start a
  * chat past it (nothing was written; the visitor gets chatLimitExceededError).
  */
-async function persistPublishedTurn(
+export async function persistPublishedTurn(
   bot: EngineBot,
   input: Omit<Parameters<typeof persistTurn>[0], 'chatLimit' | 'workspaceId' | 'botId'>
 ): Promise<boolean> {

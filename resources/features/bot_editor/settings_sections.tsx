@@ -1,7 +1,5 @@
 import { useTranslation } from 'react-i18next'
 import { GTM_ID_PATTERN, SETTINGS_BOUNDS } from '#shared/bot/settings_bounds'
-import { Input } from '~/components/ui/input'
-import { FieldHint, Label } from '~/components/ui/label'
 import { AllowedOriginsField } from './allowed_origins_field'
 import { useBotValue, useBotWriter } from './bot_paths'
 import { BrandingSwitch } from './branding_switch'
@@ -14,6 +12,7 @@ import {
   useValidators,
 } from './editor_fields'
 import { StartConditionEditor } from './start_condition_editor'
+import { ChannelConnection } from './channel_connection'
 
 /** The sections of the Settings tab (docs/spec/02-bots.md section 3, Settings). */
 
@@ -195,7 +194,9 @@ export function WhatsAppSettings() {
         root="settings"
         path={['whatsApp', 'isEnabled']}
         label={t('botSettings.channels.enabled')}
+        hint={t('botSettings.channels.enabledHint')}
       />
+      <ChannelConnection channel="whatsapp" />
       <StartConditionEditor
         path={['whatsApp', 'startCondition']}
         testId="settings-whatsapp-condition"
@@ -207,7 +208,6 @@ export function WhatsAppSettings() {
 
 export function TelegramSettings() {
   const { t } = useTranslation()
-  const webhookUrl = useBotValue<string>('settings', ['telegram', 'webhookUrl'])
   return (
     <FieldGroup
       title={t('botSettings.menu.telegram')}
@@ -217,27 +217,9 @@ export function TelegramSettings() {
         root="settings"
         path={['telegram', 'isEnabled']}
         label={t('botSettings.channels.enabled')}
+        hint={t('botSettings.channels.enabledHint')}
       />
-      <TextField
-        root="settings"
-        path={['telegram', 'botToken']}
-        label={t('botSettings.channels.botToken')}
-        hint={t('botSettings.channels.botTokenHint')}
-        placeholder="123456789:AA..."
-        type="password"
-      />
-      <div className="grid gap-1.5">
-        <Label htmlFor="settings-telegram-webhook">{t('botSettings.channels.webhookUrl')}</Label>
-        <Input
-          id="settings-telegram-webhook"
-          data-testid="settings-telegram-webhookUrl"
-          readOnly
-          value={webhookUrl ?? ''}
-          placeholder={t('botSettings.channels.webhookPending')}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <FieldHint>{t('botSettings.channels.webhookHint')}</FieldHint>
-      </div>
+      <ChannelConnection channel="telegram" />
       <StartConditionEditor
         path={['telegram', 'startCondition']}
         testId="settings-telegram-condition"

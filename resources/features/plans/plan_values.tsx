@@ -26,6 +26,7 @@ export const FEATURE_KEYS: (keyof PlanFeatures)[] = [
   'liveChatComponent',
   'customDomain',
   'inDepthAnalytics',
+  'whatsApp',
   'customIntegration',
   'flowBuildingService',
   'hipaaGdprCompliance',
