@@ -6,6 +6,7 @@ import { runPluginTest } from '#sdk/testing'
 import { newId } from '#services/ids'
 import { createRun, executeRun } from '#services/workflows/run_workflow'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
+import { createUser, firstWorkspaceOf } from '#tests/helpers'
 import { startAirtableStandIn, type AirtableTable } from '#tests/stand_ins/airtable'
 
 /**
@@ -269,4 +270,23 @@ test.group('Airtable node', (group) => {
       [{ Name: 'Linus' }]
     )
   }).timeout(20_000)
+
+  test("the credential's Test asks who the token belongs to", async ({ client, assert }) => {
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    const { CreateCredential } = await import('#actions/credentials/credentials')
+    const made = (apiKey: string) =>
+      new CreateCredential().handle(user, workspace, {
+        type: 'airtable',
+        name: apiKey,
+        data: { apiKey, baseUrl: service.baseUrl },
+      })
+    const good = await made(TOKEN)
+    const ok = await client.post(`/api/credentials/${good.id}/test`).loginAs(user).withCsrfToken()
+    ok.assertBody({ ok: true, message: 'Connected.' })
+    assert.equal(service.requests.at(-1)!.path, '/v0/meta/whoami')
+    const bad = await made('patWrong')
+    const ko = await client.post(`/api/credentials/${bad.id}/test`).loginAs(user).withCsrfToken()
+    ko.assertBody({ ok: false, message: 'Airtable answered 401' })
+  })
 })

@@ -574,4 +574,19 @@ test.group('MongoDB plugin: with stored credentials', (group) => {
       .json({ type: 'mongodb', options, values: { v_order: '8' } })
     refused.assertStatus(404)
   })
+
+  test("the credential's Test pings the server; a bad URL says why", async ({ client, assert }) => {
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    const good = await storeCredentials(workspace.id, user.id, server.url)
+    const ok = await client.post(`/api/credentials/${good}/test`).loginAs(user).withCsrfToken()
+    ok.assertBody({ ok: true, message: 'Connected.' })
+    assert.isTrue(server.commands.some((command) => command.name === 'ping'))
+    const bad = await storeCredentials(workspace.id, user.id, 'http://127.0.0.1/')
+    const ko = await client.post(`/api/credentials/${bad}/test`).loginAs(user).withCsrfToken()
+    ko.assertBody({
+      ok: false,
+      message: 'The MongoDB connection URL must start with mongodb:// or mongodb+srv://',
+    })
+  })
 })

@@ -357,4 +357,23 @@ test.group('NocoDB plugin', (group) => {
       .json({ type: 'nocodb', options, values: { v_number: '1002' } })
     refused.assertStatus(404)
   })
+
+  test("the credential's Test opens the base list with the token", async ({ client, assert }) => {
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    const { CreateCredential } = await import('#actions/credentials/credentials')
+    const made = (apiKey: string) =>
+      new CreateCredential().handle(user, workspace, {
+        type: 'nocodb',
+        name: apiKey,
+        data: { baseUrl: `${service.baseUrl}/`, apiKey },
+      })
+    const good = await made(TOKEN)
+    const ok = await client.post(`/api/credentials/${good.id}/test`).loginAs(user).withCsrfToken()
+    ok.assertBody({ ok: true, message: 'Connected.' })
+    assert.equal(service.requests.at(-1)!.path, '/api/v2/meta/bases')
+    const bad = await made('wrong')
+    const ko = await client.post(`/api/credentials/${bad.id}/test`).loginAs(user).withCsrfToken()
+    ko.assertBody({ ok: false, message: 'NocoDB answered 401' })
+  })
 })
