@@ -10,7 +10,12 @@ import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 import { newId } from '#services/ids'
 import { ObjectId } from 'bson'
 import { startMongoStandIn, type MongoStandIn } from '#tests/stand_ins/mongodb'
-import { closeMongoClients, mongoConnectionsOpened } from '../../plugins/mongodb/lib/client.js'
+import {
+  closeMongoClients,
+  mongoConnectionsOpened,
+  partsOf,
+} from '../../plugins/mongodb/lib/client.js'
+import { checkedLookup } from '../../app/plugins/data/connections.js'
 
 /**
  * The MongoDB plugin through the official driver against a wire-protocol stand-in
@@ -425,6 +430,51 @@ test.group('MongoDB plugin: actions', (group) => {
       assert.match(String(outcome.logs[0].details), /internal network addresses are not allowed/)
     }
     assert.equal(server.connections(), 0)
+  })
+})
+
+test.group('MongoDB plugin: hosts', () => {
+  test('the hosts of a connection URL, checked before connecting', ({ assert }) => {
+    assert.deepEqual(
+      partsOf('mongodb://u:p%40ss@db1.example.com:27017,[::1]:27018,db3/shop?tls=true'),
+      {
+        hosts: ['db1.example.com', '::1', 'db3'],
+        database: 'shop',
+        srv: false,
+      }
+    )
+    assert.deepEqual(partsOf('mongodb+srv://cluster0.example.net/'), {
+      hosts: ['cluster0.example.net'],
+      database: '',
+      srv: true,
+    })
+    assert.throws(() => partsOf('postgres://x/y'), /must start with mongodb:\/\//)
+  })
+
+  test('names the driver resolves itself (SRV targets, members) go through the rule', async ({
+    assert,
+  }) => {
+    const answers: Record<string, string> = {
+      'inside.example': '10.1.2.3',
+      'outside.example': '93.184.216.34',
+    }
+    const lookup = checkedLookup({
+      allowInternal: false,
+      lookup: async (name) => [{ address: answers[name], family: 4 }],
+    })
+    const resolve = (name: string) =>
+      new Promise<string>((resolvePromise, reject) =>
+        lookup(name, {}, (error, address) => (error ? reject(error) : resolvePromise(address)))
+      )
+    assert.equal(await resolve('outside.example'), '93.184.216.34')
+    await assert.rejects(
+      () => resolve('inside.example'),
+      /internal network addresses are not allowed/
+    )
+    const all = await new Promise<unknown>((done) =>
+      lookup('outside.example', { all: true }, (_error, address) => done(address))
+    )
+    assert.deepEqual(all, [{ address: '93.184.216.34', family: 4 }])
   })
 })
 
