@@ -4,7 +4,6 @@ const common = {
   name: field.string({
     label: 'Tool name prefix',
     defaultValue: 'sql',
-    required: true,
     pattern: '^[A-Za-z][A-Za-z0-9_]{0,29}$',
     patternMessage: 'Letters, digits and underscores, starting with a letter',
     helperText:
