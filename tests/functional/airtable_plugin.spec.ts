@@ -222,9 +222,12 @@ test.group('Airtable node', (group) => {
     assert.deepEqual((await run('Search records', {}, '')).errors, ['API key is required'])
     const refused = await run('Search records', {}, 'patWrong')
     assert.deepEqual(refused.errors, ['Search failed'])
-    assert.equal(refused.logs[0].details.message, 'Airtable answered 401: Authentication required')
+    assert.equal(
+      (refused.logs[0].details as any).message,
+      'Airtable answered 401: Authentication required'
+    )
     const unknown = await run('Search records', { table: 'Nope' })
-    assert.match(unknown.logs[0].details.message, /Could not find table Nope/)
+    assert.match((unknown.logs[0].details as any).message, /Could not find table Nope/)
 
     env.set('ALLOW_INTERNAL_HTTP', false)
     cleanup(() => env.set('ALLOW_INTERNAL_HTTP', true))
