@@ -6,7 +6,7 @@
  */
 import env from '#start/env'
 import { storageRoot } from '#services/storage'
-import { resolveDatabaseHost } from '../plugins/data/connections.js'
+import { checkedLookup, resolveDatabaseHost } from '../plugins/data/connections.js'
 import { sqliteFileOf } from '../plugins/data/sql.js'
 
 export * from '../plugins/data/sql.js'
@@ -27,4 +27,13 @@ export function checkDatabaseHost(hostname: string) {
 export function workspaceSqliteFile(workspaceId: string | undefined, fileName: unknown) {
   if (!workspaceId) throw new Error('SQLite databases belong to a workspace')
   return sqliteFileOf(storageRoot(), workspaceId, fileName)
+}
+
+/**
+ * A `net.connect` lookup for drivers that resolve hosts themselves: each name is checked on
+ * its resolved addresses under the same rule when the driver connects.
+ */
+export function databaseHostLookup() {
+  // Allowed internal networks leave resolution to the driver.
+  return internalHostsAllowed() ? undefined : checkedLookup({ allowInternal: false })
 }

@@ -47,6 +47,29 @@ export async function resolveDatabaseHost(
   return addresses[0]
 }
 
+/**
+ * A `net.connect` lookup applying the same rule at connect time, for drivers that find their
+ * hosts themselves (MongoDB's SRV records and replica-set members): every name the driver
+ * connects to is resolved here and refused when an address is internal.
+ */
+export function checkedLookup(options: { allowInternal: boolean; lookup?: LookupFunction }) {
+  return (
+    hostname: string,
+    lookupOptions: { all?: boolean } | number | undefined,
+    callback: (error: Error | null, address: any, family?: number) => void
+  ) => {
+    resolveDatabaseHost(hostname, options).then(
+      (address) => {
+        const family = isIP(address) || 4
+        const all = typeof lookupOptions === 'object' && lookupOptions?.all
+        if (all) callback(null, [{ address, family }])
+        else callback(null, address, family)
+      },
+      (error) => callback(error, undefined)
+    )
+  }
+}
+
 /** Every cache made, so the process closes all database connections when it stops. */
 const caches = new Set<IdleCache<any>>()
 

@@ -1,0 +1,642 @@
+import { test } from '@japa/runner'
+import env from '#start/env'
+import Bot from '#models/bot'
+import Credential from '#models/credential'
+import { encryptCredentials } from '#plugins/vault'
+import { runPluginTest } from '#sdk/testing'
+import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { createRun, executeRun } from '#services/workflows/run_workflow'
+import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
+import { newId } from '#services/ids'
+import { ObjectId } from 'bson'
+import { startMongoStandIn, type MongoStandIn } from '#tests/stand_ins/mongodb'
+import {
+  closeMongoClients,
+  mongoConnectionsOpened,
+  partsOf,
+} from '../../plugins/mongodb/lib/client.js'
+import { checkedLookup } from '../../app/plugins/data/connections.js'
+
+/**
+ * The MongoDB plugin through the official driver against a wire-protocol stand-in
+ * (tests/stand_ins/mongodb.ts): every action, values that look like operators, the
+ * validators on insert and update, pooling over 50 runs, the host rule, and the plugin in
+ * a workflow run and the bot editor's Test with stored credentials.
+ */
+
+const folder = new URL('../../plugins/mongodb/', import.meta.url)
+
+let server: MongoStandIn
+
+const variables = () => [
+  { id: 'v_out', name: 'Out', value: null },
+  { id: 'v_names', name: 'Names', value: null },
+  { id: 'v_sku', name: 'Sku', value: 'A-1' },
+  { id: 'v_evil', name: 'Evil', value: '{"$ne": null}' },
+  { id: 'v_schema', name: 'Schema', value: '{"sku":"x","stock":3,"price":1.5,"active":true}' },
+]
+
+function run(
+  action: string,
+  options: Record<string, unknown>,
+  surface: 'bot' | 'workflow' = 'workflow'
+) {
+  return runPluginTest({
+    folder,
+    surface,
+    action,
+    options: { database: 'shop', ...options },
+    credentials: { baseUrl: server.url },
+    variables: variables(),
+  }) as Promise<Awaited<ReturnType<typeof runPluginTest>> & { output: any }>
+}
+
+const documentsOf = (name: string) => server.databases.get('shop')?.get(name)?.documents ?? []
+
+test.group('MongoDB plugin: actions', (group) => {
+  group.each.setup(async () => {
+    server = await startMongoStandIn()
+    return async () => {
+      await closeMongoClients()
+      await server.close()
+    }
+  })
+
+  test('create a strict collection, insert typed documents, refuse what breaks its schema', async ({
+    assert,
+  }) => {
+    const created = await run('Create table', {
+      collection: 'products',
+      isStrict: true,
+      columns: [
+        { columnName: 'sku', type: 'String' },
+        { columnName: 'stock', type: 'Integer' },
+        { columnName: 'price', type: 'Float' },
+        { columnName: 'added', type: 'Date' },
+      ],
+    })
+    assert.deepEqual(created.errors, [])
+    assert.equal(created.logs[0].description, 'Collection "products" created successfully')
+    const schema = server.databases.get('shop')!.get('products')!.validator!.$jsonSchema
+    assert.deepEqual(schema.required, ['sku', 'stock', 'price', 'added'])
+    assert.isFalse(schema.additionalProperties)
+
+    const inserted = await run('Create record', {
+      collection: 'products',
+      fields: [
+        { key: 'sku', value: '{{Sku}}' },
+        { key: 'stock', value: '12' },
+        { key: 'price', value: '9.5' },
+        { key: 'added', value: '2026-01-02' },
+        { key: 'ignored', value: '' },
+      ],
+    })
+    assert.deepEqual(inserted.errors, [])
+    assert.equal(inserted.logs[0].description, 'Record added successfully')
+    const [stored] = documentsOf('products')
+    assert.equal(stored.sku, 'A-1')
+    assert.strictEqual(stored.stock, 12)
+    assert.strictEqual(stored.price, 9.5)
+    assert.instanceOf(stored.added, Date)
+    assert.equal(inserted.output.insertedId, stored._id.toHexString())
+
+    // A field the strict collection does not list, and a missing one: the server refuses.
+    const extra = await run('Create record', {
+      collection: 'products',
+      fields: [
+        { key: 'sku', value: 'B' },
+        { key: 'stock', value: '1' },
+        { key: 'price', value: '1' },
+        { key: 'added', value: '2026-01-02' },
+        { key: 'colour', value: 'red' },
+      ],
+    })
+    assert.deepEqual(extra.errors, ['Insert failed'])
+    assert.match(String(extra.logs[0].details), /Document failed validation.*colour/)
+    const wrongType = await run('Create record', {
+      collection: 'products',
+      fields: [
+        { key: 'sku', value: 'C' },
+        { key: 'stock', value: 'many' },
+        { key: 'price', value: '1' },
+        { key: 'added', value: '2026-01-02' },
+      ],
+    })
+    assert.deepEqual(wrongType.errors, ['Insert failed'])
+    assert.match(String(wrongType.logs[0].details), /stock/)
+    assert.lengthOf(documentsOf('products'), 1)
+
+    const again = await run('Create table', { collection: 'products', isStrict: false })
+    assert.deepEqual(again.errors, ['Create collection failed'])
+    assert.match(String(again.logs[0].details), /already exists/)
+  })
+
+  test('strict without columns, dynamic from a variable, and plain collections', async ({
+    assert,
+  }) => {
+    const empty = await run('Create table', { collection: 'nothing', isStrict: true })
+    assert.deepEqual(empty.errors, [
+      `Collection "nothing" can't be created without columns or dynamic data`,
+    ])
+    assert.isUndefined(server.databases.get('shop')?.get('nothing'))
+
+    const missing = await run('Create table', { collection: 'x', dynamicVariable: 'v_out' })
+    assert.deepEqual(missing.errors, ['Dynamic data variable is undefined or empty.'])
+
+    const dynamic = await run('Create table', { collection: 'items', dynamicVariable: 'v_schema' })
+    assert.deepEqual(dynamic.errors, [])
+    assert.deepEqual(dynamic.output.fields, ['sku', 'stock', 'price', 'active'])
+    const properties = server.databases.get('shop')!.get('items')!.validator!.$jsonSchema.properties
+    assert.deepEqual(properties.stock, { bsonType: ['int', 'long'] })
+    assert.deepEqual(properties.active, { bsonType: 'bool' })
+    // Dynamic: typed fields, others allowed.
+    const added = await run('Create record', {
+      collection: 'items',
+      fields: [
+        { key: 'sku', value: 'Z' },
+        { key: 'active', value: 'true' },
+        { key: 'note', value: 'free text' },
+      ],
+    })
+    assert.deepEqual(added.errors, [])
+    assert.deepEqual(
+      documentsOf('items').map(({ _id, ...rest }) => rest),
+      [{ sku: 'Z', active: true, note: 'free text' }]
+    )
+
+    const plain = await run('Create table', { collection: 'logs', isStrict: false })
+    assert.deepEqual(plain.errors, [])
+    assert.isUndefined(server.databases.get('shop')!.get('logs')!.validator)
+
+    const badName = await run('Create table', { collection: 'system.users' })
+    assert.deepEqual(badName.errors, ['Create collection failed'])
+    assert.match(String(badName.logs[0].details), /Invalid collection name/)
+  })
+
+  test('find with conditions and a projection, mapped into variables', async ({ assert }) => {
+    await run('Create table', {
+      collection: 'orders',
+      columns: [
+        { columnName: 'number', type: 'Integer' },
+        { columnName: 'status', type: 'String' },
+      ],
+    })
+    for (const [number, status, customer] of [
+      ['1', 'shipped', 'ada'],
+      ['2', 'packing', 'alan'],
+      ['3', 'shipped', 'grace'],
+    ]) {
+      await run('Create record', {
+        collection: 'orders',
+        fields: [
+          { key: 'number', value: number },
+          { key: 'status', value: status },
+          { key: 'customer', value: customer },
+        ],
+      })
+    }
+    const one = await run(
+      'Search',
+      {
+        collection: 'orders',
+        conditions: [{ fieldName: 'number', value: '2' }],
+        projection: [
+          { fieldName: 'status', include: true },
+          { fieldName: '_id', include: false },
+        ],
+        responseMapping: [
+          { field: 'status', variableId: 'v_out' },
+          { field: 'customer', variableId: 'v_names' },
+        ],
+      },
+      'bot'
+    )
+    assert.deepEqual(one.output, { documents: [{ status: 'packing' }], count: 1 })
+    assert.deepEqual(one.variablesSet, [{ id: 'v_out', value: 'packing' }])
+    assert.deepEqual(one.logs, [
+      {
+        status: 'info',
+        description: 'Field customer does not exist in the document',
+        details: undefined,
+      },
+    ])
+    const find = server.commands.filter((command) => command.name === 'find').at(-1)!
+    assert.deepEqual(find.body.filter, { number: { $eq: 2 } })
+    assert.deepEqual(find.body.projection, { status: 1, _id: 0 })
+    // The server stops a command after 10 s.
+    assert.equal(find.body.maxTimeMS, 10_000)
+
+    const several = await run('Search', {
+      collection: 'orders',
+      conditions: [{ fieldName: 'status', value: 'shipped' }],
+      projection: [{ fieldName: 'status', include: false }],
+      responseMapping: [{ field: 'customer', variableId: 'v_names' }],
+    })
+    assert.deepEqual(several.variablesSet, [{ id: 'v_names', value: ['ada', 'grace'] }])
+    assert.notProperty(several.output.documents[0], 'status')
+    assert.match(several.output.documents[0]._id, /^[0-9a-f]{24}$/)
+
+    // By _id, written as 24 hex digits.
+    const id = several.output.documents[1]._id
+    const byId = await run('Search', {
+      collection: 'orders',
+      conditions: [{ fieldName: '_id', value: id }],
+      responseMapping: [{ field: 'customer', variableId: 'v_out' }],
+    })
+    assert.deepEqual(byId.variablesSet, [{ id: 'v_out', value: 'grace' }])
+
+    const none = await run('Search', {
+      collection: 'orders',
+      conditions: [{ fieldName: 'status', value: 'lost' }],
+    })
+    assert.deepEqual(none.logs, [
+      {
+        status: 'info',
+        description: 'No matching documents found in the collection',
+        details: undefined,
+      },
+    ])
+    // Without conditions Search does nothing (docs/spec/03-integrations.md section 5).
+    const before = server.commands.length
+    const nothing = await run('Search', { collection: 'orders', conditions: [] })
+    assert.deepEqual(nothing.logs, [])
+    assert.isUndefined(server.commands.slice(before).find((c) => c.name === 'find'))
+  })
+
+  test('a variable holding an operator is a value: it matches, updates and deletes nothing', async ({
+    assert,
+  }) => {
+    for (const customer of ['ada', 'alan']) {
+      await run('Create record', {
+        collection: 'people',
+        fields: [{ key: 'name', value: customer }],
+      })
+    }
+    const found = await run('Search', {
+      collection: 'people',
+      conditions: [{ fieldName: 'name', value: '{{Evil}}' }],
+    })
+    assert.deepEqual(found.output, { documents: [], count: 0 })
+    const deleted = await run('Delete', {
+      collection: 'people',
+      conditions: [{ fieldName: 'name', value: '{{Evil}}' }],
+    })
+    assert.deepEqual(deleted.logs[0].description, 'No matching document found in the collection')
+    assert.lengthOf(documentsOf('people'), 2)
+    const operatorName = await run('Update', {
+      collection: 'people',
+      conditions: [{ fieldName: '$where', value: '1' }],
+      updates: [{ key: 'name', value: 'x' }],
+    })
+    assert.deepEqual(operatorName.errors, ['Update failed'])
+    assert.match(String(operatorName.logs[0].details), /Invalid field name "\$where"/)
+  })
+
+  test('updateMany runs the validator; deleteMany removes every match', async ({ assert }) => {
+    await run('Create table', {
+      collection: 'stock',
+      isStrict: true,
+      columns: [
+        { columnName: 'sku', type: 'String' },
+        { columnName: 'count', type: 'Integer' },
+        { columnName: 'shelf', type: 'String' },
+      ],
+    })
+    for (const [sku, shelf] of [
+      ['a', 'top'],
+      ['b', 'top'],
+      ['c', 'low'],
+    ]) {
+      const added = await run('Create record', {
+        collection: 'stock',
+        fields: [
+          { key: 'sku', value: sku },
+          { key: 'count', value: '1' },
+          { key: 'shelf', value: shelf },
+        ],
+      })
+      assert.deepEqual(added.errors, [])
+    }
+    const updated = await run('Update', {
+      collection: 'stock',
+      conditions: [{ fieldName: 'shelf', value: 'top' }],
+      updates: [{ key: 'count', value: '7' }],
+    })
+    assert.deepEqual(updated.logs[0].description, 'Document updated')
+    assert.deepEqual(updated.output, { matchedCount: 2, modifiedCount: 2 })
+    assert.deepEqual(
+      documentsOf('stock').map((d) => [d.sku, d.count]),
+      [
+        ['a', 7],
+        ['b', 7],
+        ['c', 1],
+      ]
+    )
+    const refused = await run('Update', {
+      collection: 'stock',
+      conditions: [{ fieldName: 'shelf', value: 'top' }],
+      updates: [{ key: 'count', value: 'lots' }],
+    })
+    assert.deepEqual(refused.errors, ['Update failed'])
+    assert.match(String(refused.logs[0].details), /Document failed validation/)
+    assert.deepEqual(
+      documentsOf('stock').map((d) => d.count),
+      [7, 7, 1]
+    )
+    const noMatch = await run('Update', {
+      collection: 'stock',
+      conditions: [{ fieldName: 'shelf', value: 'attic' }],
+      updates: [{ key: 'count', value: '2' }],
+    })
+    assert.deepEqual(noMatch.logs[0].description, 'No matching document found in the collection')
+    const noUpdates = await run('Update', {
+      collection: 'stock',
+      conditions: [{ fieldName: 'shelf', value: 'top' }],
+      updates: [],
+    })
+    assert.deepEqual(noUpdates.logs, [])
+
+    const deleted = await run('Delete', {
+      collection: 'stock',
+      conditions: [{ fieldName: 'shelf', value: 'top' }],
+    })
+    assert.deepEqual(deleted.logs[0].description, 'Document deleted')
+    assert.deepEqual(deleted.output, { deletedCount: 2 })
+    assert.deepEqual(
+      documentsOf('stock').map((d) => d.sku),
+      ['c']
+    )
+    const noConditions = await run('Delete', { collection: 'stock', conditions: [] })
+    assert.deepEqual(noConditions.logs, [])
+    assert.lengthOf(documentsOf('stock'), 1)
+  })
+
+  test('at most 1,000 documents are mapped, with an info log', async ({ assert }) => {
+    const collection = { documents: [] as any[], options: {} }
+    for (let i = 0; i < 1_050; i++)
+      collection.documents.push({ _id: new ObjectId(), kind: 'row', n: i })
+    server.databases.set('shop', new Map([['many', collection]]))
+    const found = await run('Search', {
+      collection: 'many',
+      conditions: [{ fieldName: 'kind', value: 'row' }],
+      responseMapping: [{ field: 'n', variableId: 'v_out' }],
+    })
+    assert.equal(found.output.count, 1_000)
+    assert.deepEqual(found.logs[0], {
+      status: 'info',
+      description: 'Only the first 1,000 documents were kept',
+      details: undefined,
+    })
+    assert.isTrue(server.commands.some((command) => command.name === 'getMore'))
+  }).timeout(20_000)
+
+  test('one pooled client per credential: 50 runs open at most a few connections', async ({
+    assert,
+  }) => {
+    const runs = Array.from({ length: 50 }, (_, i) =>
+      run('Create record', { collection: 'visits', fields: [{ key: 'n', value: String(i) }] })
+    )
+    const outcomes = await Promise.all(runs)
+    assert.deepEqual(
+      outcomes.flatMap((outcome) => outcome.errors),
+      []
+    )
+    assert.lengthOf(documentsOf('visits'), 50)
+    const opened = await mongoConnectionsOpened(server.url)
+    assert.isAtLeast(opened, 1)
+    assert.isAtMost(opened, 5)
+    // The pool's connections and the driver's monitor: never one per run.
+    assert.isAtMost(server.connections(), 8)
+  })
+
+  test('an internal host is refused unless internal networks are allowed', async ({
+    assert,
+    cleanup,
+  }) => {
+    env.set('ALLOW_INTERNAL_HTTP', false)
+    cleanup(() => env.set('ALLOW_INTERNAL_HTTP', true))
+    for (const baseUrl of [
+      `mongodb://localhost:${server.port}/shop`,
+      `mongodb://127.0.0.1:${server.port}/shop`,
+    ]) {
+      const outcome = await runPluginTest({
+        folder,
+        surface: 'workflow',
+        action: 'Search',
+        options: { collection: 'orders', conditions: [{ fieldName: 'a', value: '1' }] },
+        credentials: { baseUrl },
+      })
+      assert.deepEqual(outcome.errors, ['Find failed'])
+      assert.match(String(outcome.logs[0].details), /internal network addresses are not allowed/)
+    }
+    assert.equal(server.connections(), 0)
+  })
+})
+
+test.group('MongoDB plugin: hosts', () => {
+  test('the hosts of a connection URL, checked before connecting', ({ assert }) => {
+    assert.deepEqual(
+      partsOf('mongodb://u:p%40ss@db1.example.com:27017,[::1]:27018,db3/shop?tls=true'),
+      {
+        hosts: ['db1.example.com', '::1', 'db3'],
+        database: 'shop',
+        srv: false,
+      }
+    )
+    assert.deepEqual(partsOf('mongodb+srv://cluster0.example.net/'), {
+      hosts: ['cluster0.example.net'],
+      database: '',
+      srv: true,
+    })
+    assert.throws(() => partsOf('postgres://x/y'), /must start with mongodb:\/\//)
+  })
+
+  test('names the driver resolves itself (SRV targets, members) go through the rule', async ({
+    assert,
+  }) => {
+    const answers: Record<string, string> = {
+      'inside.example': '10.1.2.3',
+      'outside.example': '93.184.216.34',
+    }
+    const lookup = checkedLookup({
+      allowInternal: false,
+      lookup: async (name) => [{ address: answers[name], family: 4 }],
+    })
+    const resolve = (name: string) =>
+      new Promise<string>((resolvePromise, reject) =>
+        lookup(name, {}, (error, address) => (error ? reject(error) : resolvePromise(address)))
+      )
+    assert.equal(await resolve('outside.example'), '93.184.216.34')
+    await assert.rejects(
+      () => resolve('inside.example'),
+      /internal network addresses are not allowed/
+    )
+    const all = await new Promise<unknown>((done) =>
+      lookup('outside.example', { all: true }, (_error, address) => done(address))
+    )
+    assert.deepEqual(all, [{ address: '93.184.216.34', family: 4 }])
+  })
+})
+
+async function storeCredentials(workspaceId: string, userId: string, baseUrl: string, id?: string) {
+  const encrypted = encryptCredentials({ baseUrl }, env.get('ENCRYPTION_SECRET'))
+  const record = await Credential.create({
+    ...(id ? { id } : {}),
+    workspaceId,
+    userId,
+    type: 'mongodb',
+    name: 'Shop',
+    iv: encrypted.iv,
+    data: encrypted.data,
+  })
+  return record.id
+}
+
+test.group('MongoDB plugin: with stored credentials', (group) => {
+  group.each.setup(async () => {
+    server = await startMongoStandIn()
+    return async () => {
+      await closeMongoClients()
+      await server.close()
+    }
+  })
+
+  test('a workflow run creates, inserts and finds documents', async ({ assert }) => {
+    const credentialsId = newId()
+    const base = { credentialsId, database: 'crm' }
+    const workflow = await publishedWorkflow([
+      { id: 'trigger', type: 'manual-trigger' },
+      {
+        id: 'create',
+        type: 'mongodb',
+        options: {
+          ...base,
+          action: 'Create table',
+          collection: 'leads',
+          isStrict: true,
+          columns: [
+            { columnName: 'email', type: 'String' },
+            { columnName: 'score', type: 'Integer' },
+          ],
+        },
+      },
+      {
+        id: 'insert',
+        type: 'mongodb',
+        options: {
+          ...base,
+          action: 'Create record',
+          collection: 'leads',
+          fields: [
+            { key: 'email', value: 'ada@example.com' },
+            { key: 'score', value: '42' },
+          ],
+        },
+      },
+      {
+        id: 'find',
+        type: 'mongodb',
+        options: {
+          ...base,
+          action: 'Search',
+          collection: 'leads',
+          conditions: [{ fieldName: 'score', value: '42' }],
+          projection: [{ fieldName: '_id', include: false }],
+        },
+      },
+    ])
+    await storeCredentials(workflow.workspaceId, workflow.user.id, server.url, credentialsId)
+    const done = await executeRun(await createRun(workflow, 'manual', null))
+    assert.equal(done?.status, 'success', JSON.stringify(done))
+    assert.deepEqual(done?.output, {
+      documents: [{ email: 'ada@example.com', score: 42 }],
+      count: 1,
+    })
+  }).timeout(20_000)
+
+  test("the bot editor's Test runs a Find block with the stored credentials", async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    const credentialsId = await storeCredentials(workspace.id, user.id, `${server.url}shop`)
+    server.databases.set(
+      'shop',
+      new Map([
+        [
+          'orders',
+          { documents: [{ _id: new ObjectId(), number: 8, status: 'packing' }], options: {} },
+        ],
+      ])
+    )
+    const bot = await Bot.create({
+      workspaceId: workspace.id,
+      createdBy: user.id,
+      name: 'Orders',
+      version: '6',
+      groups: [],
+      events: [],
+      edges: [],
+      variables: [
+        { id: 'v_order', name: 'Order' },
+        { id: 'v_status', name: 'Status' },
+      ],
+      theme: {},
+      settings: {},
+      isArchived: false,
+      isClosed: false,
+    } as any)
+    const options = {
+      action: 'Search',
+      credentialsId,
+      collection: 'orders',
+      conditions: [{ fieldName: 'number', value: '{{Order}}' }],
+      responseMapping: [{ field: 'status', variableId: 'v_status' }],
+    }
+    // The collection has no validator: "8" is text and matches nothing; the test says so.
+    const asText = await client
+      .post(`/api/bots/${bot.id}/blocks/test`)
+      .loginAs(user)
+      .withCsrfToken()
+      .json({ type: 'mongodb', options, values: { v_order: '8' } })
+    asText.assertStatus(200)
+    assert.deepEqual(asText.body().variablesSet, [])
+    assert.equal(asText.body().logs[0].description, 'No matching documents found in the collection')
+
+    server.databases.get('shop')!.get('orders')!.documents[0].number = '8'
+    const tested = await client
+      .post(`/api/bots/${bot.id}/blocks/test`)
+      .loginAs(user)
+      .withCsrfToken()
+      .json({ type: 'mongodb', options, values: { v_order: '8' } })
+    tested.assertStatus(200)
+    assert.deepEqual(tested.body().variablesSet, [
+      { id: 'v_status', name: 'Status', value: 'packing' },
+    ])
+    assert.notInclude(JSON.stringify(tested.body()), server.url)
+
+    const stranger = await createUser()
+    const refused = await client
+      .post(`/api/bots/${bot.id}/blocks/test`)
+      .loginAs(stranger)
+      .withCsrfToken()
+      .json({ type: 'mongodb', options, values: { v_order: '8' } })
+    refused.assertStatus(404)
+  })
+
+  test("the credential's Test pings the server; a bad URL says why", async ({ client, assert }) => {
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    const good = await storeCredentials(workspace.id, user.id, server.url)
+    const ok = await client.post(`/api/credentials/${good}/test`).loginAs(user).withCsrfToken()
+    ok.assertBody({ ok: true, message: 'Connected.' })
+    assert.isTrue(server.commands.some((command) => command.name === 'ping'))
+    const bad = await storeCredentials(workspace.id, user.id, 'http://127.0.0.1/')
+    const ko = await client.post(`/api/credentials/${bad}/test`).loginAs(user).withCsrfToken()
+    ko.assertBody({
+      ok: false,
+      message: 'The MongoDB connection URL must start with mongodb:// or mongodb+srv://',
+    })
+  })
+})
