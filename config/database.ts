@@ -66,7 +66,9 @@ const dbConfig = defineConfig({
       // Dropping the FTS5 table of knowledge chunks drops its shadow tables with it, so a
       // wipe (migration:fresh) must not drop them a second time.
       wipe: {
-        ignoreTables: ['data', 'idx', 'docsize', 'config'].map((part) => `knowledge_chunks_fts_${part}`),
+        ignoreTables: ['data', 'idx', 'docsize', 'config'].map(
+          (part) => `knowledge_chunks_fts_${part}`
+        ),
       },
       migrations,
       seeders,

@@ -52,7 +52,10 @@ export const qnaSourceValidator = vine.compile(
 export const urlSourceValidator = vine.compile(
   vine.object({
     type: vine.literal('URL'),
-    url: vine.string().trim().url({ require_protocol: true, protocols: ['http', 'https'] }),
+    url: vine
+      .string()
+      .trim()
+      .url({ require_protocol: true, protocols: ['http', 'https'] }),
   })
 )
 

@@ -107,7 +107,9 @@ export default class extends BaseSchema {
           `create index knowledge_chunks_tsv on knowledge_chunks using gin (to_tsvector('english', content))`
         )
       } else if (dialect === 'mysql') {
-        await db.rawQuery(`alter table knowledge_chunks add fulltext index knowledge_chunks_ft (content)`)
+        await db.rawQuery(
+          `alter table knowledge_chunks add fulltext index knowledge_chunks_ft (content)`
+        )
       }
     })
   }

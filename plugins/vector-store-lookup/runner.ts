@@ -7,7 +7,9 @@ type Plugin = typeof plugin
 
 function countOf(value: unknown) {
   const number = typeof value === 'string' ? Number(value.trim()) : Number(value)
-  return Number.isFinite(number) && number >= 1 ? Math.min(50, Math.floor(number)) : DEFAULT_NUMBER_OF_DOCUMENTS
+  return Number.isFinite(number) && number >= 1
+    ? Math.min(50, Math.floor(number))
+    : DEFAULT_NUMBER_OF_DOCUMENTS
 }
 
 /**

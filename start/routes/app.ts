@@ -17,8 +17,7 @@ const AdminWorkspacesController = () => import('#controllers/admin/workspaces_co
 const PluginsApiController = () => import('#controllers/api/plugins_controller')
 const PluginFetchersController = () => import('#controllers/api/plugin_fetchers_controller')
 const PluginCallsController = () => import('#controllers/api/plugin_calls_controller')
-const KnowledgeStoresController = () =>
-  import('#controllers/knowledge/knowledge_stores_controller')
+const KnowledgeStoresController = () => import('#controllers/knowledge/knowledge_stores_controller')
 
 const ViewerController = () => import('#controllers/chat/viewer_controller')
 

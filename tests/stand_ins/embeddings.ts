@@ -42,7 +42,9 @@ export async function startEmbeddingsStandIn(options: { apiKey: string; dimensio
   const state = { fail: null as null | { status: number; body: unknown } }
   const service = await startStandIn(({ req, res, url, body, isJson }) => {
     if (req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } })
+      return sendJson(res, 401, {
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error' },
+      })
     }
     if (req.method !== 'POST' || url.pathname !== '/v1/embeddings') {
       return sendJson(res, 404, { error: { message: `Unknown route ${url.pathname}` } })
@@ -53,8 +55,14 @@ export async function startEmbeddingsStandIn(options: { apiKey: string; dimensio
     }
     const input: unknown = body.input
     const texts = typeof input === 'string' ? [input] : input
-    if (!Array.isArray(texts) || texts.length === 0 || texts.some((text) => typeof text !== 'string')) {
-      return sendJson(res, 400, { error: { message: "'input' must be a string or an array of strings" } })
+    if (
+      !Array.isArray(texts) ||
+      texts.length === 0 ||
+      texts.some((text) => typeof text !== 'string')
+    ) {
+      return sendJson(res, 400, {
+        error: { message: "'input' must be a string or an array of strings" },
+      })
     }
     if (texts.length > 2048) {
       return sendJson(res, 400, { error: { message: "'input' must have at most 2048 items" } })

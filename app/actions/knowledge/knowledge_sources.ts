@@ -27,15 +27,25 @@ function titleOf(text: string) {
 export class AddSource {
   async handle(store: KnowledgeStore, input: SourceInput) {
     const source = new KnowledgeSource()
-    source.fill({ storeId: store.id, type: input.type, status: 'PENDING', progress: 0, chunkCount: 0, revision: 1 })
+    source.fill({
+      storeId: store.id,
+      type: input.type,
+      status: 'PENDING',
+      progress: 0,
+      chunkCount: 0,
+      revision: 1,
+    })
     let failure: string | null = null
     if (input.type === 'TEXT') {
       source.name = input.name || titleOf(input.text)
       source.content = input.text
       source.size = Buffer.byteLength(input.text)
     } else if (input.type === 'QNA') {
-      source.name = input.name || `${input.pairs.length} question${input.pairs.length === 1 ? '' : 's'}`
-      source.content = JSON.stringify(input.pairs.map(({ question, answer }) => ({ question, answer })))
+      source.name =
+        input.name || `${input.pairs.length} question${input.pairs.length === 1 ? '' : 's'}`
+      source.content = JSON.stringify(
+        input.pairs.map(({ question, answer }) => ({ question, answer }))
+      )
       source.size = Buffer.byteLength(source.content)
     } else if (input.type === 'URL') {
       source.name = input.url.slice(0, 512)
@@ -49,7 +59,11 @@ export class AddSource {
       const extension = source.name.toLowerCase().split('.').pop() ?? ''
       if (size > MAX_SOURCE_BYTES) failure = tooLargeMessage(size)
       else if (!(FILE_EXTENSIONS as readonly string[]).includes(extension)) {
-        failure = `".${extension}" files are not read; use ${FILE_EXTENSIONS.filter((e) => e !== 'htm').join(', ').toUpperCase()}`
+        failure = `".${extension}" files are not read; use ${FILE_EXTENSIONS.filter(
+          (e) => e !== 'htm'
+        )
+          .join(', ')
+          .toUpperCase()}`
       }
     }
     if (failure) {
@@ -60,7 +74,12 @@ export class AddSource {
     }
     await source.save()
     if (input.type === 'FILE') {
-      source.fileKey = privateKey(store.workspaceId, 'knowledge', store.id, `${source.id}-${safeFileName(source.name)}`)
+      source.fileKey = privateKey(
+        store.workspaceId,
+        'knowledge',
+        store.id,
+        `${source.id}-${safeFileName(source.name)}`
+      )
       await putFile(source.fileKey, input.file.bytes, { contentType: source.mimeType ?? undefined })
       await source.save()
     }
@@ -70,7 +89,10 @@ export class AddSource {
 }
 
 export async function findSource(store: KnowledgeStore, sourceId: string) {
-  const source = await KnowledgeSource.query().where('id', sourceId).where('store_id', store.id).first()
+  const source = await KnowledgeSource.query()
+    .where('id', sourceId)
+    .where('store_id', store.id)
+    .first()
   if (!source) throw AppError.notFound('Source not found')
   return source
 }

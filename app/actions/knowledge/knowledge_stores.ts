@@ -73,7 +73,12 @@ async function checkSettings(workspaceId: string, input: StoreInput, current?: K
   }
 }
 
-async function countNamespaces(client: any, workspaceId: string, indexName: string, except?: string) {
+async function countNamespaces(
+  client: any,
+  workspaceId: string,
+  indexName: string,
+  except?: string
+) {
   const query = client
     .from('knowledge_stores')
     .where('workspace_id', workspaceId)
@@ -84,7 +89,9 @@ async function countNamespaces(client: any, workspaceId: string, indexName: stri
 }
 
 export async function listStores(workspaceId: string) {
-  const stores = await KnowledgeStore.query().where('workspace_id', workspaceId).orderBy('created_at', 'desc')
+  const stores = await KnowledgeStore.query()
+    .where('workspace_id', workspaceId)
+    .orderBy('created_at', 'desc')
   const sources = await db
     .from('knowledge_sources')
     .join('knowledge_stores', 'knowledge_stores.id', 'knowledge_sources.store_id')
@@ -94,9 +101,15 @@ export async function listStores(workspaceId: string) {
     .count('* as sources')
     .sum('knowledge_sources.chunk_count as chunks')
   const counts = new Map(
-    sources.map((row) => [row.storeId, { sources: Number(row.sources), chunks: Number(row.chunks ?? 0) }])
+    sources.map((row) => [
+      row.storeId,
+      { sources: Number(row.sources), chunks: Number(row.chunks ?? 0) },
+    ])
   )
-  return stores.map((store) => ({ store, counts: counts.get(store.id) ?? { sources: 0, chunks: 0 } }))
+  return stores.map((store) => ({
+    store,
+    counts: counts.get(store.id) ?? { sources: 0, chunks: 0 },
+  }))
 }
 
 export async function countsOf(storeId: string) {
@@ -157,11 +170,19 @@ export class UpdateStore {
   async handle(store: KnowledgeStore, input: StoreInput) {
     await checkSettings(store.workspaceId, input, store)
     if (input.indexName && input.indexName !== store.indexName) {
-      if ((await countNamespaces(db, store.workspaceId, input.indexName, store.id)) >= NAMESPACE_LIMIT) {
+      if (
+        (await countNamespaces(db, store.workspaceId, input.indexName, store.id)) >= NAMESPACE_LIMIT
+      ) {
         throw namespaceLimitError(input.indexName)
       }
     }
-    const before = [store.chunkingMethod, store.chunkSize, store.overlapSize, store.embeddingCredentialsId, store.embeddingModel].join('|')
+    const before = [
+      store.chunkingMethod,
+      store.chunkSize,
+      store.overlapSize,
+      store.embeddingCredentialsId,
+      store.embeddingModel,
+    ].join('|')
     store.merge({
       name: input.name ?? store.name,
       indexName: input.indexName ?? store.indexName,
@@ -169,12 +190,20 @@ export class UpdateStore {
       chunkSize: input.chunkSize ?? store.chunkSize,
       overlapSize: input.overlapSize ?? store.overlapSize,
       embeddingCredentialsId:
-        input.embeddingCredentialsId === undefined ? store.embeddingCredentialsId : input.embeddingCredentialsId || null,
+        input.embeddingCredentialsId === undefined
+          ? store.embeddingCredentialsId
+          : input.embeddingCredentialsId || null,
       embeddingModel:
         input.embeddingModel === undefined ? store.embeddingModel : input.embeddingModel || null,
     })
     await store.save()
-    const after = [store.chunkingMethod, store.chunkSize, store.overlapSize, store.embeddingCredentialsId, store.embeddingModel].join('|')
+    const after = [
+      store.chunkingMethod,
+      store.chunkSize,
+      store.overlapSize,
+      store.embeddingCredentialsId,
+      store.embeddingModel,
+    ].join('|')
     if (before !== after) {
       const sources = await KnowledgeSource.query().where('store_id', store.id)
       for (const source of sources) await reindex(source)

@@ -51,7 +51,10 @@ async function load(ctx: HttpContext, ability: 'view' | 'edit') {
   if (!store || (await ctx.bouncer.with('KnowledgeStorePolicy').denies('view', store))) {
     throw AppError.notFound('Knowledge store not found')
   }
-  if (ability === 'edit' && (await ctx.bouncer.with('KnowledgeStorePolicy').denies('edit', store))) {
+  if (
+    ability === 'edit' &&
+    (await ctx.bouncer.with('KnowledgeStorePolicy').denies('edit', store))
+  ) {
     throw AppError.forbidden('Guests cannot change knowledge stores.')
   }
   return store
@@ -76,7 +79,10 @@ export default class KnowledgeStoresController {
 
   async show(ctx: HttpContext) {
     const store = await load(ctx, 'view')
-    const sources = await KnowledgeSource.query().where('store_id', store.id).orderBy('created_at', 'desc').orderBy('id', 'desc')
+    const sources = await KnowledgeSource.query()
+      .where('store_id', store.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
     const props: VectorStorePageProps = {
       store: toStoreDto(store, await countsOf(store.id)),
       sources: sources.map(toSourceDto),
@@ -113,7 +119,10 @@ export default class KnowledgeStoresController {
   /** The sources and their statuses: the store page reads them again while some are busy. */
   async sources(ctx: HttpContext) {
     const store = await load(ctx, 'view')
-    const sources = await KnowledgeSource.query().where('store_id', store.id).orderBy('created_at', 'desc').orderBy('id', 'desc')
+    const sources = await KnowledgeSource.query()
+      .where('store_id', store.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
     return ctx.response.json({
       sources: sources.map(toSourceDto),
       store: toStoreDto(store, await countsOf(store.id)),
@@ -128,7 +137,11 @@ export default class KnowledgeStoresController {
     if (file) {
       if (!file.tmpPath) {
         const reason = file.errors[0]?.message ?? 'The file could not be received'
-        throw new AppError('The file could not be received', { status: 422, code: 'E_FILE', description: reason })
+        throw new AppError('The file could not be received', {
+          status: 422,
+          code: 'E_FILE',
+          description: reason,
+        })
       }
       // Over the limit, the file is listed as FAILED without being read or stored.
       const bytes = file.size > MAX_SOURCE_BYTES ? new Uint8Array() : await readFile(file.tmpPath)
@@ -147,7 +160,11 @@ export default class KnowledgeStoresController {
       else if (type === 'QNA') input = await ctx.request.validateUsing(qnaSourceValidator)
       else if (type === 'URL') input = await ctx.request.validateUsing(urlSourceValidator)
       else {
-        throw new AppError('Choose a source type', { status: 422, code: 'E_VALIDATION', field: 'type' })
+        throw new AppError('Choose a source type', {
+          status: 422,
+          code: 'E_VALIDATION',
+          field: 'type',
+        })
       }
     }
     const source = await new AddSource().handle(store, input)
@@ -170,7 +187,9 @@ export default class KnowledgeStoresController {
   async search(ctx: HttpContext) {
     const store = await load(ctx, 'view')
     const { query, limit } = await ctx.request.validateUsing(searchValidator)
-    const result = await searchStore(store, query, { limit: limit ?? Math.max(DEFAULT_DOCUMENT_COUNT, 5) })
+    const result = await searchStore(store, query, {
+      limit: limit ?? Math.max(DEFAULT_DOCUMENT_COUNT, 5),
+    })
     return ctx.response.json(result)
   }
 }

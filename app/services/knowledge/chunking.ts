@@ -30,7 +30,8 @@ function pieces(text: string, size: number, level = 0): string[] {
   if (text.length <= size) return [text]
   if (level >= SEPARATORS.length) {
     const cut: string[] = []
-    for (let start = 0; start < text.length; start += size) cut.push(text.slice(start, start + size))
+    for (let start = 0; start < text.length; start += size)
+      cut.push(text.slice(start, start + size))
     return cut
   }
   const parts = text.split(SEPARATORS[level]).filter((part) => part.trim() !== '')

@@ -34,7 +34,12 @@ export async function embeddingCredentialsOf(
   for (const row of rows) {
     const provider = await providerOf(row.type)
     if (provider) {
-      options.push({ id: row.id, name: row.name, type: row.type, defaultModel: provider.defaultModel })
+      options.push({
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        defaultModel: provider.defaultModel,
+      })
     }
   }
   return options
@@ -53,7 +58,10 @@ export async function embedderOf(store: KnowledgeStore): Promise<StoreEmbedder |
   const provider = await providerOf(record.type)
   if (!provider) return null
   const credentials = readCredentials(record) as Record<string, unknown>
-  const http = createGuardedHttp({ allowInternal: env.get('ALLOW_INTERNAL_HTTP'), timeoutMs: 60_000 })
+  const http = createGuardedHttp({
+    allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+    timeoutMs: 60_000,
+  })
   const model = store.embeddingModel?.trim() || provider.defaultModel
   return {
     model,

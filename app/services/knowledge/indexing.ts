@@ -59,7 +59,10 @@ async function readLimited(response: Response) {
 }
 
 async function fetchUrl(url: string, signal?: AbortSignal) {
-  const http = createGuardedHttp({ allowInternal: env.get('ALLOW_INTERNAL_HTTP'), timeoutMs: 30_000 })
+  const http = createGuardedHttp({
+    allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+    timeoutMs: 30_000,
+  })
   let response: Response
   try {
     response = await http.request(url, {
@@ -89,8 +92,11 @@ function qnaChunks(source: KnowledgeSource, store: KnowledgeStore) {
   return pairs.flatMap(({ question, answer }) => {
     const head = `Q: ${question.trim()}\nA: `
     const room = Math.max(store.chunkSize - head.length, Math.ceil(store.chunkSize / 2))
-    return chunkText(answer, { method: store.chunkingMethod, size: room, overlap: store.overlapSize })
-      .map((part) => head + part)
+    return chunkText(answer, {
+      method: store.chunkingMethod,
+      size: room,
+      overlap: store.overlapSize,
+    }).map((part) => head + part)
   })
 }
 
@@ -109,8 +115,9 @@ async function chunksOf(source: KnowledgeSource, store: KnowledgeStore, signal?:
       throw new SourceError('The stored file could not be read')
     }
     if (data.byteLength > MAX_SOURCE_BYTES) throw new SourceError(tooLargeMessage(data.byteLength))
-    text = (await extractText(data, { filename: source.name, mimeType: source.mimeType ?? undefined }))
-      .text
+    text = (
+      await extractText(data, { filename: source.name, mimeType: source.mimeType ?? undefined })
+    ).text
   }
   return chunkText(text, {
     method: store.chunkingMethod,
@@ -119,9 +126,12 @@ async function chunksOf(source: KnowledgeSource, store: KnowledgeStore, signal?:
   })
 }
 
+/** Stored as the source's reason (English, as the services' own messages are). */
+const FALLBACK_REASON = 'The source could not be indexed'
+
 function reasonOf(error: unknown) {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.slice(0, 1000) || 'The source could not be indexed'
+  const text = error instanceof Error ? error.message : String(error)
+  return text.slice(0, 1000) || FALLBACK_REASON
 }
 
 /** Still the revision this job was dispatched for (a re-index or a delete moves it). */

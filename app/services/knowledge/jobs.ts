@@ -22,7 +22,11 @@ export const indexSourceJob = defineJob<{ sourceId: string; revision: number }>(
 })
 
 export function dispatchIndexing(sourceId: string, revision: number) {
-  return dispatch(indexSourceJob, { sourceId, revision }, { jobId: `knowledge:${sourceId}:${revision}` })
+  return dispatch(
+    indexSourceJob,
+    { sourceId, revision },
+    { jobId: `knowledge:${sourceId}:${revision}` }
+  )
 }
 
 /**

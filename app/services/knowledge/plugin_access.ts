@@ -45,6 +45,11 @@ export function formatKnowledgeHits(hits: KnowledgeHit[]) {
     .join('\n\n')
 }
 
+/** What the model reads about the tool (English: it is a prompt, not an interface text). */
+const TOOL_PURPOSE =
+  'Search the knowledge base for passages that answer a question. Returns numbered passages, each with its source; cite the sources you use.'
+const QUERY_PURPOSE = 'What to look for, in a few words'
+
 /**
  * The "search knowledge" tool of agents: the model sends a query, gets the best passages
  * with their sources.
@@ -58,11 +63,10 @@ export function knowledgeAgentTool(input: {
   return {
     schema: {
       name: 'search_knowledge',
-      description:
-        'Search the knowledge base for passages that answer a question. Returns numbered passages, each with its source; cite the sources you use.',
+      description: TOOL_PURPOSE,
       parameters: {
         type: 'object',
-        properties: { query: { type: 'string', description: 'What to look for, in a few words' } },
+        properties: { query: { type: 'string', description: QUERY_PURPOSE } },
         required: ['query'],
       },
     },

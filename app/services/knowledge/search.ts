@@ -1,10 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import type KnowledgeStore from '#models/knowledge_store'
-import type {
-  KnowledgeHit,
-  KnowledgeSearchResult,
-  SearchCapabilities,
-} from '#shared/knowledge'
+import type { KnowledgeHit, KnowledgeSearchResult, SearchCapabilities } from '#shared/knowledge'
 import { embedderOf, type StoreEmbedder } from './embeddings.js'
 import { cosine, fromBlob, toBlob } from './vectors.js'
 

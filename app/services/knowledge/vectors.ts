@@ -16,14 +16,14 @@ export function fromBlob(blob: Uint8Array | null | undefined): Float32Array | nu
 }
 
 /** Cosine similarity in [-1, 1]; 0 when either vector is empty or their sizes differ. */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>) {
+export function cosine(a: number[] | Float32Array, b: number[] | Float32Array) {
   if (a.length === 0 || a.length !== b.length) return 0
   let dot = 0
   let normA = 0
   let normB = 0
-  for (let index = 0; index < a.length; index++) {
-    dot += a[index] * b[index]
-    normA += a[index] * a[index]
+  for (const [index, element] of a.entries()) {
+    dot += element * b[index]
+    normA += element * element
     normB += b[index] * b[index]
   }
   return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB)

@@ -62,7 +62,12 @@ function TextSource({ storeId, onAdded }: { storeId: string; onAdded: Added }) {
     >
       <div className="grid gap-1.5">
         <Label htmlFor={`${id}-name`}>{t('knowledge.sources.title')}</Label>
-        <Input id={`${id}-name`} value={name} maxLength={255} onChange={(e) => setName(e.target.value)} />
+        <Input
+          id={`${id}-name`}
+          value={name}
+          maxLength={255}
+          onChange={(e) => setName(e.target.value)}
+        />
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor={`${id}-text`}>{t('knowledge.sources.text')}</Label>
@@ -162,7 +167,8 @@ function UrlSource({ storeId, onAdded }: { storeId: string; onAdded: Added }) {
       className="grid gap-3"
       onSubmit={async (event) => {
         event.preventDefault()
-        if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError(t('knowledge.sources.urlInvalid'))
+        if (!/^https?:\/\/\S+$/i.test(url.trim()))
+          return setError(t('knowledge.sources.urlInvalid'))
         if (await send({ type: 'URL', url: url.trim() })) setUrl('')
       }}
     >

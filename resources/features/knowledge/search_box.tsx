@@ -64,7 +64,11 @@ export function SearchBox({ storeId }: { storeId: string }) {
             onChange={(e) => setLimit(Math.min(50, Math.max(1, Number(e.target.value) || 1)))}
           />
         </div>
-        <Button type="submit" disabled={searching || !query.trim()} data-testid="store-search-submit">
+        <Button
+          type="submit"
+          disabled={searching || !query.trim()}
+          data-testid="store-search-submit"
+        >
           <SearchIcon aria-hidden />
           {searching ? t('knowledge.search.searching') : t('knowledge.search.submit')}
         </Button>
@@ -83,10 +87,15 @@ export function SearchBox({ storeId }: { storeId: string }) {
           ) : (
             <ol className="grid gap-2">
               {result.hits.map((hit, index) => (
-                <li key={hit.chunkId} className="grid gap-1 rounded-md border p-3" data-testid="search-hit">
+                <li
+                  key={hit.chunkId}
+                  className="grid gap-1 rounded-md border p-3"
+                  data-testid="search-hit"
+                >
                   <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted-foreground">
                     <span className="truncate">
-                      {index + 1}. {hit.sourceName} · {t('knowledge.search.chunk', { number: hit.position + 1 })}
+                      {index + 1}. {hit.sourceName} ·{' '}
+                      {t('knowledge.search.chunk', { number: hit.position + 1 })}
                     </span>
                     <span className="font-mono" data-testid="search-score">
                       {t('knowledge.search.score', { score: hit.score })}

@@ -38,7 +38,10 @@ export function SourcesTable({
   const { t } = useTranslation()
   if (sources.length === 0) {
     return (
-      <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground" data-testid="sources-empty">
+      <p
+        className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground"
+        data-testid="sources-empty"
+      >
         {t('knowledge.sources.empty')}
       </p>
     )
@@ -88,7 +91,10 @@ export function SourcesTable({
                 aria-valuenow={source.progress}
                 aria-label={t('knowledge.sources.progress', { name: source.name })}
               >
-                <div className="h-full bg-primary transition-all" style={{ width: `${source.progress}%` }} />
+                <div
+                  className="h-full bg-primary transition-all"
+                  style={{ width: `${source.progress}%` }}
+                />
               </div>
             )}
             {source.status === 'COMPLETED' && (

@@ -2,11 +2,7 @@ import { useEffect, useState } from 'react'
 import { Head, Link, router } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import { ArrowLeftIcon, SettingsIcon, Trash2Icon } from 'lucide-react'
-import type {
-  KnowledgeSourceDto,
-  KnowledgeStoreDto,
-  VectorStorePageProps,
-} from '#shared/knowledge'
+import type { KnowledgeSourceDto, KnowledgeStoreDto, VectorStorePageProps } from '#shared/knowledge'
 import { AppLayout, PageHeader } from '~/features/shell/app_layout'
 import { Button } from '~/components/ui/button'
 import {
@@ -140,7 +136,9 @@ export default function VectorStoreShow(props: VectorStorePageProps) {
     setSources(props.sources)
   }, [props.store, props.sources])
 
-  const busy = sources.some((source) => source.status === 'PENDING' || source.status === 'PROCESSING')
+  const busy = sources.some(
+    (source) => source.status === 'PENDING' || source.status === 'PROCESSING'
+  )
 
   async function refresh() {
     const data = await jsonFetch<{ sources: KnowledgeSourceDto[]; store: KnowledgeStoreDto }>(
@@ -155,7 +153,6 @@ export default function VectorStoreShow(props: VectorStorePageProps) {
     if (!busy) return
     const timer = setInterval(() => void refresh().catch(() => {}), POLL_MS)
     return () => clearInterval(timer)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [busy, store.id])
 
   async function act(run: () => Promise<unknown>) {
@@ -171,7 +168,10 @@ export default function VectorStoreShow(props: VectorStorePageProps) {
     <AppLayout>
       <Head title={store.name} />
       <div className="px-6 pt-4">
-        <Link href="/vectors" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+        <Link
+          href="/vectors"
+          className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+        >
           <ArrowLeftIcon aria-hidden className="size-4" />
           {t('knowledge.back')}
         </Link>
@@ -187,11 +187,21 @@ export default function VectorStoreShow(props: VectorStorePageProps) {
         actions={
           props.canWrite && (
             <>
-              <Button size="sm" variant="outline" onClick={() => setEditing(true)} data-testid="store-settings">
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => setEditing(true)}
+                data-testid="store-settings"
+              >
                 <SettingsIcon aria-hidden />
                 {t('knowledge.settings.button')}
               </Button>
-              <Button size="sm" variant="outline" onClick={() => setDeleting(true)} data-testid="delete-store">
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => setDeleting(true)}
+                data-testid="delete-store"
+              >
                 <Trash2Icon aria-hidden />
                 {t('knowledge.delete.button')}
               </Button>
@@ -206,7 +216,10 @@ export default function VectorStoreShow(props: VectorStorePageProps) {
               <h2 id="add-source-title" className="text-base font-semibold">
                 {t('knowledge.sources.addTitle')}
               </h2>
-              <AddSource storeId={store.id} onAdded={(source) => setSources((list) => [source, ...list])} />
+              <AddSource
+                storeId={store.id}
+                onAdded={(source) => setSources((list) => [source, ...list])}
+              />
             </section>
           )}
           <section className="grid gap-3" aria-labelledby="sources-title">
@@ -217,10 +230,14 @@ export default function VectorStoreShow(props: VectorStorePageProps) {
               sources={sources}
               canWrite={props.canWrite}
               onReindex={(source) =>
-                act(() => jsonFetch(`/vectors/${store.id}/sources/${source.id}/reindex`, { method: 'POST' }))
+                act(() =>
+                  jsonFetch(`/vectors/${store.id}/sources/${source.id}/reindex`, { method: 'POST' })
+                )
               }
               onDelete={(source) =>
-                act(() => jsonFetch(`/vectors/${store.id}/sources/${source.id}`, { method: 'DELETE' }))
+                act(() =>
+                  jsonFetch(`/vectors/${store.id}/sources/${source.id}`, { method: 'DELETE' })
+                )
               }
             />
           </section>
@@ -242,7 +259,9 @@ export default function VectorStoreShow(props: VectorStorePageProps) {
           <AlertDialog open={deleting} onOpenChange={setDeleting}>
             <AlertDialogContent>
               <AlertDialogHeader>
-                <AlertDialogTitle>{t('knowledge.delete.title', { name: store.name })}</AlertDialogTitle>
+                <AlertDialogTitle>
+                  {t('knowledge.delete.title', { name: store.name })}
+                </AlertDialogTitle>
                 <AlertDialogDescription>{t('knowledge.delete.description')}</AlertDialogDescription>
               </AlertDialogHeader>
               <AlertDialogFooter>

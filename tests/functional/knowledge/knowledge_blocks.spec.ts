@@ -69,7 +69,12 @@ test.group('Knowledge stores in blocks', (group) => {
     const out = await run(
       'vector-store-lookup',
       'bot',
-      { storeId: who.store.id, query: '{{Question}}', numberOfDocuments: 1, responseVariableId: 'v-docs' },
+      {
+        storeId: who.store.id,
+        query: '{{Question}}',
+        numberOfDocuments: 1,
+        responseVariableId: 'v-docs',
+      },
       who,
       variables
     )
@@ -94,15 +99,28 @@ test.group('Knowledge stores in blocks', (group) => {
     assert.lengthOf(output.documents, 2)
     assert.equal(output.documents[0].source, 'Expenses')
     assert.isAbove(output.documents[0].score, output.documents[1].score)
-    assert.equal(output.text, output.documents.map((document: any) => document.content).join('\n\n'))
+    assert.equal(
+      output.text,
+      output.documents.map((document: any) => document.content).join('\n\n')
+    )
   })
 
-  test('a store of another workspace is not found; no match is an empty text', async ({ assert }) => {
+  test('a store of another workspace is not found; no match is an empty text', async ({
+    assert,
+  }) => {
     const who = await storeWithText(HANDBOOK)
     const other = await storeWithText([{ name: 'Secret', text: 'The vault code is 1234.' }])
-    const refused = await run('vector-store-lookup', 'bot', { storeId: other.store.id, query: 'vault' }, who)
+    const refused = await run(
+      'vector-store-lookup',
+      'bot',
+      { storeId: other.store.id, query: 'vault' },
+      who
+    )
     assert.equal(refused.logs[0].status, 'error')
-    assert.equal(refused.logs[0].description, 'Vector store lookup: the knowledge store was not found in this workspace')
+    assert.equal(
+      refused.logs[0].description,
+      'Vector store lookup: the knowledge store was not found in this workspace'
+    )
 
     const none = await run(
       'vector-store-lookup',
@@ -151,12 +169,19 @@ test.group('Knowledge stores in blocks', (group) => {
         who,
         variables
       )
-      assert.deepEqual(out.variablesSet, [{ id: 'v-a', value: 'The car park opens at seven (source: Parking).' }])
+      assert.deepEqual(out.variablesSet, [
+        { id: 'v-a', value: 'The car park opens at seven (source: Parking).' },
+      ])
       const first = groq.requests[0].body
       const tool = first.tools.find((entry: any) => entry.function.name === 'search_knowledge')
       assert.deepEqual(tool.function.parameters.required, ['query'])
-      const toolMessage = groq.requests[1].body.messages.find((message: any) => message.role === 'tool')
-      assert.equal(toolMessage.content, '[1] Source: Parking\nThe car park opens at seven and closes at nine.')
+      const toolMessage = groq.requests[1].body.messages.find(
+        (message: any) => message.role === 'tool'
+      )
+      assert.equal(
+        toolMessage.content,
+        '[1] Source: Parking\nThe car park opens at seven and closes at nine.'
+      )
     } finally {
       await groq.close()
     }
