@@ -51,7 +51,7 @@ test.group('Knowledge stores in the browser', (group) => {
     await page.getByTestId('store-search').fill('pancakes')
     await page.getByTestId('store-search').press('Enter')
     const hit = page.getByTestId('search-hit').first()
-    await hit.getByText('The cafeteria serves pancakes on Fridays.').waitFor()
+    await hit.getByText(/serves pancakes on Fridays/).first().waitFor()
     assert.match(await hit.getByTestId('search-score').innerText(), /score \d/)
     await page.getByTestId('store-search').fill('submarine')
     await page.getByTestId('store-search-submit').click()
