@@ -23,7 +23,7 @@ export const GROQ_AGENT_MODEL = 'llama-3.3-70b-versatile'
 type Context = Parameters<SurfaceRunner<typeof plugin>>[0]
 type AgentSetup = Pick<
   Parameters<typeof runAgent>[0],
-  'endpoint' | 'model' | 'temperature' | 'topP' | 'maxTokens' | 'tools'
+  'endpoint' | 'model' | 'temperature' | 'topP' | 'maxTokens' | 'tools' | 'retries'
 >
 
 /** A bot block names its agent and key, and carries its tools in its options. */
@@ -77,6 +77,7 @@ async function workflowSetup({ workflow }: Context): Promise<AgentSetup> {
     temperature: config.temperature ?? 0,
     topP: config.topP,
     maxTokens: config.maxTokens,
+    ...(config.retries !== undefined ? { retries: config.retries } : {}),
     tools,
   }
 }

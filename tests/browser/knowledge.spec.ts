@@ -51,7 +51,10 @@ test.group('Knowledge stores in the browser', (group) => {
     await page.getByTestId('store-search').fill('pancakes')
     await page.getByTestId('store-search').press('Enter')
     const hit = page.getByTestId('search-hit').first()
-    await hit.getByText(/serves pancakes on Fridays/).first().waitFor()
+    await hit
+      .getByText(/serves pancakes on Fridays/)
+      .first()
+      .waitFor()
     assert.match(await hit.getByTestId('search-score').innerText(), /score \d/)
     await page.getByTestId('store-search').fill('submarine')
     await page.getByTestId('store-search-submit').click()
@@ -116,6 +119,9 @@ test.group('Knowledge stores in the browser', (group) => {
     await panel.getByText('What would you like to know?').waitFor()
     await panel.getByRole('textbox').fill('When are there pancakes?')
     await panel.getByRole('textbox').press('Enter')
-    await panel.getByText(/From our documents: The cafeteria serves pancakes/).first().waitFor()
+    await panel
+      .getByText(/From our documents: The cafeteria serves pancakes/)
+      .first()
+      .waitFor()
   }).timeout(240_000)
 })

@@ -14,6 +14,8 @@ export interface ChatModelConfig {
   temperature?: number
   topP?: number
   maxTokens?: number
+  /** Extra tries of a model call that failed with a 5xx answer or a network error. */
+  retries?: number
 }
 
 export type ChatModelFactory = (

@@ -14,7 +14,19 @@ export interface OpenAiEndpoint {
   /** Azure-style endpoints: sent as ?api-version= and the api-key header. */
   apiVersion?: string
   headers?: Record<string, string>
+  /**
+   * A provider with a protocol of its own (Gemini's generateContent, Bedrock's Converse)
+   * answers chat completions through this instead: it translates the request and the answer,
+   * so the tool loop, the agent, retries and credit accounting stay the same for every model.
+   */
+  complete?: ChatTransport
 }
+
+export type ChatTransport = (
+  http: HttpClient,
+  request: ChatRequest,
+  signal?: AbortSignal
+) => Promise<ChatCompletion>
 
 export interface ChatRequest {
   model: string
@@ -59,6 +71,7 @@ export async function createChatCompletion(
   request: ChatRequest,
   signal?: AbortSignal
 ): Promise<ChatCompletion> {
+  if (endpoint.complete) return endpoint.complete(http, request, signal)
   const response = await http.request(endpointUrl(endpoint, 'chat/completions'), {
     method: 'POST',
     headers: endpointHeaders(endpoint),

@@ -1,170 +1,268 @@
+import { extname } from 'node:path'
+import { parse as parseCsv } from 'csv-parse/sync'
+import { convert as htmlToText } from 'html-to-text'
+
 /**
- * The text of a document (a knowledge source, a loaded file). This version reads the text
- * formats (TXT, MD, CSV, HTML); PDF and DOCX are refused with a reason until the document
- * extractor of the AI nodes lands here with the same signature.
+ * The text of a document (PDF, DOCX, TXT, MD, CSV, HTML), for the file loader node and the
+ * knowledge stores' FILE sources. Server only. Failures are DocumentErrors whose message is
+ * meant for the builder ("The PDF is damaged or not a PDF"): callers show it as it is.
  */
+
+export type DocumentKind = 'pdf' | 'docx' | 'txt' | 'md' | 'csv' | 'html'
 
 export interface ExtractedText {
   text: string
-  /** One entry per page, where the format has pages. */
+  /** PDFs: the text of each page, in order. */
   pages?: string[]
-  /** One record per row (the header names the keys), where the format has rows. */
+  /** CSVs: one record per data row, keyed by the header row. */
   rows?: Record<string, string>[]
 }
 
+export interface ExtractOptions {
+  filename?: string
+  mimeType?: string
+  /** Bytes above this are refused before parsing (default DEFAULT_MAX_DOCUMENT_BYTES). */
+  maxBytes?: number
+}
+
+/** 25 MB: well above a long report, well below what would stall a worker. */
+export const DEFAULT_MAX_DOCUMENT_BYTES = 25 * 1024 * 1024
+
 export class DocumentError extends Error {
-  constructor(message: string) {
-    super(message)
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
     this.name = 'DocumentError'
   }
 }
 
-type Kind = 'pdf' | 'docx' | 'csv' | 'html' | 'text'
+const MIME_KINDS: Record<string, DocumentKind> = {
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'text/plain': 'txt',
+  'text/markdown': 'md',
+  'text/x-markdown': 'md',
+  'text/csv': 'csv',
+  'application/csv': 'csv',
+  'text/html': 'html',
+  'application/xhtml+xml': 'html',
+}
 
-function kindOf(filename: string, mimeType: string | undefined): Kind {
-  const extension = filename.toLowerCase().split('.').pop() ?? ''
-  const mime = (mimeType ?? '').toLowerCase().split(';')[0].trim()
-  if (extension === 'pdf' || mime === 'application/pdf') return 'pdf'
-  if (
-    extension === 'docx' ||
-    mime === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
-  ) {
-    return 'docx'
+const EXTENSION_KINDS: Record<string, DocumentKind> = {
+  '.pdf': 'pdf',
+  '.docx': 'docx',
+  '.txt': 'txt',
+  '.text': 'txt',
+  '.md': 'md',
+  '.markdown': 'md',
+  '.csv': 'csv',
+  '.html': 'html',
+  '.htm': 'html',
+}
+
+export const SUPPORTED_DOCUMENT_KINDS: DocumentKind[] = ['pdf', 'docx', 'txt', 'md', 'csv', 'html']
+
+/**
+ * What the bytes are: the file's signature first (a PDF or a zip cannot be mistaken), then
+ * the content type, then the file name's extension. Undefined when none says.
+ */
+export function documentKindOf(
+  data: Uint8Array,
+  { filename, mimeType }: { filename?: string; mimeType?: string }
+): DocumentKind | undefined {
+  const head = Buffer.from(data.subarray(0, 5)).toString('latin1')
+  if (head === '%PDF-') return 'pdf'
+  const mime = mimeType?.split(';')[0].trim().toLowerCase()
+  if (mime && MIME_KINDS[mime]) return MIME_KINDS[mime]
+  const extension = filename ? extname(filename.split(/[?#]/)[0]).toLowerCase() : ''
+  if (EXTENSION_KINDS[extension]) return EXTENSION_KINDS[extension]
+  return undefined
+}
+
+function formatBytes(bytes: number) {
+  return bytes >= 1024 * 1024
+    ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
+    : `${Math.ceil(bytes / 1024)} KB`
+}
+
+/** Text files: UTF-8 (a BOM is dropped); bytes that are not UTF-8 mean it is no text file. */
+function decodeText(data: Uint8Array, label: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(data)
+  } catch {
+    throw new DocumentError(`The ${label} file is not UTF-8 text`)
   }
-  if (extension === 'csv' || mime === 'text/csv') return 'csv'
-  if (['html', 'htm'].includes(extension) || mime === 'text/html') return 'html'
-  return 'text'
 }
 
-function decodeUtf8(data: Uint8Array) {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(data)
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-}
-
-/** A file that is text has no NUL bytes in its first kilobytes. */
-function looksBinary(data: Uint8Array) {
-  const end = Math.min(data.length, 8192)
-  for (let index = 0; index < end; index++) if (data[index] === 0) return true
-  return false
-}
-
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-}
-
-function decodeEntities(text: string) {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code =
-        name[1].toLowerCase() === 'x' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1))
-      return Number.isFinite(code) && code > 0 && code < 0x110000
-        ? String.fromCodePoint(code)
-        : whole
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole
-  })
-}
-
-/** The visible text of a page: scripts, styles and tags out, blocks as line breaks. */
-export function htmlToText(html: string) {
-  const text = html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(
-      /<\/?(p|div|section|article|li|ul|ol|h[1-6]|tr|table|blockquote|pre|header|footer|main|nav)\b[^>]*>/gi,
-      '\n\n'
-    )
-    .replace(/<[^>]+>/g, ' ')
-  return decodeEntities(text)
+/** Lines trimmed at their end, runs of blank lines collapsed, no blank start or end. */
+function tidy(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
     .split('\n')
-    .map((line) => line.replace(/[ \t\f\v\u00a0]+/g, ' ').trim())
+    .map((line) => line.replace(/[ \t\u00a0]+$/, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
 }
 
-/** RFC 4180 CSV: quoted fields with commas, quotes and line breaks. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let cell = ''
-  let quoted = false
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]
-    if (quoted) {
-      if (char === '"') {
-        if (text[index + 1] === '"') {
-          cell += '"'
-          index++
-        } else quoted = false
-      } else cell += char
-    } else if (char === '"') quoted = true
-    else if (char === ',') {
-      row.push(cell)
-      cell = ''
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') index++
-      row.push(cell)
-      rows.push(row)
-      row = []
-      cell = ''
-    } else cell += char
+async function extractPdf(data: Uint8Array): Promise<ExtractedText> {
+  // The legacy build runs in Node without a DOM; loaded on first use (it is large).
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
+  let document: Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>
+  try {
+    document = await pdfjs.getDocument({
+      // pdf.js takes ownership of (and detaches) the buffer it is given: pass a copy.
+      data: new Uint8Array(data),
+      isEvalSupported: false,
+      useSystemFonts: false,
+      disableFontFace: true,
+      verbosity: 0,
+    }).promise
+  } catch (error) {
+    const name = (error as Error)?.name
+    if (name === 'PasswordException') {
+      throw new DocumentError('The PDF is protected by a password', { cause: error })
+    }
+    throw new DocumentError('The PDF is damaged or not a PDF', { cause: error })
   }
-  if (cell !== '' || row.length > 0) {
-    row.push(cell)
-    rows.push(row)
+  try {
+    const pages: string[] = []
+    for (let number = 1; number <= document.numPages; number++) {
+      const page = await document.getPage(number)
+      const content = await page.getTextContent()
+      let text = ''
+      for (const item of content.items) {
+        if (!('str' in item)) continue
+        text += item.str
+        if (item.hasEOL) text += '\n'
+        else if (item.str && !item.str.endsWith(' ')) text += ' '
+      }
+      pages.push(tidy(text))
+      page.cleanup()
+    }
+    return { text: pages.filter(Boolean).join('\n\n'), pages }
+  } catch (error) {
+    throw new DocumentError('The PDF is damaged: its pages could not be read', { cause: error })
+  } finally {
+    await document.destroy()
   }
-  return rows.filter((cells) => cells.some((value) => value.trim() !== ''))
 }
 
-function csvRows(text: string) {
-  const [header, ...body] = parseCsv(text)
-  if (!header) return []
-  const keys = header.map((name, index) => name.trim() || `column ${index + 1}`)
-  return body.map((cells) =>
-    Object.fromEntries(keys.map((key, index) => [key, (cells[index] ?? '').trim()]))
-  )
+async function extractDocx(data: Uint8Array): Promise<ExtractedText> {
+  const mammoth = (await import('mammoth')).default
+  try {
+    const result = await mammoth.extractRawText({ buffer: Buffer.from(data) })
+    return { text: tidy(result.value) }
+  } catch (error) {
+    throw new DocumentError('The DOCX file is damaged or not a Word document', { cause: error })
+  }
 }
 
-export async function extractText(
-  data: Uint8Array,
-  { filename, mimeType }: { filename: string; mimeType?: string }
-): Promise<ExtractedText> {
-  const kind = kindOf(filename, mimeType)
-  if (kind === 'pdf') {
-    if (decodeUtf8(data.subarray(0, 5)) !== '%PDF-') {
-      throw new DocumentError('The file is not a valid PDF (it does not start with %PDF-)')
-    }
-    throw new DocumentError('PDF text extraction is not available on this server yet')
+function extractCsv(data: Uint8Array): ExtractedText {
+  const source = decodeText(data, 'CSV')
+  let records: string[][]
+  try {
+    records = parseCsv(source, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+    }) as string[][]
+  } catch (error) {
+    throw new DocumentError(`The CSV file could not be read: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
-  if (kind === 'docx') {
-    if (data[0] !== 0x50 || data[1] !== 0x4b) {
-      throw new DocumentError('The file is not a valid DOCX document (it is not a ZIP archive)')
-    }
-    throw new DocumentError('DOCX text extraction is not available on this server yet')
+  if (records.length === 0) return { text: '', rows: [] }
+  // Header cells name the columns; blank or repeated ones get their position instead.
+  const seen = new Set<string>()
+  const header = records[0].map((cell, index) => {
+    let name = cell.trim() || `column ${index + 1}`
+    if (seen.has(name)) name = `${name} (${index + 1})`
+    seen.add(name)
+    return name
+  })
+  const rows = records.slice(1).map((record) => {
+    const row: Record<string, string> = {}
+    header.forEach((name, index) => (row[name] = record[index] ?? ''))
+    return row
+  })
+  // One line per row, "column: value" pairs: it reads well and chunks well.
+  const text = rows
+    .map((row) =>
+      header
+        .filter((name) => row[name] !== '')
+        .map((name) => `${name}: ${row[name]}`)
+        .join(', ')
+    )
+    .filter(Boolean)
+    .join('\n')
+  return { text, rows }
+}
+
+function extractHtml(data: Uint8Array): ExtractedText {
+  const source = decodeText(data, 'HTML')
+  const text = htmlToText(source, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+      { selector: 'nav', format: 'skip' },
+      { selector: 'script', format: 'skip' },
+      { selector: 'style', format: 'skip' },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+      { selector: 'h3', options: { uppercase: false } },
+      { selector: 'h4', options: { uppercase: false } },
+      { selector: 'h5', options: { uppercase: false } },
+      { selector: 'h6', options: { uppercase: false } },
+      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    ],
+  })
+  return { text: tidy(text) }
+}
+
+/**
+ * The text of a document. Refuses files above the size cap, kinds it does not read, damaged
+ * files, and documents without any text (a scanned PDF has none: it would need OCR).
+ */
+export async function extractText(data: Uint8Array, options: ExtractOptions = {}) {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES
+  if (data.byteLength > maxBytes) {
+    throw new DocumentError(
+      `The file is too large (${formatBytes(data.byteLength)}); the limit is ${formatBytes(maxBytes)}`
+    )
   }
-  if (looksBinary(data)) {
-    throw new DocumentError(`"${filename}" is not a text file`)
+  if (data.byteLength === 0) throw new DocumentError('The file is empty')
+  const kind = documentKindOf(data, options)
+  if (!kind) {
+    const name = options.filename ? `"${options.filename}"` : 'The file'
+    throw new DocumentError(
+      `${name} is not a supported document: use PDF, DOCX, TXT, MD, CSV or HTML`
+    )
   }
-  const raw = decodeUtf8(data)
-  if (kind === 'html') return { text: htmlToText(raw) }
-  if (kind === 'csv') {
-    const rows = csvRows(raw)
-    const text = rows
-      .map((row) =>
-        Object.entries(row)
-          .filter(([, value]) => value !== '')
-          .map(([key, value]) => `${key}: ${value}`)
-          .join('\n')
-      )
-      .join('\n\n')
-    return { text, rows }
+  let result: ExtractedText
+  switch (kind) {
+    case 'pdf':
+      result = await extractPdf(data)
+      break
+    case 'docx':
+      result = await extractDocx(data)
+      break
+    case 'csv':
+      result = extractCsv(data)
+      break
+    case 'html':
+      result = extractHtml(data)
+      break
+    default:
+      result = { text: tidy(decodeText(data, kind.toUpperCase())) }
   }
-  return { text: raw.replace(/\r\n?/g, '\n').trim() }
+  if (!result.text.trim()) {
+    throw new DocumentError(
+      kind === 'pdf'
+        ? 'The PDF has no text to read (a scanned document needs OCR first)'
+        : 'The document has no text'
+    )
+  }
+  return result
 }

@@ -5,7 +5,7 @@ import KnowledgeSource from '#models/knowledge_source'
 import KnowledgeStore from '#models/knowledge_store'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { readStoredFile } from '#services/storage'
-import { extractText, htmlToText } from '#services/documents/extract_text'
+import { extractText } from '#services/documents/extract_text'
 import { MAX_SOURCE_BYTES, type QnaPair } from '#shared/knowledge'
 import { chunkText } from './chunking.js'
 import { embedderOf } from './embeddings.js'
@@ -77,8 +77,14 @@ async function fetchUrl(url: string, signal?: AbortSignal) {
   const mimeType = response.headers.get('content-type') ?? undefined
   const path = new URL(url).pathname
   const filename = path.split('/').pop() || 'page.html'
-  if (mimeType?.includes('text/html')) return htmlToText(Buffer.from(data).toString('utf8'))
-  return (await extractText(data, { filename, mimeType })).text
+  const html = mimeType?.includes('text/html')
+  return (
+    await extractText(data, {
+      filename: html ? 'page.html' : filename,
+      mimeType,
+      maxBytes: MAX_SOURCE_BYTES,
+    })
+  ).text
 }
 
 function qnaChunks(source: KnowledgeSource, store: KnowledgeStore) {
@@ -116,7 +122,11 @@ async function chunksOf(source: KnowledgeSource, store: KnowledgeStore, signal?:
     }
     if (data.byteLength > MAX_SOURCE_BYTES) throw new SourceError(tooLargeMessage(data.byteLength))
     text = (
-      await extractText(data, { filename: source.name, mimeType: source.mimeType ?? undefined })
+      await extractText(data, {
+        filename: source.name,
+        mimeType: source.mimeType ?? undefined,
+        maxBytes: MAX_SOURCE_BYTES,
+      })
     ).text
   }
   return chunkText(text, {
