@@ -63,8 +63,8 @@ test.group('Knowledge stores in the browser', (group) => {
     // A phone: the list still shows the store, one card per row.
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto('/vectors')
-    await page.getByTestId('store-card').getByText('Cafeteria').waitFor()
-    const card = await page.getByTestId('store-card').boundingBox()
+    await page.getByTestId('store-card').getByText('Cafeteria').first().waitFor()
+    const card = await page.getByTestId('store-card').first().boundingBox()
     assert.isAtMost(card!.x + card!.width, 390)
     await page.setViewportSize({ width: 1440, height: 900 })
 
