@@ -39,6 +39,7 @@ export default defineConfig({
     () => import('#start/routes'),
     () => import('#start/kernel'),
     () => import('#start/workflows'),
+    () => import('#start/knowledge'),
     // Server-sent events: the stream routes and who may listen to which channel.
     { file: () => import('#start/transmit'), environment: ['web', 'test'] },
   ],

@@ -1,5 +1,6 @@
 import env from '#start/env'
 import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { defineConfig } from '@adonisjs/lucid'
 
@@ -21,6 +22,18 @@ if (connectionName !== 'sqlite' && !databaseUrl) {
   throw new Error(
     `DB_CONNECTION=${connectionName} needs DATABASE_URL (a postgres:// or mysql:// URL)`
   )
+}
+
+/**
+ * sqlite-vec gives knowledge stores vector search inside SQLite (docs/knowledge.md). It is
+ * loaded into every connection when its package is installed; without it search computes
+ * cosine similarity in JavaScript.
+ */
+let loadSqliteVec: ((connection: unknown) => void) | undefined
+try {
+  loadSqliteVec = createRequire(import.meta.url)('sqlite-vec').load
+} catch {
+  loadSqliteVec = undefined
 }
 
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
@@ -50,6 +63,13 @@ const dbConfig = defineConfig({
       client: 'better-sqlite3',
       connection: { filename: sqlitePath },
       useNullAsDefault: true,
+      // Dropping the FTS5 table of knowledge chunks drops its shadow tables with it, so a
+      // wipe (migration:fresh) must not drop them a second time.
+      wipe: {
+        ignoreTables: ['data', 'idx', 'docsize', 'config'].map(
+          (part) => `knowledge_chunks_fts_${part}`
+        ),
+      },
       migrations,
       seeders,
       pool: {
@@ -58,6 +78,11 @@ const dbConfig = defineConfig({
           conn.pragma('foreign_keys = ON')
           conn.pragma('journal_mode = WAL')
           conn.pragma('busy_timeout = 5000')
+          try {
+            loadSqliteVec?.(conn)
+          } catch {
+            // A platform without its prebuilt library: search falls back to JavaScript.
+          }
           done(null, conn)
         },
       },

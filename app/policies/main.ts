@@ -3,4 +3,5 @@
 */
 export const policies = {
   WorkspacePolicy: () => import('#policies/workspace_policy'),
+  KnowledgeStorePolicy: () => import('#policies/knowledge_store_policy'),
 }

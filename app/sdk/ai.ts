@@ -13,6 +13,7 @@ export * from '../plugins/ai/sse.js'
 export * from '../plugins/ai/function_tools.js'
 export * from '../plugins/ai/openai_compatible.js'
 export * from '../plugins/ai/anthropic_messages.js'
+export * from '../plugins/ai/embeddings.js'
 // Both clients name their tool-round bound the same; the OpenAI-compatible one is the default.
 export { MAX_TOOL_ROUNDS } from '../plugins/ai/openai_compatible.js'
 export { MAX_TOOL_ROUNDS as ANTHROPIC_MAX_TOOL_ROUNDS } from '../plugins/ai/anthropic_messages.js'

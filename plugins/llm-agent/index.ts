@@ -56,6 +56,21 @@ export default definePlugin({
       showIf: { field: 'apiConfigEnabled', equals: true },
       surfaces: BOT,
     }),
+    knowledgeStoreId: field.string({
+      label: 'Knowledge store',
+      placeholder: 'None',
+      optionsFrom: { fetcher: 'knowledgeStores' },
+      helperText:
+        'A store of the Vectors page the agent may search (tool "search_knowledge"); it gets passages with their sources.',
+    }),
+    knowledgeDocuments: field.number({
+      label: 'Passages per search',
+      min: 1,
+      max: 20,
+      step: 1,
+      defaultValue: 3,
+      showIf: { field: 'knowledgeStoreId', notEmpty: true },
+    }),
     queryPrompt: field.string({
       label: 'System prompt',
       multiline: true,

@@ -12,6 +12,8 @@ import {
   ProviderError,
   runAgent,
 } from '#sdk/ai'
+import { knowledgeAgentTool, knowledgeStoresOf } from '#sdk/knowledge'
+import type { Fetcher } from '#sdk/plugin'
 import type plugin from './index.js'
 
 /** Groq's OpenAI-compatible API; the hidden baseUrl option replaces it (tests, proxies). */
@@ -91,6 +93,18 @@ export const run: SurfaceRunner<typeof plugin> = async (context) => {
   const { surface, options, variables, logger, http, ai, signal } = context
   const setup = surface === 'workflow' ? await workflowSetup(context) : botSetup(context)
   if (!setup) return
+  const storeId = options.knowledgeStoreId?.trim()
+  if (storeId && context.workspaceId) {
+    setup.tools = [
+      ...(setup.tools ?? []),
+      knowledgeAgentTool({
+        workspaceId: context.workspaceId,
+        storeId,
+        limit: Number(options.knowledgeDocuments) || 3,
+        signal,
+      }),
+    ]
+  }
   const userQuery = options.userQuery?.trim()
   if (!userQuery) {
     if (surface === 'workflow') throw new Error('LLM agent: the user query is empty')
@@ -130,4 +144,9 @@ export const run: SurfaceRunner<typeof plugin> = async (context) => {
     if (item === 'Message content') variables.set(mapping.variableId, result.output)
     else if (item === 'Total tokens') variables.set(mapping.variableId, result.usage.totalTokens)
   }
+}
+
+/** The knowledge stores of the block's workspace, for the Knowledge store field. */
+export const fetchers: Record<string, Fetcher<typeof plugin>> = {
+  knowledgeStores: async ({ workspaceId }) => (workspaceId ? knowledgeStoresOf(workspaceId) : []),
 }

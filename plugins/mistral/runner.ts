@@ -30,6 +30,8 @@ import {
   type StoredMessage,
   streamFailure,
   toChatMessages,
+  openAiCompatibleEmbeddings,
+  type EmbeddingProvider,
 } from '#sdk/ai'
 import plugin, { MISTRAL_BASE_URL } from './index.js'
 
@@ -364,3 +366,9 @@ const models: Fetcher<Plugin> = async ({ credentials, http, signal }) => {
 }
 
 export const fetchers = { models }
+
+/** Knowledge stores embed their chunks with these credentials (docs/knowledge.md). */
+export const embeddings: EmbeddingProvider = openAiCompatibleEmbeddings({
+  endpoint: endpointOf,
+  defaultModel: 'mistral-embed',
+})

@@ -15,6 +15,8 @@ import {
   modelNodeAlone,
   modelsFetcher,
   type OpenAiEndpoint,
+  openAiCompatibleEmbeddings,
+  type EmbeddingProvider,
 } from '#sdk/ai'
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_VOICES } from './index.js'
 import type plugin from './index.js'
@@ -249,3 +251,9 @@ export const fetchers = {
     models.filter((model) => model.id.includes('gpt'))
   ),
 }
+
+/** Knowledge stores embed their chunks with these credentials (docs/knowledge.md). */
+export const embeddings: EmbeddingProvider = openAiCompatibleEmbeddings({
+  endpoint: (credentials) => provider.endpoint(credentials),
+  defaultModel: 'text-embedding-3-small',
+})

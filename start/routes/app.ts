@@ -18,6 +18,7 @@ const AdminWorkspacesController = () => import('#controllers/admin/workspaces_co
 const PluginsApiController = () => import('#controllers/api/plugins_controller')
 const PluginFetchersController = () => import('#controllers/api/plugin_fetchers_controller')
 const PluginCallsController = () => import('#controllers/api/plugin_calls_controller')
+const KnowledgeStoresController = () => import('#controllers/knowledge/knowledge_stores_controller')
 
 const ViewerController = () => import('#controllers/chat/viewer_controller')
 
@@ -45,7 +46,19 @@ router
     router.patch('/folders/:id', [DashboardController, 'updateFolder'])
     router.delete('/folders/:id', [DashboardController, 'deleteFolder'])
     router.get('/bots/plans', [PagesController, 'plans'])
-    router.get('/vectors', [PagesController, 'vectors'])
+    router.get('/vectors', [KnowledgeStoresController, 'index'])
+    router.post('/vectors', [KnowledgeStoresController, 'store'])
+    router.get('/vectors/:id', [KnowledgeStoresController, 'show'])
+    router.patch('/vectors/:id', [KnowledgeStoresController, 'update'])
+    router.delete('/vectors/:id', [KnowledgeStoresController, 'destroy'])
+    router.get('/vectors/:id/sources', [KnowledgeStoresController, 'sources'])
+    router.post('/vectors/:id/sources', [KnowledgeStoresController, 'addSource'])
+    router.post('/vectors/:id/sources/:sourceId/reindex', [
+      KnowledgeStoresController,
+      'reindexSource',
+    ])
+    router.delete('/vectors/:id/sources/:sourceId', [KnowledgeStoresController, 'destroySource'])
+    router.post('/vectors/:id/search', [KnowledgeStoresController, 'search'])
     router.get('/suspended', [PagesController, 'suspended'])
     router.get('/past-due', [PagesController, 'pastDue'])
     router.get('/dashboard', ({ response }) => response.redirect('/bots'))

@@ -10,10 +10,6 @@ export default class PagesController {
     })
   }
 
-  async vectors({ inertia }: HttpContext) {
-    return inertia.render('vectors/index', {})
-  }
-
   async suspended({ inertia }: HttpContext) {
     return inertia.render('workspace/suspended', {})
   }

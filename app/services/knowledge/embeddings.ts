@@ -1,0 +1,71 @@
+import env from '#start/env'
+import Credential from '#models/credential'
+import { readCredentials } from '#actions/credentials/credentials'
+import { pluginRegistry } from '#services/plugin_registry'
+import { createGuardedHttp } from '#plugins/guarded_http'
+import type { EmbeddingProvider } from '#plugins/ai/embeddings'
+import type KnowledgeStore from '#models/knowledge_store'
+import type { EmbeddingCredentialOption } from '#shared/knowledge'
+
+/**
+ * The embedder of a store: the `embeddings` export of the plugin whose credentials the
+ * store names (docs/knowledge.md, "Hybrid search"). No credentials, no embedder: the store
+ * is searched by keywords only.
+ */
+export interface StoreEmbedder {
+  model: string
+  batchSize: number
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>
+}
+
+async function providerOf(type: string) {
+  const registry = await pluginRegistry()
+  if (!registry.get(type)) return undefined
+  const provider = await registry.exportOf<EmbeddingProvider>(type, 'embeddings')
+  return provider && typeof provider.embed === 'function' ? provider : undefined
+}
+
+/** The workspace's credentials a store can embed with, for the store's settings. */
+export async function embeddingCredentialsOf(
+  workspaceId: string
+): Promise<EmbeddingCredentialOption[]> {
+  const rows = await Credential.query().where('workspace_id', workspaceId).orderBy('name')
+  const options: EmbeddingCredentialOption[] = []
+  for (const row of rows) {
+    const provider = await providerOf(row.type)
+    if (provider) {
+      options.push({
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        defaultModel: provider.defaultModel,
+      })
+    }
+  }
+  return options
+}
+
+/** True when `credentialsId` is credentials of the workspace whose plugin embeds. */
+export async function isEmbeddingCredential(workspaceId: string, credentialsId: string) {
+  const row = await Credential.find(credentialsId)
+  return !!row && row.workspaceId === workspaceId && !!(await providerOf(row.type))
+}
+
+export async function embedderOf(store: KnowledgeStore): Promise<StoreEmbedder | null> {
+  if (!store.embeddingCredentialsId) return null
+  const record = await Credential.find(store.embeddingCredentialsId)
+  if (!record || record.workspaceId !== store.workspaceId) return null
+  const provider = await providerOf(record.type)
+  if (!provider) return null
+  const credentials = readCredentials(record) as Record<string, unknown>
+  const http = createGuardedHttp({
+    allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+    timeoutMs: 60_000,
+  })
+  const model = store.embeddingModel?.trim() || provider.defaultModel
+  return {
+    model,
+    batchSize: Math.max(1, provider.batchSize ?? 64),
+    embed: (texts, signal) => provider.embed({ credentials, texts, model, http, signal }),
+  }
+}

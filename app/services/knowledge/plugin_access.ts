@@ -1,0 +1,84 @@
+import KnowledgeStore from '#models/knowledge_store'
+import type { AgentTool } from '#plugins/ai/agent'
+import {
+  DEFAULT_DOCUMENT_COUNT,
+  MAX_DOCUMENT_COUNT,
+  type KnowledgeHit,
+  type KnowledgeSearchResult,
+} from '#shared/knowledge'
+import { searchStore } from './search.js'
+
+/**
+ * What plugins reach of knowledge stores (through #sdk/knowledge): the stores of the
+ * block's own workspace, searched by id. A store of another workspace is "not found".
+ */
+
+export type KnowledgeLookup =
+  | ({ ok: true; storeName: string } & KnowledgeSearchResult)
+  | { ok: false; reason: 'not-found' | 'empty-query' }
+
+export async function knowledgeStoresOf(workspaceId: string) {
+  const stores = await KnowledgeStore.query().where('workspace_id', workspaceId).orderBy('name')
+  return stores.map((store) => ({ value: store.id, label: store.name }))
+}
+
+export async function searchKnowledge(input: {
+  workspaceId: string
+  storeId: string
+  query: string
+  limit?: number
+  signal?: AbortSignal
+}): Promise<KnowledgeLookup> {
+  const store = await KnowledgeStore.find(input.storeId)
+  if (!store || store.workspaceId !== input.workspaceId) return { ok: false, reason: 'not-found' }
+  if (!input.query.trim()) return { ok: false, reason: 'empty-query' }
+  const limit = Math.min(MAX_DOCUMENT_COUNT, Math.max(1, input.limit ?? DEFAULT_DOCUMENT_COUNT))
+  const result = await searchStore(store, input.query, { limit, signal: input.signal })
+  return { ok: true, storeName: store.name, ...result }
+}
+
+/** Passages as a model reads them: numbered, each with the source it comes from. */
+export function formatKnowledgeHits(hits: KnowledgeHit[]) {
+  if (hits.length === 0) return 'No passage of the knowledge store matches.'
+  return hits
+    .map((hit, index) => `[${index + 1}] Source: ${hit.sourceName}\n${hit.content}`)
+    .join('\n\n')
+}
+
+/** What the model reads about the tool (English: it is a prompt, not an interface text). */
+const TOOL_PURPOSE =
+  'Search the knowledge base for passages that answer a question. Returns numbered passages, each with its source; cite the sources you use.'
+const QUERY_PURPOSE = 'What to look for, in a few words'
+
+/**
+ * The "search knowledge" tool of agents: the model sends a query, gets the best passages
+ * with their sources.
+ */
+export function knowledgeAgentTool(input: {
+  workspaceId: string
+  storeId: string
+  limit?: number
+  signal?: AbortSignal
+}): AgentTool {
+  return {
+    schema: {
+      name: 'search_knowledge',
+      description: TOOL_PURPOSE,
+      parameters: {
+        type: 'object',
+        properties: { query: { type: 'string', description: QUERY_PURPOSE } },
+        required: ['query'],
+      },
+    },
+    async execute(args) {
+      const query = typeof args.query === 'string' ? args.query : ''
+      const found = await searchKnowledge({ ...input, query })
+      if (!found.ok) {
+        return found.reason === 'not-found'
+          ? 'Error: the knowledge store was not found'
+          : 'Error: the query is empty'
+      }
+      return formatKnowledgeHits(found.hits)
+    },
+  }
+}

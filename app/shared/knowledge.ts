@@ -1,0 +1,114 @@
+/**
+ * Knowledge stores (the Vectors page): what the server and the browser agree on
+ * (docs/spec/03-integrations.md "Knowledge/vector store", docs/knowledge.md).
+ */
+
+export const SOURCE_TYPES = ['FILE', 'URL', 'TEXT', 'QNA'] as const
+export type SourceType = (typeof SOURCE_TYPES)[number]
+
+/** docs/spec/03-integrations.md: PENDING (default), PROCESSING, COMPLETED, FAILED. */
+export const SOURCE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const
+export type SourceStatus = (typeof SOURCE_STATUSES)[number]
+
+/** recursive: paragraphs, then sentences, then words; fixed: windows of characters. */
+export const CHUNKING_METHODS = ['recursive', 'fixed'] as const
+export type ChunkingMethod = (typeof CHUNKING_METHODS)[number]
+
+/** docs/spec/03-integrations.md defaults: chunkSize 1000, overlap 100. */
+export const DEFAULT_CHUNK_SIZE = 1000
+export const DEFAULT_OVERLAP = 100
+export const MIN_CHUNK_SIZE = 100
+export const MAX_CHUNK_SIZE = 8000
+
+/** docs/spec/03-integrations.md configuration: vector namespace limit 5 (stores per index). */
+export const NAMESPACE_LIMIT = 5
+
+/** The spec's default document count of a vector lookup. */
+export const DEFAULT_DOCUMENT_COUNT = 2
+export const MAX_DOCUMENT_COUNT = 50
+
+/** What a source may weigh (an uploaded file, a fetched page). */
+export const MAX_SOURCE_BYTES = 20 * 1024 * 1024
+export const FILE_EXTENSIONS = ['pdf', 'docx', 'txt', 'md', 'csv', 'html', 'htm'] as const
+
+export interface QnaPair {
+  question: string
+  answer: string
+}
+
+export interface KnowledgeSourceDto {
+  id: string
+  type: SourceType
+  name: string
+  status: SourceStatus
+  error: string | null
+  progress: number
+  chunkCount: number
+  size: number | null
+  url: string | null
+  indexedAt: string | null
+  createdAt: string
+}
+
+export interface KnowledgeStoreDto {
+  id: string
+  name: string
+  indexName: string
+  chunkingMethod: ChunkingMethod
+  chunkSize: number
+  overlapSize: number
+  embeddingCredentialsId: string | null
+  embeddingModel: string | null
+  sourceCount: number
+  chunkCount: number
+  createdAt: string
+}
+
+/** Credentials of the workspace whose plugin can embed text (hybrid search). */
+export interface EmbeddingCredentialOption {
+  id: string
+  name: string
+  type: string
+  defaultModel: string
+}
+
+/** What search can use on this database (docs/knowledge.md). */
+export interface SearchCapabilities {
+  keyword: 'fts5' | 'postgres' | 'fulltext' | 'like'
+  vector: 'sqlite-vec' | 'pgvector' | 'js'
+}
+
+export interface KnowledgeHit {
+  chunkId: number
+  sourceId: string
+  sourceName: string
+  position: number
+  content: string
+  /** Higher is better; the fused rank score in hybrid search. */
+  score: number
+  keywordScore: number | null
+  vectorScore: number | null
+}
+
+export interface KnowledgeSearchResult {
+  mode: 'keyword' | 'hybrid'
+  hits: KnowledgeHit[]
+  /** Why a hybrid search fell back to keywords (an embedding error), if it did. */
+  warning?: string
+}
+
+export interface VectorsPageProps {
+  stores: KnowledgeStoreDto[]
+  canWrite: boolean
+  limit: { used: number; limit: number }
+  embeddingCredentials: EmbeddingCredentialOption[]
+  capabilities: SearchCapabilities
+}
+
+export interface VectorStorePageProps {
+  store: KnowledgeStoreDto
+  sources: KnowledgeSourceDto[]
+  canWrite: boolean
+  embeddingCredentials: EmbeddingCredentialOption[]
+  capabilities: SearchCapabilities
+}

@@ -1,0 +1,189 @@
+import { test } from '@japa/runner'
+import { pluginRegistry } from '#services/plugin_registry'
+import { runPlugin, type VariableState } from '#services/runner_context'
+import { closeQueue, startWorkers } from '#queue/queue'
+import KnowledgeSource from '#models/knowledge_source'
+import { CreateStore } from '#actions/knowledge/knowledge_stores'
+import { AddSource } from '#actions/knowledge/knowledge_sources'
+import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+import { startGroqStandIn } from '#tests/stand_ins/groq'
+
+/**
+ * Knowledge stores used from blocks (docs/knowledge.md, "From bots and workflows"): the
+ * Vector store lookup plugin on both surfaces and the LLM agent's "search knowledge" tool.
+ */
+
+async function storeWithText(texts: { name: string; text: string }[]) {
+  const user = await createUser()
+  await setUserPlan(user, 'UNLIMITED')
+  const workspace = await firstWorkspaceOf(user)
+  const store = await new CreateStore().handle(user, workspace, { name: 'Handbook' })
+  for (const { name, text } of texts) {
+    const source = await new AddSource().handle(store, { type: 'TEXT', name, text })
+    const deadline = Date.now() + 10_000
+    while ((await KnowledgeSource.findOrFail(source.id)).status !== 'COMPLETED') {
+      if (Date.now() > deadline) throw new Error('not indexed')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  return { user, workspace, store }
+}
+
+const HANDBOOK = [
+  { name: 'Holidays', text: 'Employees get twenty-five days of paid holiday each year.' },
+  { name: 'Expenses', text: 'Travel expenses are refunded within ten days of the claim.' },
+  { name: 'Parking', text: 'The car park opens at seven and closes at nine.' },
+]
+
+async function run(
+  pluginId: string,
+  surface: 'bot' | 'workflow',
+  options: Record<string, unknown>,
+  who: { workspace: { id: string }; user: { id: string } },
+  variables: VariableState[] = []
+) {
+  const registry = await pluginRegistry()
+  return runPlugin({
+    registry,
+    plugin: registry.get(pluginId)!,
+    options,
+    variables,
+    workspaceId: who.workspace.id,
+    ownerId: who.user.id,
+    surface,
+  })
+}
+
+test.group('Knowledge stores in blocks', (group) => {
+  group.setup(async () => {
+    await startWorkers()
+    return () => closeQueue()
+  })
+
+  test('the lookup block saves the passages in a bot variable', async ({ assert }) => {
+    const who = await storeWithText(HANDBOOK)
+    const variables: VariableState[] = [
+      { id: 'v-q', name: 'Question', value: 'How many holiday days?' },
+      { id: 'v-docs', name: 'Docs' },
+    ]
+    const out = await run(
+      'vector-store-lookup',
+      'bot',
+      {
+        storeId: who.store.id,
+        query: '{{Question}}',
+        numberOfDocuments: 1,
+        responseVariableId: 'v-docs',
+      },
+      who,
+      variables
+    )
+    assert.deepEqual(out.variablesSet, [
+      { id: 'v-docs', value: 'Employees get twenty-five days of paid holiday each year.' },
+    ])
+    assert.equal(out.logs[0].status, 'success')
+    assert.equal(out.logs[0].description, 'Found 1 passage(s) in "Handbook"')
+    assert.deepEqual((out.logs[0].details as any).sources, ['Holidays'])
+  })
+
+  test('the workflow node outputs the documents with sources and scores', async ({ assert }) => {
+    const who = await storeWithText(HANDBOOK)
+    const out = await run(
+      'vector-store-lookup',
+      'workflow',
+      { storeId: who.store.id, query: 'travel expenses refunded car', numberOfDocuments: 2 },
+      who
+    )
+    const output = (out.result as any).output
+    assert.equal(output.mode, 'keyword')
+    assert.lengthOf(output.documents, 2)
+    assert.equal(output.documents[0].source, 'Expenses')
+    assert.isAbove(output.documents[0].score, output.documents[1].score)
+    assert.equal(
+      output.text,
+      output.documents.map((document: any) => document.content).join('\n\n')
+    )
+  })
+
+  test('a store of another workspace is not found; no match is an empty text', async ({
+    assert,
+  }) => {
+    const who = await storeWithText(HANDBOOK)
+    const other = await storeWithText([{ name: 'Secret', text: 'The vault code is 1234.' }])
+    const refused = await run(
+      'vector-store-lookup',
+      'bot',
+      { storeId: other.store.id, query: 'vault' },
+      who
+    )
+    assert.equal(refused.logs[0].status, 'error')
+    assert.equal(
+      refused.logs[0].description,
+      'Vector store lookup: the knowledge store was not found in this workspace'
+    )
+
+    const none = await run(
+      'vector-store-lookup',
+      'bot',
+      { storeId: who.store.id, query: 'submarine', responseVariableId: 'v-docs' },
+      who,
+      [{ id: 'v-docs', name: 'Docs' }]
+    )
+    assert.deepEqual(none.variablesSet, [{ id: 'v-docs', value: '' }])
+    assert.equal(none.logs[0].description, 'No passage of "Handbook" matches the query')
+  })
+
+  test('the store picker lists the workspace stores', async ({ client, assert }) => {
+    const who = await storeWithText([])
+    const response = await client
+      .post('/api/plugins/vector-store-lookup/fetchers/stores')
+      .loginAs(who.user as any)
+      .withCsrfToken()
+      .accept('json')
+      .json({ options: {} })
+    response.assertStatus(200)
+    assert.deepEqual(response.body().items, [{ value: who.store.id, label: 'Handbook' }])
+  })
+
+  test('the LLM agent searches the store as a tool and gets the sources', async ({ assert }) => {
+    const who = await storeWithText(HANDBOOK)
+    const groq = await startGroqStandIn({ apiKey: 'gsk_knowledge' })
+    try {
+      groq.reply(
+        { toolCalls: [{ name: 'search_knowledge', arguments: { query: 'parking car park' } }] },
+        { content: 'The car park opens at seven (source: Parking).' }
+      )
+      const variables: VariableState[] = [{ id: 'v-a', name: 'Answer' }]
+      const out = await run(
+        'llm-agent',
+        'bot',
+        {
+          agent: 'groq',
+          secretKey: 'gsk_knowledge',
+          baseUrl: groq.baseUrl,
+          userQuery: 'When does the car park open?',
+          knowledgeStoreId: who.store.id,
+          knowledgeDocuments: 1,
+          responseMapping: [{ item: 'Message content', variableId: 'v-a' }],
+        },
+        who,
+        variables
+      )
+      assert.deepEqual(out.variablesSet, [
+        { id: 'v-a', value: 'The car park opens at seven (source: Parking).' },
+      ])
+      const first = groq.requests[0].body
+      const tool = first.tools.find((entry: any) => entry.function.name === 'search_knowledge')
+      assert.deepEqual(tool.function.parameters.required, ['query'])
+      const toolMessage = groq.requests[1].body.messages.find(
+        (message: any) => message.role === 'tool'
+      )
+      assert.equal(
+        toolMessage.content,
+        '[1] Source: Parking\nThe car park opens at seven and closes at nine.'
+      )
+    } finally {
+      await groq.close()
+    }
+  })
+})
