@@ -11,7 +11,12 @@ export default class extends BaseSchema {
     this.schema.createTable('copilot_messages', (table) => {
       // Increasing ids keep the conversation's order (several rows share a millisecond).
       table.increments('id')
-      table.string('user_id', 32).notNullable().references('id').inTable('users').onDelete('CASCADE')
+      table
+        .string('user_id', 32)
+        .notNullable()
+        .references('id')
+        .inTable('users')
+        .onDelete('CASCADE')
       table.string('workspace_id', 32).notNullable()
       // 'workflow' or 'bot'.
       table.string('document_type', 16).notNullable()

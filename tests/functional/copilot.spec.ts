@@ -24,7 +24,10 @@ import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
 const KEY = 'copilot-key'
 
-type Round = { calls?: { name: string; args: (results: any[]) => Record<string, unknown> }[]; text?: string }
+type Round = {
+  calls?: { name: string; args: (results: any[]) => Record<string, unknown> }[]
+  text?: string
+}
 
 /**
  * The stand-in plays `rounds` for each user message: the n-th completion after the last
@@ -78,7 +81,7 @@ function send(client: ApiClient, who: Who, path: string, content: string) {
   return client.post(`${path}/copilot/messages`).loginAs(who.user).withCsrfToken().json({ content })
 }
 
-async function withStandIn(rounds: Round[], cleanup: (fn: () => unknown) => void) {
+async function withStandIn(rounds: Round[], cleanup: (fn: () => void | Promise<void>) => void) {
   const standIn = await startOpenAiStandIn({ apiKey: KEY, script: scriptOf(rounds) })
   cleanup(() => standIn.close())
   return standIn
@@ -95,9 +98,7 @@ test.group('Copilot: conversation', (group) => {
     const standIn = await withStandIn([], cleanup)
     const who = await builder(standIn.baseUrl, 'FREE')
     const workflow = await emptyWorkflow(who)
-    const response = await client
-      .get(`/api/workflows/${workflow.id}/copilot`)
-      .loginAs(who.user)
+    const response = await client.get(`/api/workflows/${workflow.id}/copilot`).loginAs(who.user)
     response.assertStatus(200)
     const body = response.body()
     assert.lengthOf(body.messages, 2)
@@ -140,7 +141,12 @@ test.group('Copilot: conversation', (group) => {
     assert.match(none.body().description, /Add an AI provider credential/)
     assert.lengthOf(standIn.requests, 0)
     // Someone outside the workspace cannot talk to this workflow's copilot.
-    const foreign = await send(client, { user: other } as Who, `/api/workflows/${workflow.id}`, 'hi')
+    const foreign = await send(
+      client,
+      { user: other } as Who,
+      `/api/workflows/${workflow.id}`,
+      'hi'
+    )
     foreign.assertStatus(404)
   })
 
@@ -152,7 +158,11 @@ test.group('Copilot: conversation', (group) => {
     const standIn = await withStandIn(
       [
         { calls: [{ name: 'describe_node_type', args: () => ({ type: 'Webhook' }) }] },
-        { calls: [{ name: 'add_node', args: () => ({ type: 'webhook-trigger', title: 'Incoming' }) }] },
+        {
+          calls: [
+            { name: 'add_node', args: () => ({ type: 'webhook-trigger', title: 'Incoming' }) },
+          ],
+        },
         {
           calls: [
             {
@@ -165,7 +175,11 @@ test.group('Copilot: conversation', (group) => {
             },
           ],
         },
-        { calls: [{ name: 'suggest_replies', args: () => ({ replies: ['Publish it', 'Add a log'] }) }] },
+        {
+          calls: [
+            { name: 'suggest_replies', args: () => ({ replies: ['Publish it', 'Add a log'] }) },
+          ],
+        },
         { text: 'I added a webhook trigger followed by an HTTP request.' },
       ],
       cleanup
@@ -244,7 +258,11 @@ test.group('Copilot: conversation', (group) => {
             { name: 'connect_nodes', args: () => ({ fromNodeId: 'a', toNodeId: 'c' }) },
             {
               name: 'configure_node',
-              args: () => ({ nodeId: 'c', title: 'Ping', options: { webhook: { url: 'https://x.test' } } }),
+              args: () => ({
+                nodeId: 'c',
+                title: 'Ping',
+                options: { webhook: { url: 'https://x.test' } },
+              }),
             },
           ],
         },
@@ -269,7 +287,12 @@ test.group('Copilot: conversation', (group) => {
       variables: [],
       settings: {},
     })
-    const response = await send(client, who, `/api/workflows/${workflow.id}`, 'Skip the middle node')
+    const response = await send(
+      client,
+      who,
+      `/api/workflows/${workflow.id}`,
+      'Skip the middle node'
+    )
     response.assertStatus(200)
     const doc = response.body().document
     assert.deepEqual(
@@ -285,7 +308,11 @@ test.group('Copilot: conversation', (group) => {
     assert.equal(stored.updatedBy, 'assistant')
   })
 
-  test('refused tool calls change nothing and tell the model why', async ({ client, assert, cleanup }) => {
+  test('refused tool calls change nothing and tell the model why', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
     const standIn = await withStandIn(
       [
         {
@@ -295,7 +322,10 @@ test.group('Copilot: conversation', (group) => {
             { name: 'add_node', args: () => ({ type: 'text' }) },
             { name: 'configure_node', args: () => ({ nodeId: 'ghost', options: {} }) },
             { name: 'connect_nodes', args: () => ({ fromNodeId: 'a', toNodeId: 'a' }) },
-            { name: 'connect_nodes', args: () => ({ fromNodeId: 'a', toNodeId: 'a', slot: 'model' }) },
+            {
+              name: 'connect_nodes',
+              args: () => ({ fromNodeId: 'a', toNodeId: 'a', slot: 'model' }),
+            },
           ],
         },
         { text: 'I could not do that.' },
@@ -402,7 +432,10 @@ test.group('Copilot: conversation', (group) => {
     cleanup,
   }) => {
     const standIn = await withStandIn(
-      [{ calls: [{ name: 'add_node', args: () => ({ type: 'manual-trigger' }) }] }, { text: 'Added.' }],
+      [
+        { calls: [{ name: 'add_node', args: () => ({ type: 'manual-trigger' }) }] },
+        { text: 'Added.' },
+      ],
       cleanup
     )
     const who = await builder(standIn.baseUrl)
@@ -414,7 +447,10 @@ test.group('Copilot: conversation', (group) => {
       .patch(`/api/v1/workflows/${workflow.id}`)
       .loginAs(who.user)
       .withCsrfToken()
-      .json({ blocks: doc.blocks.map((b: any) => ({ ...b, title: 'Mine' })), revision: doc.revision })
+      .json({
+        blocks: doc.blocks.map((b: any) => ({ ...b, title: 'Mine' })),
+        revision: doc.revision,
+      })
     edited.assertStatus(200)
     const shown = await client.get(`${path}/copilot`).loginAs(who.user)
     assert.equal(shown.body().messages.at(-1).content, COPILOT_TEXTS.manualUpdate)

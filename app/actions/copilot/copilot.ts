@@ -138,7 +138,10 @@ function addMessage(
   user: User,
   target: CopilotTarget,
   values: Partial<
-    Pick<CopilotMessage, 'role' | 'type' | 'content' | 'versionId' | 'showVersionCard' | 'counted' | 'usage'>
+    Pick<
+      CopilotMessage,
+      'role' | 'type' | 'content' | 'versionId' | 'showVersionCard' | 'counted' | 'usage'
+    >
   >
 ) {
   return CopilotMessage.create({
@@ -235,11 +238,7 @@ export class ShowCopilotConversation {
 /** One reply is written at a time per builder and document (spec: none sent while pending). */
 const pending = new Set<string>()
 
-function systemPrompt(
-  adapter: CopilotAdapter<any>,
-  catalogue: string,
-  outline: unknown
-): string {
+function systemPrompt(adapter: CopilotAdapter<any>, catalogue: string, outline: unknown): string {
   const noun = adapter.surface === 'workflow' ? 'workflow' : 'bot'
   return [
     `You are the copilot of a visual ${noun} editor. You answer the builder's questions about the ${adapter.surface === 'workflow' ? 'node' : 'block'} types below, and you change the ${noun} only through the tools.`,
@@ -497,4 +496,3 @@ export class SendCopilotMessage {
     return { ...state, isUpdated, document }
   }
 }
-

@@ -17,7 +17,11 @@ async function targetOf(ctx: HttpContext): Promise<CopilotTarget> {
   const user = ctx.auth.user!
   if (ctx.params.workflowId) {
     const { workflow } = await findWorkflowFor(user, ctx.params.workflowId, 'write')
-    return { type: 'workflow', workflow, workspace: await Workspace.findOrFail(workflow.workspaceId) }
+    return {
+      type: 'workflow',
+      workflow,
+      workspace: await Workspace.findOrFail(workflow.workspaceId),
+    }
   }
   const { bot } = await findBotFor(user, ctx.params.botId, 'write')
   return { type: 'bot', bot, workspace: await Workspace.findOrFail(bot.workspaceId) }

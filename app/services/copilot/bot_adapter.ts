@@ -18,6 +18,7 @@ import {
   assertKnownOptions,
   COMMON_TOOLS,
   commonTool,
+  hinted,
   objectArg,
   optionalString,
   pluginFor,
@@ -43,7 +44,10 @@ import {
 const STEP_X = 350
 
 function defaultPosition(bot: BotV6): { x: number; y: number } {
-  const all = [...bot.groups.map((group) => group.graphCoordinates), ...bot.events.map((e) => e.graphCoordinates)]
+  const all = [
+    ...bot.groups.map((group) => group.graphCoordinates),
+    ...bot.events.map((e) => e.graphCoordinates),
+  ]
   if (all.length === 0) return { x: 0, y: 0 }
   const rightmost = all.reduce((a, b) => (b.x > a.x ? b : a))
   return { x: rightmost.x + STEP_X, y: rightmost.y }
@@ -53,7 +57,9 @@ function checked(bot: BotV6): BotV6 {
   const result = validateBot(bot)
   if (!result.ok) {
     const first = result.errors[0]
-    throw new ToolRefusal(`The bot would be invalid: ${first.path ? `${first.path}: ` : ''}${first.message}`)
+    throw new ToolRefusal(
+      `The bot would be invalid: ${first.path ? `${first.path}: ` : ''}${first.message}`
+    )
   }
   return bot
 }
@@ -79,13 +85,18 @@ const TOOLS = [
     {
       type: { type: 'string' },
       groupId: { type: 'string' },
-      groupTitle: { type: 'string', description: 'The title of the new group' },
-      options: { ...objectArg, description: 'Field values, named as describe_node_type says' },
+      groupTitle: hinted({ type: 'string' }, 'The title of the new group'),
+      options: hinted(objectArg, 'Field values, named as describe_node_type says'),
       position: positionArg,
     },
     ['type']
   ),
-  tool('remove_block', 'Removes a block and its edges; its group goes when left empty.', { blockId: { type: 'string' } }, ['blockId']),
+  tool(
+    'remove_block',
+    'Removes a block and its edges; its group goes when left empty.',
+    { blockId: { type: 'string' } },
+    ['blockId']
+  ),
   tool(
     'connect',
     "Links a way out (the start event, a block's exit, or one item of a choice or condition block) to a group. A way out has one edge: a new one replaces the old.",
@@ -101,7 +112,7 @@ const TOOLS = [
   tool('disconnect', 'Removes one edge.', { edgeId: { type: 'string' } }, ['edgeId']),
   tool(
     'configure_block',
-    "Sets fields of a block (merged into its options, or its content for bubbles).",
+    'Sets fields of a block (merged into its options, or its content for bubbles).',
     { blockId: { type: 'string' }, options: objectArg },
     ['blockId', 'options']
   ),
@@ -145,7 +156,9 @@ async function apply(
       const added = addGroup(bot, {
         coordinates: positionOf(args) ?? defaultPosition(bot),
         block,
-        ...(optionalString(args, 'groupTitle') ? { title: optionalString(args, 'groupTitle') } : {}),
+        ...(optionalString(args, 'groupTitle')
+          ? { title: optionalString(args, 'groupTitle') }
+          : {}),
       })
       next = added.bot
       inGroup = added.groupId!
@@ -193,7 +206,11 @@ async function apply(
     if ('blockId' in from && locateBlock(bot, from.blockId)!.group.id === toGroupId) {
       throw new ToolRefusal('A block cannot lead to its own group.')
     }
-    const next = connect(bot, from, toBlockId ? { groupId: toGroupId, blockId: toBlockId } : { groupId: toGroupId })
+    const next = connect(
+      bot,
+      from,
+      toBlockId ? { groupId: toGroupId, blockId: toBlockId } : { groupId: toGroupId }
+    )
     if (next === bot) throw new ToolRefusal('These cannot be linked.')
     const edge = next.edges.find((candidate) => !bot.edges.includes(candidate))
     return { doc: checked(next), result: { edgeId: edge?.id } }
@@ -217,7 +234,10 @@ async function apply(
         ? updateBlockContent(bot, block.id, options)
         : updateBlockOptions(bot, block.id, options)
     const updated = locateBlock(next, block.id)!.block
-    return { doc: checked(next), result: { blockId: block.id, issues: await issuesOf(updated, context) } }
+    return {
+      doc: checked(next),
+      result: { blockId: block.id, issues: await issuesOf(updated, context) },
+    }
   }
 
   if (name === 'rename_group') {
@@ -225,7 +245,10 @@ async function apply(
     if (!bot.groups.some((group) => group.id === groupId)) {
       throw new ToolRefusal(`No group has the id "${groupId}".`)
     }
-    return { doc: checked(renameGroup(bot, groupId, stringArg(args, 'title'))), result: { groupId } }
+    return {
+      doc: checked(renameGroup(bot, groupId, stringArg(args, 'title'))),
+      result: { groupId },
+    }
   }
 
   throw new ToolRefusal(`There is no tool "${name}".`)
@@ -249,7 +272,9 @@ export const botAdapter: CopilotAdapter<BotV6> = {
           type: block.type,
           ...(block.options ? { options: block.options } : {}),
           ...(block.content ? { content: block.content } : {}),
-          ...(block.items ? { items: block.items.map((item) => ({ id: item.id, content: item.content })) } : {}),
+          ...(block.items
+            ? { items: block.items.map((item) => ({ id: item.id, content: item.content })) }
+            : {}),
         })),
       })),
       edges: bot.edges.map((edge) => ({ id: edge.id, from: edge.from, to: edge.to })),

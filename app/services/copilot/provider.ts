@@ -17,8 +17,7 @@ import type { CopilotCredentialDto } from '#shared/copilot'
 /** The model a provider's agent Model node starts with (its 'Chat model' action default). */
 function defaultModelOf(plugin: AnyPlugin): string | undefined {
   const field = plugin.actions?.[MODEL_NODE_ACTION]?.options?.model as
-    | { defaultValue?: unknown }
-    | undefined
+    { defaultValue?: unknown } | undefined
   return typeof field?.defaultValue === 'string' && field.defaultValue
     ? field.defaultValue
     : undefined

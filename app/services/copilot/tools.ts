@@ -61,10 +61,20 @@ export interface CopilotAdapter<D> {
   tools: ToolDefinition[]
   /** The document as the model reads it (ids, types, options, links). */
   outline(doc: D): unknown
-  apply(doc: D, name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome<D>>
+  apply(
+    doc: D,
+    name: string,
+    args: Record<string, unknown>,
+    context: ToolContext
+  ): Promise<ToolOutcome<D>>
 }
 
 export const objectArg = { type: 'object', additionalProperties: true }
+
+/** A parameter with a hint for the model (JSON Schema's description). */
+export function hinted(schema: Record<string, unknown>, hint: string) {
+  return { ...schema, ['description']: hint }
+}
 export const positionArg = {
   type: 'object',
   properties: { x: { type: 'number' }, y: { type: 'number' } },
@@ -155,7 +165,9 @@ export function assertKnownOptions(
   if (action !== undefined) {
     const actions = Object.keys(plugin.actions ?? {})
     if (typeof action !== 'string' || !actions.includes(action)) {
-      throw new ToolRefusal(`"${plugin.name}" has no action "${String(action)}". Its actions: ${actions.join(', ')}.`)
+      throw new ToolRefusal(
+        `"${plugin.name}" has no action "${String(action)}". Its actions: ${actions.join(', ')}.`
+      )
     }
   }
 }

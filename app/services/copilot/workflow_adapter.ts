@@ -2,13 +2,14 @@ import { categoryOn } from '#plugins/define_plugin'
 import { defaultItemsOf, editorViewOf } from '#plugins/derive'
 import { issuesOfBlock } from '#plugins/block_issues'
 import { newId } from '#services/ids'
-import { round2 } from '#shared/bot/graph'
+import { omit, round2 } from '#shared/bot/graph'
 import type { WorkflowBlock, WorkflowEdge, WorkflowSnapshot } from '#shared/workflow/types'
 import { validateWorkflow } from '#shared/workflow/validate'
 import {
   assertKnownOptions,
   COMMON_TOOLS,
   commonTool,
+  hinted,
   objectArg,
   optionalString,
   pluginFor,
@@ -40,7 +41,9 @@ const STEP_X = 300
 function defaultPosition(doc: Doc, after?: WorkflowBlock): { x: number; y: number } {
   if (after) return { x: after.graphCoordinates.x + STEP_X, y: after.graphCoordinates.y }
   if (doc.blocks.length === 0) return { x: 0, y: 0 }
-  const rightmost = doc.blocks.reduce((a, b) => (b.graphCoordinates.x > a.graphCoordinates.x ? b : a))
+  const rightmost = doc.blocks.reduce((a, b) =>
+    b.graphCoordinates.x > a.graphCoordinates.x ? b : a
+  )
   return { x: rightmost.graphCoordinates.x + STEP_X, y: rightmost.graphCoordinates.y }
 }
 
@@ -57,8 +60,7 @@ function reconcileOutgoing(doc: Doc): Doc {
       (edge) => !edge.isAttachment && edge.from.blockId === block.id && !edge.from.conditionId
     )
     if (block.outgoingEdgeId === first?.id) return block
-    const { outgoingEdgeId: _, ...rest } = block
-    return first ? { ...rest, outgoingEdgeId: first.id } : rest
+    return first ? { ...block, outgoingEdgeId: first.id } : omit(block, 'outgoingEdgeId')
   })
   return { ...doc, blocks }
 }
@@ -67,7 +69,9 @@ function checked(doc: Doc): Doc {
   const result = validateWorkflow({ ...doc, name: doc.name || 'Workflow' })
   if (!result.ok) {
     const first = result.errors[0]
-    throw new ToolRefusal(`The workflow would be invalid: ${first.path ? `${first.path}: ` : ''}${first.message}`)
+    throw new ToolRefusal(
+      `The workflow would be invalid: ${first.path ? `${first.path}: ` : ''}${first.message}`
+    )
   }
   return doc
 }
@@ -87,13 +91,18 @@ const TOOLS = [
     {
       type: { type: 'string' },
       title: { type: 'string' },
-      options: { ...objectArg, description: 'Field values, named as describe_node_type says' },
+      options: hinted(objectArg, 'Field values, named as describe_node_type says'),
       position: positionArg,
-      connectFrom: { type: 'string', description: 'The id of the node the new node follows' },
+      connectFrom: hinted({ type: 'string' }, 'The id of the node the new node follows'),
     },
     ['type']
   ),
-  tool('remove_node', 'Removes a node and every edge from or to it.', { nodeId: { type: 'string' } }, ['nodeId']),
+  tool(
+    'remove_node',
+    'Removes a node and every edge from or to it.',
+    { nodeId: { type: 'string' } },
+    ['nodeId']
+  ),
   tool(
     'connect_nodes',
     'Links a node to the next one (its default path, or a condition branch). With slot, plugs a model or tool node into an agent instead.',
@@ -101,14 +110,14 @@ const TOOLS = [
       fromNodeId: { type: 'string' },
       toNodeId: { type: 'string' },
       conditionId: { type: 'string' },
-      slot: { type: 'string', description: "An agent's attachment slot: 'model' or 'tools'" },
+      slot: hinted({ type: 'string' }, "An agent's attachment slot: 'model' or 'tools'"),
     },
     ['fromNodeId', 'toNodeId']
   ),
   tool('disconnect', 'Removes one edge.', { edgeId: { type: 'string' } }, ['edgeId']),
   tool(
     'configure_node',
-    "Sets fields of a node (merged into its options), its title, or whether it is disabled.",
+    'Sets fields of a node (merged into its options), its title, or whether it is disabled.',
     {
       nodeId: { type: 'string' },
       options: objectArg,
@@ -155,7 +164,11 @@ async function apply(
     }
     let next: Doc = { ...doc, blocks: [...doc.blocks, block] }
     if (previous) {
-      const edge: WorkflowEdge = { id: newId(), from: { blockId: previous.id }, to: { blockId: block.id } }
+      const edge: WorkflowEdge = {
+        id: newId(),
+        from: { blockId: previous.id },
+        to: { blockId: block.id },
+      }
       next = reconcileOutgoing({ ...next, edges: [...next.edges, edge] })
     }
     next = checked(next)
@@ -200,7 +213,9 @@ async function apply(
         throw new ToolRefusal(`The "${slotName}" slot takes ${accepts.join(' or ')} nodes only.`)
       }
       const inSlot = (edge: WorkflowEdge) =>
-        edge.isAttachment === true && edge.from.blockId === from.id && edge.attachmentName === slot.name
+        edge.isAttachment === true &&
+        edge.from.blockId === from.id &&
+        edge.attachmentName === slot.name
       if (doc.edges.some((edge) => inSlot(edge) && edge.to.blockId === to.id)) {
         return { doc, result: { unchanged: 'already plugged in' } }
       }
@@ -212,7 +227,10 @@ async function apply(
         attachmentName: slot.name,
       }
       const kept = slot.multiple ? doc.edges : doc.edges.filter((existing) => !inSlot(existing))
-      return { doc: checked(reconcileOutgoing({ ...doc, edges: [...kept, edge] })), result: { edgeId: edge.id } }
+      return {
+        doc: checked(reconcileOutgoing({ ...doc, edges: [...kept, edge] })),
+        result: { edgeId: edge.id },
+      }
     }
     const conditionId = optionalString(args, 'conditionId')
     if (conditionId && !from.conditions?.some((condition) => condition.id === conditionId)) {
@@ -231,13 +249,20 @@ async function apply(
       from: conditionId ? { blockId: from.id, conditionId } : { blockId: from.id },
       to: { blockId: to.id },
     }
-    return { doc: checked(reconcileOutgoing({ ...doc, edges: [...doc.edges, edge] })), result: { edgeId: edge.id } }
+    return {
+      doc: checked(reconcileOutgoing({ ...doc, edges: [...doc.edges, edge] })),
+      result: { edgeId: edge.id },
+    }
   }
 
   if (name === 'disconnect') {
     const edgeId = stringArg(args, 'edgeId')
-    if (!doc.edges.some((edge) => edge.id === edgeId)) throw new ToolRefusal(`No edge has the id "${edgeId}".`)
-    const next = reconcileOutgoing({ ...doc, edges: doc.edges.filter((edge) => edge.id !== edgeId) })
+    if (!doc.edges.some((edge) => edge.id === edgeId))
+      throw new ToolRefusal(`No edge has the id "${edgeId}".`)
+    const next = reconcileOutgoing({
+      ...doc,
+      edges: doc.edges.filter((edge) => edge.id !== edgeId),
+    })
     return { doc: checked(next), result: { removed: edgeId } }
   }
 
