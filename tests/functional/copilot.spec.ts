@@ -426,6 +426,22 @@ test.group('Copilot: conversation', (group) => {
     assert.equal(response.body().usage.totalMessages, 0)
   })
 
+  test('without AI credits the chat says so and the model is not called', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const standIn = await withStandIn([{ text: 'never' }], cleanup)
+    const who = await builder(standIn.baseUrl)
+    await db.from('users').where('id', who.user.id).update({ ai_credits: 0 })
+    const workflow = await emptyWorkflow(who)
+    const response = await send(client, who, `/api/workflows/${workflow.id}`, 'Hello')
+    response.assertStatus(200)
+    assert.match(response.body().messages.at(-1).content, /no AI credits left/)
+    assert.lengthOf(standIn.requests, 0)
+    assert.equal(response.body().usage.totalMessages, 0)
+  })
+
   test('a builder’s own edit after a copilot change adds the note once', async ({
     client,
     assert,
