@@ -33,8 +33,9 @@ export default class extends BaseSchema {
       // Token counts and credits of the reply (JSON), or the suggestions of a SUGGESTION.
       table.text('usage').nullable()
       table.timestamp('created_at').notNullable()
-      table.index(['document_type', 'document_id', 'user_id', 'created_at'])
-      table.index(['user_id', 'counted'])
+      // Named: the generated names pass MySQL's 64-character limit.
+      table.index(['document_type', 'document_id', 'user_id'], 'copilot_messages_conversation_index')
+      table.index(['user_id', 'counted'], 'copilot_messages_usage_index')
     })
   }
 
