@@ -34,7 +34,10 @@ export default class extends BaseSchema {
       table.text('usage').nullable()
       table.timestamp('created_at').notNullable()
       // Named: the generated names pass MySQL's 64-character limit.
-      table.index(['document_type', 'document_id', 'user_id'], 'copilot_messages_conversation_index')
+      table.index(
+        ['document_type', 'document_id', 'user_id'],
+        'copilot_messages_conversation_index'
+      )
       table.index(['user_id', 'counted'], 'copilot_messages_usage_index')
     })
   }
