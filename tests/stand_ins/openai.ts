@@ -14,6 +14,7 @@ import { sendJson as send, startStandIn, type StandInExchange } from './stand_in
  *   POST /v1/images/generations (b64_json or url), GET /v1/models ({data} or a bare array).
  * - GET /files/* (no key): an mp3, a png and an html page, for transcription and vision.
  *
+ * `script(body)` scripts the assistant's messages (tool calls of a copilot, say).
  * `failWith(status, body)` makes every /v1 call answer that error until `failWith(null)`.
  */
 
@@ -56,6 +57,12 @@ export interface OpenAiStandInOptions {
   toolCalls?: 'once' | 'always'
   /** The arguments of the tool call the stand-in asks for. */
   toolArguments?: Record<string, unknown>
+  /**
+   * Scripted assistant messages (tool calls included) for agents that drive tools of their
+   * own, like the copilot: called for each chat completion; undefined falls back to the
+   * default behaviour.
+   */
+  script?: (body: any) => Record<string, unknown> | undefined
   /** The chat answer (default: 'Echo: ' and the last user text). */
   reply?: (body: any) => string
   /** Transcription text. */
@@ -84,7 +91,9 @@ export async function startOpenAiStandIn(options: OpenAiStandInOptions) {
   const invalid = (res: ServerResponse, message: string, status = 400) =>
     send(res, status, { error: { message, type: 'invalid_request_error', code: null } })
 
-  function chatAnswer(body: any) {
+  function chatAnswer(body: any): any {
+    const scripted = options.script?.(body)
+    if (scripted) return { role: 'assistant', content: null, ...scripted }
     const messages: any[] = body.messages
     const hasTools = Array.isArray(body.tools) && body.tools.length > 0
     const toolResults = messages.filter((message) => message.role === 'tool')

@@ -12,6 +12,7 @@ import { newId } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
 import { assertNoIssues, issuesOfBlocks } from '#plugins/block_issues'
 import type { BlockIssue } from '#shared/block_issues'
+import type { VersionKind } from '#shared/history/types'
 import { claimRevision } from '#services/draft_revision'
 import db from '@adonisjs/lucid/services/db'
 import { createBotContent } from '#shared/bot/new_bot'
@@ -238,7 +239,13 @@ export class UpdateBot {
    * With `actor`, blocks added by this save must be enabled on the actor's plan; blocks the
    * bot already had stay editable (and removable) after an admin disables their plugin.
    */
-  async handle(bot: Bot, patch: BotPatch, actor?: { user: User; workspace: Workspace }) {
+  async handle(
+    bot: Bot,
+    patch: BotPatch,
+    actor?: { user: User; workspace: Workspace },
+    /** 'assistant': the copilot's change, kept as a version of its own (docs/copilot.md). */
+    options: { kind?: VersionKind } = {}
+  ) {
     let contentChanged = false
     if (actor && patch.groups) {
       const before = new Set(blockTypes(bot.groups))
@@ -346,7 +353,7 @@ export class UpdateBot {
       await bot.save()
     }
     // A builder's save lands in their open draft version of the history.
-    if (contentChanged && actor) await recordBotVersion(bot, actor.user)
+    if (contentChanged && actor) await recordBotVersion(bot, actor.user, { kind: options.kind })
     return bot
   }
 }

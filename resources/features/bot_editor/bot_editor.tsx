@@ -25,6 +25,7 @@ import { GraphCanvas } from './graph_canvas'
 import { BlocksSidebar } from './blocks_sidebar'
 import { EditorPreview } from './editor_preview'
 import { EngineUpdateWarning } from './engine_update_warning'
+import { BotCopilot } from './bot_copilot'
 import type { EditorPageProps } from './types'
 
 /*
@@ -134,6 +135,7 @@ export function BotEditor({
                   <GraphCanvas graphNavigation={graphNavigation} />
                   {!readOnly && <BlocksSidebar plugins={plugins} />}
                   <OpenBlockSettings />
+                  {!readOnly && <BotCopilot />}
                 </>
               )}
               {(tab === 'edit' || tab === 'theme') && currentUserMode !== 'guest' && (

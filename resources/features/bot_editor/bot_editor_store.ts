@@ -191,6 +191,8 @@ export function createBotEditorStore(init: {
         set({
           history: push(state.history, bot),
           savedBot: bot,
+          // Written elsewhere (a restore, the copilot): later saves build on its revision.
+          ...(bot.revision !== undefined ? { revision: bot.revision, conflict: false } : {}),
           lastEdit: null,
           openBlockId: null,
           selection: { groups: {}, edges: {} },

@@ -17,6 +17,11 @@ import type { BotSaveResponse } from './types'
 
 /** The bot's history: the shared history panel (editor_shell) on bot versions. */
 export function BotHistory() {
+  return <HistoryPanel adapter={useBotHistoryAdapter()} />
+}
+
+/** Bot versions as the shared history panel and the copilot's previews read them. */
+export function useBotHistoryAdapter(): HistoryAdapter<BotSnapshot> {
   const api = useBotEditorApi()
   const botId = useBotEditor((state) => state.botId)
   const readOnly = useBotEditor((state) => state.readOnly)
@@ -67,8 +72,7 @@ export function BotHistory() {
     }),
     [api, botId, readOnly, plugins]
   )
-
-  return <HistoryPanel adapter={adapter} />
+  return adapter
 }
 
 /** A version's graph on a read-only canvas of its own (its own store, its own viewport). */

@@ -16,6 +16,11 @@ import type { WorkflowHistory, WorkflowSaveResponse } from './types'
 
 /** The workflow's history: the shared history panel (editor_shell) on workflow versions. */
 export function HistoryPopover() {
+  return <HistoryPanel adapter={useWorkflowHistoryAdapter()} />
+}
+
+/** Workflow versions as the shared history panel and the copilot's previews read them. */
+export function useWorkflowHistoryAdapter(): HistoryAdapter<WorkflowSnapshot> {
   const api = useWorkflowEditorApi()
   const workflowId = useWorkflowEditor((state) => state.workflowId)
   const readOnly = useWorkflowEditor((state) => state.readOnly)
@@ -67,8 +72,7 @@ export function HistoryPopover() {
     }),
     [api, workflowId, readOnly, plugins]
   )
-
-  return <HistoryPanel adapter={adapter} />
+  return adapter
 }
 
 /** A version's graph on a read-only canvas of its own (its own store, its own viewport). */

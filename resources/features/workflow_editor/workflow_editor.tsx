@@ -21,6 +21,7 @@ import { WorkflowCanvas } from './workflow_canvas'
 import { NodePalette } from './node_palette'
 import { NodeSettings } from './node_settings'
 import { useWorkflowRun } from './use_workflow_run'
+import { WorkflowCopilot } from './workflow_copilot'
 import type { WorkflowPageProps } from './types'
 
 /** Ctrl/Cmd+D duplicates the selected nodes (or the open one). */
@@ -89,6 +90,7 @@ export function WorkflowEditor({
               <div className="relative min-w-0 flex-1">
                 <WorkflowCanvas />
                 <NodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
+                {!readOnly && <WorkflowCopilot />}
               </div>
             </main>
           </div>

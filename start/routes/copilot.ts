@@ -1,0 +1,16 @@
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const CopilotController = () => import('#controllers/copilot/copilot_controller')
+
+/*
+| The AI copilot of the workflow and bot editors (docs/copilot.md): session + XSRF header.
+*/
+router
+  .group(() => {
+    router.get('/api/workflows/:workflowId/copilot', [CopilotController, 'show'])
+    router.post('/api/workflows/:workflowId/copilot/messages', [CopilotController, 'send'])
+    router.get('/api/bots/:botId/copilot', [CopilotController, 'show'])
+    router.post('/api/bots/:botId/copilot/messages', [CopilotController, 'send'])
+  })
+  .use(middleware.auth())
