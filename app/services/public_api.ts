@@ -11,6 +11,8 @@ export const PUBLIC_API: readonly RegExp[] = [
   /^\/api\/v1\/workflows\/[^/]+\/webhook/,
   // Event triggers: services such as Telegram and Slack call them (the plugin checks them).
   /^\/api\/v1\/workflows\/[^/]+\/events\//,
+  // Stripe's events; their signature is checked (app/actions/billing/handle_stripe_event.ts).
+  /^\/api\/stripe\/webhook$/,
   /^\/api\/v1\/typebots\/[^/]+\/blocks\/[^/]+\/results\/[^/]+\/executeWebhook/,
 ]
 
