@@ -58,10 +58,30 @@ function billingGroup(group: { setup: (fn: () => Promise<() => Promise<void>>) =
     stripe = await startStripeStandIn({
       secretKey: SECRET_KEY,
       prices: [
-        { id: PRICES.STRIPE_PRICE_BASIC_MONTHLY, unit_amount: 3900, currency: 'usd', interval: 'month' },
-        { id: PRICES.STRIPE_PRICE_BASIC_YEARLY, unit_amount: 39000, currency: 'usd', interval: 'year' },
-        { id: PRICES.STRIPE_PRICE_STANDARD_MONTHLY, unit_amount: 8900, currency: 'usd', interval: 'month' },
-        { id: PRICES.STRIPE_PRICE_STANDARD_YEARLY, unit_amount: 89000, currency: 'usd', interval: 'year' },
+        {
+          id: PRICES.STRIPE_PRICE_BASIC_MONTHLY,
+          unit_amount: 3900,
+          currency: 'usd',
+          interval: 'month',
+        },
+        {
+          id: PRICES.STRIPE_PRICE_BASIC_YEARLY,
+          unit_amount: 39000,
+          currency: 'usd',
+          interval: 'year',
+        },
+        {
+          id: PRICES.STRIPE_PRICE_STANDARD_MONTHLY,
+          unit_amount: 8900,
+          currency: 'usd',
+          interval: 'month',
+        },
+        {
+          id: PRICES.STRIPE_PRICE_STANDARD_YEARLY,
+          unit_amount: 89000,
+          currency: 'usd',
+          interval: 'year',
+        },
       ],
       webhook: { url: webhookUrl(), secret: WEBHOOK_SECRET },
     })
@@ -282,10 +302,7 @@ test.group('Billing: checkout and portal', (group) => {
       .withCsrfToken()
       .header('accept', 'application/json')
     json.assertStatus(403)
-    const tab = await client
-      .get(`/settings/account/billing${qs}`)
-      .loginAs(member)
-      .withInertia()
+    const tab = await client.get(`/settings/account/billing${qs}`).loginAs(member).withInertia()
     assert.isFalse(tab.inertiaProps.billing.canManage)
   })
 
@@ -305,9 +322,16 @@ test.group('Billing: checkout and portal', (group) => {
 
     const { user, workspace } = await checkoutAs(client)
     await workspace.refresh()
-    const response = await client.post('/billing/portal').loginAs(user).withInertia().withCsrfToken()
+    const response = await client
+      .post('/billing/portal')
+      .loginAs(user)
+      .withInertia()
+      .withCsrfToken()
     response.assertStatus(409)
-    assert.match(String(response.header('x-inertia-location')), new RegExp(`^${stripe.baseUrl}/portal/bps_`))
+    assert.match(
+      String(response.header('x-inertia-location')),
+      new RegExp(`^${stripe.baseUrl}/portal/bps_`)
+    )
     const call = stripe.calls.filter((c) => c.path === '/v1/billing_portal/sessions').at(-1)!
     assert.equal(call.body.customer, workspace.stripeId)
     assert.equal(
@@ -365,7 +389,10 @@ test.group('Billing: webhooks', (group) => {
 
   test('a redelivered event changes nothing', async ({ client, assert }) => {
     const { workspace, subscription } = await subscribed(client)
-    const failed = stripeEvent('invoice.payment_failed', stripe.renewalInvoice(subscription.id, 'open'))
+    const failed = stripeEvent(
+      'invoice.payment_failed',
+      stripe.renewalInvoice(subscription.id, 'open')
+    )
     const first = await send(failed)
     assert.equal(first.status, 200)
     await workspace.refresh()
@@ -412,7 +439,11 @@ test.group('Billing: webhooks', (group) => {
     assert.equal(tampered.status, 400)
     // Older than the SDK's 5-minute tolerance: a replayed capture.
     const stale = await post({
-      'stripe-signature': signStripePayload(payload, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600),
+      'stripe-signature': signStripePayload(
+        payload,
+        WEBHOOK_SECRET,
+        Math.floor(Date.now() / 1000) - 3600
+      ),
     })
     assert.equal(stale.status, 400)
     await workspace.refresh()
@@ -502,7 +533,9 @@ test.group('Billing: webhooks', (group) => {
       'location',
       '/past-due'
     )
-    ;(await client.get('/bots/plans').loginAs(user).withInertia()).assertInertiaComponent('bots/plans')
+    ;(await client.get('/bots/plans').loginAs(user).withInertia()).assertInertiaComponent(
+      'bots/plans'
+    )
     const pastDue = await client.get('/past-due').loginAs(user).withInertia()
     assert.isTrue(pastDue.inertiaProps.billing.isPastDue)
     assert.equal(pastDue.inertiaProps.billing.subscription.status, 'past_due')

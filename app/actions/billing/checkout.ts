@@ -29,7 +29,8 @@ function notConfigured() {
  */
 async function customerFor(workspace: Workspace, input: CheckoutInput): Promise<string> {
   const stripe = stripeClient()
-  const taxId = input.taxId && input.taxIdType ? { type: input.taxIdType, value: input.taxId } : null
+  const taxId =
+    input.taxId && input.taxIdType ? { type: input.taxIdType, value: input.taxId } : null
   if (!workspace.stripeId) {
     const customer = await stripe.customers.create({
       name: input.company,
@@ -67,7 +68,7 @@ export async function startCheckout(
     throw new AppError('This plan is not for sale', {
       status: 422,
       field: 'period',
-      description: `No ${input.period === 'month' ? 'monthly' : 'yearly'} price is configured for it.`,
+      description: 'No price is configured for this billing period.',
     })
   }
   if (await liveSubscriptionOf(workspace.id)) {

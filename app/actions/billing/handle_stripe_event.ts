@@ -10,7 +10,13 @@ import User from '#models/user'
 import Workspace from '#models/workspace'
 import { LIVE_STATUSES } from '#services/billing/billing'
 import { planOfPrice, stripeClient, webhookSecret } from '#services/billing/stripe'
-import { billingEnabled, clampPlanEnd, defaultPlanName, getPlan, planEndDate } from '#services/plans'
+import {
+  billingEnabled,
+  clampPlanEnd,
+  defaultPlanName,
+  getPlan,
+  planEndDate,
+} from '#services/plans'
 import { BILLING_PERIODS, PAID_PLANS, type BillingPeriod, type PaidPlanName } from '#shared/billing'
 import { PLAN_NAMES, type PlanDefinition, type PlanName } from '#shared/plans'
 
@@ -155,10 +161,7 @@ function pricedPlan(subscription: Stripe.Subscription) {
 }
 
 /** Stores the subscription as Stripe describes it and gives the workspace its plan. */
-async function applySubscription(
-  subscription: Stripe.Subscription,
-  ctx: Apply
-): Promise<boolean> {
+async function applySubscription(subscription: Stripe.Subscription, ctx: Apply): Promise<boolean> {
   const { trx, fallback } = ctx
   const priced = pricedPlan(subscription)
   const customer = idOf(subscription.customer)
@@ -299,7 +302,9 @@ async function syncCreatorPlan(
     if (!followsBilling && rank(best.plan) < rank(creator.plan)) return
     if (!followsBilling && rank(best.plan) === rank(creator.plan) && !best.currentPeriodEnd) return
     creator.plan = best.plan
-    creator.planEndsAt = best.currentPeriodEnd ? clampPlanEnd(best.currentPeriodEnd) : creator.planEndsAt
+    creator.planEndsAt = best.currentPeriodEnd
+      ? clampPlanEnd(best.currentPeriodEnd)
+      : creator.planEndsAt
   } else if (followsBilling) {
     creator.plan = fallback.name
     creator.planEndsAt = planEndDate(fallback)

@@ -15,7 +15,8 @@ export default class PagesController {
       plans,
       billingEnabled: enabled,
       // What an admin still has to set; nothing secret, only the variable names.
-      billingMissing: enabled || !isAdminEmail(ctx.auth.user!.email) ? [] : missingBillingSettings(),
+      billingMissing:
+        enabled || !isAdminEmail(ctx.auth.user!.email) ? [] : missingBillingSettings(),
       pricing: await pricingCards(plans),
       billing: current && enabled ? await billingTab(ctx.auth.user!, current.workspace) : null,
     })
