@@ -72,9 +72,12 @@ export default class SettingsController {
       const { plan, expired } = await effectivePlan(user, current.workspace)
       props.plan = plan
       props.planExpired = expired
-      props.billing = await billingTab(user, current.workspace)
+      const billing = await billingTab(user, current.workspace)
+      props.billing = billing
       // Deferred: Stripe answers after the tab shows; a failure shows in the list's place.
-      props.invoices = ctx.inertia.defer(() => invoicesOf(user, current.workspace))
+      if (billing.enabled && billing.canManage) {
+        props.invoices = ctx.inertia.defer(() => invoicesOf(user, current.workspace))
+      }
     }
     return ctx.inertia.render('settings/index', props)
   }
