@@ -98,6 +98,17 @@ export default await Env.create(new URL('../', import.meta.url), {
   ] as const),
   // Stripe billing: its secret key turns billing on (and the FREE default plan with it).
   STRIPE_SECRET_KEY: Env.schema.string.optional(),
+  // Signs the webhook events (POST /api/stripe/webhook); billing stays off without it.
+  STRIPE_WEBHOOK_SECRET: Env.schema.string.optional(),
+  // Stripe price ids per plan and period; a plan is for sale once one of its prices is set.
+  STRIPE_PRICE_BASIC_MONTHLY: Env.schema.string.optional(),
+  STRIPE_PRICE_BASIC_YEARLY: Env.schema.string.optional(),
+  STRIPE_PRICE_STANDARD_MONTHLY: Env.schema.string.optional(),
+  STRIPE_PRICE_STANDARD_YEARLY: Env.schema.string.optional(),
+  STRIPE_PRICE_ENTERPRIZE_MONTHLY: Env.schema.string.optional(),
+  STRIPE_PRICE_ENTERPRIZE_YEARLY: Env.schema.string.optional(),
+  // Another Stripe API base URL (stripe-mock, the tests' stand-in); empty: api.stripe.com.
+  STRIPE_API_URL: Env.schema.string.optional({ format: 'url', tld: false }),
 
   GITHUB_CLIENT_ID: Env.schema.string.optional(),
   GITHUB_CLIENT_SECRET: Env.schema.string.optional(),

@@ -3,7 +3,13 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { isAdminEmail } from '#services/admins'
 
-const PAST_DUE_ALLOWED = ['/bots/plans', '/past-due', '/settings/account/billing']
+// The billing tab and portal stay open: they are how a failed payment is fixed.
+const PAST_DUE_ALLOWED = [
+  '/bots/plans',
+  '/past-due',
+  '/settings/account/billing',
+  '/billing/portal',
+]
 
 /**
  * App pages run in a workspace. A suspended workspace leads to /suspended and a past-due one

@@ -5,7 +5,8 @@ import type { AuthorizerResponse } from '@adonisjs/bouncer/types'
 import { roleIn } from '#services/workspace_access'
 
 /**
- * Workspace-scoped reads need membership; settings, members and deletion need the ADMIN role.
+ * Workspace-scoped reads need membership; settings, members, billing and deletion need the
+ * ADMIN role.
  */
 export default class WorkspacePolicy extends BasePolicy {
   async view(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
@@ -17,6 +18,11 @@ export default class WorkspacePolicy extends BasePolicy {
   }
 
   async manageMembers(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
+    return (await roleIn(user, workspace.id)) === 'ADMIN'
+  }
+
+  /** Buying a plan, the billing portal and the invoices (docs/billing.md). */
+  async manageBilling(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
     return (await roleIn(user, workspace.id)) === 'ADMIN'
   }
 

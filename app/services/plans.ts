@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import env from '#start/env'
+import { missingBillingSettings } from '#services/billing/stripe'
 import Plan from '#models/plan'
 import { DEFAULT_PLANS, parseDuration, type PlanDefinition, type PlanName } from '#shared/plans'
 
@@ -35,9 +36,12 @@ export async function listPlans(): Promise<PlanDefinition[]> {
   }))
 }
 
-/** Billing is on once Stripe's secret key is configured. */
+/**
+ * Billing is on once Stripe is configured: secret key, webhook secret and at least one
+ * price (app/services/billing/stripe.ts, docs/billing.md).
+ */
 export function billingEnabled(): boolean {
-  return !!env.get('STRIPE_SECRET_KEY')
+  return missingBillingSettings().length === 0
 }
 
 /**

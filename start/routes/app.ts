@@ -15,6 +15,7 @@ const CredentialOAuthController = () => import('#controllers/settings/credential
 const AdminPluginsController = () => import('#controllers/admin/plugins_controller')
 const AdminAiPricesController = () => import('#controllers/admin/ai_prices_controller')
 const AdminWorkspacesController = () => import('#controllers/admin/workspaces_controller')
+const BillingController = () => import('#controllers/billing/billing_controller')
 const PluginsApiController = () => import('#controllers/api/plugins_controller')
 const PluginFetchersController = () => import('#controllers/api/plugin_fetchers_controller')
 const PluginCallsController = () => import('#controllers/api/plugin_calls_controller')
@@ -61,6 +62,8 @@ router
     router.post('/vectors/:id/search', [KnowledgeStoresController, 'search'])
     router.get('/suspended', [PagesController, 'suspended'])
     router.get('/past-due', [PagesController, 'pastDue'])
+    router.post('/billing/checkout', [BillingController, 'checkout'])
+    router.post('/billing/portal', [BillingController, 'portal'])
     router.get('/dashboard', ({ response }) => response.redirect('/bots'))
     router.get('/_app', ({ response }) => response.redirect('/bots'))
     router.get('/account', ({ response }) => response.redirect('/settings/account/profile'))
@@ -104,6 +107,9 @@ router
     router.post('/admin/users/:id/ai-credits', [AdminWorkspacesController, 'grantCredits'])
   })
   .use([middleware.auth(), middleware.workspace()])
+
+// Stripe's signed events (docs/billing.md); no session, no CSRF (app/services/public_api.ts).
+router.post('/api/stripe/webhook', [BillingController, 'webhook'])
 
 // JSON calls of the app's own pages (session + XSRF header).
 router

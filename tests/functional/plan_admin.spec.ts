@@ -15,7 +15,23 @@ import { createUser, firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
  * workspace:plan` change plans, suspensions and credits, and every change is audited.
  */
 
-type EnvKey = 'DEFAULT_WORKSPACE_PLAN' | 'STRIPE_SECRET_KEY'
+type EnvKey =
+  | 'DEFAULT_WORKSPACE_PLAN'
+  | 'STRIPE_SECRET_KEY'
+  | 'STRIPE_WEBHOOK_SECRET'
+  | 'STRIPE_PRICE_STANDARD_MONTHLY'
+  | 'STRIPE_API_URL'
+
+/**
+ * Billing configured (docs/billing.md); the API URL refuses connections at once, so that
+ * no test here reaches api.stripe.com (tests/functional/billing.spec.ts talks to a stand-in).
+ */
+const STRIPE_ON = {
+  STRIPE_SECRET_KEY: 'sk_test_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
+  STRIPE_PRICE_STANDARD_MONTHLY: 'price_x',
+  STRIPE_API_URL: 'http://127.0.0.1:9',
+}
 
 /** Runs `fn` with these variables (undefined: unset), then puts the old values back. */
 async function withEnv<T>(vars: Partial<Record<EnvKey, string | undefined>>, fn: () => Promise<T>) {
@@ -59,14 +75,11 @@ test.group('Plans: the default plan follows billing', () => {
   })
 
   test('with Stripe configured the spec default FREE holds', async ({ assert }) => {
-    await withEnv(
-      { DEFAULT_WORKSPACE_PLAN: undefined, STRIPE_SECRET_KEY: 'sk_test_x' },
-      async () => {
-        const user = await createUser()
-        assert.equal(user.plan, 'FREE')
-        assert.equal((await firstWorkspaceOf(user)).plan, 'FREE')
-      }
-    )
+    await withEnv({ DEFAULT_WORKSPACE_PLAN: undefined, ...STRIPE_ON }, async () => {
+      const user = await createUser()
+      assert.equal(user.plan, 'FREE')
+      assert.equal((await firstWorkspaceOf(user)).plan, 'FREE')
+    })
   })
 
   test('DEFAULT_WORKSPACE_PLAN wins over both', async ({ assert }) => {
@@ -84,7 +97,12 @@ test.group('Plans: the default plan follows billing', () => {
       page.assertStatus(200)
       assert.isFalse(page.inertiaProps.billingEnabled)
     })
+    // A secret key alone is not enough: without the webhook secret nothing could be trusted.
     await withEnv({ STRIPE_SECRET_KEY: 'sk_test_x' }, async () => {
+      const page = await client.get('/bots/plans').loginAs(user).withInertia()
+      assert.isFalse(page.inertiaProps.billingEnabled)
+    })
+    await withEnv(STRIPE_ON, async () => {
       const page = await client.get('/bots/plans').loginAs(user).withInertia()
       assert.isTrue(page.inertiaProps.billingEnabled)
     })

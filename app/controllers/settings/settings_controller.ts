@@ -8,6 +8,23 @@ import { toInvitationDto, toMemberDto } from '#dtos/workspace_dto'
 import { PHOTO_MAX_BYTES } from '#validators/user'
 import { credentialsTabProps } from '#controllers/settings/credentials_controller'
 import { aiUsageSummary } from '#services/ai/credits'
+import { billingTab, canManageBilling, listInvoices } from '#services/billing/billing'
+import type User from '#models/user'
+import type Workspace from '#models/workspace'
+import type { InvoiceDto } from '#shared/billing'
+
+/** The invoices list of Billing & Usage: only the workspace's ADMINs read it. */
+async function invoicesOf(
+  user: User,
+  workspace: Workspace
+): Promise<{ items: InvoiceDto[]; error: string | null }> {
+  if (!(await canManageBilling(user, workspace))) return { items: [], error: null }
+  try {
+    return { items: await listInvoices(workspace), error: null }
+  } catch (error) {
+    return { items: [], error: (error as Error).message }
+  }
+}
 
 export const SETTINGS_TABS = {
   account: ['profile', 'preferences', 'keys', 'credentials', 'billing'],
@@ -55,6 +72,12 @@ export default class SettingsController {
       const { plan, expired } = await effectivePlan(user, current.workspace)
       props.plan = plan
       props.planExpired = expired
+      const billing = await billingTab(user, current.workspace)
+      props.billing = billing
+      // Deferred: Stripe answers after the tab shows; a failure shows in the list's place.
+      if (billing.enabled && billing.canManage) {
+        props.invoices = ctx.inertia.defer(() => invoicesOf(user, current.workspace))
+      }
     }
     return ctx.inertia.render('settings/index', props)
   }

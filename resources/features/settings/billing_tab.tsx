@@ -1,6 +1,12 @@
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import type { PlanDefinition } from '#shared/plans'
+import type { BillingTabDto } from '#shared/billing'
+import {
+  ChatUsageSection,
+  InvoicesSection,
+  SubscriptionSection,
+} from '~/features/billing/subscription'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { Badge } from '~/components/ui/badge'
 import { buttonVariants } from '~/components/ui/button'
@@ -13,9 +19,11 @@ import { AiUsageSection } from './ai_usage_section'
 export function BillingTab({
   plan,
   planExpired,
+  billing,
 }: {
   plan?: PlanDefinition
   planExpired?: boolean
+  billing?: BillingTabDto
 }) {
   const { t } = useTranslation()
   const { currentWorkspace, user } = usePageProps()
@@ -78,6 +86,10 @@ export function BillingTab({
           </Link>
         </div>
       </SettingsSection>
+
+      {billing?.enabled && <SubscriptionSection billing={billing} />}
+      {billing && <ChatUsageSection billing={billing} />}
+      {billing?.enabled && billing.canManage && <InvoicesSection />}
 
       <AiUsageSection />
 

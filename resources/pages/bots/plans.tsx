@@ -2,6 +2,9 @@ import { Head, Link } from '@inertiajs/react'
 import { InfoIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import type { PlanDefinition } from '#shared/plans'
+import type { BillingTabDto, PricingCardDto } from '#shared/billing'
+import { ChatTiersTable, PricingCards, StripeReturnNotice } from '~/features/billing/pricing'
+import { ChatUsageSection, PastDueAlert } from '~/features/billing/subscription'
 import { AppLayout, PageHeader } from '~/features/shell/app_layout'
 import { Badge } from '~/components/ui/badge'
 import { usePageProps } from '~/hooks/use_shared_props'
@@ -12,9 +15,15 @@ import { FEATURE_KEYS, FeatureMark, LIMIT_KEYS, useLimitText } from '~/features/
 export default function Plans({
   plans,
   billingEnabled,
+  billingMissing = [],
+  pricing = [],
+  billing = null,
 }: {
   plans: PlanDefinition[]
   billingEnabled: boolean
+  billingMissing?: string[]
+  pricing?: PricingCardDto[]
+  billing?: BillingTabDto | null
 }) {
   const { t } = useTranslation()
   const { currentWorkspace, user } = usePageProps()
@@ -42,7 +51,21 @@ export default function Plans({
                 {t('planAdmin.title')}
               </Link>
             )}
+            {billingMissing.length > 0 && (
+              <span className="w-full text-xs text-muted-foreground" data-testid="billing-missing">
+                {t('stripeBilling.missing', { names: billingMissing.join(', ') })}
+              </span>
+            )}
           </div>
+        )}
+        {billingEnabled && (
+          <>
+            <StripeReturnNotice billing={billing} />
+            {billing && <PastDueAlert billing={billing} />}
+            {pricing.length > 0 && <PricingCards cards={pricing} billing={billing} />}
+            {billing && <ChatUsageSection billing={billing} />}
+            {pricing.length > 0 && <ChatTiersTable plans={plans} cards={pricing} />}
+          </>
         )}
         {/* relative: the table's screen-reader texts (absolutely placed) scroll with it
             instead of widening the page. */}

@@ -1,3 +1,4 @@
+import type { BillingTabDto } from '#shared/billing'
 import { Head, Link, router } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import {
@@ -42,6 +43,7 @@ interface Props {
   memberLimit?: number
   plan?: PlanDefinition
   planExpired?: boolean
+  billing?: BillingTabDto
   credentials?: CredentialRecordDto[]
   credentialTypes?: CredentialTypeDto[]
 }
@@ -198,7 +200,9 @@ function SettingsPanel(props: Props) {
         />
       )
     case 'billing':
-      return <BillingTab plan={props.plan} planExpired={props.planExpired} />
+      return (
+        <BillingTab plan={props.plan} planExpired={props.planExpired} billing={props.billing} />
+      )
     case 'credentials':
       return (
         <CredentialsTab

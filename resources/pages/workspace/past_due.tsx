@@ -6,8 +6,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/com
 import { buttonVariants } from '~/components/ui/button'
 import { WorkspaceSwitcher } from '~/features/shell/workspace_switcher'
 import { usePageProps } from '~/hooks/use_shared_props'
+import type { BillingTabDto } from '#shared/billing'
+import { PastDueAlert } from '~/features/billing/subscription'
 
-export default function PastDue() {
+export default function PastDue({ billing = null }: { billing?: BillingTabDto | null }) {
   const { t } = useTranslation()
   const { currentWorkspace } = usePageProps()
   return (
@@ -26,6 +28,7 @@ export default function PastDue() {
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-3">
+          {billing && <PastDueAlert billing={billing} />}
           <Link href="/bots/plans" className={buttonVariants()} data-testid="past-due-plans">
             {t('workspaceState.pastDue.viewPlans')}
           </Link>

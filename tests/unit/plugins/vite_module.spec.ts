@@ -47,10 +47,7 @@ test.group('Vite: the generated plugin modules', (group) => {
 
   test('the chat page’s module globs the viewers only', async ({ assert }) => {
     const { code } = await load([NAME], 'virtual:flowcraft/viewers')
-    assert.include(
-      code,
-      `import.meta.glob('/plugins/*/viewer.tsx', { import: 'default' })`
-    )
+    assert.include(code, `import.meta.glob('/plugins/*/viewer.tsx', { import: 'default' })`)
     assert.notInclude(code, 'index.ts')
     // The fixture has no viewer: nothing of it is imported by the chat page.
     assert.notInclude(code, FIXTURE)
