@@ -57,7 +57,7 @@ function legacyBot() {
     startEdgeId: 'e_start',
     groups: [
       group('g1', 'Handover', 0, [
-        { id: 'b_chatwoot', type: 'Chatwoot', options: { websiteToken: 'x' } },
+        { id: 'b_posthog', type: 'posthog', options: { action: 'Capture' } },
         {
           id: 'b_ai',
           type: 'openai',
@@ -142,7 +142,7 @@ test.group('Import from Typebot', () => {
 
     assert.equal(legacy.status, 'imported')
     assert.deepEqual(legacy.notCarried, [
-      { kind: 'block', what: 'Chatwoot', where: 'Handover' },
+      { kind: 'block', what: 'posthog', where: 'Handover' },
       { kind: 'credentials', what: 'openai', where: 'Handover' },
       { kind: 'event', what: 'command' },
     ])
