@@ -434,7 +434,9 @@ export function CopilotDock<S>({ adapter }: { adapter: CopilotEditorAdapter<S> }
       size="sm"
       variant="outline"
       data-testid="copilot-open"
-      className="absolute top-3 right-3 z-20 shadow-sm"
+      // Under a block's or node's settings panel (z-10, same corner): an open panel covers
+      // the button rather than the button covering the panel's close button.
+      className="absolute top-3 right-3 z-[5] shadow-sm"
       onClick={() => setOpen(true)}
     >
       <SparklesIcon aria-hidden /> {t('copilot.title')}
