@@ -42,7 +42,7 @@ test.group('Import from Typebot in the browser', () => {
       groups: [
         group('g1', 'Handover', 0, [
           textBubble('b_sub', 'Support here'),
-          { id: 'b_chatwoot', type: 'Chatwoot', options: {} },
+          { id: 'b_posthog', type: 'posthog', options: {} },
         ]),
       ],
       edges: [{ id: 'e_start', from: { eventId: 'ev_start' }, to: { groupId: 'g1' } }],
@@ -67,7 +67,7 @@ test.group('Import from Typebot in the browser', () => {
     const supportReport = page.getByTestId('typebot-import-bot').filter({ hasText: 'Support desk' })
     await supportReport
       .getByTestId('typebot-import-not-carried')
-      .getByText('Block “Chatwoot”: no such block here; remove it before publishing (in Handover)')
+      .getByText('Block “posthog”: no such block here; remove it before publishing (in Handover)')
       .waitFor()
 
     const stored = await Bot.findOrFail(mainId)
