@@ -2,6 +2,7 @@ import { createSign } from 'node:crypto'
 import type { HttpClient } from '../plugins/define_plugin.js'
 import type { OAuthTokens } from '../plugins/define_plugin.js'
 import { GOOGLE_TOKEN_URL } from './google_fields.js'
+import { readTokenAnswer } from './oauth.js'
 
 /**
  * `#sdk/google` (server): calls to Google's REST APIs as the Google plugins make them.
@@ -43,17 +44,10 @@ function oauthOf(credentials: Record<string, unknown>): Partial<OAuthTokens> {
   return oauth && typeof oauth === 'object' ? (oauth as Partial<OAuthTokens>) : {}
 }
 
-async function readTokenAnswer(response: Response, what: string) {
-  const answer = (await response.json().catch(() => null)) as {
-    access_token?: string
-    expires_in?: number
-    error?: string
-    error_description?: string
-  } | null
-  if (!response.ok || !answer?.access_token) {
-    const reason =
-      answer?.error_description ?? answer?.error ?? `${response.status} ${response.statusText}`
-    throw new GoogleApiError(`Google refused ${what}: ${String(reason).trim()}`, response.status)
+async function googleTokenOf(response: Response, what: string) {
+  const answer = await readTokenAnswer(response)
+  if ('refusal' in answer) {
+    throw new GoogleApiError(`Google refused ${what}: ${answer.refusal.trim()}`, response.status)
   }
   return {
     token: answer.access_token,
@@ -80,7 +74,7 @@ async function refreshAccessToken(credentials: Record<string, unknown>, io: Goog
     }).toString(),
     signal: io.signal,
   })
-  const entry = await readTokenAnswer(response, 'the token refresh')
+  const entry = await googleTokenOf(response, 'the token refresh')
   refreshed.set(oauth.refreshToken, entry)
   return entry.token
 }
@@ -248,7 +242,7 @@ export async function serviceAccountToken(
     }).toString(),
     signal: io.signal,
   })
-  const entry = await readTokenAnswer(response, 'the service account')
+  const entry = await googleTokenOf(response, 'the service account')
   serviceTokens.set(key, entry)
   return entry.token
 }

@@ -55,16 +55,9 @@ async function refresh(provider: OAuthProvider, credentials: OAuthCredentials, i
     }).toString(),
     signal: io.signal,
   })
-  const answer = (await response.json().catch(() => null)) as {
-    access_token?: string
-    expires_in?: number
-    error?: string
-    error_description?: string
-  } | null
-  if (!response.ok || !answer?.access_token) {
-    const reason =
-      answer?.error_description ?? answer?.error ?? `${response.status} ${response.statusText}`
-    throw new Error(`${provider.name} refused the token refresh: ${reason}`.trim())
+  const answer = await readTokenAnswer(response)
+  if ('refusal' in answer) {
+    throw new Error(`${provider.name} refused the token refresh: ${answer.refusal}`.trim())
   }
   const entry = {
     token: answer.access_token,
@@ -119,4 +112,27 @@ export async function oauthRequest(
 /** Forgets renewed tokens (tests that play a restart). */
 export function forgetOAuthTokens() {
   renewed.clear()
+}
+
+/**
+ * An OAuth 2 token endpoint's answer (RFC 6749 section 5): the access token and its lifetime,
+ * or why it was refused (the provider's error description, else the HTTP status).
+ */
+export async function readTokenAnswer(
+  response: Response
+): Promise<{ access_token: string; expires_in?: number } | { refusal: string }> {
+  const answer = (await response.json().catch(() => null)) as {
+    access_token?: string
+    expires_in?: number
+    error?: string
+    error_description?: string
+  } | null
+  if (!response.ok || !answer?.access_token) {
+    return {
+      refusal: String(
+        answer?.error_description ?? answer?.error ?? `${response.status} ${response.statusText}`
+      ),
+    }
+  }
+  return { access_token: answer.access_token, expires_in: answer.expires_in }
 }
