@@ -2,6 +2,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type User from '#models/user'
 import AppError from '#exceptions/app_error'
+import type { TwoFactorSetupDto, TwoFactorStatusDto } from '#shared/two_factor'
 import {
   checkTotp,
   clearSecondFactor,
@@ -23,20 +24,6 @@ import {
 | app (it is then on, and ten recovery codes are shown once), regenerate the recovery codes
 | and turn it off; the last two need a current code or a recovery code.
 */
-
-export interface TwoFactorSetupDto {
-  secret: string
-  uri: string
-  qr: string
-}
-
-export interface TwoFactorStatusDto {
-  enabled: boolean
-  enabledAt: string | null
-  recoveryCodesLeft: number
-  /** While a setup waits for its confirming code: what to scan or type into the app. */
-  setup: TwoFactorSetupDto | null
-}
 
 export async function twoFactorStatus(user: User): Promise<TwoFactorStatusDto> {
   const enabled = !!user.twoFactorEnabledAt
