@@ -26,7 +26,9 @@ export default class UserResetTwoFactor extends BaseCommand {
       return
     }
     if (await resetTwoFactor(CLI_ACTOR, user)) {
-      this.logger.success(`Two-factor sign-in of ${user.email} is off; they sign in with the link alone`)
+      this.logger.success(
+        `Two-factor sign-in of ${user.email} is off; they sign in with the link alone`
+      )
     } else {
       this.logger.info(`${user.email} had no two-factor sign-in: nothing changed`)
     }

@@ -36,7 +36,10 @@ test.group('Two-factor sign-in in the browser', () => {
     await confirmField.click()
     await page.keyboard.type('000000')
     await page.getByTestId('two-factor-confirm').click()
-    await page.getByText('Type the 6-digit code your authenticator app shows now.').first().waitFor()
+    await page
+      .getByText('Type the 6-digit code your authenticator app shows now.')
+      .first()
+      .waitFor()
 
     await confirmField.fill('')
     await confirmField.pressSequentially(await appCode(secret))

@@ -10,10 +10,7 @@ import TwoFactorRecoveryCode from '#models/two_factor_recovery_code'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import SendMagicLink from '#actions/auth/send_magic_link'
 import { openSecret, twoFactorLimitKey } from '#services/auth/two_factor'
-import {
-  TWO_FACTOR_PENDING_KEY,
-  TWO_FACTOR_VERIFIED_KEY,
-} from '#services/auth/sign_in_gate'
+import { TWO_FACTOR_PENDING_KEY, TWO_FACTOR_VERIFIED_KEY } from '#services/auth/sign_in_gate'
 import { SESSION_RECORD_KEY } from '#services/auth/web_session_guard'
 import { startGithubStandIn } from '#tests/stand_ins/github'
 import { createUser, lastMagicLink, uniqueEmail } from '#tests/helpers'
@@ -288,7 +285,10 @@ test.group('Two-factor sign-in: the code page', () => {
       title: 'Too many codes tried',
       description: 'Wait 15 minutes, then try again.',
     })
-    assert.equal((limited.flashMessages().errorsBag as any)?.code, 'Wait 15 minutes, then try again.')
+    assert.equal(
+      (limited.flashMessages().errorsBag as any)?.code,
+      'Wait 15 minutes, then try again.'
+    )
     assert.isUndefined(limited.session().auth_web)
     // JSON callers get 429.
     const json = await client

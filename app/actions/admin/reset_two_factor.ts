@@ -13,7 +13,13 @@ export async function resetTwoFactor(actor: AdminActor, user: User) {
   const wasOn = !!user.twoFactorEnabledAt
   await db.transaction(async (trx) => {
     await clearSecondFactor(user, trx)
-    await audit(trx, actor, 'reset_2fa', { type: 'user', id: user.id, label: user.email }, { wasOn })
+    await audit(
+      trx,
+      actor,
+      'reset_2fa',
+      { type: 'user', id: user.id, label: user.email },
+      { wasOn }
+    )
   })
   return true
 }

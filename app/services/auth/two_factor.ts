@@ -191,7 +191,8 @@ export async function verifySecondFactor(user: User, input: string, field = 'cod
     user.id,
     async () => {
       const code = normaliseCode(input)
-      if (isTotpShape(code)) return (await checkTotp(openSecret(sealed), code, user)) ? 'totp' : null
+      if (isTotpShape(code))
+        return (await checkTotp(openSecret(sealed), code, user)) ? 'totp' : null
       if (code.length === 10 && (await spendRecoveryCode(user.id, code))) return 'recovery'
       return null
     },

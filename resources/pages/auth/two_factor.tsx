@@ -88,7 +88,9 @@ export default function TwoFactor({ email }: { email: string }) {
               data-testid="two-factor-submit"
               disabled={form.processing || !form.data.code.trim()}
             >
-              {form.processing ? t('twoFactor.challenge.checking') : t('twoFactor.challenge.submit')}
+              {form.processing
+                ? t('twoFactor.challenge.checking')
+                : t('twoFactor.challenge.submit')}
             </Button>
           </form>
           <div className="flex flex-col items-center gap-1 text-sm">
