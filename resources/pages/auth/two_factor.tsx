@@ -45,7 +45,10 @@ export default function TwoFactor({ email }: { email: string }) {
           <CardTitle className="text-xl">
             <h1>{t('twoFactor.challenge.title')}</h1>
           </CardTitle>
-          <CardDescription data-testid="two-factor-description">
+          <CardDescription
+            data-testid="two-factor-description"
+            className="[overflow-wrap:anywhere]"
+          >
             {recovery
               ? t('twoFactor.challenge.recoveryDescription', { email })
               : t('twoFactor.challenge.description', { email })}
