@@ -21,6 +21,9 @@ test.group('Two-factor sign-in in the browser', () => {
   }) => {
     const email = uniqueEmail('twofa')
     const page = await visit('/signin')
+    // The dev server compiles the settings modal and the dashboard behind it on first visit.
+    page.setDefaultTimeout(90_000)
+    page.setDefaultNavigationTimeout(90_000)
     await page.setViewportSize({ width: 1440, height: 900 })
     await signInThroughMailbox(page, email)
 
@@ -90,5 +93,5 @@ test.group('Two-factor sign-in in the browser', () => {
     await page.getByTestId('two-factor-submit').click()
     await page.waitForURL(/\/bots$/)
     await page.getByTestId('user-menu').first().waitFor()
-  }).timeout(180_000)
+  }).timeout(360_000)
 })
