@@ -131,6 +131,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   SANDBOX_WORKSPACE_QUEUE: Env.schema.number.optional(),
   SIGNIN_RATE_LIMIT: Env.schema.number.optional(),
   SIGNIN_IP_RATE_LIMIT: Env.schema.number.optional(),
+  TWO_FACTOR_RATE_LIMIT: Env.schema.number.optional(),
   TRUSTED_PROXIES: (_name: string, value?: string) => {
     // Parsed here too, so that a wrong entry stops the boot with the variable's name.
     if (value) trustedProxies(value)

@@ -16,6 +16,7 @@ export function toUserDto(user: User): UserDto {
     planEndsAt: user.planEndsAt?.toISO() ?? null,
     remainingDays: remainingDays(user.planEndsAt),
     isAdmin: isAdminEmail(user.email),
+    twoFactorEnabled: !!user.twoFactorEnabledAt,
     tourStatus: (user.tourStatus ?? {}) as Record<string, boolean>,
     createdAt: user.createdAt.toISO()!,
   }

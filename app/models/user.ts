@@ -66,6 +66,18 @@ export default class User extends BaseModelWithId {
   @column.dateTime()
   declare lastSignedInAt: DateTime | null
 
+  /** Encrypted TOTP secret (docs/security.md, "Two-factor sign-in"); never serialised. */
+  @column({ serializeAs: null })
+  declare twoFactorSecret: string | null
+
+  /** When the second factor was confirmed; null: off (or a setup not yet confirmed). */
+  @column.dateTime()
+  declare twoFactorEnabledAt: DateTime | null
+
+  /** The last TOTP time step accepted: a code is not accepted twice. */
+  @column({ serializeAs: null, consume: (v: unknown) => (v === null ? null : Number(v)) })
+  declare twoFactorLastStep: number | null
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

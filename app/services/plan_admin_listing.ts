@@ -109,6 +109,7 @@ export async function searchUsers(q?: string): Promise<AdminUserRow[]> {
     plan: u.plan,
     planEndsAt: u.planEndsAt?.toISO() ?? null,
     aiCredits: creditsText(u.aiCredits),
+    twoFactorEnabled: !!u.twoFactorEnabledAt,
     workspaces: {
       used: created.get(u.id) ?? 0,
       limit: plans.get(u.plan)!.limits.multipleWorkspace,

@@ -32,7 +32,7 @@ export interface PlanUsageDto {
   usage: Record<CountedLimit, LimitUsage>
 }
 
-export type AuditAction = 'plan' | 'suspend' | 'unsuspend' | 'ai_credits'
+export type AuditAction = 'plan' | 'suspend' | 'unsuspend' | 'ai_credits' | 'reset_2fa'
 export type AuditTargetType = 'workspace' | 'user'
 
 export interface AdminWorkspaceRow {
@@ -55,6 +55,8 @@ export interface AdminUserRow {
   plan: PlanName
   planEndsAt: string | null
   aiCredits: string
+  /** Two-factor sign-in is on (an admin may reset it). */
+  twoFactorEnabled: boolean
   /** Workspaces they created, against their own plan. */
   workspaces: LimitUsage
   createdAt: string

@@ -23,6 +23,8 @@ export interface UserDto {
   planEndsAt: string | null
   remainingDays: number | null
   isAdmin: boolean
+  /** The user's two-factor flag: sign-ins ask for a code (docs/security.md). */
+  twoFactorEnabled: boolean
   tourStatus: Record<string, boolean>
   createdAt: string
 }

@@ -7,6 +7,7 @@ const WorkspacesController = () => import('#controllers/workspaces/workspaces_co
 const MembersController = () => import('#controllers/workspaces/members_controller')
 const UsersController = () => import('#controllers/account/users_controller')
 const ApiTokensController = () => import('#controllers/account/api_tokens_controller')
+const TwoFactorController = () => import('#controllers/account/two_factor_controller')
 const EditorController = () => import('#controllers/bots/editor_controller')
 const DashboardController = () => import('#controllers/bots/dashboard_controller')
 const TypebotImportController = () => import('#controllers/bots/typebot_import_controller')
@@ -84,6 +85,11 @@ router
 
     router.post('/settings/account/photo', [UsersController, 'updatePhoto'])
     router.delete('/settings/account/photo', [UsersController, 'removePhoto'])
+    router.post('/settings/account/two-factor/setup', [TwoFactorController, 'setup'])
+    router.delete('/settings/account/two-factor/setup', [TwoFactorController, 'cancelSetup'])
+    router.post('/settings/account/two-factor/confirm', [TwoFactorController, 'confirm'])
+    router.post('/settings/account/two-factor/recovery-codes', [TwoFactorController, 'regenerate'])
+    router.post('/settings/account/two-factor/disable', [TwoFactorController, 'disable'])
     router.post('/settings/account/keys', [ApiTokensController, 'store'])
     router.delete('/settings/account/keys/:id', [ApiTokensController, 'destroy'])
     router.post('/settings/account/credentials', [CredentialsController, 'store'])
@@ -105,6 +111,7 @@ router
     router.put('/admin/workspaces/:id/suspended', [AdminWorkspacesController, 'setSuspended'])
     router.put('/admin/users/:id/plan', [AdminWorkspacesController, 'setUserPlan'])
     router.post('/admin/users/:id/ai-credits', [AdminWorkspacesController, 'grantCredits'])
+    router.delete('/admin/users/:id/two-factor', [AdminWorkspacesController, 'resetTwoFactor'])
   })
   .use([middleware.auth(), middleware.workspace()])
 

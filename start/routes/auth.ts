@@ -3,6 +3,8 @@ import { middleware } from '#start/kernel'
 
 const SignInController = () => import('#controllers/auth/sign_in_controller')
 const OauthController = () => import('#controllers/auth/oauth_controller')
+const TwoFactorChallengeController = () =>
+  import('#controllers/auth/two_factor_challenge_controller')
 
 router
   .group(() => {
@@ -21,3 +23,9 @@ router.get('/forgot-password', [SignInController, 'forgotPassword'])
 router.get('/reset-password', [SignInController, 'resetPassword'])
 router.post('/logout', [SignInController, 'logout'])
 router.post('/logout/everywhere', [SignInController, 'logoutEverywhere']).use(middleware.auth())
+
+// The code page of two-factor sign-in: the pending sign-in lives in the session, nobody is
+// signed in yet (docs/security.md, "Two-factor sign-in").
+router.get('/signin/two-factor', [TwoFactorChallengeController, 'show'])
+router.post('/signin/two-factor', [TwoFactorChallengeController, 'verify'])
+router.get('/api/2fa/clearTwoFA', [TwoFactorChallengeController, 'clear'])

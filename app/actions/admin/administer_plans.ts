@@ -32,7 +32,7 @@ export interface PlanInput {
 
 type Target = { type: 'workspace'; model: Workspace } | { type: 'user'; model: User }
 
-async function audit(
+export async function audit(
   trx: TransactionClientContract | null,
   actor: AdminActor,
   action: AuditAction,

@@ -9,6 +9,7 @@ import {
   setSuspended,
   type AdminActor,
 } from '#actions/admin/administer_plans'
+import { resetTwoFactor } from '#actions/admin/reset_two_factor'
 import { recentAudit, searchUsers, searchWorkspaces } from '#services/plan_admin_listing'
 import { billingEnabled, listPlans } from '#services/plans'
 import {
@@ -82,6 +83,19 @@ export default class AdminWorkspacesController {
         plan,
         endsAt: endOfDay(endsAt),
       }
+    )
+    return backToSearch(response)
+  }
+
+  async resetTwoFactor({ auth, bouncer, params, response, session }: HttpContext) {
+    await bouncer.authorize('accessAdmin')
+    const user = await findOr404(User, params.id)
+    const reset = await resetTwoFactor(actorOf(auth.user!), user)
+    session.flash(
+      'toast',
+      reset
+        ? { type: 'success', title: 'Two-factor sign-in reset', description: user.email }
+        : { type: 'info', title: 'Two-factor sign-in was not on', description: user.email }
     )
     return backToSearch(response)
   }

@@ -4,6 +4,7 @@ import OauthAccount from '#models/oauth_account'
 import User from '#models/user'
 import AppError from '#exceptions/app_error'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
+import { completeSignIn } from '#services/auth/sign_in_gate'
 import { enabledOAuthProviders, type OAuthProvider } from '#services/oauth_providers'
 
 function providerFrom(ctx: HttpContext): OAuthProvider {
@@ -69,7 +70,6 @@ export default class OauthController {
     }
     user.lastSignedInAt = DateTime.now()
     await user.save()
-    await ctx.auth.use('web').login(user)
-    return ctx.response.redirect('/bots')
+    return ctx.response.redirect(await completeSignIn(ctx, user, null))
   }
 }

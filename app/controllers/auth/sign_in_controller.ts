@@ -7,6 +7,7 @@ import SendMagicLink, { safeRedirectPath } from '#actions/auth/send_magic_link'
 import ConsumeMagicLink from '#actions/auth/consume_magic_link'
 import { registerValidator, signInValidator } from '#validators/auth'
 import { closeAllSessions } from '#services/auth/user_sessions'
+import { clearTwoFactorState, completeSignIn } from '#services/auth/sign_in_gate'
 
 /**
  * Sign-in links per e-mail address and, separately, per client IP address in 15 minutes
@@ -96,8 +97,7 @@ export default class SignInController {
   async magic(ctx: HttpContext) {
     try {
       const { user, redirectPath } = await new ConsumeMagicLink().handle(ctx.params.token)
-      await ctx.auth.use('web').login(user)
-      return ctx.response.redirect(redirectPath ?? '/bots')
+      return ctx.response.redirect(await completeSignIn(ctx, user, redirectPath ?? null))
     } catch (error) {
       if (error instanceof AppError) {
         ctx.session.flash('toast', {
@@ -119,7 +119,9 @@ export default class SignInController {
     return inertia.render('auth/password_help', { page: 'reset' })
   }
 
-  async logout({ auth, session, response }: HttpContext) {
+  async logout(ctx: HttpContext) {
+    const { auth, session, response } = ctx
+    clearTwoFactorState(ctx)
     await auth.use('web').logout()
     session.forget('currentWorkspaceId')
     session.flash('toast', { type: 'success', title: 'Logged out successfully' })
@@ -127,8 +129,10 @@ export default class SignInController {
   }
 
   /** Account settings, "Sign out of all devices": every session of the user ends, this one too. */
-  async logoutEverywhere({ auth, session, response }: HttpContext) {
+  async logoutEverywhere(ctx: HttpContext) {
+    const { auth, session, response } = ctx
     const user = auth.getUserOrFail()
+    clearTwoFactorState(ctx)
     await closeAllSessions(user.id)
     await auth.use('web').logout()
     session.forget('currentWorkspaceId')

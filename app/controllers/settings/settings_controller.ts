@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import WorkspaceMember from '#models/workspace_member'
 import WorkspaceInvitation from '#models/workspace_invitation'
 import { listApiTokens } from '#actions/api_tokens/api_tokens'
+import { twoFactorStatus } from '#actions/users/two_factor'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { effectivePlan } from '#services/capabilities'
 import { toInvitationDto, toMemberDto } from '#dtos/workspace_dto'
@@ -27,7 +28,7 @@ async function invoicesOf(
 }
 
 export const SETTINGS_TABS = {
-  account: ['profile', 'preferences', 'keys', 'credentials', 'billing'],
+  account: ['profile', 'preferences', 'security', 'keys', 'credentials', 'billing'],
   workspace: ['setting', 'member'],
 } as const
 
@@ -47,6 +48,10 @@ export default class SettingsController {
     if (tab === 'keys') {
       props.apiTokens = await listApiTokens(user)
       props.createdToken = ctx.session.flashMessages.get('createdToken') ?? null
+    }
+    if (tab === 'security') {
+      props.twoFactor = await twoFactorStatus(user)
+      props.recoveryCodes = ctx.session.flashMessages.get('recoveryCodes') ?? null
     }
     if (tab === 'credentials' && current) {
       Object.assign(props, await credentialsTabProps(user, current.workspace.id))

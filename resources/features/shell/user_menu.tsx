@@ -1,7 +1,8 @@
-import { Link, router } from '@inertiajs/react'
+import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import { CoinsIcon, LogOutIcon, PuzzleIcon, SettingsIcon } from 'lucide-react'
 import { usePageProps } from '~/hooks/use_shared_props'
+import { logout } from '~/features/auth/clear_two_factor'
 import { cn, initials } from '~/lib/utils'
 import { Avatar, AvatarFallback, AvatarImage } from '~/components/ui/avatar'
 import {
@@ -92,7 +93,7 @@ export function UserMenu({
             </Link>
           </DropdownMenuItem>
         )}
-        <DropdownMenuItem data-testid="logout" onSelect={() => router.post('/logout')}>
+        <DropdownMenuItem data-testid="logout" onSelect={() => void logout()}>
           <LogOutIcon aria-hidden />
           {t('userMenu.logout')}
         </DropdownMenuItem>

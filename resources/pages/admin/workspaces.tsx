@@ -1,7 +1,14 @@
 import { useEffect, useState } from 'react'
 import { Head, router, useForm } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { BuildingIcon, CoinsIcon, SearchIcon, UserIcon } from 'lucide-react'
+import {
+  BuildingIcon,
+  CoinsIcon,
+  SearchIcon,
+  ShieldCheckIcon,
+  ShieldOffIcon,
+  UserIcon,
+} from 'lucide-react'
 import type { AdminUserRow, AdminWorkspaceRow, AuditEntryDto, LimitUsage } from '#shared/plan_admin'
 import { PLAN_LABELS, type PlanDefinition, type PlanName } from '#shared/plans'
 import { AppLayout, PageHeader } from '~/features/shell/app_layout'
@@ -246,6 +253,12 @@ export default function AdminWorkspaces({
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="min-w-0 font-medium break-all">{user.email}</span>
                     <PlanBadge plan={user.plan} />
+                    {user.twoFactorEnabled && (
+                      <Badge variant="outline" data-testid="admin-user-2fa">
+                        <ShieldCheckIcon aria-hidden />
+                        {t('twoFactor.admin.badge')}
+                      </Badge>
+                    )}
                   </div>
                   <dl className="grid gap-1 text-sm text-muted-foreground">
                     {user.name && (
@@ -294,6 +307,24 @@ export default function AdminWorkspaces({
                       <CoinsIcon aria-hidden />
                       {t('planAdmin.grantCredits')}
                     </Button>
+                    {user.twoFactorEnabled && (
+                      <ConfirmDialog
+                        trigger={
+                          <Button size="sm" variant="outline" data-testid="admin-user-reset-2fa">
+                            <ShieldOffIcon aria-hidden />
+                            {t('twoFactor.admin.reset')}
+                          </Button>
+                        }
+                        title={t('twoFactor.admin.resetTitle', { email: user.email })}
+                        description={t('twoFactor.admin.resetDescription')}
+                        confirmLabel={t('twoFactor.admin.reset')}
+                        onConfirm={() =>
+                          router.delete(`/admin/users/${user.id}/two-factor`, {
+                            preserveScroll: true,
+                          })
+                        }
+                      />
+                    )}
                   </div>
                 </li>
               ))}
@@ -343,6 +374,7 @@ function auditText(t: ReturnType<typeof useTranslation>['t'], entry: AuditEntryD
       date: after.endsAt ? formatDate(after.endsAt) : '–',
     })
   }
+  if (entry.action === 'reset_2fa') return t('twoFactor.admin.audit', { target })
   if (entry.action === 'ai_credits') {
     return t('planAdmin.auditCredits', { target, amount: String(entry.details.amount ?? '') })
   }

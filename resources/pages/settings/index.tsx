@@ -6,6 +6,7 @@ import {
   CreditCardIcon,
   KeyRoundIcon,
   LockKeyholeIcon,
+  ShieldCheckIcon,
   SlidersHorizontalIcon,
   UserIcon,
   UsersIcon,
@@ -26,6 +27,8 @@ import { KeysTab, type CreatedToken } from '~/features/settings/keys_tab'
 import { WorkspaceTab } from '~/features/settings/workspace_tab'
 import { MembersTab } from '~/features/settings/members_tab'
 import { BillingTab } from '~/features/settings/billing_tab'
+import { SecurityTab } from '~/features/settings/security_tab'
+import type { TwoFactorStatusDto } from '#shared/two_factor'
 import {
   CredentialsTab,
   type CredentialRecordDto,
@@ -46,6 +49,8 @@ interface Props {
   billing?: BillingTabDto
   credentials?: CredentialRecordDto[]
   credentialTypes?: CredentialTypeDto[]
+  twoFactor?: TwoFactorStatusDto
+  recoveryCodes?: string[] | null
 }
 
 interface TabLink {
@@ -62,6 +67,12 @@ const TABS: TabLink[] = [
     tab: 'preferences',
     labelKey: 'settings.tabs.preferences',
     icon: SlidersHorizontalIcon,
+  },
+  {
+    section: 'account',
+    tab: 'security',
+    labelKey: 'twoFactor.tab',
+    icon: ShieldCheckIcon,
   },
   { section: 'account', tab: 'keys', labelKey: 'settings.tabs.keys', icon: KeyRoundIcon },
   {
@@ -187,6 +198,8 @@ function SettingsPanel(props: Props) {
       return <ProfileTab photoMaxBytes={props.photoMaxBytes} />
     case 'preferences':
       return <PreferencesTab />
+    case 'security':
+      return <SecurityTab twoFactor={props.twoFactor} recoveryCodes={props.recoveryCodes} />
     case 'keys':
       return <KeysTab apiTokens={props.apiTokens ?? []} createdToken={props.createdToken ?? null} />
     case 'setting':
