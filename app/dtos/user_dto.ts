@@ -17,6 +17,7 @@ export function toUserDto(user: User): UserDto {
     remainingDays: remainingDays(user.planEndsAt),
     isAdmin: isAdminEmail(user.email),
     tourStatus: (user.tourStatus ?? {}) as Record<string, boolean>,
+    onboardingChecklistDismissed: !!user.onboardingChecklistDismissedAt,
     createdAt: user.createdAt.toISO()!,
   }
 }

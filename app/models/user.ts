@@ -66,6 +66,10 @@ export default class User extends BaseModelWithId {
   @column.dateTime()
   declare lastSignedInAt: DateTime | null
 
+  /** The onboarding checklist was closed for good (docs/onboarding.md). */
+  @column.dateTime()
+  declare onboardingChecklistDismissedAt: DateTime | null
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

@@ -1,0 +1,40 @@
+import env from '#start/env'
+import { appUrl } from '#config/app'
+import { PLAN_LABELS } from '#shared/plans'
+import { viewerBaseUrl } from '#services/public_surface'
+import type User from '#models/user'
+import type Workspace from '#models/workspace'
+import type { SupportWidgetDto } from '#shared/onboarding'
+
+function trimSlash(url: string | undefined) {
+  return (url ?? '').trim().replace(/\/+$/, '')
+}
+
+/** An avatar stored by the app is a path of this host: the support bot gets a full URL. */
+function absoluteUrl(url: string | null) {
+  if (!url) return ''
+  if (/^https?:\/\//i.test(url)) return url
+  return `${trimSlash(appUrl)}/${url.replace(/^\/+/, '')}`
+}
+
+/**
+ * The support chat bubble (spec 01: paid plans only; it loads from a separate bot-viewer
+ * host): one of this instance's published bots, SUPPORT_BOT_PUBLIC_ID, served from
+ * SUPPORT_VIEWER_URL, else VIEWER_URL, else this host. Null on Free and when not configured.
+ */
+export function supportWidgetFor(user: User, workspace: Workspace): SupportWidgetDto | null {
+  const publicId = (env.get('SUPPORT_BOT_PUBLIC_ID') ?? '').trim()
+  if (!publicId || workspace.plan === 'FREE') return null
+  return {
+    publicId,
+    viewerUrl: trimSlash(env.get('SUPPORT_VIEWER_URL')) || viewerBaseUrl() || trimSlash(appUrl),
+    prefilledVariables: {
+      userId: user.id,
+      firstName: (user.name ?? '').trim().split(/\s+/)[0] ?? '',
+      email: user.email,
+      avatarUrl: absoluteUrl(user.image),
+      planLabel: PLAN_LABELS[workspace.plan] ?? workspace.plan,
+      workspaceId: workspace.id,
+    },
+  }
+}
