@@ -171,13 +171,17 @@ async function publishSupportBot(client: ApiClient) {
         ],
       },
     ],
-    events: [
-      { id: 'ev', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' },
-    ],
+    events: [{ id: 'ev', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' }],
     edges: [{ id: 'e1', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],
-    variables: ['userId', 'firstName', 'email', 'botId', 'avatarUrl', 'planLabel', 'workspaceId'].map(
-      (name) => ({ id: `v_${name}`, name })
-    ),
+    variables: [
+      'userId',
+      'firstName',
+      'email',
+      'botId',
+      'avatarUrl',
+      'planLabel',
+      'workspaceId',
+    ].map((name) => ({ id: `v_${name}`, name })),
     theme: {},
     settings: {},
   }
@@ -217,8 +221,9 @@ test.group('Support widget', () => {
     env.set('SUPPORT_BOT_PUBLIC_ID', publicId)
     env.set('SUPPORT_VIEWER_URL', viewer)
     cleanup(() => {
-      env.set('SUPPORT_BOT_PUBLIC_ID', before.id as any)
-      env.set('SUPPORT_VIEWER_URL', before.url as any)
+      // process.env keeps strings: '' is unset
+      env.set('SUPPORT_BOT_PUBLIC_ID', before.id ?? '')
+      env.set('SUPPORT_VIEWER_URL', (before.url ?? '') as any)
     })
 
     await signInThroughMailbox(page, email)

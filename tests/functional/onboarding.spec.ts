@@ -15,11 +15,39 @@ import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/h
  * to the pages of paid workspaces only.
  */
 
-function setEnv(cleanup: (fn: () => void) => void, values: Record<string, string | undefined>) {
+/** env.set writes process.env, where undefined would become 'undefined': '' is unset. */
+function setEnv(cleanup: (fn: () => void) => void, values: Record<string, string>) {
   for (const [key, value] of Object.entries(values)) {
-    const before = env.get(key as any)
+    const before = env.get(key as any) ?? ''
     env.set(key as any, value as any)
     cleanup(() => env.set(key as any, before as any))
+  }
+}
+
+/** The smallest bot file the import takes: one group greeting the visitor. */
+function helloBot() {
+  return {
+    version: '6',
+    name: 'Helper',
+    groups: [
+      {
+        id: 'g1',
+        title: 'Start',
+        graphCoordinates: { x: 0, y: 100 },
+        blocks: [
+          {
+            id: 't1',
+            type: 'text',
+            content: { richText: [{ type: 'p', children: [{ text: 'Hello' }] }] },
+          },
+        ],
+      },
+    ],
+    events: [{ id: 'ev', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' }],
+    edges: [{ id: 'e1', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],
+    variables: [],
+    theme: {},
+    settings: {},
   }
 }
 
@@ -66,6 +94,7 @@ test.group('Onboarding: tour flags', () => {
   test('signed out, the flags cannot be written', async ({ client }) => {
     const response = await client
       .post('/api/updateTourStatus')
+      .header('Accept', 'application/json')
       .json({ dashboardTourCompleted: true })
       .withCsrfToken()
     response.assertStatus(401)
@@ -73,10 +102,7 @@ test.group('Onboarding: tour flags', () => {
 })
 
 test.group('Onboarding: checklist', () => {
-  test('each step is done once the workspace has what it asks for', async ({
-    client,
-    assert,
-  }) => {
+  test('each step is done once the workspace has what it asks for', async ({ client, assert }) => {
     const user = await createUser()
     await setUserPlan(user, 'UNLIMITED')
     const workspace = await firstWorkspaceOf(user)
@@ -107,7 +133,7 @@ test.group('Onboarding: checklist', () => {
     const bot = await client
       .post('/api/v1/bots')
       .bearerToken(token)
-      .json({ workspaceId: workspace.id, bot: { name: 'Helper', version: '6' } })
+      .json({ workspaceId: workspace.id, bot: helloBot() })
     bot.assertStatus(201)
     let now = await read()
     assert.deepEqual(
@@ -115,13 +141,13 @@ test.group('Onboarding: checklist', () => {
       ['createBot']
     )
 
-    ;(await client.post(`/api/v1/bots/${bot.body().bot.id}/publish`).bearerToken(token)).assertStatus(
-      200
-    )
+    ;(
+      await client.post(`/api/v1/bots/${bot.body().bot.id}/publish`).bearerToken(token)
+    ).assertStatus(200)
     const workflow = await client
       .post('/api/v1/workflows')
       .bearerToken(token)
-      .json({ workspaceId: workspace.id, workflow: { name: 'Follow-up' } })
+      .json({ workspaceId: workspace.id, name: 'Follow-up' })
     workflow.assertStatus(201)
     now = await read()
     assert.deepEqual(
@@ -138,17 +164,14 @@ test.group('Onboarding: checklist', () => {
     })
     now = await read()
     assert.equal(now.completed, 6)
-    assert.deepEqual(
-      Object.fromEntries(now.items.map((i: any) => [i.id, i.href])),
-      {
-        createBot: '/bots',
-        publishBot: '/bots',
-        createWorkflow: '/workflows',
-        activateWorkflow: '/workflows',
-        createKnowledgeStore: '/vectors',
-        inviteMember: '/settings/workspace/member',
-      }
-    )
+    assert.deepEqual(Object.fromEntries(now.items.map((i: any) => [i.id, i.href])), {
+      createBot: '/bots',
+      publishBot: '/bots',
+      createWorkflow: '/workflows',
+      activateWorkflow: '/workflows',
+      createKnowledgeStore: '/vectors',
+      inviteMember: '/settings/workspace/member',
+    })
 
     // Archived bots do not count.
     await Bot.query().where('workspace_id', workspace.id).update({ isArchived: true })
@@ -185,7 +208,7 @@ test.group('Onboarding: support widget', () => {
     const props = async () =>
       (await client.get('/bots').withInertia().loginAs(user)).inertiaProps.supportWidget
 
-    setEnv(cleanup, { SUPPORT_BOT_PUBLIC_ID: undefined, SUPPORT_VIEWER_URL: undefined })
+    setEnv(cleanup, { SUPPORT_BOT_PUBLIC_ID: '', SUPPORT_VIEWER_URL: '' })
     await setWorkspacePlan(workspace, 'STANDARD')
     assert.isNull(await props())
 

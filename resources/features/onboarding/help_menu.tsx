@@ -22,7 +22,13 @@ function toursFor(path: string): Tour[] {
 }
 
 /** Help: take any tour again, and reach support where the support chat is on. */
-export function HelpMenu({ className, compact = false }: { className?: string; compact?: boolean }) {
+export function HelpMenu({
+  className,
+  compact = false,
+}: {
+  className?: string
+  compact?: boolean
+}) {
   const { t } = useTranslation()
   const { url } = usePage()
   const { supportWidget } = usePageProps()

@@ -57,7 +57,9 @@ export function OnboardingChecklist() {
     }
   }
 
-  const progress = data ? t('onboarding.checklist.progress', { completed: data.completed, total: data.total }) : ''
+  const progress = data
+    ? t('onboarding.checklist.progress', { completed: data.completed, total: data.total })
+    : ''
   const ratio = data && data.total ? data.completed / data.total : 0
 
   return (

@@ -26,7 +26,9 @@ export const useTourStore = create<TourState>(() => ({ active: null, ended: [] }
 /** Starts a tour at its first step, going to its page first when it has one elsewhere. */
 export function startTour(id: TourId) {
   const tour = TOURS[id]
-  useTourStore.setState((state) => ({ active: { id, index: 0, run: (state.active?.run ?? 0) + 1 } }))
+  useTourStore.setState((state) => ({
+    active: { id, index: 0, run: (state.active?.run ?? 0) + 1 },
+  }))
   const first = tour.steps[0]
   if (!first.path.test(pathOf(window.location.pathname)) && tour.href) router.visit(tour.href)
 }
@@ -43,14 +45,6 @@ async function endTour(tour: Tour) {
 }
 
 const selectorOf = (target: string) => `[data-tour="${target}"]`
-
-/** Whether an element is on screen (a hidden nav label or a folded rail is not). */
-function shown(target: string) {
-  const element = document.querySelector(selectorOf(target))
-  if (!element) return false
-  const rect = element.getBoundingClientRect()
-  return rect.width > 0 && rect.height > 0
-}
 
 function buildDriver(tour: Tour, t: TFunction, path: string): Driver {
   const total = tour.steps.length
@@ -75,8 +69,10 @@ function buildDriver(tour: Tour, t: TFunction, path: string): Driver {
   }
 
   const steps: DriveStep[] = tour.steps.map((step, index) => ({
-    // Missing on this screen (a phone's folded rail, a read-only editor): a centred card.
-    element: shown(step.target) ? selectorOf(step.target) : undefined,
+    element: selectorOf(step.target),
+    // A page still loading its part (deferred props) gets a moment; an element that never
+    // comes (a read-only editor has no Publish) gives a centred card.
+    waitForElement: 2000,
     popover: {
       title: t(`onboarding.${tour.id}.${step.key}.title`),
       description: t(`onboarding.${tour.id}.${step.key}.description`),

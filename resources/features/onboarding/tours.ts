@@ -11,10 +11,7 @@ export type TourId = (typeof TOUR_IDS)[number]
 
 /** The user's tourStatus flag saved when a tour is finished or skipped (spec 01). */
 export type TourFlag =
-  | 'dashboardTourCompleted'
-  | 'botTourCompleted'
-  | 'workflowTourCompleted'
-  | 'vectorTourCompleted'
+  'dashboardTourCompleted' | 'botTourCompleted' | 'workflowTourCompleted' | 'vectorTourCompleted'
 
 export interface TourStep {
   /** i18n key under `onboarding.<tour>.` holding title and description */

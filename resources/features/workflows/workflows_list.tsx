@@ -110,7 +110,9 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
         size="sm"
         data-testid="create-workflow"
         data-tour="workflows-create"
-        onClick={create} disabled={creating}>
+        onClick={create}
+        disabled={creating}
+      >
         <PlusIcon aria-hidden />
         {creating ? t('common.creating') : t('workflowList.create.button')}
       </Button>
