@@ -17,17 +17,33 @@ function absoluteUrl(url: string | null) {
   return `${trimSlash(appUrl)}/${url.replace(/^\/+/, '')}`
 }
 
+function supportBotId() {
+  return (env.get('SUPPORT_BOT_PUBLIC_ID') ?? '').trim()
+}
+
+function supportViewerUrl() {
+  return trimSlash(env.get('SUPPORT_VIEWER_URL')) || viewerBaseUrl() || trimSlash(appUrl)
+}
+
+/**
+ * The one script of another host the builder's pages may run (config/shield.ts): the embed
+ * library of the support bot's viewer host, by its exact URL; 'self' when there is none.
+ */
+export function supportScriptSource() {
+  return supportBotId() ? `${supportViewerUrl()}/embed.js` : `'self'`
+}
+
 /**
  * The support chat bubble (spec 01: paid plans only; it loads from a separate bot-viewer
  * host): one of this instance's published bots, SUPPORT_BOT_PUBLIC_ID, served from
  * SUPPORT_VIEWER_URL, else VIEWER_URL, else this host. Null on Free and when not configured.
  */
 export function supportWidgetFor(user: User, workspace: Workspace): SupportWidgetDto | null {
-  const publicId = (env.get('SUPPORT_BOT_PUBLIC_ID') ?? '').trim()
+  const publicId = supportBotId()
   if (!publicId || workspace.plan === 'FREE') return null
   return {
     publicId,
-    viewerUrl: trimSlash(env.get('SUPPORT_VIEWER_URL')) || viewerBaseUrl() || trimSlash(appUrl),
+    viewerUrl: supportViewerUrl(),
     prefilledVariables: {
       userId: user.id,
       firstName: (user.name ?? '').trim().split(/\s+/)[0] ?? '',

@@ -42,6 +42,7 @@ test.group('Guided tours', () => {
     assert.isTrue(
       await page
         .getByTestId('create-bot')
+        .first()
         .evaluate((node) => node.classList.contains('driver-active-element'))
     )
     await page.getByTestId('tour-next').click()
@@ -61,7 +62,7 @@ test.group('Guided tours', () => {
     assert.isTrue(await waitForFlag(email, 'dashboardTourCompleted'))
 
     await page.reload()
-    await page.getByTestId('create-bot').waitFor()
+    await page.getByTestId('create-bot').first().waitFor()
     await page.waitForTimeout(800)
     assert.equal(await card(page).count(), 0)
 
