@@ -34,6 +34,8 @@ test.group('Guided tours', () => {
     const email = uniqueEmail('tour')
     const page = await visit('/signin')
     await page.setViewportSize({ width: 1440, height: 900 })
+    // No card animation: a click lands on the card it was meant for on a loaded machine.
+    await page.emulateMedia({ reducedMotion: 'reduce' })
     await signInThroughMailbox(page, email, { onboarding: true })
 
     await card(page).getByText('Create your first bot').waitFor()
@@ -84,6 +86,8 @@ test.group('Guided tours', () => {
     await user.save()
     const page = await visit('/signin')
     await page.setViewportSize({ width: 1440, height: 900 })
+    // No card animation: a click lands on the card it was meant for on a loaded machine.
+    await page.emulateMedia({ reducedMotion: 'reduce' })
     await signInThroughMailbox(page, email, { onboarding: true })
 
     // The checklist on the dashboard, read from the workspace.

@@ -231,7 +231,7 @@ test.group('Onboarding: support widget', () => {
 
     // The builder's pages may run that one script of the viewer host, nothing else of it.
     const csp = (await client.get('/bots').loginAs(user)).header('content-security-policy')
-    assert.match(csp, /script-src [^;]*https:\/\/bots\.example\.com\/embed\.js/)
+    assert.match(csp ?? '', /script-src [^;]*https:\/\/bots\.example\.com\/embed\.js/)
 
     await setWorkspacePlan(workspace, 'FREE')
     assert.isNull(await props())
