@@ -188,7 +188,8 @@ async function publishSupportBot(client: ApiClient) {
       'workspaceId',
     ].map((name) => ({ id: `v_${name}`, name })),
     theme: {},
-    settings: {},
+    // The public page reads the embed's variables when the bot lets it (docs/onboarding.md).
+    settings: { general: { isInputPrefillEnabled: true } },
   }
   const imported = await client
     .post('/api/v1/bots')

@@ -93,7 +93,6 @@ export function SupportWidget() {
       cancelled = true
     }
     // `key` stands for the widget's content
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key])
 
   // Gone from the next page (an editor, a Free workspace): the bubble goes with it.
