@@ -74,7 +74,7 @@ test.group('Guided tours', () => {
     await card(page).getByText('Create your first bot').waitFor()
     await page.keyboard.press('Escape')
     await card(page).waitFor({ state: 'detached' })
-  })
+  }).timeout(300_000)
 
   test('the workflow tour ends with Finish; the checklist stays off the editor', async ({
     visit,
@@ -124,7 +124,7 @@ test.group('Guided tours', () => {
     await page.reload()
     await page.getByTestId('create-workflow').first().waitFor()
     assert.equal(await page.getByTestId('onboarding-checklist').count(), 0)
-  })
+  }).timeout(300_000)
 
   test('on a phone the editor tour does not start by itself', async ({ visit, assert }) => {
     const email = uniqueEmail('phonetour')
@@ -143,7 +143,7 @@ test.group('Guided tours', () => {
     // The palette still opens: nothing covers the editor.
     await page.getByTestId('palette-open').click()
     await page.getByTestId('palette-search').waitFor()
-  })
+  }).timeout(300_000)
 })
 
 /** A published bot greeting with the prefilled variables, as the support bot would. */
@@ -259,5 +259,5 @@ test.group('Support widget', () => {
     await page.getByTestId('create-workflow').first().waitFor()
     await page.waitForTimeout(500)
     assert.equal(await page.locator('.flowcraft-button').count(), 0)
-  })
+  }).timeout(300_000)
 })
