@@ -3,6 +3,7 @@ import { defineConfig } from '@adonisjs/shield'
 import { isPublicApiPath } from '#services/public_api'
 import { viewerBaseUrl } from '#services/public_surface'
 import { carriesToken } from '#services/auth/web_session_guard'
+import { supportScriptSource } from '#services/support_widget'
 
 /** The viewer host, where the editor's share dialog and previews may point. */
 const viewer = () => viewerBaseUrl() || "'self'"
@@ -14,7 +15,8 @@ const viewer = () => viewerBaseUrl() || "'self'"
  * inline-capable (React style attributes, Vite's injected CSS in development); images,
  * media and embed bubbles of the editor preview load from anywhere, in frames that cannot
  * reach this page. The public bot page and the preview's script runner set their own
- * sandbox policy (docs/security.md). Development adds Vite's HMR socket.
+ * sandbox policy (docs/security.md). The support chat's embed library is the one script
+ * from elsewhere, by its exact URL (docs/onboarding.md). Development adds Vite's HMR socket.
  */
 const shieldConfig = defineConfig({
   csp: {
@@ -22,7 +24,7 @@ const shieldConfig = defineConfig({
     reportOnly: false,
     directives: {
       defaultSrc: [`'self'`],
-      scriptSrc: [`'self'`, '@nonce'],
+      scriptSrc: [`'self'`, '@nonce', supportScriptSource],
       styleSrc: [`'self'`, `'unsafe-inline'`],
       imgSrc: ['*', 'data:', 'blob:'],
       mediaSrc: ['*', 'data:', 'blob:'],

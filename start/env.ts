@@ -110,6 +110,11 @@ export default await Env.create(new URL('../', import.meta.url), {
   // Another Stripe API base URL (stripe-mock, the tests' stand-in); empty: api.stripe.com.
   STRIPE_API_URL: Env.schema.string.optional({ format: 'url', tld: false }),
 
+  // The support chat bubble on paid plans (docs/onboarding.md): a published bot of this
+  // instance, and the bot-viewer host it loads from (VIEWER_URL, else this host, by default).
+  SUPPORT_BOT_PUBLIC_ID: Env.schema.string.optional(),
+  SUPPORT_VIEWER_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+
   GITHUB_CLIENT_ID: Env.schema.string.optional(),
   GITHUB_CLIENT_SECRET: Env.schema.string.optional(),
   GITHUB_URL: Env.schema.string.optional({ format: 'url', tld: false }),

@@ -18,6 +18,7 @@ export function toUserDto(user: User): UserDto {
     isAdmin: isAdminEmail(user.email),
     twoFactorEnabled: !!user.twoFactorEnabledAt,
     tourStatus: (user.tourStatus ?? {}) as Record<string, boolean>,
+    onboardingChecklistDismissed: !!user.onboardingChecklistDismissedAt,
     createdAt: user.createdAt.toISO()!,
   }
 }

@@ -78,6 +78,10 @@ export default class User extends BaseModelWithId {
   @column({ serializeAs: null, consume: (v: unknown) => (v === null ? null : Number(v)) })
   declare twoFactorLastStep: number | null
 
+  /** The onboarding checklist was closed for good (docs/onboarding.md). */
+  @column.dateTime()
+  declare onboardingChecklistDismissedAt: DateTime | null
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

@@ -7,6 +7,7 @@ import { planUsage } from '#services/plan_limits'
 import { enabledOAuthProviders } from '#services/oauth_providers'
 import { smtpConfigured } from '#services/mailer'
 import { viewerBaseUrl } from '#services/public_surface'
+import { supportWidgetFor } from '#services/support_widget'
 import type { ToastDto } from '#shared/types'
 
 /**
@@ -44,6 +45,13 @@ export const sharedProps = {
   oauthProviders: () => enabledOAuthProviders(),
   appVersion: () => process.env.npm_package_version ?? '0.1.0',
   viewerUrl: () => viewerBaseUrl(),
+  // The support chat bubble: paid plans only, when an instance bot is configured.
+  supportWidget: async (ctx: HttpContext) => {
+    const user = ctx.auth?.user
+    if (!user) return null
+    const current = await resolveCurrentWorkspace(ctx, user)
+    return current ? supportWidgetFor(user, current.workspace) : null
+  },
   // Read by the buttons that create bots, workflows, workspaces and invitations: at a limit
   // they are disabled with the reason before any form is filled in.
   planUsage: async (ctx: HttpContext) => {

@@ -3,6 +3,7 @@
  */
 import type { PlanDefinition, PlanName } from './plans.js'
 import type { PlanUsageDto } from './plan_admin.js'
+import type { SupportWidgetDto } from './onboarding.js'
 import type {
   Appearance,
   GraphNavigation,
@@ -26,6 +27,7 @@ export interface UserDto {
   /** The user's two-factor flag: sign-ins ask for a code (docs/security.md). */
   twoFactorEnabled: boolean
   tourStatus: Record<string, boolean>
+  onboardingChecklistDismissed: boolean
   createdAt: string
 }
 
@@ -91,6 +93,8 @@ export interface SharedProps {
   appVersion: string
   /** Where public bot pages and /embed.js are served (VIEWER_URL); '' for this host. */
   viewerUrl: string
+  /** The support chat bubble (docs/onboarding.md); null on Free or when not configured. */
+  supportWidget: SupportWidgetDto | null
   /** The counted limits in the current workspace, to disable an action at its limit. */
   planUsage: PlanUsageDto | null
 }

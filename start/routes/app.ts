@@ -6,6 +6,7 @@ const SettingsController = () => import('#controllers/settings/settings_controll
 const WorkspacesController = () => import('#controllers/workspaces/workspaces_controller')
 const MembersController = () => import('#controllers/workspaces/members_controller')
 const UsersController = () => import('#controllers/account/users_controller')
+const OnboardingController = () => import('#controllers/account/onboarding_controller')
 const ApiTokensController = () => import('#controllers/account/api_tokens_controller')
 const TwoFactorController = () => import('#controllers/account/two_factor_controller')
 const EditorController = () => import('#controllers/bots/editor_controller')
@@ -123,6 +124,8 @@ router
   .group(() => {
     router.patch('/api/users/:id', [UsersController, 'update'])
     router.post('/api/updateTourStatus', [UsersController, 'updateTourStatus'])
+    router.get('/api/onboarding/checklist', [OnboardingController, 'checklist'])
+    router.post('/api/onboarding/checklist/dismiss', [OnboardingController, 'dismiss'])
     router.post('/api/credentials/:id/test', [CredentialsController, 'test'])
     router.post('/api/bots/:botId/blocks/test', [PluginsApiController, 'test'])
   })

@@ -84,6 +84,7 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
   return (
     <aside
       data-testid="blocks-sidebar"
+      data-tour="editor-blocks"
       aria-label={t('editor.sidebar.label')}
       className={cn(
         'absolute top-3 bottom-3 left-3 z-10 flex flex-col rounded-xl border bg-card shadow-md transition-[width]',

@@ -26,6 +26,7 @@ import { BlocksSidebar } from './blocks_sidebar'
 import { EditorPreview } from './editor_preview'
 import { EngineUpdateWarning } from './engine_update_warning'
 import { BotCopilot } from './bot_copilot'
+import { TourHost } from '~/features/onboarding/tour_host'
 import type { EditorPageProps } from './types'
 
 /*
@@ -129,7 +130,7 @@ export function BotEditor({
             )}
             <ConflictNotice store={store} />
             {readOnly && <ReadOnlyBanner message={t('editor.readOnly')} />}
-            <main className="relative min-h-0 flex-1">
+            <main className="relative min-h-0 flex-1" data-tour="editor-canvas">
               {tab === 'edit' && (
                 <>
                   <GraphCanvas graphNavigation={graphNavigation} />
@@ -148,6 +149,7 @@ export function BotEditor({
               </Suspense>
             </main>
           </div>
+          <TourHost autoStart={!readOnly && tab === 'edit'} />
         </ReactFlowProvider>
       </EditorPluginsContext.Provider>
     </BotEditorContext.Provider>

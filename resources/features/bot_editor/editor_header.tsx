@@ -49,6 +49,7 @@ import { HeaderMenu } from '~/features/canvas/header_menu'
 import { BotHistory } from './bot_history'
 import { SharePopover } from './share_popover'
 import { PreviewButton } from './editor_preview'
+import { HelpMenu } from '~/features/onboarding/help_menu'
 import type { BotSaveResponse, EditorTab } from './types'
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -161,6 +162,7 @@ export function EditorHeader({
       <HeaderMenu>
         <nav
           aria-label={t('editor.tabs.label')}
+          data-tour="editor-tabs"
           className="flex flex-wrap items-center gap-1 md:mx-auto md:flex-nowrap"
         >
           {TABS.filter((entry) => entry.tab !== 'results' || !isGuest).map((entry) => (
@@ -192,6 +194,7 @@ export function EditorHeader({
           )}
 
           {!isGuest && <BotHistory />}
+          <HelpMenu compact />
           <DropdownMenu>
             <DropdownMenuTrigger asChild>
               <Button
@@ -362,6 +365,7 @@ function PublishControls() {
     <Button
       size="sm"
       data-testid="publish"
+      data-tour="editor-publish"
       disabled={busy || (isPublished && !changed)}
       onClick={publish}
       className={cn(hasMenu && 'rounded-r-none')}

@@ -18,6 +18,7 @@ export function PreviewButton() {
       variant="outline"
       size="sm"
       data-testid="preview-button"
+      data-tour="editor-preview"
       onClick={async () => {
         await api.getState().save()
         openPreview()

@@ -156,7 +156,12 @@ export function BotsDashboard(props: Partial<DashboardProps>) {
   // New, import and template all add a bot: the one button to them waits at the limit.
   const createButton = (
     <PlanLimitGate limitKey="botCreation" label={t('bots.create.button')} testId="create-bot">
-      <Button size="sm" data-testid="create-bot" onClick={() => setCreatingBot(true)}>
+      <Button
+        size="sm"
+        data-testid="create-bot"
+        data-tour="bots-create"
+        onClick={() => setCreatingBot(true)}
+      >
         <PlusIcon aria-hidden />
         {t('bots.create.button')}
       </Button>

@@ -14,6 +14,10 @@ import { PageEffects } from '~/components/page_effects'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { WorkspaceSwitcher } from './workspace_switcher'
 import { UserMenu } from './user_menu'
+import { TourHost } from '~/features/onboarding/tour_host'
+import { HelpMenu } from '~/features/onboarding/help_menu'
+import { OnboardingChecklist } from '~/features/onboarding/onboarding_checklist'
+import { SupportWidget } from '~/features/onboarding/support_widget'
 
 interface NavItem {
   href: string
@@ -111,6 +115,7 @@ export function AppLayout({ children, className }: { children: ReactNode; classN
                   <Link
                     href={item.href}
                     data-testid={item.testId}
+                    data-tour={item.testId}
                     aria-current={active ? 'page' : undefined}
                     data-active={active || undefined}
                     className={cn(
@@ -128,13 +133,17 @@ export function AppLayout({ children, className }: { children: ReactNode; classN
             })}
           </ul>
         </nav>
-        <div className="md:mt-auto">
+        <div className="flex items-center gap-1 md:mt-auto md:flex-col md:items-stretch">
+          <HelpMenu className="md:w-full" />
           <UserMenu className="md:w-full" compact />
         </div>
       </aside>
       <main id="main" tabIndex={-1} className={cn('min-w-0 flex-1 outline-none', className)}>
         {children}
       </main>
+      <OnboardingChecklist />
+      <SupportWidget />
+      <TourHost />
     </div>
   )
 }

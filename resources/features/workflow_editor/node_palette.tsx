@@ -92,6 +92,7 @@ export function NodePalette({ plugins }: { plugins: WorkflowEditorPlugin[] }) {
       )}
       <aside
         data-testid="node-palette"
+        data-tour="workflow-palette"
         aria-label={t('workflowEditor.palette.label')}
         onKeyDown={(event) => {
           if (narrow && event.key === 'Escape') closeDrawer()

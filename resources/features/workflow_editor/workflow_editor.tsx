@@ -22,6 +22,7 @@ import { NodePalette } from './node_palette'
 import { NodeSettings } from './node_settings'
 import { useWorkflowRun } from './use_workflow_run'
 import { WorkflowCopilot } from './workflow_copilot'
+import { TourHost } from '~/features/onboarding/tour_host'
 import type { WorkflowPageProps } from './types'
 
 /** Ctrl/Cmd+D duplicates the selected nodes (or the open one). */
@@ -87,13 +88,14 @@ export function WorkflowEditor({
             {readOnly && <ReadOnlyBanner message={t('workflowEditor.readOnly')} />}
             <main className="relative flex min-h-0 flex-1">
               {!readOnly && <NodePalette plugins={editorPlugins} />}
-              <div className="relative min-w-0 flex-1">
+              <div className="relative min-w-0 flex-1" data-tour="workflow-canvas">
                 <WorkflowCanvas />
                 <NodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
                 {!readOnly && <WorkflowCopilot />}
               </div>
             </main>
           </div>
+          <TourHost autoStart={!readOnly} />
         </ReactFlowProvider>
       </WorkflowPluginsContext.Provider>
     </WorkflowEditorContext.Provider>

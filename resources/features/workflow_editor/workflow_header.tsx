@@ -27,6 +27,7 @@ import { HistoryPopover } from './history_popover'
 import { TestRunDialog } from './test_run_dialog'
 import { VariablesPopover } from './variables_popover'
 import { WorkflowSettingsSheet } from './workflow_settings_sheet'
+import { HelpMenu } from '~/features/onboarding/help_menu'
 import type { WorkflowSaveResponse } from './types'
 
 const STATUS_VARIANTS: Record<WorkflowStatus, 'success' | 'secondary' | 'destructive'> = {
@@ -167,6 +168,7 @@ export function WorkflowHeader({
                     size="sm"
                     className="rounded-r-none"
                     data-testid="workflow-run"
+                    data-tour="workflow-run"
                     // Tests and support read how runs are followed: the event stream, or polling.
                     data-stream={run.live ? 'live' : 'polling'}
                     disabled={run.starting || running}
@@ -220,6 +222,7 @@ export function WorkflowHeader({
             <span className="hidden lg:inline">{t('workflowEditor.workflowSettings.title')}</span>
           </Button>
           <HistoryPopover />
+          <HelpMenu compact />
           <Tooltip>
             <TooltipTrigger asChild>
               <Button variant="ghost" size="icon-sm" asChild>
@@ -326,6 +329,7 @@ function PublishControls() {
       <Button
         size="sm"
         data-testid="workflow-publish"
+        data-tour="workflow-publish"
         disabled={busy || upToDate}
         onClick={() => void publish()}
       >

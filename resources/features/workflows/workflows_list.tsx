@@ -106,7 +106,13 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
       label={t('workflowList.create.button')}
       testId="create-workflow"
     >
-      <Button size="sm" data-testid="create-workflow" onClick={create} disabled={creating}>
+      <Button
+        size="sm"
+        data-testid="create-workflow"
+        data-tour="workflows-create"
+        onClick={create}
+        disabled={creating}
+      >
         <PlusIcon aria-hidden />
         {creating ? t('common.creating') : t('workflowList.create.button')}
       </Button>

@@ -125,6 +125,7 @@ export default function VectorsIndex(props: VectorsPageProps) {
         onClick={() => setCreating(true)}
         disabled={atLimit}
         data-testid="create-store"
+        data-tour="vectors-create"
       >
         <PlusIcon aria-hidden />
         {t('knowledge.create.button')}
@@ -148,7 +149,7 @@ export default function VectorsIndex(props: VectorsPageProps) {
         description={t('vectors.description')}
         actions={createButton}
       />
-      <div className="grid gap-4 p-6">
+      <div className="grid gap-4 p-6" data-tour="vectors-list">
         {stores.length === 0 ? (
           <EmptyState
             icon={DatabaseIcon}
