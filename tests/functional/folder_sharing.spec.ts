@@ -223,7 +223,7 @@ test.group('Folder sharing with chosen members', () => {
     client,
     assert,
   }) => {
-    const { owner, workspace, alice, bob } = await team('STANDARD')
+    const { owner, alice, bob } = await team('STANDARD')
     const created = await client
       .post('/folders')
       .json({ name: 'Alice folder' })
