@@ -12,6 +12,7 @@ export function toFolderDto(folder: Folder) {
     id: folder.id,
     name: folder.name,
     parentFolderId: folder.parentFolderId,
+    isRestricted: folder.isRestricted,
     createdAt: folder.createdAt.toISO()!,
   }
 }

@@ -15,6 +15,14 @@ export default class Folder extends BaseModelWithId {
   @column()
   declare name: string
 
+  /** The member who created it; they keep access and manage its sharing. */
+  @column()
+  declare createdBy: string | null
+
+  /** Shared with chosen members only (docs/folder_sharing.md); false: every member sees it. */
+  @column({ consume: Boolean })
+  declare isRestricted: boolean
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

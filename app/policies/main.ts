@@ -3,5 +3,6 @@
 */
 export const policies = {
   WorkspacePolicy: () => import('#policies/workspace_policy'),
+  FolderPolicy: () => import('#policies/folder_policy'),
   KnowledgeStorePolicy: () => import('#policies/knowledge_store_policy'),
 }

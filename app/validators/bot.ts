@@ -1,3 +1,4 @@
+import { FOLDER_ACCESS_LEVELS } from '#shared/folder_access'
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import {
@@ -136,5 +137,20 @@ export const namedBotVersionValidator = vine.compile(
 export const importBotSetValidator = vine.compile(
   vine.object({
     folderId: vine.string().trim().maxLength(32).nullable().optional(),
+  })
+)
+
+/** A folder's sharing, replaced whole by the Share dialog (docs/folder_sharing.md). */
+export const folderSharingValidator = vine.compile(
+  vine.object({
+    isRestricted: vine.boolean(),
+    shares: vine
+      .array(
+        vine.object({
+          userId: vine.string().trim().maxLength(32),
+          access: vine.enum(FOLDER_ACCESS_LEVELS),
+        })
+      )
+      .maxLength(500),
   })
 )

@@ -48,6 +48,8 @@ router
     router.post('/folders', [DashboardController, 'createFolder'])
     router.patch('/folders/:id', [DashboardController, 'updateFolder'])
     router.delete('/folders/:id', [DashboardController, 'deleteFolder'])
+    router.get('/api/folders/:id/sharing', [DashboardController, 'sharing'])
+    router.put('/api/folders/:id/sharing', [DashboardController, 'updateSharing'])
     router.get('/bots/plans', [PagesController, 'plans'])
     router.get('/vectors', [KnowledgeStoresController, 'index'])
     router.post('/vectors', [KnowledgeStoresController, 'store'])

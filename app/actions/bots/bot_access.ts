@@ -3,7 +3,8 @@ import BotInvitation, { userModeForInvitation } from '#models/bot_invitation'
 import type User from '#models/user'
 import AppError from '#exceptions/app_error'
 import { roleIn } from '#services/workspace_access'
-import { userModeForRole, type UserMode } from '#shared/workspace_roles'
+import { userModeForRole, type UserMode, type WorkspaceRole } from '#shared/workspace_roles'
+import { folderAccessOnBot, modeInFolder } from '#services/folder_access'
 
 /** The invitation to this bot for the user's e-mail, if any (bot-level collaborators). */
 export async function invitationFor(user: User, botId: string) {
@@ -11,12 +12,27 @@ export async function invitationFor(user: User, botId: string) {
 }
 
 /**
- * The user's mode on a bot: from their workspace role, else from an invitation to that
- * bot (Full access and Can edit write, Can view reads); null when they have neither.
+ * A member's mode on a bot from their workspace role, narrowed by the folder the bot sits in
+ * (docs/folder_sharing.md): null when that folder is not shared with them.
+ */
+export async function memberModeOnBot(
+  user: User,
+  bot: Bot,
+  role: WorkspaceRole
+): Promise<UserMode | null> {
+  const access = await folderAccessOnBot(user.id, bot, role)
+  return access ? modeInFolder(userModeForRole(role), access) : null
+}
+
+/**
+ * The user's mode on a bot: from their workspace role (and the bot's folder), else from an
+ * invitation to that bot (Full access and Can edit write, Can view reads); null when they
+ * have neither.
  */
 export async function botModeFor(user: User, bot: Bot): Promise<UserMode | null> {
   const role = await roleIn(user, bot.workspaceId)
-  if (role !== null) return userModeForRole(role)
+  const memberMode = role !== null ? await memberModeOnBot(user, bot, role) : null
+  if (memberMode !== null) return memberMode
   const invitation = await invitationFor(user, bot.id)
   return invitation ? userModeForInvitation(invitation.type) : null
 }
@@ -27,7 +43,8 @@ export async function botModeFor(user: User, bot: Bot): Promise<UserMode | null>
  */
 export async function canManageBot(user: User, bot: Bot): Promise<boolean> {
   const role = await roleIn(user, bot.workspaceId)
-  if (role !== null) return userModeForRole(role) === 'write'
+  const memberMode = role !== null ? await memberModeOnBot(user, bot, role) : null
+  if (memberMode !== null) return memberMode === 'write'
   const invitation = await invitationFor(user, bot.id)
   return invitation?.type === 'FULL_ACCESS'
 }

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon'
 import Bot from '#models/bot'
 import Folder from '#models/folder'
+import { assertFolderAccess } from '#actions/folders/folders'
 import PublishedBot from '#models/published_bot'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
@@ -148,7 +149,12 @@ async function generatePublicId(name: string) {
   }
 }
 
-async function assertFolderIn(workspaceId: string, folderId: string | null | undefined) {
+/** A folder of the workspace that `user` (when known) may put bots in (docs/folder_sharing.md). */
+async function assertFolderIn(
+  workspaceId: string,
+  folderId: string | null | undefined,
+  user?: User
+) {
   if (!folderId) return null
   const folder = await Folder.query()
     .where('id', folderId)
@@ -156,6 +162,7 @@ async function assertFolderIn(workspaceId: string, folderId: string | null | und
     .first()
   if (!folder)
     throw new AppError('Folder not found', { status: 404, code: 'E_NOT_FOUND', field: 'folderId' })
+  if (user) await assertFolderAccess(user, folder, 'edit', 'folderId')
   return folder.id
 }
 
@@ -173,7 +180,7 @@ export class CreateBot {
     const source = input.content ?? createBotContent({ name: input.name ?? undefined })
     const bot = assertValid({ ...source, name: input.name?.trim() || source.name || 'My bot' })
     if (!(await canRemoveBranding({ user, workspace }))) bot.settings = withBranding(bot.settings)
-    const folderId = await assertFolderIn(workspace.id, input.folderId)
+    const folderId = await assertFolderIn(workspace.id, input.folderId, user)
 
     let id: string | undefined
     let publicId: string | null = null
@@ -290,7 +297,7 @@ export class UpdateBot {
     if (patch.name !== undefined) bot.name = patch.name.trim() || bot.name
     if (patch.icon !== undefined) bot.icon = patch.icon
     if (patch.folderId !== undefined)
-      bot.folderId = await assertFolderIn(bot.workspaceId, patch.folderId)
+      bot.folderId = await assertFolderIn(bot.workspaceId, patch.folderId, actor?.user)
     if (patch.publicId !== undefined) {
       if (patch.publicId !== null) {
         if (!PUBLIC_ID_PATTERN.test(patch.publicId)) {

@@ -13,6 +13,7 @@ import {
   publishedBotIds,
 } from '#actions/bots/bots'
 import { findWorkspaceFor } from '#services/workspace_access'
+import { folderVisibilityFor } from '#services/folder_access'
 import { toBotDto, toBotSummaryDto } from '#dtos/bot_dto'
 import { namedBotVersionValidator, updateBotValidator } from '#validators/bot'
 import { ListBotVersions, RestoreBotVersion, SaveNamedBotVersion } from '#actions/bots/bot_history'
@@ -43,8 +44,12 @@ export default class ApiBotsController {
   }
 
   async index({ auth, params, request, response }: HttpContext) {
-    await findWorkspaceFor(auth.user!, params.id)
+    const { role } = await findWorkspaceFor(auth.user!, params.id)
+    // Bots in folders not shared with the caller are left out (docs/folder_sharing.md).
+    const hidden = (await folderVisibilityFor(auth.user!.id, params.id, role)).hiddenIds()
     const query = Bot.query().where('workspace_id', params.id).orderBy('updated_at', 'desc')
+    if (hidden.length > 0)
+      query.where((q) => q.whereNull('folder_id').orWhereNotIn('folder_id', hidden))
     const folderId = request.qs().folderId
     if (typeof folderId === 'string') query.where('folder_id', folderId)
     if (request.qs().archived !== 'true') query.where('is_archived', false)

@@ -9,7 +9,14 @@ import { findBotFor } from '#actions/bots/bot_access'
 import { CreateBot, DuplicateBot, UpdateBot, publishedBotIds } from '#actions/bots/bots'
 import { CreateFolder, DeleteFolder, UpdateFolder, findFolderIn } from '#actions/folders/folders'
 import { toBotJson, toBotSummaryDto, toFolderDto } from '#dtos/bot_dto'
-import { createBotValidator, folderValidator, updateBotValidator } from '#validators/bot'
+import {
+  createBotValidator,
+  folderSharingValidator,
+  folderValidator,
+  updateBotValidator,
+} from '#validators/bot'
+import { folderSharingOf, UpdateFolderSharing } from '#actions/folders/folder_sharing'
+import { folderVisibilityFor } from '#services/folder_access'
 import { BotParseError, importBot } from '#shared/bot/parse'
 import Workspace from '#models/workspace'
 
@@ -24,15 +31,20 @@ async function currentWorkspaceOf(ctx: HttpContext) {
 /** "My bots": folders and bots of the current workspace, one folder level at a time. */
 export default class DashboardController {
   async index(ctx: HttpContext) {
-    const { workspace } = await currentWorkspaceOf(ctx)
+    const user = ctx.auth.user!
+    const { workspace, role } = await currentWorkspaceOf(ctx)
     const folderId =
       typeof ctx.request.qs().folderId === 'string' ? ctx.request.qs().folderId : null
-    const currentFolder = folderId ? await findFolderIn(workspace.id, folderId) : null
+    const currentFolder = folderId ? await findFolderIn(workspace.id, folderId, { user }) : null
+    // Folders shared with chosen members are hidden from the others (docs/folder_sharing.md).
+    const visibility = await folderVisibilityFor(user.id, workspace.id, role)
+    const hidden = visibility.hiddenIds()
 
     const folders = await Folder.query()
       .where('workspace_id', workspace.id)
       .if(currentFolder, (q) => q.where('parent_folder_id', currentFolder!.id))
       .if(!currentFolder, (q) => q.whereNull('parent_folder_id'))
+      .if(hidden.length > 0, (q) => q.whereNotIn('id', hidden))
       .orderBy('name')
     const bots = await Bot.query()
       .where('workspace_id', workspace.id)
@@ -46,14 +58,23 @@ export default class DashboardController {
       breadcrumbs.unshift({ id: cursor.id, name: cursor.name })
       cursor = cursor.parentFolderId ? await Folder.find(cursor.parentFolderId) : null
     }
-    const allFolders = await Folder.query().where('workspace_id', workspace.id).orderBy('name')
+    const allFolders = await Folder.query()
+      .where('workspace_id', workspace.id)
+      .if(hidden.length > 0, (q) => q.whereNotIn('id', hidden))
+      .orderBy('name')
+    const folderDto = (folder: Folder) => ({
+      ...toFolderDto(folder),
+      access: visibility.of(folder.id) ?? 'view',
+      canShare: role === 'ADMIN' || folder.createdBy === user.id,
+    })
     return ctx.inertia.render('bots/index', {
-      folders: folders.map(toFolderDto),
+      folders: folders.map(folderDto),
       allFolders: allFolders.map(toFolderDto),
       bots: bots.map((b) => toBotSummaryDto(b, published.has(b.id))),
-      currentFolder: currentFolder ? toFolderDto(currentFolder) : null,
+      currentFolder: currentFolder ? folderDto(currentFolder) : null,
       breadcrumbs,
-      canUseFolders: await hasFeature(ctx.auth.user!, workspace, 'workspaceWithFolder'),
+      canUseFolders: await hasFeature(user, workspace, 'workspaceWithFolder'),
+      canShareFolders: await hasFeature(user, workspace, 'userWiseFolderShare'),
     })
   }
 
@@ -140,15 +161,17 @@ export default class DashboardController {
 
   async updateFolder(ctx: HttpContext) {
     const { workspace } = await currentWorkspaceOf(ctx)
-    const folder = await findFolderIn(workspace.id, ctx.params.id)
+    const user = ctx.auth.user!
+    const folder = await findFolderIn(workspace.id, ctx.params.id, { user, need: 'edit' })
     const payload = await ctx.request.validateUsing(folderValidator)
-    await new UpdateFolder().handle(folder, payload)
+    await new UpdateFolder().handle(folder, payload, user)
     return ctx.response.redirect().withQs().back()
   }
 
   async deleteFolder(ctx: HttpContext) {
     const { workspace } = await currentWorkspaceOf(ctx)
-    const folder = await findFolderIn(workspace.id, ctx.params.id)
+    const user = ctx.auth.user!
+    const folder = await findFolderIn(workspace.id, ctx.params.id, { user, need: 'edit' })
     await new DeleteFolder().handle(folder)
     ctx.session.flash('toast', {
       type: 'success',
@@ -157,6 +180,29 @@ export default class DashboardController {
     })
     return ctx.response.redirect(
       folder.parentFolderId ? `/bots?folderId=${folder.parentFolderId}` : '/bots'
+    )
+  }
+
+  /** GET /api/folders/:id/sharing: the Share dialog's state (docs/folder_sharing.md). */
+  async sharing(ctx: HttpContext) {
+    const { workspace } = await currentWorkspaceOf(ctx)
+    const folder = await findFolderIn(workspace.id, ctx.params.id)
+    if (await ctx.bouncer.with('FolderPolicy').denies('view', folder))
+      throw AppError.notFound('Folder not found')
+    await ctx.bouncer.with('FolderPolicy').authorize('share', folder)
+    return ctx.response.ok(await folderSharingOf(folder))
+  }
+
+  /** PUT /api/folders/:id/sharing {isRestricted, shares}: replaces who the folder is shared with. */
+  async updateSharing(ctx: HttpContext) {
+    const { workspace } = await currentWorkspaceOf(ctx)
+    const folder = await findFolderIn(workspace.id, ctx.params.id)
+    if (await ctx.bouncer.with('FolderPolicy').denies('view', folder))
+      throw AppError.notFound('Folder not found')
+    await ctx.bouncer.with('FolderPolicy').authorize('share', folder)
+    const payload = await ctx.request.validateUsing(folderSharingValidator)
+    return ctx.response.ok(
+      await new UpdateFolderSharing().handle(ctx.auth.user!, workspace, folder, payload)
     )
   }
 }

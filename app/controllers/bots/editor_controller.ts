@@ -4,7 +4,7 @@ import PublishedBot from '#models/published_bot'
 import Workspace from '#models/workspace'
 import { toBotJson } from '#dtos/bot_dto'
 import { roleIn } from '#services/workspace_access'
-import { invitationFor } from '#actions/bots/bot_access'
+import { invitationFor, memberModeOnBot } from '#actions/bots/bot_access'
 import { userModeForInvitation } from '#models/bot_invitation'
 import { getPlan } from '#services/plans'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
@@ -13,7 +13,7 @@ import { availabilityFor } from '#services/marketplace'
 import { botIssues } from '#actions/bots/bots'
 import { pluginRegistry } from '#services/plugin_registry'
 import { defaultItemsOf, editorViewOf } from '#plugins/derive'
-import { userModeForRole, type UserMode } from '#shared/workspace_roles'
+import type { UserMode } from '#shared/workspace_roles'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 import { categoryOn } from '#plugins/define_plugin'
 
@@ -57,7 +57,11 @@ export default class EditorController {
     const tab = TABS.find((t) => ctx.request.url().endsWith(`/${t}`)) ?? 'edit'
     const bot = await Bot.find(ctx.params.id)
     const user = ctx.auth.user
-    const role = bot && user ? await roleIn(user, bot.workspaceId) : null
+    const workspaceRole = bot && user ? await roleIn(user, bot.workspaceId) : null
+    // A member whose folder is not shared with them counts as an outsider (docs/folder_sharing.md).
+    const memberMode =
+      bot && user && workspaceRole ? await memberModeOnBot(user, bot, workspaceRole) : null
+    const role = memberMode ? workspaceRole : null
     // Someone invited to this bot alone (docs/spec/02-bots.md section 6) gets the invitation's mode.
     const invitation = bot && user && role === null ? await invitationFor(user, bot.id) : null
     const isPublic = !!(bot?.settings as any)?.publicShare?.isEnabled
@@ -65,8 +69,8 @@ export default class EditorController {
       ctx.response.status(404)
       return ctx.inertia.render('errors/not_found', { error: 'Bot not found' })
     }
-    const mode: UserMode = role
-      ? userModeForRole(role)
+    const mode: UserMode = memberMode
+      ? memberMode
       : invitation
         ? userModeForInvitation(invitation.type)
         : 'guest'

@@ -19,7 +19,8 @@ export default class TypebotImportController {
     if (!current) throw AppError.notFound('Workspace not found')
     if (current.role === 'GUEST') throw AppError.forbidden('Guests cannot change bots.')
     const { folderId } = await ctx.request.validateUsing(importBotSetValidator)
-    if (folderId) await findFolderIn(current.workspace.id, folderId)
+    if (folderId)
+      await findFolderIn(current.workspace.id, folderId, { user: ctx.auth.user!, need: 'edit' })
 
     const files = ctx.request.files('files', { size: '20mb', extnames: ['json', 'zip'] })
     if (files.length === 0) {

@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import Folder from '#models/folder'
+import { folderVisibilityFor } from '#services/folder_access'
 import Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { findBotFor } from '#actions/bots/bot_access'
@@ -54,9 +55,14 @@ export default class TypebotsController {
   async index({ auth, request }: HttpContext) {
     const query = await typebotWorkspaceQueryValidator.validate(request.qs())
     const { role } = await findWorkspaceFor(auth.user!, query.workspaceId)
+    // Bots in folders not shared with the caller are left out (docs/folder_sharing.md).
+    const hidden = (await folderVisibilityFor(auth.user!.id, query.workspaceId, role)).hiddenIds()
     const bots = await Bot.query()
       .where('workspace_id', query.workspaceId)
       .where('is_archived', false)
+      .if(hidden.length > 0, (q) =>
+        q.where((w) => w.whereNull('folder_id').orWhereNotIn('folder_id', hidden))
+      )
       .if(query.folderId, (q) => q.where('folder_id', query.folderId!))
       .orderBy('updated_at', 'desc')
     const published = await PublishedBot.query()

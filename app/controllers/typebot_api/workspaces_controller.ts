@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import Workspace from '#models/workspace'
 import WorkspaceMember from '#models/workspace_member'
 import Folder from '#models/folder'
+import { folderVisibilityFor } from '#services/folder_access'
 import AppError from '#exceptions/app_error'
 import CreateWorkspace from '#actions/workspaces/create_workspace'
 import UpdateWorkspace from '#actions/workspaces/update_workspace'
@@ -88,9 +89,11 @@ export default class TypebotWorkspacesController {
   /** GET /folders?workspaceId=&parentFolderId=: one level (the top one without parent). */
   async folders({ auth, request }: HttpContext) {
     const query = await typebotWorkspaceQueryValidator.validate(request.qs())
-    await findWorkspaceFor(auth.user!, query.workspaceId)
+    const { role } = await findWorkspaceFor(auth.user!, query.workspaceId)
+    const hidden = (await folderVisibilityFor(auth.user!.id, query.workspaceId, role)).hiddenIds()
     const folders = await Folder.query()
       .where('workspace_id', query.workspaceId)
+      .if(hidden.length > 0, (q) => q.whereNotIn('id', hidden))
       .if(query.parentFolderId, (q) => q.where('parent_folder_id', query.parentFolderId!))
       .if(!query.parentFolderId, (q) => q.whereNull('parent_folder_id'))
       .orderBy('name')
@@ -100,7 +103,8 @@ export default class TypebotWorkspacesController {
   async folder({ auth, params, request }: HttpContext) {
     const query = await typebotWorkspaceQueryValidator.validate(request.qs())
     await findWorkspaceFor(auth.user!, query.workspaceId)
-    return { folder: toTypebotFolderDto(await findFolderIn(query.workspaceId, params.folderId)) }
+    const folder = await findFolderIn(query.workspaceId, params.folderId, { user: auth.user! })
+    return { folder: toTypebotFolderDto(folder) }
   }
 
   async createFolder(ctx: HttpContext) {
@@ -116,15 +120,19 @@ export default class TypebotWorkspacesController {
   async updateFolder(ctx: HttpContext) {
     const payload = await typebotFolderUpdateValidator.validate(ctx.request.body())
     const workspace = await writableWorkspace(ctx, payload.workspaceId)
-    const folder = await findFolderIn(workspace.id, ctx.params.folderId)
-    await new UpdateFolder().handle(folder, payload.folder)
+    const user = ctx.auth.user!
+    const folder = await findFolderIn(workspace.id, ctx.params.folderId, { user, need: 'edit' })
+    await new UpdateFolder().handle(folder, payload.folder, user)
     return { folder: toTypebotFolderDto(folder) }
   }
 
   async destroyFolder(ctx: HttpContext) {
     const query = await typebotWorkspaceQueryValidator.validate(ctx.request.qs())
     const workspace = await writableWorkspace(ctx, query.workspaceId)
-    const folder = await findFolderIn(workspace.id, ctx.params.folderId)
+    const folder = await findFolderIn(workspace.id, ctx.params.folderId, {
+      user: ctx.auth.user!,
+      need: 'edit',
+    })
     await new DeleteFolder().handle(folder)
     return { folder: toTypebotFolderDto(folder) }
   }

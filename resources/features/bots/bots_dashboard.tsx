@@ -251,6 +251,7 @@ export function BotsDashboard(props: Partial<DashboardProps>) {
                       key={folder.id}
                       folder={folder}
                       readOnly={readOnly}
+                      canShareFolders={!!props.canShareFolders}
                       renaming={renamingFolderId === folder.id}
                       onRenamingChange={(renaming) =>
                         setRenamingFolderId(renaming ? folder.id : null)

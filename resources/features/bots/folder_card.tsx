@@ -4,9 +4,11 @@ import { useTranslation } from 'react-i18next'
 import {
   FolderIcon,
   FolderOpenIcon,
+  LockIcon,
   MoreHorizontalIcon,
   PencilIcon,
   Trash2Icon,
+  UsersIcon,
 } from 'lucide-react'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
@@ -20,24 +22,30 @@ import {
 import { ConfirmDialog } from '~/components/confirm_dialog'
 import { cn } from '~/lib/utils'
 import { useBotDropTarget } from './use_bot_drag'
+import { ShareFolderDialog } from './share_folder_dialog'
 import { folderHref, type FolderDto } from './types'
 
 /** A folder on the dashboard: opens on click, takes dropped bots, renames in place. */
 export function FolderCard({
   folder,
-  readOnly,
+  readOnly: workspaceReadOnly,
+  canShareFolders,
   renaming,
   onRenamingChange,
   onDropBot,
 }: {
   folder: FolderDto
   readOnly: boolean
+  canShareFolders: boolean
   renaming: boolean
   onRenamingChange: (renaming: boolean) => void
   onDropBot: (botId: string, folder: FolderDto) => void
 }) {
   const { t } = useTranslation()
   const [confirmDelete, setConfirmDelete] = useState(false)
+  const [sharing, setSharing] = useState(false)
+  // A folder shared with the viewer for viewing only changes nothing (docs/folder_sharing.md).
+  const readOnly = workspaceReadOnly || folder.access === 'view'
   const [name, setName] = useState(folder.name)
   const inputRef = useRef<HTMLInputElement>(null)
   const renameChosen = useRef(false)
@@ -116,6 +124,13 @@ export function FolderCard({
           {folder.name}
         </Link>
       )}
+      {folder.isRestricted && (
+        <UsersIcon
+          aria-label={t('bots.share.restrictedBadge')}
+          data-testid="folder-restricted"
+          className="size-4 shrink-0 text-muted-foreground"
+        />
+      )}
       {over && (
         <span className="pointer-events-none text-xs font-medium text-primary">
           {t('bots.folders.dropHere')}
@@ -153,6 +168,16 @@ export function FolderCard({
               <PencilIcon aria-hidden />
               {t('bots.folders.rename')}
             </DropdownMenuItem>
+            {folder.canShare && (
+              <DropdownMenuItem
+                data-testid="folder-share"
+                data-locked={!canShareFolders || undefined}
+                onSelect={() => setSharing(true)}
+              >
+                {canShareFolders ? <UsersIcon aria-hidden /> : <LockIcon aria-hidden />}
+                {t('bots.share.action')}
+              </DropdownMenuItem>
+            )}
             <DropdownMenuSeparator />
             <DropdownMenuItem
               variant="destructive"
@@ -164,6 +189,14 @@ export function FolderCard({
             </DropdownMenuItem>
           </DropdownMenuContent>
         </DropdownMenu>
+      )}
+      {folder.canShare && (
+        <ShareFolderDialog
+          folder={folder}
+          canShareFolders={canShareFolders}
+          open={sharing}
+          onOpenChange={setSharing}
+        />
       )}
       {!readOnly && (
         <ConfirmDialog

@@ -8,6 +8,12 @@ export interface FolderDto {
   name: string
   parentFolderId: string | null
   createdAt: string
+  /** Shared with chosen members only (docs/folder_sharing.md). */
+  isRestricted: boolean
+  /** The viewer's access (dashboard folders only): view access changes nothing inside. */
+  access?: 'view' | 'edit'
+  /** Whether the viewer manages its sharing (its creator or a workspace admin). */
+  canShare?: boolean
 }
 
 export interface BotSummaryDto {
@@ -35,6 +41,7 @@ export interface DashboardProps {
   currentFolder: FolderDto | null
   breadcrumbs: Breadcrumb[]
   canUseFolders: boolean
+  canShareFolders: boolean
 }
 
 /** What a bot card's status badge says. */
