@@ -3,6 +3,8 @@ import { createVectorTable, dropVectorTables } from '#services/knowledge/vectors
 
 /**
  * Faster knowledge search (docs/knowledge.md, "Search"; docs/benchmarks/knowledge.md).
+ * - SQLite: an index of (id, store_id) that keyword search reads each match's store from
+ *   instead of the chunk's row (about a page each, with its vector).
  * - SQLite with sqlite-vec: the vec0 index of the chunks' vectors, one table per dimension,
  *   filled with the vectors stored so far and kept by triggers from then on.
  * - PostgreSQL: the chunks' tsvector stored in a generated column with its GIN index, so
@@ -18,6 +20,9 @@ export default class extends BaseSchema {
           .rawQuery('select vec_version() as version')
           .then(() => true)
           .catch(() => false)
+        await db.rawQuery(
+          'create index if not exists knowledge_chunks_id_store_id on knowledge_chunks (id, store_id)'
+        )
         if (!loaded) return
         const sizes = await db.rawQuery(
           `select distinct length(embedding) / 4 as dimensions from knowledge_chunks
@@ -44,6 +49,7 @@ export default class extends BaseSchema {
     this.defer(async (db) => {
       if (dialect === 'better-sqlite3' || dialect === 'sqlite3') {
         await dropVectorTables(db)
+        await db.rawQuery('drop index if exists knowledge_chunks_id_store_id')
       } else if (dialect === 'postgres') {
         await db.rawQuery('drop index if exists knowledge_chunks_store_id_id')
         await db.rawQuery('drop index if exists knowledge_chunks_content_tsv')

@@ -76,11 +76,14 @@ async function keywordRanks(storeId: string, terms: string[], limit: number): Pr
   if (terms.length === 0) return []
   const dialect = dialectOf()
   if (dialect === 'sqlite') {
+    // Each match's store is read from a covering index of (id, store_id) (migration 0070),
+    // not from its row: a chunk's row is about a page, so a common word read thousands.
     const match = terms.map((term) => `"${term}"`).join(' OR ')
     const rows = rowsOf(
       await db.rawQuery(
         `select c.id as id, -bm25(knowledge_chunks_fts) as score
-         from knowledge_chunks_fts join knowledge_chunks c on c.id = knowledge_chunks_fts.rowid
+         from knowledge_chunks_fts
+         join knowledge_chunks c indexed by knowledge_chunks_id_store_id on c.id = knowledge_chunks_fts.rowid
          where knowledge_chunks_fts match ? and c.store_id = ?
          order by bm25(knowledge_chunks_fts) limit ?`,
         [match, storeId, limit]
@@ -91,9 +94,10 @@ async function keywordRanks(storeId: string, terms: string[], limit: number): Pr
   if (dialect === 'postgres') {
     const rows = rowsOf(
       await db.rawQuery(
-        `select id, ts_rank_cd(to_tsvector('english', content), q) as score
+        // content_tsv is stored (migration 0070): ranking reads it, parsing no chunk again.
+        `select id, ts_rank_cd(content_tsv, q) as score
          from knowledge_chunks, to_tsquery('english', ?) q
-         where store_id = ? and to_tsvector('english', content) @@ q
+         where store_id = ? and content_tsv @@ q
          order by score desc, id limit ?`,
         [terms.join(' | '), storeId, limit]
       )
