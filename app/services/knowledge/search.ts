@@ -72,60 +72,25 @@ interface Ranked {
   score: number
 }
 
-async function ftsRanks(storeId: string, terms: string[], limit: number): Promise<Ranked[]> {
-  const match = terms.map((term) => `"${term}"`).join(' OR ')
-  // Each match's store is read from a covering index of (id, store_id) (migration 0070),
-  // not from its row: a chunk's row is about a page, so a common word read thousands.
-  const rows = rowsOf(
-    await db.rawQuery(
-      `select c.id as id, -bm25(knowledge_chunks_fts) as score
-       from knowledge_chunks_fts
-       join knowledge_chunks c indexed by knowledge_chunks_id_store_id on c.id = knowledge_chunks_fts.rowid
-       where knowledge_chunks_fts match ? and c.store_id = ?
-       order by bm25(knowledge_chunks_fts) limit ?`,
-      [match, storeId, limit]
-    )
-  )
-  return rows.map((row) => ({ id: Number(row.id), score: Number(row.score) }))
-}
-
-/**
- * FTS5's BM25 floors the weight of a word found in half the chunks or more (its IDF,
- * log((N - n + 0.5) / (n + 0.5)), is at most 0 and becomes 1e-6), yet ranking a query with
- * such a word scores every chunk containing it, thousands for a common word. When the query
- * also has rarer words, those alone are matched first: every chunk they find outranks every
- * chunk found only by the common words, so when they fill the limit the ranking is the same
- * (but for ties within 1e-5). Otherwise the full query runs.
- */
-async function sqliteKeywordRanks(storeId: string, terms: string[], limit: number) {
-  if (terms.length > 1) {
-    const [{ total }] = rowsOf(
-      await db.rawQuery(
-        'select count(*) as total from knowledge_chunks indexed by knowledge_chunks_id_store_id'
-      )
-    )
-    const rare: string[] = []
-    for (const term of terms) {
-      const [{ found }] = rowsOf(
-        await db.rawQuery(
-          'select count(*) as found from knowledge_chunks_fts where knowledge_chunks_fts match ?',
-          [`"${term}"`]
-        )
-      )
-      if (Number(found) * 2 < Number(total)) rare.push(term)
-    }
-    if (rare.length > 0 && rare.length < terms.length) {
-      const ranked = await ftsRanks(storeId, rare, limit)
-      if (ranked.length >= limit) return ranked
-    }
-  }
-  return ftsRanks(storeId, terms, limit)
-}
-
 async function keywordRanks(storeId: string, terms: string[], limit: number): Promise<Ranked[]> {
   if (terms.length === 0) return []
   const dialect = dialectOf()
-  if (dialect === 'sqlite') return sqliteKeywordRanks(storeId, terms, limit)
+  if (dialect === 'sqlite') {
+    // Each match's store is read from a covering index of (id, store_id) (migration 0070),
+    // not from its row: a chunk's row is about a page, so a common word read thousands.
+    const match = terms.map((term) => `"${term}"`).join(' OR ')
+    const rows = rowsOf(
+      await db.rawQuery(
+        `select c.id as id, -bm25(knowledge_chunks_fts) as score
+         from knowledge_chunks_fts
+         join knowledge_chunks c indexed by knowledge_chunks_id_store_id on c.id = knowledge_chunks_fts.rowid
+         where knowledge_chunks_fts match ? and c.store_id = ?
+         order by bm25(knowledge_chunks_fts) limit ?`,
+        [match, storeId, limit]
+      )
+    )
+    return rows.map((row) => ({ id: Number(row.id), score: Number(row.score) }))
+  }
   if (dialect === 'postgres') {
     const rows = rowsOf(
       await db.rawQuery(
