@@ -7,7 +7,8 @@
 |   cosine over 384-dimension vectors, fused by reciprocal rank), p50/p99 in ms. The query
 |   vector is computed in the process so the figure is the database's work, not the
 |   embedding service's round trip.
-| Runs in its own SQLite file (tmp/bench-knowledge.sqlite3), migrated from scratch.
+| Runs in its own SQLite file (tmp/bench-knowledge.sqlite3), migrated from scratch; with
+| DB_CONNECTION=pg or mysql (and DATABASE_URL), in that database instead, wiped first.
 */
 import 'reflect-metadata'
 import { spawnSync } from 'node:child_process'
@@ -27,7 +28,8 @@ const env: Record<string, string> = {
   HOST: '127.0.0.1',
   PORT: process.env.PORT ?? '3399',
   SESSION_DRIVER: 'memory',
-  DB_CONNECTION: 'sqlite',
+  DB_CONNECTION: process.env.DB_CONNECTION ?? 'sqlite',
+  DATABASE_URL: process.env.DATABASE_URL ?? '',
   SQLITE_PATH: SQLITE,
   QUEUE_DRIVER: 'in-process',
   ALLOW_INTERNAL_HTTP: 'true',
@@ -43,6 +45,12 @@ const WORDS = (
   'garden hose ladder drill hammer screw paint brush roller tile grout sink faucet shower ' +
   'holiday travel hotel booking flight luggage passport visa insurance claim doctor pharmacy'
 ).split(' ')
+
+const DATABASE_NAMES: Record<string, string> = {
+  sqlite: 'SQLite',
+  pg: 'PostgreSQL',
+  mysql: 'MySQL/MariaDB',
+}
 
 function percentile(sorted: number[], p: number) {
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)
@@ -217,7 +225,7 @@ export async function run(): Promise<BenchReport> {
       },
     ],
     notes: [
-      `SQLite with ${capabilities.keyword} and ${capabilities.vector}; ${QUERIES} queries of two words, 5 results each, after 20 warm-up queries.`,
+      `${DATABASE_NAMES[env.DB_CONNECTION] ?? env.DB_CONNECTION} with ${capabilities.keyword} and ${capabilities.vector}; ${QUERIES} queries of two words, 5 results each, after 20 warm-up queries.`,
       `Indexing includes chunking, the embedding calls to a local stand-in (64 chunks per request) and the inserts; ${Math.round(indexSeconds * 10) / 10} s in all.`,
       `Hits returned: keyword ${keyword.hits}, hybrid ${hybrid.hits} (of ${QUERIES * 5} asked).`,
     ],

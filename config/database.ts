@@ -63,12 +63,13 @@ const dbConfig = defineConfig({
       client: 'better-sqlite3',
       connection: { filename: sqlitePath },
       useNullAsDefault: true,
-      // Dropping the FTS5 table of knowledge chunks drops its shadow tables with it, so a
-      // wipe (migration:fresh) must not drop them a second time.
+      // Dropping the FTS5 table of knowledge chunks, or one of its vec0 tables (one per
+      // dimension, docs/knowledge.md), drops its shadow tables with it, so a wipe
+      // (migration:fresh) must not drop them a second time. Lucid asks `includes` of each name.
       wipe: {
-        ignoreTables: ['data', 'idx', 'docsize', 'config'].map(
-          (part) => `knowledge_chunks_fts_${part}`
-        ),
+        ignoreTables: Object.assign([] as string[], {
+          includes: (name: string) => /^knowledge_chunks_(fts|vec_\d+)_/.test(name),
+        }),
       },
       migrations,
       seeders,

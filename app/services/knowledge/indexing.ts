@@ -10,6 +10,7 @@ import { MAX_SOURCE_BYTES, type QnaPair } from '#shared/knowledge'
 import { chunkText } from './chunking.js'
 import { embedderOf } from './embeddings.js'
 import { toBlob } from './vectors.js'
+import { ensureVectorIndex } from './search.js'
 import { stamp } from '#services/workflows/run_leases'
 
 /**
@@ -189,6 +190,8 @@ export async function indexSource(
         } catch (error) {
           throw new SourceError(`The embedding service failed: ${reasonOf(error)}`)
         }
+        // Before the insert: the index's trigger copies the vectors as they are written.
+        if (vectors.length > 0) await ensureVectorIndex(vectors[0].length)
       }
       await db.table('knowledge_chunks').multiInsert(
         part.map((content, index) => ({

@@ -2,12 +2,13 @@ import db from '@adonisjs/lucid/services/db'
 import type KnowledgeStore from '#models/knowledge_store'
 import type { KnowledgeHit, KnowledgeSearchResult, SearchCapabilities } from '#shared/knowledge'
 import { embedderOf, type StoreEmbedder } from './embeddings.js'
-import { cosine, fromBlob, toBlob } from './vectors.js'
+import { createVectorTable, fromBlob, toBlob, vectorTableOf } from './vectors.js'
 
 /**
  * Search in a store (docs/knowledge.md): keywords always (FTS5 BM25 on SQLite, tsvector on
  * PostgreSQL, FULLTEXT on MySQL/MariaDB), fused with vector similarity by reciprocal rank
- * when the store embeds (sqlite-vec on SQLite, cosine in JavaScript elsewhere).
+ * when the store embeds (a KNN query on sqlite-vec's vec0 index on SQLite, cosine over vectors
+ * cached in the process elsewhere).
  */
 
 type Dialect = 'sqlite' | 'postgres' | 'mysql'
@@ -75,11 +76,14 @@ async function keywordRanks(storeId: string, terms: string[], limit: number): Pr
   if (terms.length === 0) return []
   const dialect = dialectOf()
   if (dialect === 'sqlite') {
+    // Each match's store is read from a covering index of (id, store_id) (migration 0070),
+    // not from its row: a chunk's row is about a page, so a common word read thousands.
     const match = terms.map((term) => `"${term}"`).join(' OR ')
     const rows = rowsOf(
       await db.rawQuery(
         `select c.id as id, -bm25(knowledge_chunks_fts) as score
-         from knowledge_chunks_fts join knowledge_chunks c on c.id = knowledge_chunks_fts.rowid
+         from knowledge_chunks_fts
+         join knowledge_chunks c indexed by knowledge_chunks_id_store_id on c.id = knowledge_chunks_fts.rowid
          where knowledge_chunks_fts match ? and c.store_id = ?
          order by bm25(knowledge_chunks_fts) limit ?`,
         [match, storeId, limit]
@@ -90,9 +94,10 @@ async function keywordRanks(storeId: string, terms: string[], limit: number): Pr
   if (dialect === 'postgres') {
     const rows = rowsOf(
       await db.rawQuery(
-        `select id, ts_rank_cd(to_tsvector('english', content), q) as score
+        // content_tsv is stored (migration 0070): ranking reads it, parsing no chunk again.
+        `select id, ts_rank_cd(content_tsv, q) as score
          from knowledge_chunks, to_tsquery('english', ?) q
-         where store_id = ? and to_tsvector('english', content) @@ q
+         where store_id = ? and content_tsv @@ q
          order by score desc, id limit ?`,
         [terms.join(' | '), storeId, limit]
       )
@@ -129,32 +134,156 @@ async function keywordRanks(storeId: string, terms: string[], limit: number): Pr
   return rows.map((row) => ({ id: Number(row.id), score: Number(row.score) }))
 }
 
+/** Dimensions whose vec0 table this process has seen (docs/knowledge.md, "Search"). */
+const indexedDimensions = new Set<number>()
+
+/**
+ * Makes sure the vec0 table of a dimension exists before chunks of that size are written
+ * (indexing calls it): its trigger then indexes them as they are inserted. Nothing on other
+ * databases or without sqlite-vec.
+ */
+export async function ensureVectorIndex(dimensions: number): Promise<boolean> {
+  if (indexedDimensions.has(dimensions)) return true
+  if (!vectorTableOf(dimensions) || !(await hasSqliteVec())) return false
+  await db.transaction((trx) => createVectorTable(trx, dimensions))
+  indexedDimensions.add(dimensions)
+  return true
+}
+
+/** The vec0 table to search at this size, if there is one (made by any process). */
+async function vectorIndexOf(dimensions: number): Promise<string | null> {
+  const table = vectorTableOf(dimensions)
+  if (!table || !(await hasSqliteVec())) return null
+  if (indexedDimensions.has(dimensions)) return table
+  const found = rowsOf(
+    await db.rawQuery(`select 1 as found from sqlite_master where type = 'table' and name = ?`, [
+      table,
+    ])
+  )
+  if (found.length === 0) return null
+  indexedDimensions.add(dimensions)
+  return table
+}
+
+/** vec0's largest k. */
+const MAX_K = 4096
+
 async function vectorRanks(storeId: string, vector: number[], limit: number): Promise<Ranked[]> {
-  if (await hasSqliteVec()) {
+  const table = await vectorIndexOf(vector.length)
+  if (table) {
+    // KNN in the store's partition of the index: no other store's vectors are read.
     const rows = rowsOf(
       await db.rawQuery(
-        `select id, vec_distance_cosine(embedding, ?) as distance from knowledge_chunks
-         where store_id = ? and embedding is not null and length(embedding) = ?
-         order by distance limit ?`,
-        [toBlob(vector), storeId, vector.length * 4, limit]
+        `select rowid as id, distance from ${table}
+         where embedding match ? and k = ? and store_id = ?`,
+        [toBlob(vector), Math.min(limit, MAX_K), storeId]
       )
     )
     return rows.map((row) => ({ id: Number(row.id), score: 1 - Number(row.distance) }))
   }
-  // Every other database: cosine over the stored vectors, in this process.
+  return cachedVectorRanks(storeId, vector, limit)
+}
+
+/**
+ * Without a vector index (PostgreSQL without pgvector, MySQL/MariaDB, SQLite without
+ * sqlite-vec): the store's vectors are read once into this process, normalized, and kept
+ * while the store's chunks stay the same; each search then costs one small query (the
+ * chunks' count, largest and summed id: any insert or delete changes it, ids are never
+ * reused) and the dot products. Stores over the cache's budget are scanned each time.
+ */
+const CACHE_BUDGET_BYTES = 128 * 1024 * 1024
+
+interface StoreVectors {
+  fingerprint: string
+  ids: number[]
+  vectors: Float32Array[]
+  bytes: number
+}
+
+const vectorCache = new Map<string, StoreVectors>()
+let cachedBytes = 0
+
+async function fingerprintOf(storeId: string) {
+  const [row] = rowsOf(
+    await db.rawQuery(
+      'select count(*) as n, max(id) as m, sum(id) as s from knowledge_chunks where store_id = ?',
+      [storeId]
+    )
+  )
+  return `${row?.n}:${row?.m}:${row?.s}`
+}
+
+function normalized(vector: Float32Array) {
+  let norm = 0
+  for (const element of vector) norm += element * element
+  if (norm === 0) return null
+  const scale = 1 / Math.sqrt(norm)
+  for (let index = 0; index < vector.length; index++) vector[index] *= scale
+  return vector
+}
+
+async function storeVectors(storeId: string): Promise<StoreVectors> {
+  const fingerprint = await fingerprintOf(storeId)
+  const cached = vectorCache.get(storeId)
+  if (cached && cached.fingerprint === fingerprint) {
+    // Most recently used last: the first entries are evicted first.
+    vectorCache.delete(storeId)
+    vectorCache.set(storeId, cached)
+    return cached
+  }
+  if (cached) {
+    vectorCache.delete(storeId)
+    cachedBytes -= cached.bytes
+  }
   const rows = await db
     .from('knowledge_chunks')
     .where('store_id', storeId)
     .whereNotNull('embedding')
     .select('id', 'embedding')
-  const ranked: Ranked[] = []
+  const entry: StoreVectors = { fingerprint, ids: [], vectors: [], bytes: 0 }
   for (const row of rows) {
     const stored = fromBlob(row.embedding)
-    if (stored && stored.length === vector.length) {
-      ranked.push({ id: Number(row.id), score: cosine(vector, stored) })
-    }
+    const unit = stored && normalized(stored)
+    if (!unit) continue
+    entry.ids.push(Number(row.id))
+    entry.vectors.push(unit)
+    entry.bytes += unit.byteLength
   }
-  return ranked.sort((a, b) => b.score - a.score).slice(0, limit)
+  if (entry.bytes <= CACHE_BUDGET_BYTES) {
+    // The fingerprint was read before the rows: a chunk written in between makes the
+    // next search read them again, never keep a stale set.
+    while (cachedBytes + entry.bytes > CACHE_BUDGET_BYTES && vectorCache.size > 0) {
+      const [oldest, old] = vectorCache.entries().next().value!
+      vectorCache.delete(oldest)
+      cachedBytes -= old.bytes
+    }
+    vectorCache.set(storeId, entry)
+    cachedBytes += entry.bytes
+  }
+  return entry
+}
+
+async function cachedVectorRanks(
+  storeId: string,
+  vector: number[],
+  limit: number
+): Promise<Ranked[]> {
+  const query = normalized(Float32Array.from(vector))
+  if (!query) return []
+  const { ids, vectors } = await storeVectors(storeId)
+  // The best `limit`, kept in order as the vectors are scored.
+  const top: Ranked[] = []
+  for (const [index, stored] of vectors.entries()) {
+    if (stored.length !== query.length) continue
+    let dot = 0
+    for (let at = 0; at < query.length; at++) dot += query[at] * stored[at]
+    if (top.length === limit && dot <= top[top.length - 1].score) continue
+    let at = top.length
+    while (at > 0 && top[at - 1].score < dot) at--
+    top.splice(at, 0, { id: ids[index], score: dot })
+    if (top.length > limit) top.pop()
+  }
+  return top
 }
 
 /** Reciprocal rank fusion's constant: ranks matter, raw scores of two kinds do not mix. */
