@@ -366,6 +366,54 @@ test.group('Viewer: the public chat page', (group) => {
     await page.getByText('It no longer accepts new answers.').waitFor()
   })
 
+  test("a missing bot's page says so on a phone, also in an embed's iframe", async ({
+    visit,
+    assert,
+    cleanup,
+  }) => {
+    const page = await visit('/signin')
+    const origin = new URL(page.url()).origin
+    await page.setViewportSize({ width: 390, height: 844 })
+    // Signing in set the app's cookies: the visitor starts without them.
+    await page.context().clearCookies()
+    const missing = `gone-${Date.now()}`
+    const answer = await page.goto(`${origin}/${missing}`)
+    assert.equal(answer?.status(), 404)
+    const message = page.getByTestId('viewer-not-found')
+    await message.getByRole('heading', { name: 'Bot not found' }).waitFor()
+    await message.getByText('This bot does not exist or is no longer published.').waitFor()
+    // It fits the phone's width: no sideways scrolling.
+    const box = (await message.boundingBox())!
+    assert.isAtLeast(box.x, 0)
+    assert.isAtMost(box.x + box.width, 390)
+    assert.isAtMost(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      390,
+      'no horizontal overflow'
+    )
+    // Nothing but the page and its favicon: no script, no stylesheet of the dashboard.
+    const loaded = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => entry.name)
+    )
+    assert.isEmpty(loaded.filter((url) => /\.(js|css)(\?|$)/.test(url)))
+    assert.deepEqual(await page.context().cookies(origin), [])
+    await screenshot(page, 'not-found-phone')
+
+    await showOnAnotherSite(
+      page,
+      `<!doctype html><html><body>
+      <div id="inline" style="width: 360px; height: 500px"></div>
+      <script src="${origin}/embed.js"></script>
+      <script>Flowcraft.initStandard({ publicId: ${JSON.stringify(missing)}, element: '#inline' })</script>
+      </body></html>`,
+      cleanup
+    )
+    await page
+      .frameLocator('#inline iframe')
+      .getByRole('heading', { name: 'Bot not found' })
+      .waitFor()
+  })
+
   test('the embed script: bubble opens the bot in an iframe, standard fills its element', async ({
     visit,
     client,
