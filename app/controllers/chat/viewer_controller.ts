@@ -86,8 +86,17 @@ export default class ViewerController {
     }
     // Its own small page and bundle (resources/viewer.tsx), not an Inertia page of the
     // dashboard's app: a visitor downloads the chat alone (docs/architecture.md).
+    const remember = settings.general?.rememberUser
     return ctx.view.render('viewer', {
       viewerProps: scriptSafeJson(props),
+      // What the page's inline script needs to send startChat before the chat's scripts
+      // arrive: the same request resources/pages/viewer/show.tsx makes (see viewer.edge).
+      earlyStart: scriptSafeJson({
+        url: `/api/v1/typebots/${encodeURIComponent(props.publicId)}/startChat`,
+        publicId: props.publicId,
+        storage: remember?.isEnabled ? (remember.storage === 'local' ? 'local' : 'session') : '',
+        prefill: !!settings.general?.isInputPrefillEnabled,
+      }),
       viewerMeta: {
         title,
         description: metadata.description ?? '',
