@@ -356,6 +356,58 @@ test.group('Viewer: the public chat page', (group) => {
     await screenshot(page, 'theme')
   })
 
+  test("startChat leaves once, from the page's inline script, with what the chat would send", async ({
+    visit,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { publicId } = await publishFixture(client, 'greeting', {
+      settings: {
+        general: {
+          isInputPrefillEnabled: true,
+          rememberUser: { isEnabled: true, storage: 'local' },
+        },
+      },
+    })
+    const url = onViewerHost(`/${publicId}?Name=Zed&embedded=0`, cleanup)
+    // The first visit keeps its result; the next one resumes it with the query's variables.
+    const page = await visit(url)
+    await withoutTyping(page)
+    await host(page).getByText('Hello! What is your name?').waitFor()
+    const remembered = await page.evaluate(
+      (id) => localStorage.getItem(`flowcraft:result:${id}`),
+      publicId
+    )
+    assert.isString(remembered)
+
+    const starts: unknown[] = []
+    page.on('request', (request) => {
+      if (request.url().endsWith('/startChat')) starts.push(JSON.parse(request.postData()!))
+    })
+    await page.goto(url, { waitUntil: 'commit' })
+    await host(page).getByText('Hello! What is your name?').waitFor()
+    await page.getByRole('textbox').waitFor()
+    assert.equal(await page.getByRole('textbox').inputValue(), 'Zed')
+    assert.lengthOf(starts, 1, 'one startChat: the chat took the early answer')
+    assert.deepEqual(starts[0], {
+      resultId: remembered,
+      prefilledVariables: { Name: 'Zed' },
+      isStreamEnabled: true,
+    })
+    // It left before the chat's scripts had run.
+    const timing = await page.evaluate(() => {
+      const start = performance
+        .getEntriesByType('resource')
+        .find((entry) => entry.name.endsWith('/startChat'))!
+      const chat = performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/resources\/viewer\.tsx|\/assets\/viewer-.*\.js/.test(entry.name))
+      return { start: start.startTime, entry: Math.min(...chat.map((entry) => entry.responseEnd)) }
+    })
+    assert.isBelow(timing.start, timing.entry, 'sent before the entry script arrived')
+  })
+
   test('a closed bot says so', async ({ visit, client }) => {
     const { id, publicId } = await publishFixture(client, 'greeting')
     await Bot.query().where('id', id).update({ isClosed: true })
