@@ -62,6 +62,8 @@ export default defineConfig({
     { pattern: 'resources/views/**/*.edge', reloadServer: false },
     { pattern: 'public/**', reloadServer: false },
     { pattern: 'resources/lang/**', reloadServer: false },
+    // The chat's strings, read by the visitor's not found page (app/services/chat/viewer_strings.ts).
+    { pattern: 'resources/locales/*/viewer.json', reloadServer: false },
     // Bot templates are read at run time (app/services/bot_templates.ts).
     { pattern: 'database/templates/*.json', reloadServer: false },
     // The embed script's source: compiled on first request (app/services/chat/embed_script.ts).

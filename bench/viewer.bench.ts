@@ -27,6 +27,7 @@ import {
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { loadavg } from 'node:os'
 import { chromium, type Browser, type CDPSession } from 'playwright'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
@@ -85,7 +86,13 @@ function build() {
     throw new Error('vite build failed')
   step([join(ROOT, 'node_modules/typescript/bin/tsc'), '--outDir', OUT])
   if (!existsSync(join(OUT, 'bin/server.js'))) throw new Error('tsc emitted no server')
-  for (const dir of ['resources/views', 'resources/lang', 'resources/embed', 'database/templates'])
+  for (const dir of [
+    'resources/views',
+    'resources/lang',
+    'resources/locales',
+    'resources/embed',
+    'database/templates',
+  ])
     if (existsSync(join(ROOT, dir))) cpSync(join(ROOT, dir), join(OUT, dir), { recursive: true })
   // Plugins' icons and locale files (their code is compiled above).
   cpSync(join(ROOT, 'plugins'), join(OUT, 'plugins'), {
@@ -183,6 +190,24 @@ async function openMobile(browser: Browser) {
   return { context, page, transfers: await recordTransfers(cdp) }
 }
 
+/**
+ * Where the time to the first bubble goes, from the page's own Performance timeline (ms
+ * after the navigation's start): the HTML's last byte, the last script or stylesheet's
+ * last byte, when startChat left and when its answer arrived.
+ */
+function readPhases() {
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+  const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[]
+  const assets = resources.filter((r) => /\.(js|css)(\?|$)/.test(new URL(r.name).pathname))
+  const start = resources.find((r) => r.name.includes('/startChat'))
+  return {
+    html: nav.responseEnd,
+    assets: Math.max(0, ...assets.map((r) => r.responseEnd)),
+    startChatSent: start?.startTime ?? -1,
+    startChatAnswered: start?.responseEnd ?? -1,
+  }
+}
+
 async function measurePublicPage(browser: Browser, publicId: string) {
   const { context, page, transfers } = await openMobile(browser)
   try {
@@ -204,7 +229,14 @@ async function measurePublicPage(browser: Browser, publicId: string) {
       return nav.loadEventEnd
     })
     const cookies = (await context.cookies()).length
-    return { firstBubble: firstBubble as number, load, cookies, transfers: [...transfers.values()] }
+    const phases = await page.evaluate(readPhases)
+    return {
+      firstBubble: firstBubble as number,
+      load,
+      cookies,
+      phases,
+      transfers: [...transfers.values()],
+    }
   } finally {
     await context.close()
   }
@@ -245,6 +277,9 @@ async function measureEmbed(browser: Browser, publicId: string) {
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10
 
 export async function run(): Promise<BenchReport> {
+  const loadBefore = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')
   if (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(join(OUT, 'bin/server.js'))) build()
   ensureEnvFile(ROOT)
   copyFileSync(join(ROOT, '.env'), join(OUT, '.env'))
@@ -305,7 +340,7 @@ export async function run(): Promise<BenchReport> {
 
     // One untimed visit: the server's first answers (template compilation) are not a phone's.
     await measurePublicPage(browser, publicId)
-    const runs = []
+    const runs: Awaited<ReturnType<typeof measurePublicPage>>[] = []
     for (let i = 0; i < RUNS; i++) runs.push(await measurePublicPage(browser, publicId))
     const embeds = []
     for (let i = 0; i < RUNS; i++) embeds.push(await measureEmbed(browser, publicId))
@@ -359,6 +394,15 @@ export async function run(): Promise<BenchReport> {
         },
       ],
       notes: [
+        `Load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadavg()
+          .map((n) => n.toFixed(2))
+          .join(', ')}`,
+        `First bubble of each run (ms): ${runs.map((r) => Math.round(r.firstBubble)).join(', ')}; best ${Math.round(Math.min(...runs.map((r) => r.firstBubble)))}`,
+        `Embed button of each run (ms): ${embeds.map((e) => Math.round(e)).join(', ')}; best ${Math.round(Math.min(...embeds))}`,
+        ...(['html', 'assets', 'startChatSent', 'startChatAnswered'] as const).map(
+          (phase) =>
+            `${phase} (median, ms after navigation): ${Math.round(median(runs.map((r) => r.phases[phase])))}`
+        ),
         'Bytes per request (the median run; encoded size over the wire, headers included):',
         ...typical.transfers.map(
           (t) =>

@@ -356,6 +356,58 @@ test.group('Viewer: the public chat page', (group) => {
     await screenshot(page, 'theme')
   })
 
+  test("startChat leaves once, from the page's inline script, with what the chat would send", async ({
+    visit,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { publicId } = await publishFixture(client, 'greeting', {
+      settings: {
+        general: {
+          isInputPrefillEnabled: true,
+          rememberUser: { isEnabled: true, storage: 'local' },
+        },
+      },
+    })
+    const url = onViewerHost(`/${publicId}?Name=Zed&embedded=0`, cleanup)
+    // The first visit keeps its result; the next one resumes it with the query's variables.
+    const page = await visit(url)
+    await withoutTyping(page)
+    await host(page).getByText('Hello! What is your name?').waitFor()
+    const remembered = await page.evaluate(
+      (id) => localStorage.getItem(`flowcraft:result:${id}`),
+      publicId
+    )
+    assert.isString(remembered)
+
+    const starts: unknown[] = []
+    page.on('request', (request) => {
+      if (request.url().endsWith('/startChat')) starts.push(JSON.parse(request.postData()!))
+    })
+    await page.goto(url, { waitUntil: 'commit' })
+    await host(page).getByText('Hello! What is your name?').waitFor()
+    await page.getByRole('textbox').waitFor()
+    assert.equal(await page.getByRole('textbox').inputValue(), 'Zed')
+    assert.lengthOf(starts, 1, 'one startChat: the chat took the early answer')
+    assert.deepEqual(starts[0], {
+      resultId: remembered,
+      prefilledVariables: { Name: 'Zed' },
+      isStreamEnabled: true,
+    })
+    // It left before the chat's scripts had run.
+    const timing = await page.evaluate(() => {
+      const start = performance
+        .getEntriesByType('resource')
+        .find((entry) => entry.name.endsWith('/startChat'))!
+      const chat = performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/resources\/viewer\.tsx|\/assets\/viewer-.*\.js/.test(entry.name))
+      return { start: start.startTime, entry: Math.min(...chat.map((entry) => entry.responseEnd)) }
+    })
+    assert.isBelow(timing.start, timing.entry, 'sent before the entry script arrived')
+  })
+
   test('a closed bot says so', async ({ visit, client }) => {
     const { id, publicId } = await publishFixture(client, 'greeting')
     await Bot.query().where('id', id).update({ isClosed: true })
@@ -364,6 +416,54 @@ test.group('Viewer: the public chat page', (group) => {
     await page.getByTestId('viewer-error').waitFor()
     await page.getByText('This bot is closed').first().waitFor()
     await page.getByText('It no longer accepts new answers.').waitFor()
+  })
+
+  test("a missing bot's page says so on a phone, also in an embed's iframe", async ({
+    visit,
+    assert,
+    cleanup,
+  }) => {
+    const page = await visit('/signin')
+    const origin = new URL(page.url()).origin
+    await page.setViewportSize({ width: 390, height: 844 })
+    // Signing in set the app's cookies: the visitor starts without them.
+    await page.context().clearCookies()
+    const missing = `gone-${Date.now()}`
+    const answer = await page.goto(`${origin}/${missing}`)
+    assert.equal(answer?.status(), 404)
+    const message = page.getByTestId('viewer-not-found')
+    await message.getByRole('heading', { name: 'Bot not found' }).waitFor()
+    await message.getByText('This bot does not exist or is no longer published.').waitFor()
+    // It fits the phone's width: no sideways scrolling.
+    const box = (await message.boundingBox())!
+    assert.isAtLeast(box.x, 0)
+    assert.isAtMost(box.x + box.width, 390)
+    assert.isAtMost(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      390,
+      'no horizontal overflow'
+    )
+    // Nothing but the page and its favicon: no script, no stylesheet of the dashboard.
+    const loaded = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => entry.name)
+    )
+    assert.isEmpty(loaded.filter((url) => /\.(js|css)(\?|$)/.test(url)))
+    assert.deepEqual(await page.context().cookies(origin), [])
+    await screenshot(page, 'not-found-phone')
+
+    await showOnAnotherSite(
+      page,
+      `<!doctype html><html><body>
+      <div id="inline" style="width: 360px; height: 500px"></div>
+      <script src="${origin}/embed.js"></script>
+      <script>Flowcraft.initStandard({ publicId: ${JSON.stringify(missing)}, element: '#inline' })</script>
+      </body></html>`,
+      cleanup
+    )
+    await page
+      .frameLocator('#inline iframe')
+      .getByRole('heading', { name: 'Bot not found' })
+      .waitFor()
   })
 
   test('the embed script: bubble opens the bot in an iframe, standard fills its element', async ({

@@ -7,6 +7,7 @@ import {
   publishedBotByPublicId,
   type PublishedBotEntry,
 } from '#services/chat/bot_cache'
+import { viewerStrings, visitorLanguage } from '#services/chat/viewer_strings'
 
 /** JSON to print inside <script type="application/json">: no "<" can end the element. */
 function scriptSafeJson(value: unknown) {
@@ -15,6 +16,15 @@ function scriptSafeJson(value: unknown) {
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')
 }
+
+/** The page opened by an embed (its iframe's URL says so). */
+function isEmbedded(ctx: HttpContext) {
+  const value = ctx.request.input('embedded')
+  return value === '1' || value === 'true'
+}
+
+/** The not found page runs nothing and loads only its favicon: its styles are inline. */
+const NOT_FOUND_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; sandbox"
 
 /**
  * The public bot page at /{publicId} (and at a bot's custom domain). The server renders
@@ -28,11 +38,33 @@ function scriptSafeJson(value: unknown) {
  * (docs/security.md).
  */
 export default class ViewerController {
+  /**
+   * A missing, unpublished or archived bot: the visitor surface's own small page (plain
+   * HTML in the visitor's language, from the chat's viewer.json), never the dashboard's.
+   * It loads nothing else, so it also fits an embed's iframe.
+   */
+  private async notFound(ctx: HttpContext) {
+    const lang = visitorLanguage((supported) => ctx.request.language(supported))
+    const strings = await viewerStrings(lang, [
+      'viewer.errors.notFound.title',
+      'viewer.errors.notFound.description',
+    ])
+    ctx.response.status(404)
+    ctx.response.header('Content-Security-Policy', NOT_FOUND_CSP)
+    ctx.response.header('X-Content-Type-Options', 'nosniff')
+    // The bot may be published a minute later; the words depend on the language.
+    ctx.response.header('Cache-Control', 'no-cache')
+    ctx.response.header('Vary', 'Accept-Language')
+    return ctx.view.render('viewer_not_found', {
+      lang,
+      embedded: isEmbedded(ctx),
+      title: strings['viewer.errors.notFound.title'],
+      description: strings['viewer.errors.notFound.description'],
+    })
+  }
+
   private async render(ctx: HttpContext, entry: PublishedBotEntry | null) {
-    if (!entry || entry.isArchived) {
-      ctx.response.status(404)
-      return ctx.inertia.render('errors/not_found', { error: 'Bot not found' })
-    }
+    if (!entry || entry.isArchived) return this.notFound(ctx)
     // The viewer host never holds a builder's session; any other host may.
     if (!isViewerHost(ctx.request.host())) {
       ctx.response.header('Content-Security-Policy', PUBLIC_PAGE_SANDBOX)
@@ -50,12 +82,21 @@ export default class ViewerController {
         theme: resolveTheme(entry.bot.content.theme),
         settings,
       },
-      embedded: ctx.request.input('embedded') === '1' || ctx.request.input('embedded') === 'true',
+      embedded: isEmbedded(ctx),
     }
     // Its own small page and bundle (resources/viewer.tsx), not an Inertia page of the
     // dashboard's app: a visitor downloads the chat alone (docs/architecture.md).
+    const remember = settings.general?.rememberUser
     return ctx.view.render('viewer', {
       viewerProps: scriptSafeJson(props),
+      // What the page's inline script needs to send startChat before the chat's scripts
+      // arrive: the same request resources/pages/viewer/show.tsx makes (see viewer.edge).
+      earlyStart: scriptSafeJson({
+        url: `/api/v1/typebots/${encodeURIComponent(props.publicId)}/startChat`,
+        publicId: props.publicId,
+        storage: remember?.isEnabled ? (remember.storage === 'local' ? 'local' : 'session') : '',
+        prefill: !!settings.general?.isInputPrefillEnabled,
+      }),
       viewerMeta: {
         title,
         description: metadata.description ?? '',

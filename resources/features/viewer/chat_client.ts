@@ -74,7 +74,65 @@ function apiError(body: unknown, status: number) {
   return new ChatApiError(read('message') ?? '', status, read('description'))
 }
 
-async function publicPost<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
+/** An answer read whole: what publicPost needs to resolve or throw. */
+interface ReadAnswer {
+  ok: boolean
+  status: number
+  text: string
+}
+
+function parseAnswer<T>({ ok, status, text }: ReadAnswer): T {
+  let data: unknown = null
+  try {
+    data = text ? JSON.parse(text) : null
+  } catch {
+    data = null
+  }
+  if (!ok) throw apiError(data, status)
+  return data as T
+}
+
+/**
+ * The public page's startChat, sent by a small inline script of resources/views/viewer.edge
+ * while the chat's scripts download (docs/architecture.md, "The visitor surface"). The
+ * answer is null when the network failed.
+ */
+interface EarlyStart {
+  url: string
+  body: string
+  answer: Promise<ReadAnswer | null>
+}
+
+declare global {
+  interface Window {
+    __flowcraftStart?: EarlyStart
+  }
+}
+
+/**
+ * The early startChat's answer when it asked exactly what the chat asks now; taken once,
+ * so a restart (or another start) sends its own.
+ */
+function takeEarlyStart(url: string, body: string) {
+  if (typeof window === 'undefined') return undefined
+  const early = window.__flowcraftStart
+  if (!early) return undefined
+  delete window.__flowcraftStart
+  return early.url === url && early.body === body ? early.answer : undefined
+}
+
+async function publicPost<T>(
+  url: string,
+  body: unknown,
+  signal?: AbortSignal,
+  early = false
+): Promise<T> {
+  const json = JSON.stringify(body ?? {})
+  const sent = early ? await takeEarlyStart(url, json) : undefined
+  if (sent) {
+    if (signal?.aborted) throw new DOMException('Aborted', 'AbortError')
+    return parseAnswer<T>(sent)
+  }
   let response: Response
   try {
     response = await fetch(url, {
@@ -82,7 +140,7 @@ async function publicPost<T>(url: string, body: unknown, signal?: AbortSignal): 
       // JSON sent as text/plain: a simple request, so no CORS preflight before each call
       // from the public page's opaque origin or an embed (app/middleware/body_parser_middleware.ts).
       headers: { 'Content-Type': 'text/plain;charset=UTF-8', 'Accept': 'application/json' },
-      body: JSON.stringify(body ?? {}),
+      body: json,
       credentials: 'omit',
       signal,
     })
@@ -90,15 +148,7 @@ async function publicPost<T>(url: string, body: unknown, signal?: AbortSignal): 
     if (signal?.aborted) throw error
     throw new ChatApiError('', 0)
   }
-  const text = await response.text()
-  let data: unknown = null
-  try {
-    data = text ? JSON.parse(text) : null
-  } catch {
-    data = null
-  }
-  if (!response.ok) throw apiError(data, response.status)
-  return data as T
+  return parseAnswer<T>({ ok: response.ok, status: response.status, text: await response.text() })
 }
 
 /**
@@ -225,7 +275,9 @@ export function createPublicChatClient(apiHost = ''): PublicChatClient {
       publicPost(
         apiUrl(apiHost, `/typebots/${encodeURIComponent(publicId)}/startChat`),
         body,
-        signal
+        signal,
+        // The page's own start may already be on its way (resources/views/viewer.edge).
+        !apiHost
       ),
     continueChat: (sessionId, body) =>
       publicPost(apiUrl(apiHost, `/sessions/${encodeURIComponent(sessionId)}/continueChat`), body),
