@@ -20,6 +20,10 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
   .tap((app) => {
     app.booting(async () => {
       await import('#start/env')
+      // Before the providers boot: the Vite provider reads TEST_ASSETS (tests/test_assets.ts).
+      const { prepareTestAssets, runsBrowserSuite } = await import('../tests/test_assets.js')
+      const suites = app.rcFile.tests.suites.map((suite) => suite.name)
+      prepareTestAssets({ browserSuite: runsBrowserSuite(process.argv.slice(2), suites) })
     })
     app.listen('SIGTERM', () => app.terminate())
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())

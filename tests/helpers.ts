@@ -1,8 +1,12 @@
 import { DateTime } from 'luxon'
+import env from '#start/env'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
+import Bot from '#models/bot'
+import Credential from '#models/credential'
 import DevMail from '#models/dev_mail'
 import Workspace from '#models/workspace'
 import type User from '#models/user'
+import { encryptCredentials } from '#plugins/vault'
 import { newId } from '#services/ids'
 import { workspacesOf } from '#services/workspace_access'
 
@@ -39,4 +43,46 @@ export async function lastMagicLink(email: string) {
   const match = /https?:\/\/\S+\/auth\/magic\/([a-f0-9]+)/.exec(mail.text)
   if (!match) throw new Error(`no sign-in link in the last mail to ${email}`)
   return { url: match[0], path: new URL(match[0]).pathname, token: match[1], mail }
+}
+
+/**
+ * A workspace credential written as the app stores it (encrypted), around the save
+ * endpoint's checks: a test's stand-in or database address, or a record from before a rule.
+ */
+export async function storeCredential(
+  owner: { workspaceId: string; userId: string },
+  record: { type: string; name?: string; id?: string; data: object }
+) {
+  const encrypted = encryptCredentials(record.data, env.get('ENCRYPTION_SECRET'))
+  return Credential.create({
+    ...(record.id ? { id: record.id } : {}),
+    workspaceId: owner.workspaceId,
+    userId: owner.userId,
+    type: record.type,
+    name: record.name ?? record.type,
+    iv: encrypted.iv,
+    data: encrypted.data,
+  })
+}
+
+/** An empty bot with these variables: what the editor's block Test runs against. */
+export function botWithVariables(
+  owner: { workspaceId: string; userId: string },
+  variables: { id: string; name: string }[],
+  name = 'Orders'
+) {
+  return Bot.create({
+    workspaceId: owner.workspaceId,
+    createdBy: owner.userId,
+    name,
+    version: '6',
+    groups: [],
+    events: [],
+    edges: [],
+    variables,
+    theme: {},
+    settings: {},
+    isArchived: false,
+    isClosed: false,
+  } as any)
 }

@@ -11,6 +11,7 @@ import { sqliteFileOf } from '../plugins/data/sql.js'
 
 export * from '../plugins/data/sql.js'
 export * from '../plugins/data/sql_runners.js'
+export * from '../plugins/data/records_api.js'
 export { IdleCache, DATA_IDLE_CLOSE_MS } from '../plugins/data/connections.js'
 
 /** Whether database hosts may be internal addresses: the HTTP block's ALLOW_INTERNAL_HTTP. */

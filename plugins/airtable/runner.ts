@@ -1,5 +1,11 @@
 import type { Runner, RunnerContext } from '#sdk/plugin'
-import { mapRowsToVariables } from '#sdk/data'
+import {
+  answerBody,
+  filledEntries,
+  mapRowsToVariables,
+  recordsApiAction,
+  RecordsApiError,
+} from '#sdk/data'
 import plugin, { AIRTABLE_DEFAULT_BASE_URL } from './index.js'
 
 type Action = keyof NonNullable<(typeof plugin)['actions']>
@@ -32,14 +38,7 @@ interface AirtableRecord {
 }
 
 /** An answer of Airtable that is not a success: its status and its error. */
-export class AirtableError extends Error {
-  constructor(
-    message: string,
-    readonly details: { status: number; body: unknown }
-  ) {
-    super(message)
-  }
-}
+export class AirtableError extends RecordsApiError {}
 
 /**
  * A formula string literal: Airtable reads double-quoted text with backslash escapes, so a
@@ -82,18 +81,7 @@ function recordIdOf(options: Options) {
 }
 
 function fieldsOf(entries: Options['fields']) {
-  const fields: Record<string, string> = {}
-  for (const entry of Array.isArray(entries) ? entries : []) {
-    if (
-      !entry?.key?.trim() ||
-      entry.value === undefined ||
-      entry.value === null ||
-      entry.value === ''
-    )
-      continue
-    fields[entry.key.trim()] = entry.value
-  }
-  return fields
+  return Object.fromEntries(filledEntries(entries))
 }
 
 async function call(context: Context, method: string, url: URL | string, body?: unknown) {
@@ -106,13 +94,7 @@ async function call(context: Context, method: string, url: URL | string, body?: 
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: context.signal,
   })
-  const text = await response.text()
-  let data: any
-  try {
-    data = text ? JSON.parse(text) : undefined
-  } catch {
-    data = text
-  }
+  const data = await answerBody(response)
   if (!response.ok) {
     const error = data?.error
     const said = typeof error === 'string' ? error : (error?.message ?? error?.type ?? '')
@@ -124,27 +106,8 @@ async function call(context: Context, method: string, url: URL | string, body?: 
   return data
 }
 
-function action(
-  failure: string,
-  work: (context: Context) => Promise<unknown>
-): Runner<typeof plugin, any> {
-  return async (context) => {
-    const ctx = context as unknown as Context
-    if (!ctx.credentials.apiKey?.trim()) return void ctx.logger.error('API key is required')
-    try {
-      return (await work(ctx)) as any
-    } catch (error) {
-      ctx.logger.error(
-        failure,
-        error instanceof AirtableError
-          ? { message: error.message, ...error.details }
-          : error instanceof Error
-            ? error.message
-            : String(error)
-      )
-    }
-  }
-}
+const action = (failure: string, work: (context: Context) => Promise<unknown>) =>
+  recordsApiAction(failure, work) as Runner<typeof plugin, any>
 
 const plain = (record: AirtableRecord) => ({
   id: record.id,

@@ -1,5 +1,11 @@
 import type { HttpClient, Runner, RunnerContext } from '#sdk/plugin'
-import { mapRowsToVariables } from '#sdk/data'
+import {
+  answerBody,
+  filledEntries,
+  mapRowsToVariables,
+  recordsApiAction,
+  RecordsApiError,
+} from '#sdk/data'
 import plugin, { NOCODB_DEFAULT_BASE_URL, NOCODB_OPERATORS } from './index.js'
 
 type Action = keyof NonNullable<(typeof plugin)['actions']>
@@ -29,14 +35,7 @@ type Context = RunnerContext<Options, { baseUrl?: string; apiKey?: string }>
 type NocoRecord = Record<string, unknown>
 
 /** A NocoDB answer that is not a success: its status and what it said. */
-export class NocoDbError extends Error {
-  constructor(
-    message: string,
-    readonly details: { status: number; body: unknown }
-  ) {
-    super(message)
-  }
-}
+export class NocoDbError extends RecordsApiError {}
 
 function baseOf(credentials: Context['credentials']) {
   return (credentials.baseUrl?.trim() || NOCODB_DEFAULT_BASE_URL).replace(/\/+$/, '')
@@ -77,19 +76,8 @@ export function whereOf(filter: Options['filter']): string {
   return parts.join(filter?.joiner === 'OR' ? '~or' : '~and')
 }
 
-function recordOf(entries: Options['fields']) {
-  const record: NocoRecord = {}
-  for (const entry of Array.isArray(entries) ? entries : []) {
-    if (
-      !entry?.key?.trim() ||
-      entry.value === undefined ||
-      entry.value === null ||
-      entry.value === ''
-    )
-      continue
-    record[entry.key.trim()] = entry.value
-  }
-  return record
+function recordOf(entries: Options['fields']): NocoRecord {
+  return Object.fromEntries(filledEntries(entries))
 }
 
 /** One call of the records API; a failure throws with the status and the body NocoDB sent. */
@@ -114,13 +102,7 @@ async function call(
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: context.signal,
   })
-  const text = await response.text()
-  let data: any
-  try {
-    data = text ? JSON.parse(text) : undefined
-  } catch {
-    data = text
-  }
+  const data = await answerBody(response)
   if (!response.ok) {
     const said =
       (data && typeof data === 'object' && (data.msg ?? data.message ?? data.error)) || ''
@@ -151,28 +133,9 @@ async function listRecords(context: Context, where: string, limit = NOCODB_MAX_R
   return { records: records.slice(0, limit), total }
 }
 
-function action(
-  failure: string,
-  work: (context: Context) => Promise<unknown>
-): Runner<typeof plugin, any> {
-  return async (context) => {
-    const ctx = context as unknown as Context
-    if (!ctx.credentials.apiKey?.trim()) return void ctx.logger.error('API key is required')
-    try {
-      return (await work(ctx)) as any
-    } catch (error) {
-      // The spec logs NocoDB's message and body (docs/spec/03-integrations.md section 8).
-      ctx.logger.error(
-        failure,
-        error instanceof NocoDbError
-          ? { message: error.message, ...error.details }
-          : error instanceof Error
-            ? error.message
-            : String(error)
-      )
-    }
-  }
-}
+// The spec logs NocoDB's message and body (docs/spec/03-integrations.md section 8).
+const action = (failure: string, work: (context: Context) => Promise<unknown>) =>
+  recordsApiAction(failure, work) as Runner<typeof plugin, any>
 
 const runners: Record<Action, Runner<typeof plugin, any>> = {
   'Search records': action('Search failed', async (context) => {

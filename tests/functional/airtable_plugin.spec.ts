@@ -1,12 +1,10 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
-import Credential from '#models/credential'
-import { encryptCredentials } from '#plugins/vault'
 import { runPluginTest } from '#sdk/testing'
 import { newId } from '#services/ids'
 import { createRun, executeRun } from '#services/workflows/run_workflow'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { createUser, firstWorkspaceOf, storeCredential } from '#tests/helpers'
 import { startAirtableStandIn, type AirtableTable } from '#tests/stand_ins/airtable'
 
 /**
@@ -253,19 +251,15 @@ test.group('Airtable node', (group) => {
         options: { ...base, action: 'Search records', searchField: 'Name', searchValue: 'Linus' },
       },
     ])
-    const encrypted = encryptCredentials(
-      { apiKey: TOKEN, baseUrl: service.baseUrl },
-      env.get('ENCRYPTION_SECRET')
+    await storeCredential(
+      { workspaceId: workflow.workspaceId, userId: workflow.user.id },
+      {
+        id: credentialsId,
+        type: 'airtable',
+        name: 'Airtable',
+        data: { apiKey: TOKEN, baseUrl: service.baseUrl },
+      }
     )
-    await Credential.create({
-      id: credentialsId,
-      workspaceId: workflow.workspaceId,
-      userId: workflow.user.id,
-      type: 'airtable',
-      name: 'Airtable',
-      iv: encrypted.iv,
-      data: encrypted.data,
-    })
     const done = await executeRun(await createRun(workflow, 'manual', null))
     assert.equal(done?.status, 'success', JSON.stringify(done))
     assert.deepEqual(

@@ -1,10 +1,7 @@
 import { test } from '@japa/runner'
-import env from '#start/env'
 import Bot from '#models/bot'
-import Credential from '#models/credential'
-import { encryptCredentials } from '#plugins/vault'
 import { sqlPool } from '#sdk/data'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { botWithVariables, createUser, firstWorkspaceOf, storeCredential } from '#tests/helpers'
 import type User from '#models/user'
 import { findTemplate } from '#services/bot_templates'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
@@ -37,17 +34,8 @@ async function storeCredentials(
   data: Record<string, string>,
   id?: string
 ) {
-  const encrypted = encryptCredentials(data, env.get('ENCRYPTION_SECRET'))
-  const record = await Credential.create({
-    ...(id ? { id } : {}),
-    workspaceId: who.workspace.id,
-    userId: who.user.id,
-    type,
-    name: type,
-    iv: encrypted.iv,
-    data: encrypted.data,
-  })
-  return record.id
+  const owner = { workspaceId: who.workspace.id, userId: who.user.id }
+  return (await storeCredential(owner, { type, data, id })).id
 }
 
 const tableName = (engine: string) => `fc_api_${engine}_${Math.random().toString(36).slice(2, 9)}`
@@ -195,23 +183,10 @@ test.group('Data plugins: the editor Test action', () => {
       { order_id: 7, status: 'shipped' },
       { order_id: 8, status: 'packing' },
     ])
-    const bot = await Bot.create({
-      workspaceId: who.workspace.id,
-      createdBy: who.user.id,
-      name: 'Orders',
-      version: '6',
-      groups: [],
-      events: [],
-      edges: [],
-      variables: [
-        { id: 'v_order', name: 'Order' },
-        { id: 'v_status', name: 'Status' },
-      ],
-      theme: {},
-      settings: {},
-      isArchived: false,
-      isClosed: false,
-    } as any)
+    const bot = await botWithVariables({ workspaceId: who.workspace.id, userId: who.user.id }, [
+      { id: 'v_order', name: 'Order' },
+      { id: 'v_status', name: 'Status' },
+    ])
     const options = {
       action: 'Get data',
       credentialsId,

@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import Bot from '#models/bot'
 import Credential from '#models/credential'
 import type User from '#models/user'
 import { appUrl } from '#config/app'
@@ -9,7 +8,7 @@ import { credentialsTabProps } from '#controllers/settings/credentials_controlle
 import { encryptCredentials } from '#plugins/vault'
 import env from '#start/env'
 import { forgetGoogleTokens } from '#sdk/google'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { botWithVariables, createUser, firstWorkspaceOf } from '#tests/helpers'
 import { startGoogleStandIn, type GoogleStandIn } from '#tests/stand_ins/google'
 
 /**
@@ -34,24 +33,11 @@ function sheetsCredentials(google: GoogleStandIn) {
   }
 }
 
-async function orderBot(who: { user: User; workspace: { id: string } }) {
-  return Bot.create({
-    workspaceId: who.workspace.id,
-    createdBy: who.user.id,
-    name: 'Orders',
-    version: '6',
-    groups: [],
-    events: [],
-    edges: [],
-    variables: [
-      { id: 'v_order', name: 'Order' },
-      { id: 'v_status', name: 'Status' },
-    ],
-    theme: {},
-    settings: {},
-    isArchived: false,
-    isClosed: false,
-  } as any)
+function orderBot(who: { user: User; workspace: { id: string } }) {
+  return botWithVariables({ workspaceId: who.workspace.id, userId: who.user.id }, [
+    { id: 'v_order', name: 'Order' },
+    { id: 'v_status', name: 'Status' },
+  ])
 }
 
 test.group('Google OAuth credentials', (group) => {

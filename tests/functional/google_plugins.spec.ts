@@ -1,13 +1,10 @@
 import { test } from '@japa/runner'
 import { generateKeyPairSync } from 'node:crypto'
-import env from '#start/env'
-import Credential from '#models/credential'
 import type User from '#models/user'
-import { encryptCredentials } from '#plugins/vault'
 import { validatorFor } from '#plugins/derive'
 import { forgetGoogleTokens, forgetServiceAccountTokens } from '#sdk/google'
 import { runPluginTest } from '#sdk/testing'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { createUser, firstWorkspaceOf, storeCredential } from '#tests/helpers'
 import { startGoogleStandIn, type GoogleStandIn } from '#tests/stand_ins/google'
 import Bot from '#models/bot'
 import { findTemplate } from '#services/bot_templates'
@@ -431,16 +428,8 @@ test.group('Firebase (Firestore) actions', (group) => {
   }
 
   async function store(who: { user: User; workspace: { id: string } }, data: object) {
-    const encrypted = encryptCredentials(data, env.get('ENCRYPTION_SECRET'))
-    const record = await Credential.create({
-      workspaceId: who.workspace.id,
-      userId: who.user.id,
-      type: 'firebase',
-      name: 'Firebase',
-      iv: encrypted.iv,
-      data: encrypted.data,
-    })
-    return record.id
+    const owner = { workspaceId: who.workspace.id, userId: who.user.id }
+    return (await storeCredential(owner, { type: 'firebase', name: 'Firebase', data })).id
   }
 
   test('/api/firebase/*: insert, find, update and delete with the stored service account', async ({
@@ -621,15 +610,10 @@ test.group('Template: order status from Google Sheets', (group) => {
   }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const encrypted = encryptCredentials(oauthCredentials(google), env.get('ENCRYPTION_SECRET'))
-    const credential = await Credential.create({
-      workspaceId: workspace.id,
-      userId: user.id,
-      type: 'Google Sheets',
-      name: 'Shop',
-      iv: encrypted.iv,
-      data: encrypted.data,
-    })
+    const credential = await storeCredential(
+      { workspaceId: workspace.id, userId: user.id },
+      { type: 'Google Sheets', name: 'Shop', data: oauthCredentials(google) }
+    )
     google.spreadsheets.set('shop-orders', [
       {
         sheetId: 0,

@@ -1,10 +1,7 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
-import Bot from '#models/bot'
-import Credential from '#models/credential'
-import { encryptCredentials } from '#plugins/vault'
 import { runPluginTest } from '#sdk/testing'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { botWithVariables, createUser, firstWorkspaceOf, storeCredential } from '#tests/helpers'
 import { createRun, executeRun } from '#services/workflows/run_workflow'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 import { newId } from '#services/ids'
@@ -479,17 +476,8 @@ test.group('MongoDB plugin: hosts', () => {
 })
 
 async function storeCredentials(workspaceId: string, userId: string, baseUrl: string, id?: string) {
-  const encrypted = encryptCredentials({ baseUrl }, env.get('ENCRYPTION_SECRET'))
-  const record = await Credential.create({
-    ...(id ? { id } : {}),
-    workspaceId,
-    userId,
-    type: 'mongodb',
-    name: 'Shop',
-    iv: encrypted.iv,
-    data: encrypted.data,
-  })
-  return record.id
+  const record = { type: 'mongodb', name: 'Shop', id, data: { baseUrl } }
+  return (await storeCredential({ workspaceId, userId }, record)).id
 }
 
 test.group('MongoDB plugin: with stored credentials', (group) => {
@@ -570,23 +558,10 @@ test.group('MongoDB plugin: with stored credentials', (group) => {
         ],
       ])
     )
-    const bot = await Bot.create({
-      workspaceId: workspace.id,
-      createdBy: user.id,
-      name: 'Orders',
-      version: '6',
-      groups: [],
-      events: [],
-      edges: [],
-      variables: [
-        { id: 'v_order', name: 'Order' },
-        { id: 'v_status', name: 'Status' },
-      ],
-      theme: {},
-      settings: {},
-      isArchived: false,
-      isClosed: false,
-    } as any)
+    const bot = await botWithVariables({ workspaceId: workspace.id, userId: user.id }, [
+      { id: 'v_order', name: 'Order' },
+      { id: 'v_status', name: 'Status' },
+    ])
     const options = {
       action: 'Search',
       credentialsId,

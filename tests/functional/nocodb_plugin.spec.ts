@@ -1,10 +1,7 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
-import Bot from '#models/bot'
-import Credential from '#models/credential'
-import { encryptCredentials } from '#plugins/vault'
 import { runPluginTest } from '#sdk/testing'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { botWithVariables, createUser, firstWorkspaceOf, storeCredential } from '#tests/helpers'
 import { startNocoDbStandIn, type NocoTable } from '#tests/stand_ins/nocodb'
 
 /**
@@ -302,35 +299,14 @@ test.group('NocoDB plugin', (group) => {
   }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const encrypted = encryptCredentials(
-      { baseUrl: service.baseUrl, apiKey: TOKEN },
-      env.get('ENCRYPTION_SECRET')
+    const credential = await storeCredential(
+      { workspaceId: workspace.id, userId: user.id },
+      { type: 'nocodb', name: 'NocoDB', data: { baseUrl: service.baseUrl, apiKey: TOKEN } }
     )
-    const credential = await Credential.create({
-      workspaceId: workspace.id,
-      userId: user.id,
-      type: 'nocodb',
-      name: 'NocoDB',
-      iv: encrypted.iv,
-      data: encrypted.data,
-    })
-    const bot = await Bot.create({
-      workspaceId: workspace.id,
-      createdBy: user.id,
-      name: 'Orders',
-      version: '6',
-      groups: [],
-      events: [],
-      edges: [],
-      variables: [
-        { id: 'v_number', name: 'Number' },
-        { id: 'v_status', name: 'Status' },
-      ],
-      theme: {},
-      settings: {},
-      isArchived: false,
-      isClosed: false,
-    } as any)
+    const bot = await botWithVariables({ workspaceId: workspace.id, userId: user.id }, [
+      { id: 'v_number', name: 'Number' },
+      { id: 'v_status', name: 'Status' },
+    ])
     const options = {
       action: 'Search records',
       credentialsId: credential.id,

@@ -4,8 +4,11 @@ import OauthAccount from '#models/oauth_account'
 import { startGithubStandIn } from '#tests/stand_ins/github'
 import { createUser, uniqueEmail } from '#tests/helpers'
 import { workspacesOf } from '#services/workspace_access'
+import env from '#start/env'
 
-const PORT = 3399
+// The stand-in listens where the app's GitHub settings point (.env.test; CI's concurrent
+// MariaDB run moves it: docs/testing.md, "CI").
+const PORT = Number(new URL(env.get('GITHUB_URL') ?? 'http://127.0.0.1:3399').port)
 
 test.group('OAuth sign-in (GitHub, against a local stand-in)', (group) => {
   let github: Awaited<ReturnType<typeof startGithubStandIn>>

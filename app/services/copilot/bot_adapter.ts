@@ -1,5 +1,4 @@
 import { defaultItemsOf, editorViewOf } from '#plugins/derive'
-import { issuesOfBlock } from '#plugins/block_issues'
 import { locateBlock } from '#shared/bot/graph'
 import {
   addGroup,
@@ -13,12 +12,14 @@ import {
   updateBlockOptions,
 } from '#shared/bot/editing'
 import { validateBot } from '#shared/bot/parse'
-import type { Block, BotV6, EdgeSource } from '#shared/bot/types'
+import type { BotV6, EdgeSource } from '#shared/bot/types'
 import {
   assertKnownOptions,
+  checkedDoc,
   COMMON_TOOLS,
   commonTool,
   hinted,
+  issuesOf,
   objectArg,
   optionalString,
   pluginFor,
@@ -53,28 +54,12 @@ function defaultPosition(bot: BotV6): { x: number; y: number } {
   return { x: rightmost.x + STEP_X, y: rightmost.y }
 }
 
-function checked(bot: BotV6): BotV6 {
-  const result = validateBot(bot)
-  if (!result.ok) {
-    const first = result.errors[0]
-    throw new ToolRefusal(
-      `The bot would be invalid: ${first.path ? `${first.path}: ` : ''}${first.message}`
-    )
-  }
-  return bot
-}
+const checked = (bot: BotV6) => checkedDoc(bot, 'bot', validateBot(bot))
 
 function blockOf(bot: BotV6, id: string) {
   const location = locateBlock(bot, id)
   if (!location) throw new ToolRefusal(`No block has the id "${id}".`)
   return location
-}
-
-async function issuesOf(block: Block, context: ToolContext) {
-  const plugin = context.registry.get(block.type)
-  if (!plugin) return []
-  const issues = await issuesOfBlock(plugin, block, 'bot')
-  return issues.map((issue) => `${issue.field}: ${issue.message}`)
 }
 
 const TOOLS = [

@@ -1,5 +1,6 @@
 import type { PluginSurface } from '#plugins/define_plugin'
 import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
+import { issuesOfBlock, type StoredBlock } from '#plugins/block_issues'
 import type { PluginAvailability } from '#services/marketplace'
 import type { CopilotCredentialDto } from '#shared/copilot'
 import { catalogueOf, describeType, optionNamesOf, pluginsOn } from './catalogue.js'
@@ -170,6 +171,32 @@ export function assertKnownOptions(
       )
     }
   }
+}
+
+/**
+ * The document after a call, refused when its format's validator rejects it (`what`: "bot"
+ * or "workflow"), naming the first problem.
+ */
+export function checkedDoc<D>(
+  doc: D,
+  what: string,
+  result: { ok: true } | { ok: false; errors: { path: string; message: string }[] }
+): D {
+  if (!result.ok) {
+    const first = result.errors[0]
+    throw new ToolRefusal(
+      `The ${what} would be invalid: ${first.path ? `${first.path}: ` : ''}${first.message}`
+    )
+  }
+  return doc
+}
+
+/** A block's or node's issues as the model reads them back ("field: message"). */
+export async function issuesOf(block: StoredBlock, context: ToolContext) {
+  const plugin = context.registry.get(block.type)
+  if (!plugin) return []
+  const issues = await issuesOfBlock(plugin, block, context.surface)
+  return issues.map((issue) => `${issue.field}: ${issue.message}`)
 }
 
 /** Answers the tools both editors share; undefined for the others. */

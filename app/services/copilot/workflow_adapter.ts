@@ -1,15 +1,16 @@
 import { categoryOn } from '#plugins/define_plugin'
 import { defaultItemsOf, editorViewOf } from '#plugins/derive'
-import { issuesOfBlock } from '#plugins/block_issues'
 import { newId } from '#services/ids'
 import { omit, round2 } from '#shared/bot/graph'
 import type { WorkflowBlock, WorkflowEdge, WorkflowSnapshot } from '#shared/workflow/types'
 import { validateWorkflow } from '#shared/workflow/validate'
 import {
   assertKnownOptions,
+  checkedDoc,
   COMMON_TOOLS,
   commonTool,
   hinted,
+  issuesOf,
   objectArg,
   optionalString,
   pluginFor,
@@ -65,23 +66,8 @@ function reconcileOutgoing(doc: Doc): Doc {
   return { ...doc, blocks }
 }
 
-function checked(doc: Doc): Doc {
-  const result = validateWorkflow({ ...doc, name: doc.name || 'Workflow' })
-  if (!result.ok) {
-    const first = result.errors[0]
-    throw new ToolRefusal(
-      `The workflow would be invalid: ${first.path ? `${first.path}: ` : ''}${first.message}`
-    )
-  }
-  return doc
-}
-
-async function issuesOf(block: WorkflowBlock, context: ToolContext) {
-  const plugin = context.registry.get(block.type)
-  if (!plugin) return []
-  const issues = await issuesOfBlock(plugin, block, 'workflow')
-  return issues.map((issue) => `${issue.field}: ${issue.message}`)
-}
+const checked = (doc: Doc) =>
+  checkedDoc(doc, 'workflow', validateWorkflow({ ...doc, name: doc.name || 'Workflow' }))
 
 const TOOLS = [
   ...COMMON_TOOLS,

@@ -1,4 +1,5 @@
 import { ObjectId, type Document } from 'mongodb'
+import { filledEntries } from '#sdk/data'
 import { MONGODB_COLUMN_TYPES } from '../index.js'
 
 /**
@@ -201,16 +202,9 @@ interface KeyValue {
 /** Fields of a key/value list as a document; entries with an empty key or value are skipped. */
 export function documentOf(entries: readonly KeyValue[] | undefined, types: Map<string, string[]>) {
   const document: Document = {}
-  for (const entry of Array.isArray(entries) ? entries : []) {
-    if (
-      !entry?.key?.trim() ||
-      entry.value === undefined ||
-      entry.value === null ||
-      entry.value === ''
-    )
-      continue
-    const name = fieldName(entry.key)
-    document[name] = typedValue(name, entry.value, types)
+  for (const [key, value] of filledEntries(entries)) {
+    const name = fieldName(key)
+    document[name] = typedValue(name, value, types)
   }
   return document
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
@@ -63,6 +63,68 @@ export function VariablesSet({ outcome }: { outcome: TestOutcome }) {
   )
 }
 
+/**
+ * A Test button and what the run showed: its logs, `extra` under them (an HTTP answer), the
+ * variables it would set. `children` go above the button (values to type, a hint). The
+ * result's test id is the button's with `-result`.
+ */
+export function BlockTestPanel(props: {
+  testId: string
+  labels: { button: string; running: string; nothing?: string }
+  state: Pick<ReturnType<typeof useBlockTest>, 'running' | 'outcome' | 'error'>
+  onTest: () => void
+  /** Whether an error log shows its text details after its description. */
+  errorDetails?: boolean
+  extra?: ReactNode
+  children?: ReactNode
+}) {
+  const { testId, labels, onTest, errorDetails, extra, children } = props
+  const { running, outcome, error } = props.state
+  return (
+    <div className="grid gap-2 border-t pt-3">
+      {children}
+      <Button
+        type="button"
+        variant="secondary"
+        onClick={onTest}
+        disabled={running}
+        data-testid={testId}
+      >
+        {running ? labels.running : labels.button}
+      </Button>
+      {error && (
+        <p role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      )}
+      {outcome && (
+        <div className="grid gap-2" data-testid={`${testId}-result`} aria-live="polite">
+          {labels.nothing && outcome.logs.length === 0 && outcome.variablesSet.length === 0 && (
+            <p className="text-sm text-muted-foreground">{labels.nothing}</p>
+          )}
+          {outcome.logs.map((log, index) => (
+            <p
+              key={index}
+              className={
+                log.status === 'error'
+                  ? 'text-sm text-destructive'
+                  : 'text-sm text-muted-foreground'
+              }
+            >
+              {log.description}
+              {errorDetails && log.status === 'error' && typeof log.details === 'string'
+                ? `: ${log.details}`
+                : ''}
+            </p>
+          ))}
+          {extra}
+          <VariablesSet outcome={outcome} />
+        </div>
+      )}
+    </div>
+  )
+}
+
 /** The bot variables the block's options name as {{Variable}}, in order of appearance. */
 function referencedVariables(
   value: Record<string, unknown> | null | undefined,
@@ -84,18 +146,28 @@ export function BlockTestForm(props: PluginFormProps & { type: string }) {
   const { type, ...formProps } = props
   const { t } = useTranslation()
   const [values, setValues] = useState<Record<string, string>>({})
-  const { botId, running, outcome, error, run } = useBlockTest(type, t('blockTest.failed'))
+  const test = useBlockTest(type, t('blockTest.failed'))
+  const botId = test.botId
   const used = useMemo(
     () => referencedVariables(props.value, props.variables),
     [props.value, props.variables]
   )
-  const test = () => run(props.value ?? {}, values)
 
   return (
     <div className="grid gap-4">
       <PluginForm {...formProps} />
       {!props.readOnly && botId && (
-        <div className="grid gap-2 border-t pt-3">
+        <BlockTestPanel
+          testId="block-test"
+          labels={{
+            button: t('blockTest.button'),
+            running: t('blockTest.running'),
+            nothing: t('blockTest.nothing'),
+          }}
+          state={test}
+          onTest={() => test.run(props.value ?? {}, values)}
+          errorDetails
+        >
           {used.map((variable) => (
             <label key={variable.id} className="grid gap-1 text-sm">
               <span>{t('blockTest.valueOf', { name: variable.name })}</span>
@@ -106,44 +178,7 @@ export function BlockTestForm(props: PluginFormProps & { type: string }) {
               />
             </label>
           ))}
-          <Button
-            type="button"
-            variant="secondary"
-            onClick={test}
-            disabled={running}
-            data-testid="block-test"
-          >
-            {running ? t('blockTest.running') : t('blockTest.button')}
-          </Button>
-          {error && (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          )}
-          {outcome && (
-            <div className="grid gap-2" data-testid="block-test-result" aria-live="polite">
-              {outcome.logs.length === 0 && outcome.variablesSet.length === 0 && (
-                <p className="text-sm text-muted-foreground">{t('blockTest.nothing')}</p>
-              )}
-              {outcome.logs.map((log, index) => (
-                <p
-                  key={index}
-                  className={
-                    log.status === 'error'
-                      ? 'text-sm text-destructive'
-                      : 'text-sm text-muted-foreground'
-                  }
-                >
-                  {log.description}
-                  {log.status === 'error' && typeof log.details === 'string'
-                    ? `: ${log.details}`
-                    : ''}
-                </p>
-              ))}
-              <VariablesSet outcome={outcome} />
-            </div>
-          )}
-        </div>
+        </BlockTestPanel>
       )}
     </div>
   )

@@ -1,11 +1,10 @@
 import { test } from '@japa/runner'
-import env from '#start/env'
 import { streamReply } from '#plugins/define_plugin'
 import { streamErrorOf } from '#plugins/ai/errors'
-import { encryptCredentials } from '#plugins/vault'
 import { TestCredential } from '#actions/credentials/credentials'
 import Credential from '#models/credential'
 import type { VariableState } from '#services/runner_context'
+import { storeCredential } from '#tests/helpers'
 import { startDifyStandIn } from '#tests/stand_ins/dify'
 import { difyOrigin } from '../../../plugins/dify-ai/index.js'
 import { messageText } from '#engine/bot/engine'
@@ -93,15 +92,10 @@ function after(variables: VariableState[], set: { id: string; value: unknown }[]
 
 async function saveRawCredentials(owner: Owner, data: Record<string, unknown>) {
   // Written around the save validation: a record from before the endpoint rule.
-  const encrypted = encryptCredentials(data, env.get('ENCRYPTION_SECRET'))
-  const record = await Credential.create({
-    workspaceId: owner.workspace.id,
-    userId: owner.user.id,
-    type: 'dify-ai',
-    name: 'old',
-    iv: encrypted.iv,
-    data: encrypted.data,
-  })
+  const record = await storeCredential(
+    { workspaceId: owner.workspace.id, userId: owner.user.id },
+    { type: 'dify-ai', name: 'old', data }
+  )
   return record.id
 }
 
