@@ -3,8 +3,8 @@
 | - indexing: one TEXT source of 10,000 chunks through the real pipeline (chunking,
 |   embeddings from a local OpenAI-compatible stand-in, batched inserts with the FTS5
 |   triggers), in chunks/s;
-| - search: 300 queries each, keyword only (FTS5 BM25) and hybrid (FTS5 + sqlite-vec
-|   cosine over 384-dimension vectors, fused by reciprocal rank), p50/p99 in ms. The query
+| - search: 300 queries each, keyword only (FTS5 BM25) and hybrid (FTS5 + a sqlite-vec vec0 KNN
+|   query over 384-dimension vectors, fused by reciprocal rank), p50/p99 in ms. The query
 |   vector is computed in the process so the figure is the database's work, not the
 |   embedding service's round trip.
 | Runs in its own SQLite file (tmp/bench-knowledge.sqlite3), migrated from scratch; with
