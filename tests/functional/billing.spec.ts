@@ -1,103 +1,35 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
-import env from '#start/env'
 import StripeEvent from '#models/stripe_event'
 import Subscription from '#models/subscription'
 import Workspace from '#models/workspace'
 import WorkspaceMember from '#models/workspace_member'
-import { forgetPrices } from '#services/billing/billing'
 import { forgetChatLimits } from '#actions/chat/chat'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 import {
   deliverStripeEvent,
   signStripePayload,
-  startStripeStandIn,
   stripeEvent,
   type StripeStandIn,
 } from '#tests/stand_ins/stripe'
+import { putEnv, startStripeBilling, STRIPE_TEST } from '#tests/billing_helpers'
 
 /*
  * Stripe billing (docs/billing.md) against a stand-in of Stripe's HTTP API, the official SDK
  * pointed at it; webhook events are signed with a real secret by the SDK's own helper.
  */
 
-const SECRET_KEY = 'sk_test_flowcraft_billing'
-const WEBHOOK_SECRET = 'whsec_flowcraft_billing_test_secret'
-const PRICES = {
-  STRIPE_PRICE_BASIC_MONTHLY: 'price_starter_month',
-  STRIPE_PRICE_BASIC_YEARLY: 'price_starter_year',
-  STRIPE_PRICE_STANDARD_MONTHLY: 'price_pro_month',
-  STRIPE_PRICE_STANDARD_YEARLY: 'price_pro_year',
-}
+const { SECRET_KEY, WEBHOOK_SECRET } = STRIPE_TEST
 const webhookUrl = () => `http://127.0.0.1:${process.env.PORT}/api/stripe/webhook`
 
-type Vars = Record<string, string | undefined>
-
-function putEnv(vars: Vars) {
-  const saved: Vars = {}
-  for (const [key, value] of Object.entries(vars)) {
-    saved[key] = env.get(key as any) as string | undefined
-    env.set(key as any, value as any)
-    // Env.set writes process.env too, where undefined would become the text "undefined".
-    if (value === undefined) delete process.env[key]
-  }
-  return () => {
-    for (const [key, value] of Object.entries(saved)) {
-      env.set(key as any, value as any)
-      if (value === undefined) delete process.env[key]
-    }
-  }
-}
-
 let stripe: StripeStandIn
-let restoreEnv: () => void
 
 function billingGroup(group: { setup: (fn: () => Promise<() => Promise<void>>) => void }) {
   group.setup(async () => {
-    stripe = await startStripeStandIn({
-      secretKey: SECRET_KEY,
-      prices: [
-        {
-          id: PRICES.STRIPE_PRICE_BASIC_MONTHLY,
-          unit_amount: 3900,
-          currency: 'usd',
-          interval: 'month',
-        },
-        {
-          id: PRICES.STRIPE_PRICE_BASIC_YEARLY,
-          unit_amount: 39000,
-          currency: 'usd',
-          interval: 'year',
-        },
-        {
-          id: PRICES.STRIPE_PRICE_STANDARD_MONTHLY,
-          unit_amount: 8900,
-          currency: 'usd',
-          interval: 'month',
-        },
-        {
-          id: PRICES.STRIPE_PRICE_STANDARD_YEARLY,
-          unit_amount: 89000,
-          currency: 'usd',
-          interval: 'year',
-        },
-      ],
-      webhook: { url: webhookUrl(), secret: WEBHOOK_SECRET },
-    })
-    restoreEnv = putEnv({
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.baseUrl,
-      APP_URL: `http://127.0.0.1:${process.env.PORT}`,
-      ...PRICES,
-    })
-    forgetPrices()
-    return async () => {
-      restoreEnv()
-      forgetPrices()
-      await stripe.close()
-    }
+    const billing = await startStripeBilling()
+    stripe = billing.stripe
+    return billing.stop
   })
 }
 
