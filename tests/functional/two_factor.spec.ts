@@ -165,7 +165,10 @@ test.group('Two-factor sign-in: account settings', () => {
   })
 })
 
-test.group('Two-factor sign-in: the code page', () => {
+test.group('Two-factor sign-in: the code page', (group) => {
+  // Each test signs in more than once; a loaded machine makes the first ones slow.
+  group.each.timeout(90_000)
+
   test('after the magic link nothing is open until the code is given', async ({
     client,
     assert,
