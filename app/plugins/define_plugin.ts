@@ -134,6 +134,15 @@ export interface PluginDeclaration<
    * A flag, so the engine asks for the ability and never for a plugin id.
    */
   showsStreamedText?: boolean
+  /**
+   * An input taking the files a contact sends on a messaging channel (docs/channels.md):
+   * given the block's options and the file's kind, where to keep it, or null when this
+   * block does not take it. `filesOnly`: the answer is the URLs (a caption is not kept).
+   */
+  receivesFiles?: (
+    options: Record<string, any>,
+    kind: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker'
+  ) => { visibility?: unknown; sizeLimitMb?: number; filesOnly?: boolean } | null
   /** Fields shared by every action (or the only fields, for a block without actions). */
   options?: Options
   /** Named actions; the chosen key is stored in options.action. */

@@ -12,6 +12,12 @@ export default definePlugin({
   serves: ['bot'],
   // Not on every plan (the Plans page lists "File upload" per plan).
   planFeature: 'fileUpload',
+  // Any file sent on a messaging channel answers it (docs/channels.md).
+  receivesFiles: (options) => ({
+    visibility: options.visibility,
+    sizeLimitMb: Number(options.sizeLimit) > 0 ? Number(options.sizeLimit) : undefined,
+    filesOnly: true,
+  }),
   options: {
     isRequired: field.boolean({ label: 'Required', defaultValue: true }),
     isMultipleAllowed: field.boolean({ label: 'Allow multiple files', defaultValue: false }),

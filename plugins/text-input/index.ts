@@ -10,6 +10,14 @@ export default definePlugin({
   icon: 'text-cursor-input',
   version: 1,
   serves: ['bot'],
+  // On a messaging channel: any file with attachments allowed, voice notes with audio clips.
+  receivesFiles: (options, kind) => {
+    if (options.attachments?.isEnabled) return { visibility: options.attachments.visibility }
+    if ((kind === 'voice' || kind === 'audio') && options.audioClip?.isEnabled) {
+      return { visibility: options.audioClip.visibility }
+    }
+    return null
+  },
   options: {
     labels: field.object({
       placeholder: field.string({ label: 'Placeholder', defaultValue: 'Type your answer...' }),

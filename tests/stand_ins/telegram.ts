@@ -73,12 +73,24 @@ export async function startTelegramStandIn(options: { token: string }) {
   let lastMessageId = 100
   // callback_query ids answered with answerCallbackQuery.
   const answeredQueries: string[] = []
+  // Files contacts sent, by file_id; getFile gives their path, then /file/bot{token}/{path}.
+  const files = new Map<string, { path: string; bytes: Buffer; mimeType: string }>()
+  // getFile calls and downloads, in order.
+  const fetched: string[] = []
 
   const standIn = await startStandIn(
     ({ req, res, url, text, body: json, isJson }) => {
       const send = (status: number, data: unknown) => sendJson(res, status, data)
       const fail = (status: number, description: string) =>
         send(status, { ok: false, error_code: status, description })
+      const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname)
+      if (download && req.method === 'GET') {
+        const file = [...files.values()].find((candidate) => candidate.path === download[2])
+        if (download[1] !== options.token || !file) return fail(404, 'Not Found')
+        fetched.push(`download:${file.path}`)
+        res.writeHead(200, { 'content-type': file.mimeType, 'content-length': file.bytes.length })
+        return res.end(file.bytes)
+      }
       const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname)
       if (!match) return fail(404, 'Not Found')
       const [, token, method] = match
@@ -133,6 +145,22 @@ export async function startTelegramStandIn(options: { token: string }) {
             ok: true,
             result: true,
             description: had ? 'Webhook was deleted' : 'Webhook is already deleted',
+          })
+        }
+        case 'getFile': {
+          const file = files.get(String(body.file_id ?? ''))
+          if (!file) return fail(400, 'Bad Request: invalid file_id')
+          // The cloud Bot API serves files of up to 20 MB to bots.
+          if (file.bytes.length > 20 * 1024 * 1024) return fail(400, 'Bad Request: file is too big')
+          fetched.push(`getFile:${body.file_id}`)
+          return send(200, {
+            ok: true,
+            result: {
+              file_id: body.file_id,
+              file_unique_id: `u-${body.file_id}`,
+              file_size: file.bytes.length,
+              file_path: file.path,
+            },
           })
         }
         case 'answerCallbackQuery': {
@@ -214,6 +242,11 @@ export async function startTelegramStandIn(options: { token: string }) {
     calls,
     sent,
     answeredQueries,
+    fetched,
+    /** Makes a file a contact can send (its file_id in an update). */
+    addFile(fileId: string, file: { path: string; bytes: Buffer; mimeType: string }) {
+      files.set(fileId, file)
+    },
     webhook: () => webhook,
     /**
      * Sends an update to the registered webhook as Telegram does (the registered secret

@@ -19,7 +19,7 @@ import {
   telegramBotName,
   type TelegramSecrets,
 } from '#services/channels/telegram'
-import type { WhatsAppSecrets } from '#services/channels/whatsapp'
+import { whatsAppPhoneNumber, type WhatsAppSecrets } from '#services/channels/whatsapp'
 
 /**
  * Connecting a bot to its messaging channels (docs/channels.md). The secrets are kept
@@ -154,6 +154,11 @@ export class ConnectWhatsApp {
         'The phone number ID is the number Meta shows under WhatsApp > API Setup (digits only).',
         'phoneNumberId'
       )
+    }
+    try {
+      await whatsAppPhoneNumber(secrets)
+    } catch (error) {
+      throw connectError((error as Error).message, 'systemUserAccessToken')
     }
     const record = existing ?? new BotChannel()
     if (!existing) {

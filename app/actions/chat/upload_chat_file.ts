@@ -8,6 +8,18 @@ import { readSession } from '#services/chat/chat_store'
 /** Size limit of a file answer when the block sets none (docs/spec/02-bots.md: "10MB"). */
 export const DEFAULT_FILE_LIMIT_MB = 10
 
+/** Where a file answered by a visitor is kept (private when the block says so). */
+export function chatFileKey(
+  head: { botId: string; workspaceId: string; resultId?: string },
+  visibility: unknown,
+  name: string
+) {
+  const resultId = head.resultId ?? 'preview'
+  return visibility === 'Private'
+    ? privateKey(head.workspaceId, 'results', head.botId, resultId, name)
+    : `public/results/${head.botId}/${resultId}/${name}`
+}
+
 /**
  * Stores a file a visitor uploads for the input the session waits on, and returns its
  * URL for the answer. Only the awaited block accepts files, within its size limit.
@@ -37,13 +49,7 @@ export class UploadChatFile {
     if (!file.tmpPath) throw new AppError('No file received', { status: 400, field: 'file' })
     const head = session.state.botsQueue[0]
     if (!head) throw AppError.notFound('Session not found')
-    const name = `${newId()}-${safeFileName(file.clientName)}`
-    const botId = head.botId
-    const resultId = head?.resultId ?? 'preview'
-    const key =
-      options.visibility === 'Private'
-        ? privateKey(head.workspaceId, 'results', botId, resultId, name)
-        : `public/results/${botId}/${resultId}/${name}`
+    const key = chatFileKey(head, options.visibility, `${newId()}-${safeFileName(file.clientName)}`)
     const path = await putFile(key, { fromPath: file.tmpPath })
     return { url: `${appUrl}${path}` }
   }

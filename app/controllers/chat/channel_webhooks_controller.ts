@@ -38,9 +38,9 @@ export default class ChannelWebhooksController {
     if (!sameSecret(request.header(TELEGRAM_SECRET_HEADER), record.webhookSecret)) {
       return response.unauthorized({ error: 'Invalid secret token' })
     }
-    const incoming = incomingOfUpdate(request.body())
-    if (!incoming) return response.ok({ ok: true, ignored: true })
     const secrets = channelSecrets<TelegramSecrets>(record)
+    const incoming = incomingOfUpdate(request.body(), secrets)
+    if (!incoming) return response.ok({ ok: true, ignored: true })
     if (incoming.callbackQueryId) {
       // Stops the spinner on the button; the answer itself follows as messages.
       await call(secrets, 'answerCallbackQuery', {
@@ -84,7 +84,7 @@ export default class ChannelWebhooksController {
     ) {
       return response.unauthorized({ error: 'Invalid signature' })
     }
-    const messages = incomingOfPayload(request.body(), secrets.phoneNumberId)
+    const messages = incomingOfPayload(request.body(), secrets.phoneNumberId, secrets)
     if (messages.length === 0) return response.ok({ ok: true, ignored: true })
     const bot = await Bot.find(record.botId)
     // WhatsApp is a plan feature: the workspace's plan judges each message, not the connection.

@@ -12,12 +12,13 @@ import {
   persistPublishedTurn,
   publishedEnginePorts,
 } from '#actions/chat/chat'
-import { continueChat, startChat, type TurnOutput } from '#engine/bot/engine'
+import { continueChat, startChat, textContent, type TurnOutput } from '#engine/bot/engine'
 import { evaluateCondition } from '#engine/bot/conditions'
 import type { EngineBot } from '#engine/bot/ports'
 import { resolveSettings, type ChannelSettings, type ConditionContent } from '#shared/bot/types'
 import type { ChatMessage, ChatReply } from '#shared/chat/types'
 import type { EngineVariable } from '#engine/bot/state'
+import { answerWithMedia, type IncomingMedia } from './media.js'
 
 /**
  * One incoming message of a messaging channel through the same chat engine as the web
@@ -32,8 +33,10 @@ export interface IncomingMessage {
   /** Who writes: the Telegram chat id, the WhatsApp number. */
   contactId: string
   contact?: { name?: string; phoneNumber?: string }
-  /** The text typed, or the id of the button pressed. */
+  /** The text typed, or the id of the button pressed (a file's caption). */
   text: string
+  /** A file or a voice note sent with the message. */
+  media?: IncomingMedia
 }
 
 export type ChannelOutcome =
@@ -221,12 +224,20 @@ async function takeTurn(channel: BotChannel, message: IncomingMessage): Promise<
     const head = session.state.botsQueue[0]
     const headBot = head ? (await publishedBotById(head.botId))?.bot : undefined
     if (headBot) {
+      const files = message.media ? await answerWithMedia(session.state, message.media) : null
+      if (files?.kind === 'refused') {
+        // The question stays asked: the contact may send a smaller file or type instead.
+        return { kind: 'reply', reply: { messages: [noticeOf(files.message)] } }
+      }
       const output = await pastPauses(
         await continueChat(ports, {
           state: session.state,
           sessionId: session.id,
           bot: headBot,
-          message: { text: message.text },
+          // An input of files only reads URLs from the text: the caption is not kept.
+          message: files
+            ? { text: files.filesOnly ? '' : message.text, attachedFileUrls: files.urls }
+            : { text: message.text },
           contact: message.contact,
         }),
         headBot,
@@ -305,6 +316,10 @@ async function takeTurn(channel: BotChannel, message: IncomingMessage): Promise<
   }
   await rememberSession(channel.id, message.contactId, sessionId)
   return { kind: 'reply', reply: output.reply, resultId }
+}
+
+function noticeOf(text: string): ChatMessage {
+  return { id: newId(), type: 'text', content: textContent(text, 'richText') }
 }
 
 /** A message the platform refused to take is written in the result's logs. */

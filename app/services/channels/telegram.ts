@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto'
 import env from '#start/env'
-import { callTelegram } from '#sdk/telegram'
+import { TELEGRAM_DEFAULT_BASE_URL, callTelegram } from '#sdk/telegram'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type { HttpClient } from '#plugins/define_plugin'
 import type { IncomingMessage } from './conversation.js'
 import type { Outgoing } from './outgoing.js'
+import { MediaTooLarge, readLimited, type IncomingMedia, type MediaKind } from './media.js'
 
 /**
  * A bot on Telegram through the Bot API (https://core.telegram.org/bots/api): the webhook
@@ -82,8 +83,69 @@ export interface TelegramIncoming extends IncomingMessage {
   callbackQueryId?: string
 }
 
-/** The message of an update, or null for updates a chat does not take (edits, joins...). */
-export function incomingOfUpdate(update: Record<string, any>): TelegramIncoming | null {
+/** The file of a message: the largest size of a photo, or the voice note, audio, video... */
+function mediaOf(
+  message: Record<string, any>,
+  secrets: TelegramSecrets
+): IncomingMedia | undefined {
+  const found: [MediaKind, Record<string, any> | undefined][] = [
+    ['image', Array.isArray(message.photo) ? message.photo.at(-1) : undefined],
+    ['voice', message.voice],
+    ['audio', message.audio],
+    ['video', message.video ?? message.video_note],
+    ['document', message.document],
+    ['sticker', message.sticker],
+  ]
+  const [kind, file] = found.find(([, candidate]) => candidate?.file_id) ?? []
+  if (!kind || !file) return undefined
+  const size = Number(file.file_size) || undefined
+  return {
+    kind,
+    size,
+    fileName: typeof file.file_name === 'string' ? file.file_name : undefined,
+    mimeType: typeof file.mime_type === 'string' ? file.mime_type : undefined,
+    download: (maxBytes) => downloadTelegramFile(secrets, String(file.file_id), maxBytes),
+  }
+}
+
+/** getFile gives the file's path, then GET {base}/file/bot{token}/{file_path}. */
+export async function downloadTelegramFile(
+  secrets: TelegramSecrets,
+  fileId: string,
+  maxBytes: number
+) {
+  const file = await call<{ file_path?: string; file_size?: number }>(secrets, 'getFile', {
+    file_id: fileId,
+  })
+  if (Number(file.file_size) > maxBytes) throw new MediaTooLarge()
+  if (!file.file_path) throw new Error('Telegram gave no path for the file')
+  const base = String(secrets.baseUrl || TELEGRAM_DEFAULT_BASE_URL).replace(/\/+$/, '')
+  let response: Response
+  try {
+    response = await channelHttp().request(
+      `${base}/file/bot${secrets.botToken}/${file.file_path}`,
+      { method: 'GET' }
+    )
+  } catch (error) {
+    // The URL holds the token: the message names the server only.
+    throw new Error(`Telegram could not be reached at ${base} (${(error as Error).name})`)
+  }
+  if (!response.ok) throw new Error(`Telegram refused the file download: ${response.status}`)
+  return {
+    bytes: await readLimited(response, maxBytes),
+    contentType: response.headers.get('content-type') ?? undefined,
+    fileName: file.file_path.split('/').pop(),
+  }
+}
+
+/**
+ * The message of an update, or null for updates a chat does not take (edits, joins...).
+ * With the secrets, a file in the message can be downloaded.
+ */
+export function incomingOfUpdate(
+  update: Record<string, any>,
+  secrets?: TelegramSecrets
+): TelegramIncoming | null {
   if (typeof update?.update_id !== 'number') return null
   const deliveryId = `update:${update.update_id}`
   if (update.message && update.message.chat) {
@@ -100,6 +162,7 @@ export function incomingOfUpdate(update: Record<string, any>): TelegramIncoming 
       contactId: String(message.chat.id),
       contact: { name: nameOf(message.from) },
       text,
+      media: secrets ? mediaOf(message, secrets) : undefined,
     }
   }
   const query = update.callback_query
