@@ -400,11 +400,16 @@ test.group('Viewer: the public chat page', (group) => {
       const start = performance
         .getEntriesByType('resource')
         .find((entry) => entry.name.endsWith('/startChat'))!
-      const chat = performance
-        .getEntriesByType('resource')
-        .filter((entry) => /\/resources\/viewer\.tsx|\/assets\/viewer-.*\.js/.test(entry.name))
-      return { start: start.startTime, entry: Math.min(...chat.map((entry) => entry.responseEnd)) }
+      const chat = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
+        (entry) => /\/resources\/viewer\.tsx|\/assets\/viewer-.*\.js/.test(entry.name)
+      )
+      return {
+        scripts: chat.length,
+        start: start.startTime,
+        entry: Math.min(...chat.map((entry) => entry.responseEnd)),
+      }
     })
+    assert.isAbove(timing.scripts, 0, 'the entry script is in the timeline')
     assert.isBelow(timing.start, timing.entry, 'sent before the entry script arrived')
   })
 
