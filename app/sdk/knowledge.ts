@@ -7,6 +7,7 @@ export {
   knowledgeStoresOf,
   knowledgeAgentTool,
   formatKnowledgeHits,
+  lookupFailure,
   type KnowledgeLookup,
 } from '../services/knowledge/plugin_access.js'
 export type { KnowledgeHit, KnowledgeSearchResult } from '../shared/knowledge.js'

@@ -1,12 +1,13 @@
 import KnowledgeStore from '#models/knowledge_store'
 import type { AgentTool } from '#plugins/ai/agent'
+import type { RunnerAi } from '#plugins/define_plugin'
 import {
   DEFAULT_DOCUMENT_COUNT,
   MAX_DOCUMENT_COUNT,
   type KnowledgeHit,
   type KnowledgeSearchResult,
 } from '#shared/knowledge'
-import { searchStore } from './search.js'
+import { searchKnowledgeStore } from './store_backend.js'
 
 /**
  * What plugins reach of knowledge stores (through #sdk/knowledge): the stores of the
@@ -16,6 +17,24 @@ import { searchStore } from './search.js'
 export type KnowledgeLookup =
   | ({ ok: true; storeName: string } & KnowledgeSearchResult)
   | { ok: false; reason: 'not-found' | 'empty-query' }
+  /** The store's service failed (a Pinecone store's index unreachable, its key refused). */
+  | { ok: false; reason: 'unavailable'; message: string }
+
+/** Credit refusals stop the block as the other AI calls do; they are not a search failure. */
+function isCreditError(error: unknown) {
+  return (
+    error instanceof Error &&
+    (error.name === 'AiCreditLimitExceededError' || error.name === 'AiAccountNotFoundError')
+  )
+}
+
+/** Why a lookup found nothing, as a log line or a tool's answer says it. */
+export function lookupFailure(found: Exclude<KnowledgeLookup, { ok: true }>) {
+  if (found.reason === 'unavailable') return found.message
+  return found.reason === 'not-found'
+    ? 'the knowledge store was not found in this workspace'
+    : 'the query is empty'
+}
 
 export async function knowledgeStoresOf(workspaceId: string) {
   const stores = await KnowledgeStore.query().where('workspace_id', workspaceId).orderBy('name')
@@ -28,12 +47,24 @@ export async function searchKnowledge(input: {
   query: string
   limit?: number
   signal?: AbortSignal
+  /** The block's AI-credit port: the query's embedding is charged to its owner. */
+  ai?: RunnerAi
 }): Promise<KnowledgeLookup> {
   const store = await KnowledgeStore.find(input.storeId)
   if (!store || store.workspaceId !== input.workspaceId) return { ok: false, reason: 'not-found' }
   if (!input.query.trim()) return { ok: false, reason: 'empty-query' }
   const limit = Math.min(MAX_DOCUMENT_COUNT, Math.max(1, input.limit ?? DEFAULT_DOCUMENT_COUNT))
-  const result = await searchStore(store, input.query, { limit, signal: input.signal })
+  let result: KnowledgeSearchResult
+  try {
+    result = await searchKnowledgeStore(store, input.query, {
+      limit,
+      signal: input.signal,
+      ai: input.ai,
+    })
+  } catch (error) {
+    if (isCreditError(error)) throw error
+    return { ok: false, reason: 'unavailable', message: (error as Error).message }
+  }
   return { ok: true, storeName: store.name, ...result }
 }
 
@@ -59,6 +90,7 @@ export function knowledgeAgentTool(input: {
   storeId: string
   limit?: number
   signal?: AbortSignal
+  ai?: RunnerAi
 }): AgentTool {
   return {
     schema: {
@@ -73,11 +105,7 @@ export function knowledgeAgentTool(input: {
     async execute(args) {
       const query = typeof args.query === 'string' ? args.query : ''
       const found = await searchKnowledge({ ...input, query })
-      if (!found.ok) {
-        return found.reason === 'not-found'
-          ? 'Error: the knowledge store was not found'
-          : 'Error: the query is empty'
-      }
+      if (!found.ok) return `Error: ${lookupFailure(found)}`
       return formatKnowledgeHits(found.hits)
     },
   }
