@@ -81,20 +81,28 @@ const TOOL_PURPOSE =
   'Search the knowledge base for passages that answer a question. Returns numbered passages, each with its source; cite the sources you use.'
 const QUERY_PURPOSE = 'What to look for, in a few words'
 
+export const KNOWLEDGE_TOOL_NAME = 'search_knowledge'
+
 /**
- * The "search knowledge" tool of agents: the model sends a query, gets the best passages
- * with their sources.
+ * The "search knowledge" tool of agents and chat blocks: the model sends a query, gets the
+ * best passages of each store with their sources. `onHits` sees every passage returned
+ * (a chat block saves their sources).
  */
 export function knowledgeAgentTool(input: {
   workspaceId: string
-  storeId: string
+  storeId?: string
+  storeIds?: string[]
   limit?: number
   signal?: AbortSignal
   ai?: RunnerAi
+  onHits?: (hits: (KnowledgeHit & { storeName: string })[]) => void
 }): AgentTool {
+  const storeIds = [
+    ...new Set([...(input.storeIds ?? []), ...(input.storeId ? [input.storeId] : [])]),
+  ]
   return {
     schema: {
-      name: 'search_knowledge',
+      name: KNOWLEDGE_TOOL_NAME,
       description: TOOL_PURPOSE,
       parameters: {
         type: 'object',
@@ -104,9 +112,19 @@ export function knowledgeAgentTool(input: {
     },
     async execute(args) {
       const query = typeof args.query === 'string' ? args.query : ''
-      const found = await searchKnowledge({ ...input, query })
-      if (!found.ok) return `Error: ${lookupFailure(found)}`
-      return formatKnowledgeHits(found.hits)
+      const hits: KnowledgeHit[] = []
+      const failures: string[] = []
+      for (const storeId of storeIds) {
+        const found = await searchKnowledge({ ...input, storeId, query })
+        if (!found.ok) {
+          failures.push(lookupFailure(found))
+          continue
+        }
+        hits.push(...found.hits)
+        input.onHits?.(found.hits.map((hit) => ({ ...hit, storeName: found.storeName })))
+      }
+      if (hits.length === 0 && failures.length > 0) return `Error: ${failures.join('; ')}`
+      return formatKnowledgeHits(hits)
     },
   }
 }
