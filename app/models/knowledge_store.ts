@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon'
 import { column } from '@adonisjs/lucid/orm'
 import BaseModelWithId from '#models/base_model_with_id'
-import type { ChunkingMethod } from '#shared/knowledge'
+import type { ChunkingMethod, StoreBackend } from '#shared/knowledge'
 
 /** A knowledge store of a workspace (docs/knowledge.md). */
 export default class KnowledgeStore extends BaseModelWithId {
@@ -35,6 +35,17 @@ export default class KnowledgeStore extends BaseModelWithId {
 
   @column()
   declare embeddingModel: string | null
+
+  /** `local` (this app's database) or `pinecone` (docs/knowledge.md, "Stores in Pinecone"). */
+  @column()
+  declare backend: StoreBackend
+
+  /** A Pinecone store: the workspace credentials of the account holding `indexName`. */
+  @column()
+  declare pineconeCredentialsId: string | null
+
+  @column()
+  declare pineconeNamespace: string | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

@@ -7,6 +7,8 @@ export {
   knowledgeStoresOf,
   knowledgeAgentTool,
   formatKnowledgeHits,
+  lookupFailure,
+  KNOWLEDGE_TOOL_NAME,
   type KnowledgeLookup,
 } from '../services/knowledge/plugin_access.js'
 export type { KnowledgeHit, KnowledgeSearchResult } from '../shared/knowledge.js'

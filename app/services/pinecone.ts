@@ -20,6 +20,11 @@ export const PINECONE_API_VERSION = '2025-01'
 export const PINECONE_EMBED_MODEL = 'llama-text-embed-v2'
 /** The field integrated indexes embed and the Pinecone block reads. */
 export const CHUNK_TEXT_FIELD = 'chunk_text'
+/**
+ * The credential type of Pinecone accounts (the Pinecone plugin's credentials), which
+ * knowledge stores kept in Pinecone use too.
+ */
+export const PINECONE_CREDENTIAL_TYPE = 'pinecone'
 
 export interface PineconeAccount {
   apiKey: string
@@ -163,12 +168,21 @@ export async function listNamespaces(
 export async function searchRecords(
   http: HttpClient,
   account: PineconeAccount,
-  input: { host: string; namespace: string; text: string; topK: number; fields?: string[] },
+  input: {
+    host: string
+    namespace: string
+    text: string
+    topK: number
+    fields?: string[]
+    /** Told the tokens Pinecone embedded for the query (`usage.embed_total_tokens`). */
+    onUsage?: (tokens: number) => void
+  },
   signal?: AbortSignal
 ): Promise<PineconeHit[]> {
   const namespace = input.namespace || '__default__'
   const body = await call<{
     result?: { hits?: { _id: string; _score: number; fields?: Record<string, unknown> }[] }
+    usage?: { embed_total_tokens?: number }
   }>(http, hostUrl(input.host, `records/namespaces/${encodeURIComponent(namespace)}/search`), {
     method: 'POST',
     headers: headers(account, 'application/json'),
@@ -178,6 +192,8 @@ export async function searchRecords(
     }),
     signal,
   })
+  const tokens = body?.usage?.embed_total_tokens
+  if (typeof tokens === 'number' && Number.isFinite(tokens)) input.onUsage?.(tokens)
   return (body?.result?.hits ?? []).map((hit) => ({
     id: hit._id,
     score: hit._score,
@@ -215,6 +231,36 @@ export async function upsertRecords(
   }
 }
 
+/**
+ * The ids of a namespace's records starting with `prefix` (GET /vectors/list, serverless
+ * indexes), every page read: how a knowledge store finds a source's records to delete them.
+ */
+export async function listRecordIds(
+  http: HttpClient,
+  account: PineconeAccount,
+  input: { host: string; namespace: string; prefix: string },
+  signal?: AbortSignal
+): Promise<string[]> {
+  const ids: string[] = []
+  let token: string | undefined
+  do {
+    const query = new URLSearchParams({
+      namespace: input.namespace || '__default__',
+      prefix: input.prefix,
+      limit: '100',
+    })
+    if (token) query.set('paginationToken', token)
+    const body = await call<{
+      vectors?: { id?: string }[]
+      pagination?: { next?: string }
+    }>(http, hostUrl(input.host, `vectors/list?${query}`), { headers: headers(account), signal })
+    for (const vector of body?.vectors ?? [])
+      if (typeof vector?.id === 'string') ids.push(vector.id)
+    token = body?.pagination?.next || undefined
+  } while (token)
+  return ids
+}
+
 /** Deletes records by id (or the whole namespace with `all`). */
 export async function deleteRecords(
   http: HttpClient,
@@ -222,6 +268,18 @@ export async function deleteRecords(
   input: { host: string; namespace: string; ids?: string[]; all?: boolean },
   signal?: AbortSignal
 ) {
+  if (!input.all && (input.ids ?? []).length > 1000) {
+    // Pinecone deletes at most 1000 ids per request.
+    for (let start = 0; start < input.ids!.length; start += 1000) {
+      await deleteRecords(
+        http,
+        account,
+        { ...input, ids: input.ids!.slice(start, start + 1000) },
+        signal
+      )
+    }
+    return
+  }
   await call(http, hostUrl(input.host, 'vectors/delete'), {
     method: 'POST',
     headers: headers(account, 'application/json'),

@@ -10,6 +10,10 @@ export type SourceType = (typeof SOURCE_TYPES)[number]
 export const SOURCE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const
 export type SourceStatus = (typeof SOURCE_STATUSES)[number]
 
+/** Where a store keeps its chunks: this app's database, or a Pinecone index. */
+export const STORE_BACKENDS = ['local', 'pinecone'] as const
+export type StoreBackend = (typeof STORE_BACKENDS)[number]
+
 /** recursive: paragraphs, then sentences, then words; fixed: windows of characters. */
 export const CHUNKING_METHODS = ['recursive', 'fixed'] as const
 export type ChunkingMethod = (typeof CHUNKING_METHODS)[number]
@@ -59,6 +63,9 @@ export interface KnowledgeStoreDto {
   overlapSize: number
   embeddingCredentialsId: string | null
   embeddingModel: string | null
+  backend: StoreBackend
+  pineconeCredentialsId: string | null
+  pineconeNamespace: string | null
   sourceCount: number
   chunkCount: number
   createdAt: string
@@ -91,10 +98,25 @@ export interface KnowledgeHit {
 }
 
 export interface KnowledgeSearchResult {
-  mode: 'keyword' | 'hybrid'
+  /** `pinecone`: a store kept in Pinecone, searched by its integrated embedding. */
+  mode: 'keyword' | 'hybrid' | 'pinecone'
   hits: KnowledgeHit[]
   /** Why a hybrid search fell back to keywords (an embedding error), if it did. */
   warning?: string
+}
+
+/** Pinecone credentials of the workspace a store can live in. */
+export interface PineconeCredentialOption {
+  id: string
+  name: string
+}
+
+/** An index of a Pinecone account, as the store form lists them. */
+export interface PineconeIndexOption {
+  name: string
+  /** Whether Pinecone embeds `chunk_text` itself: only those can hold a store. */
+  integrated: boolean
+  model: string | null
 }
 
 export interface VectorsPageProps {
@@ -102,6 +124,7 @@ export interface VectorsPageProps {
   canWrite: boolean
   limit: { used: number; limit: number }
   embeddingCredentials: EmbeddingCredentialOption[]
+  pineconeCredentials: PineconeCredentialOption[]
   capabilities: SearchCapabilities
 }
 

@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import {
+  STORE_BACKENDS,
   CHUNKING_METHODS,
   MAX_CHUNK_SIZE,
   MAX_DOCUMENT_COUNT,
@@ -19,7 +20,19 @@ const storeFields = {
   embeddingModel: vine.string().trim().maxLength(128).nullable().optional(),
 }
 
-export const createStoreValidator = vine.compile(vine.object(storeFields))
+export const createStoreValidator = vine.compile(
+  vine.object({
+    ...storeFields,
+    backend: vine.enum(STORE_BACKENDS).optional(),
+    pineconeCredentialsId: vine.string().trim().maxLength(32).nullable().optional(),
+    // Pinecone's namespaces: any text up to 128 characters; empty is the default one.
+    pineconeNamespace: vine.string().trim().maxLength(128).nullable().optional(),
+  })
+)
+
+export const pineconeIndexesValidator = vine.compile(
+  vine.object({ credentialsId: vine.string().trim().minLength(1).maxLength(32) })
+)
 
 export const updateStoreValidator = vine.compile(
   vine.object({ ...storeFields, name: storeFields.name.optional() })

@@ -102,6 +102,7 @@ export const run: SurfaceRunner<typeof plugin> = async (context) => {
         storeId,
         limit: Number(options.knowledgeDocuments) || 3,
         signal,
+        ai,
       }),
     ]
   }

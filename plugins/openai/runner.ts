@@ -14,6 +14,7 @@ import {
   isOpenAiVisionModel,
   modelNodeAlone,
   modelsFetcher,
+  knowledgeStoresFetcher,
   type OpenAiEndpoint,
   openAiCompatibleEmbeddings,
   type EmbeddingProvider,
@@ -250,6 +251,7 @@ export const fetchers = {
   chatModels: modelsFetcher(provider, (models) =>
     models.filter((model) => model.id.includes('gpt'))
   ),
+  knowledgeStores: knowledgeStoresFetcher,
 }
 
 /** Knowledge stores embed their chunks with these credentials (docs/knowledge.md). */

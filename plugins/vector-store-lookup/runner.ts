@@ -1,6 +1,6 @@
 import type { Fetcher } from '#sdk/plugin'
 import type { SurfaceRunner } from '#sdk/runner'
-import { knowledgeStoresOf, searchKnowledge } from '#sdk/knowledge'
+import { knowledgeStoresOf, lookupFailure, searchKnowledge } from '#sdk/knowledge'
 import plugin, { DEFAULT_NUMBER_OF_DOCUMENTS } from './index.js'
 
 type Plugin = typeof plugin
@@ -23,6 +23,7 @@ export const run: SurfaceRunner<Plugin> = async ({
   variables,
   logger,
   signal,
+  ai,
 }) => {
   const query = String(options.query ?? '').trim()
   const found = await searchKnowledge({
@@ -31,13 +32,10 @@ export const run: SurfaceRunner<Plugin> = async ({
     query,
     limit: countOf(options.numberOfDocuments),
     signal,
+    ai,
   })
   if (!found.ok) {
-    return void logger.error(
-      found.reason === 'not-found'
-        ? 'Vector store lookup: the knowledge store was not found in this workspace'
-        : 'Vector store lookup: the query is empty'
-    )
+    return void logger.error(`Vector store lookup: ${lookupFailure(found)}`)
   }
   const text = found.hits.map((hit) => hit.content).join('\n\n')
   if (options.responseVariableId) variables.set(options.responseVariableId, text)

@@ -4,8 +4,10 @@ import { startStandIn, sendJson, recordText, type TextStandInRequest } from './s
  * A local stand-in for Pinecone: the control plane (GET /indexes, GET /indexes/{name},
  * POST /embed) and the data plane of each index, served under `/idx/{name}` of the same
  * server (the `host` the index list gives): GET /describe_index_stats, POST
- * /records/namespaces/{ns}/search, POST /records/namespaces/{ns}/upsert (NDJSON) and POST
- * /vectors/delete. It checks the Api-Key and X-Pinecone-API-Version headers and keeps
+ * /records/namespaces/{ns}/search, POST /records/namespaces/{ns}/upsert (NDJSON), GET
+ * /vectors/list (ids by prefix, paged by `paginationToken`) and POST /vectors/delete.
+ * Indexes named in `plainIndexes` have no integrated embedding (no `embed` in their
+ * description), as an index made for vectors only. It checks the Api-Key and X-Pinecone-API-Version headers and keeps
  * records in memory. Its "embedding" is a bag of words: a search scores records by the
  * share of the query's words they hold, so tests can predict the ranking.
  */
@@ -38,16 +40,22 @@ export function standInVector(text: string, dimension = 8): number[] {
   return vector.map((value) => Math.round((value / norm) * 1e6) / 1e6)
 }
 
-export async function startPineconeStandIn(options: { apiKey: string; indexes?: string[] }) {
+export async function startPineconeStandIn(options: {
+  apiKey: string
+  indexes?: string[]
+  plainIndexes?: string[]
+}) {
+  const plain = new Set(options.plainIndexes ?? [])
+  let apiKey = options.apiKey
   /** index name -> namespace -> records */
   const data = new Map<string, Map<string, PineconeRecord[]>>()
-  for (const name of options.indexes ?? ['docs']) data.set(name, new Map())
+  for (const name of [...(options.indexes ?? ['docs']), ...plain]) data.set(name, new Map())
   let baseUrl = ''
 
   const standIn = await startStandIn<TextStandInRequest>(
     ({ req, res, url, text, recorded }) => {
       const send = (status: number, body: unknown) => sendJson(res, status, body)
-      if (req.headers['api-key'] !== options.apiKey) {
+      if (req.headers['api-key'] !== apiKey) {
         return send(401, {
           error: { code: 'UNAUTHENTICATED', message: 'Invalid API Key' },
           status: 401,
@@ -74,7 +82,9 @@ export async function startPineconeStandIn(options: { apiKey: string; indexes?: 
         dimension: 1024,
         metric: 'cosine',
         status: { ready: true, state: 'Ready' },
-        embed: { model: 'llama-text-embed-v2', field_map: { text: 'chunk_text' } },
+        ...(plain.has(name)
+          ? {}
+          : { embed: { model: 'llama-text-embed-v2', field_map: { text: 'chunk_text' } } }),
       })
 
       // Control plane
@@ -196,6 +206,28 @@ export async function startPineconeStandIn(options: { apiKey: string; indexes?: 
           usage: { read_units: 1, embed_total_tokens: words(query.inputs.text).size },
         })
       }
+      if (req.method === 'GET' && path === 'vectors/list') {
+        // Ids in sorted order, `limit` per page (100 by default), as serverless indexes do.
+        const namespace = url.searchParams.get('namespace') ?? '__default__'
+        const prefix = url.searchParams.get('prefix') ?? ''
+        const limit = Number(url.searchParams.get('limit') ?? 100)
+        const after = url.searchParams.get('paginationToken')
+        const ids = (namespaces.get(namespace) ?? [])
+          .map((record) => record._id)
+          .filter((id) => id.startsWith(prefix))
+          .sort()
+        const from = after ? ids.findIndex((id) => id > Buffer.from(after, 'base64').toString()) : 0
+        const page = from < 0 ? [] : ids.slice(from, from + limit)
+        const more = from >= 0 && from + limit < ids.length
+        return send(200, {
+          vectors: page.map((id) => ({ id })),
+          ...(more
+            ? { pagination: { next: Buffer.from(page[page.length - 1]).toString('base64') } }
+            : {}),
+          namespace,
+          usage: { readUnits: 1 },
+        })
+      }
       if (req.method === 'POST' && path === 'vectors/delete') {
         const namespace = body?.namespace ?? '__default__'
         if (body?.deleteAll) namespaces.delete(namespace)
@@ -221,5 +253,9 @@ export async function startPineconeStandIn(options: { apiKey: string; indexes?: 
       data.get(index)!.set(namespace, [...(data.get(index)!.get(namespace) ?? []), ...records])
     },
     recordsOf: (index: string, namespace: string) => data.get(index)?.get(namespace) ?? [],
+    /** The key the account accepts from now on (a key revoked in Pinecone's console). */
+    setApiKey(key: string) {
+      apiKey = key
+    },
   }
 }

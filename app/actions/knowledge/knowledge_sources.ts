@@ -1,11 +1,11 @@
 import KnowledgeSource from '#models/knowledge_source'
-import type KnowledgeStore from '#models/knowledge_store'
+import KnowledgeStore from '#models/knowledge_store'
 import AppError from '#exceptions/app_error'
 import { privateKey, putFile, removeFile, safeFileName } from '#services/storage'
 import { dispatchIndexing } from '#services/knowledge/jobs'
 import { tooLargeMessage } from '#services/knowledge/indexing'
 import { FILE_EXTENSIONS, MAX_SOURCE_BYTES, type QnaPair } from '#shared/knowledge'
-import { reindex } from './knowledge_stores.js'
+import { forgetRecords, reindex } from './knowledge_stores.js'
 
 /**
  * Sources of a store (docs/knowledge.md, "Sources"): each is saved PENDING and indexed by
@@ -113,6 +113,10 @@ export class ReindexSource {
 export class DeleteSource {
   async handle(source: KnowledgeSource) {
     const key = source.fileKey
+    const store = await KnowledgeStore.findOrFail(source.storeId)
+    // A Pinecone store's records are deleted first: if Pinecone refuses, the source stays
+    // and the builder sees why.
+    await forgetRecords(store, [source.id])
     // Chunks go with the source (cascade); a running job finds its revision gone and stops.
     await source.delete()
     if (key) await removeFile(key).catch(() => {})

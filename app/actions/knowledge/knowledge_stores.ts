@@ -9,10 +9,25 @@ import { lockRow } from '#services/plan_limits'
 import { isEmbeddingCredential } from '#services/knowledge/embeddings'
 import { dispatchIndexing } from '#services/knowledge/jobs'
 import {
+  forgetSources,
+  pineconeAccountFor,
+  PineconeStoreError,
+} from '#services/knowledge/store_backend'
+import {
+  listIndexes,
+  CHUNK_TEXT_FIELD,
+  PINECONE_CREDENTIAL_TYPE,
+  PINECONE_EMBED_MODEL,
+} from '#services/pinecone'
+import Credential from '#models/credential'
+import { createGuardedHttp } from '#plugins/guarded_http'
+import env from '#start/env'
+import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_OVERLAP,
   NAMESPACE_LIMIT,
   type ChunkingMethod,
+  type StoreBackend,
 } from '#shared/knowledge'
 
 /**
@@ -29,6 +44,22 @@ export interface StoreInput {
   overlapSize?: number
   embeddingCredentialsId?: string | null
   embeddingModel?: string | null
+}
+
+export interface CreateStoreInput extends StoreInput {
+  name: string
+  backend?: StoreBackend
+  pineconeCredentialsId?: string | null
+  pineconeNamespace?: string | null
+}
+
+/** Pinecone credentials of the workspace, for the store form. */
+export async function pineconeCredentialsOf(workspaceId: string) {
+  const rows = await Credential.query()
+    .where('workspace_id', workspaceId)
+    .where('type', PINECONE_CREDENTIAL_TYPE)
+    .orderBy('name')
+  return rows.map((row) => ({ id: row.id, name: row.name }))
 }
 
 export function namespaceLimitError(indexName: string) {
@@ -130,10 +161,78 @@ export function countStores(client: any, workspaceId: string) {
     .then((rows: any[]) => Number(rows[0]?.total ?? 0))
 }
 
+function pineconeInvalid(message: string, field: string) {
+  return new AppError(message, { status: 422, code: 'E_VALIDATION', field })
+}
+
+/** The indexes of a Pinecone account of the workspace, for the store form's picker. */
+export async function pineconeIndexesOf(workspaceId: string, credentialsId: string) {
+  let account
+  try {
+    account = await pineconeAccountFor(workspaceId, credentialsId)
+  } catch (error) {
+    throw pineconeInvalid((error as Error).message, 'pineconeCredentialsId')
+  }
+  const http = createGuardedHttp({
+    allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+    timeoutMs: 30_000,
+  })
+  try {
+    return await listIndexes(http, account)
+  } catch (error) {
+    throw new AppError('Pinecone could not list the indexes', {
+      status: 502,
+      code: 'E_PINECONE',
+      description: (error as Error).message,
+      field: 'pineconeCredentialsId',
+    })
+  }
+}
+
+/**
+ * A Pinecone store needs credentials of the workspace and an index of that account that
+ * embeds `chunk_text` itself (an integrated index): the store sends text, never vectors.
+ * No two stores of the workspace share an index's namespace.
+ */
+async function checkPinecone(workspaceId: string, input: CreateStoreInput, indexName: string) {
+  if (!input.pineconeCredentialsId) {
+    throw pineconeInvalid('Choose the Pinecone credentials', 'pineconeCredentialsId')
+  }
+  if (!input.indexName) throw pineconeInvalid('Choose a Pinecone index', 'indexName')
+  const index = (await pineconeIndexesOf(workspaceId, input.pineconeCredentialsId)).find(
+    (item) => item.name === indexName
+  )
+  if (!index) throw pineconeInvalid(`Pinecone has no index named "${indexName}"`, 'indexName')
+  if (
+    !index.embed?.model ||
+    !Object.values(index.embed.field_map ?? {}).includes(CHUNK_TEXT_FIELD)
+  ) {
+    throw pineconeInvalid(
+      `The index "${indexName}" does not embed text: create it with integrated embedding (for example ${PINECONE_EMBED_MODEL}) mapping the field "${CHUNK_TEXT_FIELD}"`,
+      'indexName'
+    )
+  }
+  const namespace = input.pineconeNamespace ?? ''
+  const taken = await KnowledgeStore.query()
+    .where('workspace_id', workspaceId)
+    .where('backend', 'pinecone')
+    .where('index_name', indexName)
+    .where('pinecone_namespace', namespace)
+    .first()
+  if (taken) {
+    throw pineconeInvalid(
+      `The store "${taken.name}" already uses this namespace of "${indexName}"`,
+      'pineconeNamespace'
+    )
+  }
+}
+
 export class CreateStore {
-  async handle(user: User, workspace: Workspace, input: StoreInput & { name: string }) {
+  async handle(user: User, workspace: Workspace, input: CreateStoreInput) {
     await checkSettings(workspace.id, input)
+    const backend = input.backend ?? 'local'
     const indexName = input.indexName || indexNameOf(input.name)
+    if (backend === 'pinecone') await checkPinecone(workspace.id, input, indexName)
     // The plan is read before the transaction: on SQLite it holds the only connection.
     const plan = await effectivePlan(user, workspace)
     return db.transaction(async (trx) => {
@@ -153,8 +252,13 @@ export class CreateStore {
           chunkingMethod: input.chunkingMethod ?? 'recursive',
           chunkSize: input.chunkSize ?? DEFAULT_CHUNK_SIZE,
           overlapSize: input.overlapSize ?? DEFAULT_OVERLAP,
-          embeddingCredentialsId: input.embeddingCredentialsId || null,
-          embeddingModel: input.embeddingModel || null,
+          // Pinecone embeds a Pinecone store's chunks itself: no embedder of ours.
+          embeddingCredentialsId:
+            backend === 'pinecone' ? null : input.embeddingCredentialsId || null,
+          embeddingModel: backend === 'pinecone' ? null : input.embeddingModel || null,
+          backend,
+          pineconeCredentialsId: backend === 'pinecone' ? input.pineconeCredentialsId! : null,
+          pineconeNamespace: backend === 'pinecone' ? (input.pineconeNamespace ?? '') : null,
         },
         { client: trx }
       )
@@ -169,6 +273,13 @@ export class UpdateStore {
    */
   async handle(store: KnowledgeStore, input: StoreInput) {
     await checkSettings(store.workspaceId, input, store)
+    if (store.backend === 'pinecone') {
+      // Its records live in that index and namespace; moving them is a new store's job.
+      if (input.indexName && input.indexName !== store.indexName) {
+        throw pineconeInvalid('The index of a Pinecone store cannot change', 'indexName')
+      }
+      input = { ...input, embeddingCredentialsId: undefined, embeddingModel: undefined }
+    }
     if (input.indexName && input.indexName !== store.indexName) {
       if (
         (await countNamespaces(db, store.workspaceId, input.indexName, store.id)) >= NAMESPACE_LIMIT
@@ -220,8 +331,33 @@ export async function reindex(source: KnowledgeSource) {
   return source
 }
 
+/**
+ * Deletes the Pinecone records of sources of a store kept in Pinecone. A refusal of
+ * Pinecone stops the deletion with its reason (the records would stay, unreachable);
+ * credentials that are gone (`lenient`, for a whole store) cannot delete anything and
+ * do not keep the store.
+ */
+export async function forgetRecords(store: KnowledgeStore, sourceIds: string[], lenient = false) {
+  try {
+    await forgetSources(store, sourceIds)
+  } catch (error) {
+    if (lenient && error instanceof PineconeStoreError) return
+    throw new AppError('Pinecone could not delete the records', {
+      status: 502,
+      code: 'E_PINECONE',
+      description: (error as Error).message,
+    })
+  }
+}
+
 export class DeleteStore {
   async handle(store: KnowledgeStore) {
+    const sources = await KnowledgeSource.query().where('store_id', store.id).select('id')
+    await forgetRecords(
+      store,
+      sources.map((source) => source.id),
+      true
+    )
     const keys = await KnowledgeSource.query().where('store_id', store.id).whereNotNull('file_key')
     await store.delete()
     const { removeFile } = await import('#services/storage')

@@ -5,14 +5,18 @@ import KnowledgeSource from '#models/knowledge_source'
 import AppError from '#exceptions/app_error'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { effectivePlan } from '#services/capabilities'
+import { aiPort } from '#services/ai/credits'
 import { embeddingCredentialsOf } from '#services/knowledge/embeddings'
-import { searchCapabilities, searchStore } from '#services/knowledge/search'
+import { searchCapabilities } from '#services/knowledge/search'
+import { searchKnowledgeStore } from '#services/knowledge/store_backend'
 import {
   countsOf,
   countStores,
   CreateStore,
   DeleteStore,
   listStores,
+  pineconeCredentialsOf,
+  pineconeIndexesOf,
   UpdateStore,
 } from '#actions/knowledge/knowledge_stores'
 import {
@@ -25,6 +29,7 @@ import {
 import { toSourceDto, toStoreDto } from '#dtos/knowledge_dto'
 import {
   createStoreValidator,
+  pineconeIndexesValidator,
   qnaSourceValidator,
   searchValidator,
   textSourceValidator,
@@ -35,6 +40,7 @@ import db from '@adonisjs/lucid/services/db'
 import {
   DEFAULT_DOCUMENT_COUNT,
   MAX_SOURCE_BYTES,
+  type PineconeIndexOption,
   type VectorStorePageProps,
   type VectorsPageProps,
 } from '#shared/knowledge'
@@ -72,9 +78,29 @@ export default class KnowledgeStoresController {
       canWrite: await ctx.bouncer.with('KnowledgeStorePolicy').allows('create', workspace),
       limit: { used: await countStores(db, workspace.id), limit: plan.limits.vectorLimit },
       embeddingCredentials: await embeddingCredentialsOf(workspace.id),
+      pineconeCredentials: await pineconeCredentialsOf(workspace.id),
       capabilities: await searchCapabilities(),
     }
     return ctx.inertia.render('vectors/index', { ...props })
+  }
+
+  /** The indexes of the workspace's Pinecone credentials, for the store form's picker. */
+  async pineconeIndexes(ctx: HttpContext) {
+    const workspace = await currentWorkspace(ctx)
+    if (await ctx.bouncer.with('KnowledgeStorePolicy').denies('create', workspace)) {
+      throw AppError.forbidden('Guests cannot create knowledge stores.')
+    }
+    const { credentialsId } = await ctx.request.validateUsing(pineconeIndexesValidator, {
+      data: ctx.request.qs(),
+    })
+    const indexes: PineconeIndexOption[] = (
+      await pineconeIndexesOf(workspace.id, credentialsId)
+    ).map((index) => ({
+      name: index.name,
+      integrated: !!index.embed?.model,
+      model: index.embed?.model ?? null,
+    }))
+    return ctx.response.json({ indexes })
   }
 
   async show(ctx: HttpContext) {
@@ -187,8 +213,13 @@ export default class KnowledgeStoresController {
   async search(ctx: HttpContext) {
     const store = await load(ctx, 'view')
     const { query, limit } = await ctx.request.validateUsing(searchValidator)
-    const result = await searchStore(store, query, {
+    const result = await searchKnowledgeStore(store, query, {
       limit: limit ?? Math.max(DEFAULT_DOCUMENT_COUNT, 5),
+      ai: aiPort({
+        ownerId: ctx.auth.user!.id,
+        workspaceId: store.workspaceId,
+        source: 'knowledge',
+      }),
     })
     return ctx.response.json(result)
   }

@@ -11,6 +11,12 @@ import type { ChatModelConfig, ChatModelFactory } from './chat_model.js'
 import { executeFunctionTool, openAiTools, type StoredFunctionTool } from './function_tools.js'
 import { toChatMessages, withImageParts, type StoredMessage } from './messages.js'
 import {
+  knowledgeAgentTool,
+  knowledgeStoresOf,
+  KNOWLEDGE_TOOL_NAME,
+  type KnowledgeHit,
+} from '#sdk/knowledge'
+import {
   chatWithTools,
   endpointHeaders,
   endpointUrl,
@@ -32,12 +38,60 @@ export interface ChatCompletionOptions {
   messages?: StoredMessage[]
   tools?: StoredFunctionTool[]
   temperature?: number | string
+  knowledgeStores?: { storeId?: string }[]
+  knowledgeDocuments?: number | string
   responseMapping?: { id?: string; item?: string; variableId?: string }[]
   [key: string]: unknown
 }
 
 export const MESSAGE_CONTENT = 'Message content'
 export const TOTAL_TOKENS = 'Total tokens'
+export const KNOWLEDGE_SOURCES = 'Knowledge sources'
+
+/** The stores the block lets the model search (docs/knowledge.md, "From bots and workflows"). */
+function knowledgeStoreIds(options: ChatCompletionOptions) {
+  return (options.knowledgeStores ?? [])
+    .map((entry) => entry?.storeId?.trim() ?? '')
+    .filter((id) => id !== '')
+}
+
+/** One passage a "search_knowledge" call gave the model, as 'Knowledge sources' saves it. */
+export interface KnowledgeSourceHit {
+  store: string
+  source: string
+  sourceId: string
+  content: string
+  score: number
+}
+
+/**
+ * The block's "search_knowledge" tool when it names stores: its schema for the request and
+ * the passages it returned, kept for the 'Knowledge sources' mapping.
+ */
+function knowledgeToolOf(context: Context) {
+  const storeIds = knowledgeStoreIds(context.options)
+  if (storeIds.length === 0 || !context.workspaceId) return undefined
+  const found: KnowledgeSourceHit[] = []
+  const tool = knowledgeAgentTool({
+    workspaceId: context.workspaceId,
+    storeIds,
+    limit: Number(context.options.knowledgeDocuments) || 3,
+    signal: context.signal,
+    ai: context.ai,
+    onHits: (hits: (KnowledgeHit & { storeName: string })[]) => {
+      for (const hit of hits) {
+        found.push({
+          store: hit.storeName,
+          source: hit.sourceName,
+          sourceId: hit.sourceId,
+          content: hit.content,
+          score: hit.score,
+        })
+      }
+    },
+  })
+  return { tool, found }
+}
 
 export interface ChatProvider {
   /**
@@ -78,6 +132,18 @@ export function contentTypeBy(http: HttpClient, signal?: AbortSignal) {
   return async (url: string) => {
     const response = await http.request(url, { method: 'HEAD', timeoutMs: 5_000, signal })
     return response.headers.get('content-type') ?? undefined
+  }
+}
+
+/** The model's tool arguments: a JSON text, or already an object; anything else is none. */
+function parseArguments(raw: unknown): Record<string, unknown> {
+  if (raw && typeof raw === 'object') return raw as Record<string, unknown>
+  if (typeof raw !== 'string' || !raw.trim()) return {}
+  try {
+    const parsed = JSON.parse(raw)
+    return parsed && typeof parsed === 'object' ? parsed : {}
+  } catch {
+    return {}
   }
 }
 
@@ -139,11 +205,23 @@ export function chatCompletionRunner(provider: ChatProvider): Runner<any, any> {
     // A block with tools answers whole: a tool round needs the model's complete reply before
     // the next call, which a token stream to the visitor cannot wait for.
     const contentVariableId = mappedVariable(options, MESSAGE_CONTENT)
-    if (contentVariableId && !openAiTools(options.tools) && bot?.canStreamTo?.(contentVariableId)) {
+    const knowledge = knowledgeToolOf(context)
+    if (
+      contentVariableId &&
+      !openAiTools(options.tools) &&
+      !knowledge &&
+      bot?.canStreamTo?.(contentVariableId)
+    ) {
       return streamReply(contentVariableId)
     }
     try {
       const request = await chatRequest(provider, context, checked.model, true)
+      if (knowledge) {
+        request.tools = [
+          ...(request.tools ?? []),
+          { type: 'function', function: knowledge.tool.schema },
+        ] as ChatRequest['tools']
+      }
       const tools = options.tools
       const result = await chatWithTools({
         http: context.http,
@@ -152,7 +230,14 @@ export function chatCompletionRunner(provider: ChatProvider): Runner<any, any> {
         ai: context.ai,
         signal: context.signal,
         execute: (call) =>
-          executeFunctionTool(context.sandbox, tools, call.function.name, call.function.arguments),
+          knowledge && call.function.name === KNOWLEDGE_TOOL_NAME
+            ? knowledge.tool.execute(parseArguments(call.function.arguments))
+            : executeFunctionTool(
+                context.sandbox,
+                tools,
+                call.function.name,
+                call.function.arguments
+              ),
       })
       const content = result.message.content
       const text =
@@ -171,6 +256,16 @@ export function chatCompletionRunner(provider: ChatProvider): Runner<any, any> {
         if (entry.item === MESSAGE_CONTENT) variables.set(entry.variableId, text)
         else if (entry.item === TOTAL_TOKENS)
           variables.set(entry.variableId, result.usage.totalTokens)
+        else if (entry.item === KNOWLEDGE_SOURCES)
+          // The names of the sources the model read, once each: what a bot shows as citations.
+          variables.set(entry.variableId, [
+            ...new Set((knowledge?.found ?? []).map((hit) => hit.source)),
+          ])
+      }
+      if (knowledge && knowledge.found.length > 0) {
+        logger.info(`The model read ${knowledge.found.length} passage(s) of the knowledge stores`, {
+          sources: [...new Set(knowledge.found.map((hit) => hit.source))],
+        })
       }
       return {}
     } catch (error) {
@@ -299,9 +394,16 @@ export function chatCompletionModule(
   return {
     runners: { 'Create chat completion': chatCompletionRunner(provider) },
     streams: { 'Create chat completion': chatCompletionStreamer(provider) },
-    fetchers: { models: modelsFetcher(provider, selectModels) },
+    fetchers: {
+      models: modelsFetcher(provider, selectModels),
+      knowledgeStores: knowledgeStoresFetcher,
+    },
   }
 }
+
+/** The stores of the block's workspace, for the Knowledge stores field. */
+export const knowledgeStoresFetcher: Fetcher<any> = async ({ workspaceId }) =>
+  workspaceId ? knowledgeStoresOf(workspaceId) : []
 
 /**
  * The credential "Test" of a compatible provider: listing the models is the cheapest call

@@ -18,6 +18,27 @@ export function chatCompletionFields(input: { defaultModel?: string } = {}) {
     }),
     messages: chatMessagesField(),
     tools: functionToolsField(),
+    knowledgeStores: field.list(
+      {
+        storeId: field.string({
+          label: 'Knowledge store',
+          optionsFrom: { fetcher: 'knowledgeStores' },
+        }),
+      },
+      {
+        label: 'Knowledge stores',
+        itemLabel: 'Store',
+        helperText:
+          'Stores of the Vectors page the model may search (tool "search_knowledge"); it gets passages with their sources.',
+      }
+    ),
+    knowledgeDocuments: field.number({
+      label: 'Passages per search',
+      min: 1,
+      max: 20,
+      step: 1,
+      defaultValue: 3,
+    }),
     temperature: field.number({
       label: 'Temperature',
       min: 0,
@@ -28,7 +49,7 @@ export function chatCompletionFields(input: { defaultModel?: string } = {}) {
     }),
     responseMapping: field.responseMapping({
       label: 'Save the response',
-      from: ['Message content', 'Total tokens'],
+      from: ['Message content', 'Total tokens', 'Knowledge sources'],
     }),
   }
 }

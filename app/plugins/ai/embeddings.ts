@@ -13,6 +13,8 @@ export interface EmbeddingRequest {
   model?: string | null
   http: HttpClient
   signal?: AbortSignal
+  /** Told the tokens the service counted (its `usage`), for AI-credit accounting. */
+  onUsage?(tokens: number): void
 }
 
 export interface EmbeddingProvider {
@@ -32,7 +34,7 @@ export function openAiCompatibleEmbeddings(options: {
   return {
     defaultModel: options.defaultModel,
     batchSize: options.batchSize ?? 64,
-    async embed({ credentials, texts, model, http, signal }) {
+    async embed({ credentials, texts, model, http, signal, onUsage }) {
       if (texts.length === 0) return []
       const endpoint = options.endpoint(credentials)
       const response = await http.request(endpointUrl(endpoint, 'embeddings'), {
@@ -43,7 +45,12 @@ export function openAiCompatibleEmbeddings(options: {
         signal,
       })
       await ensureOk(response)
-      const body = (await response.json()) as { data?: { index?: number; embedding?: unknown }[] }
+      const body = (await response.json()) as {
+        data?: { index?: number; embedding?: unknown }[]
+        usage?: { prompt_tokens?: number; total_tokens?: number }
+      }
+      const tokens = body?.usage?.prompt_tokens ?? body?.usage?.total_tokens
+      if (typeof tokens === 'number' && Number.isFinite(tokens)) onUsage?.(tokens)
       const data = Array.isArray(body?.data) ? body.data : []
       const vectors: number[][] = new Array(texts.length)
       data.forEach((item, position) => {

@@ -4,6 +4,8 @@ import { readCredentials } from '#actions/credentials/credentials'
 import { pluginRegistry } from '#services/plugin_registry'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type { EmbeddingProvider } from '#plugins/ai/embeddings'
+import type { RunnerAi } from '#plugins/define_plugin'
+import { aiPort } from '#services/ai/credits'
 import type KnowledgeStore from '#models/knowledge_store'
 import type { EmbeddingCredentialOption } from '#shared/knowledge'
 
@@ -51,7 +53,26 @@ export async function isEmbeddingCredential(workspaceId: string, credentialsId: 
   return !!row && row.workspaceId === workspaceId && !!(await providerOf(row.type))
 }
 
-export async function embedderOf(store: KnowledgeStore): Promise<StoreEmbedder | null> {
+/** Rough tokens of texts (about four characters each), when a service reports no usage. */
+export function estimateEmbeddingTokens(texts: string[]) {
+  return texts.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0)
+}
+
+/** The AI-credit port embeddings of a store are charged to when no caller names one. */
+export function storeAiPort(store: KnowledgeStore): RunnerAi {
+  return aiPort({ ownerId: store.createdBy, workspaceId: store.workspaceId, source: 'knowledge' })
+}
+
+/**
+ * The store's embedder. Every call is an AI call (docs/knowledge.md, "AI credits"): refused
+ * when the owner has no credit left, and charged for the tokens the service counted (an
+ * estimate when it says nothing) to `ai`: a block's owner for a lookup, else the store's
+ * creator (indexing, the store page's search).
+ */
+export async function embedderOf(
+  store: KnowledgeStore,
+  ai: RunnerAi = storeAiPort(store)
+): Promise<StoreEmbedder | null> {
   if (!store.embeddingCredentialsId) return null
   const record = await Credential.find(store.embeddingCredentialsId)
   if (!record || record.workspaceId !== store.workspaceId) return null
@@ -66,6 +87,23 @@ export async function embedderOf(store: KnowledgeStore): Promise<StoreEmbedder |
   return {
     model,
     batchSize: Math.max(1, provider.batchSize ?? 64),
-    embed: (texts, signal) => provider.embed({ credentials, texts, model, http, signal }),
+    async embed(texts, signal) {
+      await ai.ensureCredits()
+      let counted: number | undefined
+      const vectors = await provider.embed({
+        credentials,
+        texts,
+        model,
+        http,
+        signal,
+        onUsage: (tokens) => (counted = tokens),
+      })
+      await ai.recordUsage({
+        model,
+        inputTokens: counted ?? estimateEmbeddingTokens(texts),
+        outputTokens: 0,
+      })
+      return vectors
+    },
   }
 }

@@ -9,6 +9,7 @@ import { extractText } from '#services/documents/extract_text'
 import { MAX_SOURCE_BYTES, type QnaPair } from '#shared/knowledge'
 import { chunkText } from './chunking.js'
 import { embedderOf } from './embeddings.js'
+import { pineconeSink, type ChunkSink } from './store_backend.js'
 import { toBlob } from './vectors.js'
 import { ensureVectorIndex } from './search.js'
 import { stamp } from '#services/workflows/run_leases'
@@ -159,6 +160,39 @@ async function update(sourceId: string, revision: number, values: Record<string,
     .update({ ...values, updated_at: stamp(new Date()) })
 }
 
+/** Records per upsert batch of a Pinecone store: its limit per request. */
+const PINECONE_BATCH = 96
+
+async function sinkOf(store: KnowledgeStore, signal?: AbortSignal) {
+  try {
+    return await pineconeSink(store, signal)
+  } catch (error) {
+    throw new SourceError(`Pinecone could not be reached: ${reasonOf(error)}`)
+  }
+}
+
+async function writeToSink(
+  sink: ChunkSink,
+  source: KnowledgeSource,
+  start: number,
+  part: string[]
+) {
+  try {
+    await sink.write(source, start, part)
+  } catch (error) {
+    throw new SourceError(`Pinecone refused the chunks: ${reasonOf(error)}`)
+  }
+}
+
+/** A failed source leaves no half of its records in Pinecone, when Pinecone still answers. */
+async function clearQuietly(store: KnowledgeStore, sourceId: string) {
+  try {
+    await (await pineconeSink(store)).clear(sourceId)
+  } catch {
+    // The index is unreachable (the reason the source failed, most often): nothing to do.
+  }
+}
+
 export interface IndexOutcome {
   status: 'COMPLETED' | 'FAILED' | 'stale'
   chunks?: number
@@ -177,12 +211,21 @@ export async function indexSource(
   try {
     const chunks = await chunksOf(source, store, signal)
     if (chunks.length === 0) throw new SourceError('The source has no text to index')
-    const embedder = await embedderOf(store)
-    await db.from('knowledge_chunks').where('source_id', sourceId).delete()
-    const batch = embedder ? Math.min(BATCH, embedder.batchSize) : BATCH
+    // A Pinecone store's chunks go to its index (docs/knowledge.md, "Stores in Pinecone").
+    const sink = store.backend === 'pinecone' ? await sinkOf(store, signal) : null
+    const embedder = sink ? null : await embedderOf(store)
+    if (sink) await sink.clear(sourceId)
+    else await db.from('knowledge_chunks').where('source_id', sourceId).delete()
+    const batch = sink ? PINECONE_BATCH : embedder ? Math.min(BATCH, embedder.batchSize) : BATCH
     for (let start = 0; start < chunks.length; start += batch) {
       if (!(await isCurrent(sourceId, revision))) return { status: 'stale' }
       const part = chunks.slice(start, start + batch)
+      if (sink) {
+        await writeToSink(sink, source, start, part)
+        const written = Math.min(chunks.length, start + part.length)
+        await update(sourceId, revision, { progress: Math.floor((written / chunks.length) * 100) })
+        continue
+      }
       let vectors: number[][] | null = null
       if (embedder) {
         try {
@@ -215,7 +258,8 @@ export async function indexSource(
   } catch (error) {
     const reason = reasonOf(error)
     if (await isCurrent(sourceId, revision)) {
-      await db.from('knowledge_chunks').where('source_id', sourceId).delete()
+      if (store.backend === 'pinecone') await clearQuietly(store, sourceId)
+      else await db.from('knowledge_chunks').where('source_id', sourceId).delete()
       await update(sourceId, revision, { status: 'FAILED', error: reason, chunk_count: 0 })
     }
     return { status: 'FAILED', error: reason }

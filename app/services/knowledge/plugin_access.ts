@@ -1,12 +1,13 @@
 import KnowledgeStore from '#models/knowledge_store'
 import type { AgentTool } from '#plugins/ai/agent'
+import type { RunnerAi } from '#plugins/define_plugin'
 import {
   DEFAULT_DOCUMENT_COUNT,
   MAX_DOCUMENT_COUNT,
   type KnowledgeHit,
   type KnowledgeSearchResult,
 } from '#shared/knowledge'
-import { searchStore } from './search.js'
+import { searchKnowledgeStore } from './store_backend.js'
 
 /**
  * What plugins reach of knowledge stores (through #sdk/knowledge): the stores of the
@@ -16,6 +17,24 @@ import { searchStore } from './search.js'
 export type KnowledgeLookup =
   | ({ ok: true; storeName: string } & KnowledgeSearchResult)
   | { ok: false; reason: 'not-found' | 'empty-query' }
+  /** The store's service failed (a Pinecone store's index unreachable, its key refused). */
+  | { ok: false; reason: 'unavailable'; message: string }
+
+/** Credit refusals stop the block as the other AI calls do; they are not a search failure. */
+function isCreditError(error: unknown) {
+  return (
+    error instanceof Error &&
+    (error.name === 'AiCreditLimitExceededError' || error.name === 'AiAccountNotFoundError')
+  )
+}
+
+/** Why a lookup found nothing, as a log line or a tool's answer says it. */
+export function lookupFailure(found: Exclude<KnowledgeLookup, { ok: true }>) {
+  if (found.reason === 'unavailable') return found.message
+  return found.reason === 'not-found'
+    ? 'the knowledge store was not found in this workspace'
+    : 'the query is empty'
+}
 
 export async function knowledgeStoresOf(workspaceId: string) {
   const stores = await KnowledgeStore.query().where('workspace_id', workspaceId).orderBy('name')
@@ -28,12 +47,24 @@ export async function searchKnowledge(input: {
   query: string
   limit?: number
   signal?: AbortSignal
+  /** The block's AI-credit port: the query's embedding is charged to its owner. */
+  ai?: RunnerAi
 }): Promise<KnowledgeLookup> {
   const store = await KnowledgeStore.find(input.storeId)
   if (!store || store.workspaceId !== input.workspaceId) return { ok: false, reason: 'not-found' }
   if (!input.query.trim()) return { ok: false, reason: 'empty-query' }
   const limit = Math.min(MAX_DOCUMENT_COUNT, Math.max(1, input.limit ?? DEFAULT_DOCUMENT_COUNT))
-  const result = await searchStore(store, input.query, { limit, signal: input.signal })
+  let result: KnowledgeSearchResult
+  try {
+    result = await searchKnowledgeStore(store, input.query, {
+      limit,
+      signal: input.signal,
+      ai: input.ai,
+    })
+  } catch (error) {
+    if (isCreditError(error)) throw error
+    return { ok: false, reason: 'unavailable', message: (error as Error).message }
+  }
   return { ok: true, storeName: store.name, ...result }
 }
 
@@ -50,19 +81,28 @@ const TOOL_PURPOSE =
   'Search the knowledge base for passages that answer a question. Returns numbered passages, each with its source; cite the sources you use.'
 const QUERY_PURPOSE = 'What to look for, in a few words'
 
+export const KNOWLEDGE_TOOL_NAME = 'search_knowledge'
+
 /**
- * The "search knowledge" tool of agents: the model sends a query, gets the best passages
- * with their sources.
+ * The "search knowledge" tool of agents and chat blocks: the model sends a query, gets the
+ * best passages of each store with their sources. `onHits` sees every passage returned
+ * (a chat block saves their sources).
  */
 export function knowledgeAgentTool(input: {
   workspaceId: string
-  storeId: string
+  storeId?: string
+  storeIds?: string[]
   limit?: number
   signal?: AbortSignal
+  ai?: RunnerAi
+  onHits?: (hits: (KnowledgeHit & { storeName: string })[]) => void
 }): AgentTool {
+  const storeIds = [
+    ...new Set([...(input.storeIds ?? []), ...(input.storeId ? [input.storeId] : [])]),
+  ]
   return {
     schema: {
-      name: 'search_knowledge',
+      name: KNOWLEDGE_TOOL_NAME,
       description: TOOL_PURPOSE,
       parameters: {
         type: 'object',
@@ -72,13 +112,19 @@ export function knowledgeAgentTool(input: {
     },
     async execute(args) {
       const query = typeof args.query === 'string' ? args.query : ''
-      const found = await searchKnowledge({ ...input, query })
-      if (!found.ok) {
-        return found.reason === 'not-found'
-          ? 'Error: the knowledge store was not found'
-          : 'Error: the query is empty'
+      const hits: KnowledgeHit[] = []
+      const failures: string[] = []
+      for (const storeId of storeIds) {
+        const found = await searchKnowledge({ ...input, storeId, query })
+        if (!found.ok) {
+          failures.push(lookupFailure(found))
+          continue
+        }
+        hits.push(...found.hits)
+        input.onHits?.(found.hits.map((hit) => ({ ...hit, storeName: found.storeName })))
       }
-      return formatKnowledgeHits(found.hits)
+      if (hits.length === 0 && failures.length > 0) return `Error: ${failures.join('; ')}`
+      return formatKnowledgeHits(hits)
     },
   }
 }

@@ -1,12 +1,17 @@
-import { useId } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import {
   CHUNKING_METHODS,
   MAX_CHUNK_SIZE,
   MIN_CHUNK_SIZE,
+  STORE_BACKENDS,
   type ChunkingMethod,
   type EmbeddingCredentialOption,
+  type PineconeCredentialOption,
+  type PineconeIndexOption,
+  type StoreBackend,
 } from '#shared/knowledge'
+import { jsonFetch } from '~/lib/http'
 import { Input } from '~/components/ui/input'
 import { FieldError, FieldHint, Label } from '~/components/ui/label'
 
@@ -18,6 +23,9 @@ export interface StoreSettings {
   overlapSize: number
   embeddingCredentialsId: string
   embeddingModel: string
+  backend: StoreBackend
+  pineconeCredentialsId: string
+  pineconeNamespace: string
 }
 
 export type SettingsErrors = Partial<Record<keyof StoreSettings, string>>
@@ -31,12 +39,17 @@ export function StoreSettingsForm({
   onChange,
   errors,
   credentials,
+  pineconeCredentials = [],
+  creating = false,
   disabled,
 }: {
   value: StoreSettings
   onChange: (next: StoreSettings) => void
   errors: SettingsErrors
   credentials: EmbeddingCredentialOption[]
+  pineconeCredentials?: PineconeCredentialOption[]
+  /** Where a store lives is chosen when it is created, never after. */
+  creating?: boolean
   disabled?: boolean
 }) {
   const { t } = useTranslation()
@@ -46,6 +59,7 @@ export function StoreSettingsForm({
   const chosen = credentials.find((item) => item.id === value.embeddingCredentialsId)
   const selectClass =
     'h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none disabled:opacity-50'
+  const pinecone = value.backend === 'pinecone'
   return (
     <div className="grid gap-4">
       <div className="grid gap-1.5">
@@ -61,20 +75,54 @@ export function StoreSettingsForm({
         />
         <FieldError>{errors.name}</FieldError>
       </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-index`}>{t('knowledge.settings.indexName')}</Label>
-        <Input
-          id={`${id}-index`}
-          value={value.indexName}
-          maxLength={45}
+      {creating && (
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-backend`}>{t('knowledge.settings.backend')}</Label>
+          <select
+            id={`${id}-backend`}
+            className={selectClass}
+            value={value.backend}
+            disabled={disabled}
+            onChange={(event) =>
+              onChange({ ...value, backend: event.target.value as StoreBackend, indexName: '' })
+            }
+            data-testid="store-backend"
+          >
+            {STORE_BACKENDS.map((backend) => (
+              <option key={backend} value={backend}>
+                {t(`knowledge.settings.backends.${backend}`)}
+              </option>
+            ))}
+          </select>
+          <FieldHint>{t('knowledge.settings.backendHint')}</FieldHint>
+        </div>
+      )}
+      {pinecone ? (
+        <PineconeFields
+          value={value}
+          onChange={onChange}
+          errors={errors}
+          pineconeCredentials={pineconeCredentials}
+          locked={!creating}
           disabled={disabled}
-          placeholder={t('knowledge.settings.indexNamePlaceholder')}
-          aria-invalid={!!errors.indexName || undefined}
-          onChange={(event) => set('indexName', event.target.value.toLowerCase())}
+          selectClass={selectClass}
         />
-        <FieldHint>{t('knowledge.settings.indexNameHint')}</FieldHint>
-        <FieldError>{errors.indexName}</FieldError>
-      </div>
+      ) : (
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-index`}>{t('knowledge.settings.indexName')}</Label>
+          <Input
+            id={`${id}-index`}
+            value={value.indexName}
+            maxLength={45}
+            disabled={disabled}
+            placeholder={t('knowledge.settings.indexNamePlaceholder')}
+            aria-invalid={!!errors.indexName || undefined}
+            onChange={(event) => set('indexName', event.target.value.toLowerCase())}
+          />
+          <FieldHint>{t('knowledge.settings.indexNameHint')}</FieldHint>
+          <FieldError>{errors.indexName}</FieldError>
+        </div>
+      )}
       <div className="grid gap-4 sm:grid-cols-3">
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-method`}>{t('knowledge.settings.chunkingMethod')}</Label>
@@ -121,44 +169,46 @@ export function StoreSettingsForm({
           <FieldError>{errors.overlapSize}</FieldError>
         </div>
       </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-embedding`}>{t('knowledge.settings.embedding')}</Label>
-          <select
-            id={`${id}-embedding`}
-            className={selectClass}
-            value={value.embeddingCredentialsId}
-            disabled={disabled}
-            onChange={(event) => set('embeddingCredentialsId', event.target.value)}
-          >
-            <option value="">{t('knowledge.settings.keywordOnly')}</option>
-            {credentials.map((item) => (
-              <option key={item.id} value={item.id}>
-                {item.name} ({item.type})
-              </option>
-            ))}
-          </select>
-          <FieldHint>
-            {credentials.length === 0
-              ? t('knowledge.settings.noEmbeddingCredentials')
-              : t('knowledge.settings.embeddingHint')}
-          </FieldHint>
-          <FieldError>{errors.embeddingCredentialsId}</FieldError>
-        </div>
-        {value.embeddingCredentialsId && (
+      {!pinecone && (
+        <div className="grid gap-4 sm:grid-cols-2">
           <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-model`}>{t('knowledge.settings.embeddingModel')}</Label>
-            <Input
-              id={`${id}-model`}
-              value={value.embeddingModel}
-              maxLength={128}
+            <Label htmlFor={`${id}-embedding`}>{t('knowledge.settings.embedding')}</Label>
+            <select
+              id={`${id}-embedding`}
+              className={selectClass}
+              value={value.embeddingCredentialsId}
               disabled={disabled}
-              placeholder={chosen?.defaultModel}
-              onChange={(event) => set('embeddingModel', event.target.value)}
-            />
+              onChange={(event) => set('embeddingCredentialsId', event.target.value)}
+            >
+              <option value="">{t('knowledge.settings.keywordOnly')}</option>
+              {credentials.map((item) => (
+                <option key={item.id} value={item.id}>
+                  {item.name} ({item.type})
+                </option>
+              ))}
+            </select>
+            <FieldHint>
+              {credentials.length === 0
+                ? t('knowledge.settings.noEmbeddingCredentials')
+                : t('knowledge.settings.embeddingHint')}
+            </FieldHint>
+            <FieldError>{errors.embeddingCredentialsId}</FieldError>
           </div>
-        )}
-      </div>
+          {value.embeddingCredentialsId && (
+            <div className="grid gap-1.5">
+              <Label htmlFor={`${id}-model`}>{t('knowledge.settings.embeddingModel')}</Label>
+              <Input
+                id={`${id}-model`}
+                value={value.embeddingModel}
+                maxLength={128}
+                disabled={disabled}
+                placeholder={chosen?.defaultModel}
+                onChange={(event) => set('embeddingModel', event.target.value)}
+              />
+            </div>
+          )}
+        </div>
+      )}
     </div>
   )
 }
@@ -175,9 +225,145 @@ export function settingsErrorsOf(error: unknown): SettingsErrors {
   return errors
 }
 
-/** The settings as the server takes them: empty optional fields are left out. */
-export function settingsPayload(value: StoreSettings) {
+/**
+ * The Pinecone part of a store: the credentials, an index of that account (listed by the
+ * server; only indexes that embed text can be chosen) and a namespace. Read-only once the
+ * store exists: its records live there.
+ */
+function PineconeFields({
+  value,
+  onChange,
+  errors,
+  pineconeCredentials,
+  locked,
+  disabled,
+  selectClass,
+}: {
+  value: StoreSettings
+  onChange: (next: StoreSettings) => void
+  errors: SettingsErrors
+  pineconeCredentials: PineconeCredentialOption[]
+  locked: boolean
+  disabled?: boolean
+  selectClass: string
+}) {
+  const { t } = useTranslation()
+  const id = useId()
+  const [indexes, setIndexes] = useState<PineconeIndexOption[] | null>(null)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const credentialsId = value.pineconeCredentialsId
+  useEffect(() => {
+    if (locked || !credentialsId) return
+    let current = true
+    setIndexes(null)
+    setLoadError(null)
+    jsonFetch<{ indexes: PineconeIndexOption[] }>(
+      `/vectors/pinecone-indexes?credentialsId=${encodeURIComponent(credentialsId)}`
+    )
+      .then((body) => current && setIndexes(body.indexes))
+      .catch((error: Error) => current && setLoadError(error.message))
+    return () => {
+      current = false
+    }
+  }, [credentialsId, locked])
+
+  if (locked) {
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="store-pinecone-place">
+        {t('knowledge.settings.pineconePlace', {
+          index: value.indexName,
+          namespace: value.pineconeNamespace || t('knowledge.settings.defaultNamespace'),
+        })}
+      </p>
+    )
+  }
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-credentials`}>{t('knowledge.settings.pineconeCredentials')}</Label>
+        <select
+          id={`${id}-credentials`}
+          className={selectClass}
+          value={credentialsId}
+          disabled={disabled}
+          aria-invalid={!!errors.pineconeCredentialsId || undefined}
+          onChange={(event) =>
+            onChange({ ...value, pineconeCredentialsId: event.target.value, indexName: '' })
+          }
+          data-testid="store-pinecone-credentials"
+        >
+          <option value="">{t('knowledge.settings.choose')}</option>
+          {pineconeCredentials.map((item) => (
+            <option key={item.id} value={item.id}>
+              {item.name}
+            </option>
+          ))}
+        </select>
+        {pineconeCredentials.length === 0 && (
+          <FieldHint>{t('knowledge.settings.noPineconeCredentials')}</FieldHint>
+        )}
+        <FieldError>{errors.pineconeCredentialsId}</FieldError>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-pinecone-index`}>{t('knowledge.settings.pineconeIndex')}</Label>
+        <select
+          id={`${id}-pinecone-index`}
+          className={selectClass}
+          value={value.indexName}
+          disabled={disabled || !credentialsId || !indexes}
+          aria-invalid={!!errors.indexName || undefined}
+          onChange={(event) => onChange({ ...value, indexName: event.target.value })}
+          data-testid="store-pinecone-index"
+        >
+          <option value="">
+            {credentialsId && !indexes && !loadError
+              ? t('knowledge.settings.loadingIndexes')
+              : t('knowledge.settings.choose')}
+          </option>
+          {(indexes ?? []).map((index) => (
+            <option key={index.name} value={index.name} disabled={!index.integrated}>
+              {index.integrated
+                ? `${index.name} (${index.model})`
+                : t('knowledge.settings.notIntegrated', { index: index.name })}
+            </option>
+          ))}
+        </select>
+        {indexes?.length === 0 && <FieldHint>{t('knowledge.settings.noIndexes')}</FieldHint>}
+        <FieldError>{loadError ?? errors.indexName}</FieldError>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-namespace`}>{t('knowledge.settings.pineconeNamespace')}</Label>
+        <Input
+          id={`${id}-namespace`}
+          value={value.pineconeNamespace}
+          maxLength={128}
+          disabled={disabled}
+          placeholder={t('knowledge.settings.defaultNamespace')}
+          aria-invalid={!!errors.pineconeNamespace || undefined}
+          onChange={(event) => onChange({ ...value, pineconeNamespace: event.target.value })}
+          data-testid="store-pinecone-namespace"
+        />
+        <FieldError>{errors.pineconeNamespace}</FieldError>
+      </div>
+    </div>
+  )
+}
+
+/**
+ * The settings as the server takes them: empty optional fields are left out; where the
+ * store lives only when it is created.
+ */
+export function settingsPayload(value: StoreSettings, creating = false) {
+  const place =
+    creating && value.backend === 'pinecone'
+      ? {
+          backend: value.backend,
+          pineconeCredentialsId: value.pineconeCredentialsId || null,
+          pineconeNamespace: value.pineconeNamespace.trim(),
+        }
+      : {}
   return {
+    ...place,
     name: value.name.trim(),
     ...(value.indexName.trim() ? { indexName: value.indexName.trim() } : {}),
     chunkingMethod: value.chunkingMethod,

@@ -2,113 +2,13 @@ import { useState } from 'react'
 import { Head, Link, router } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import { DatabaseIcon, PlusIcon } from 'lucide-react'
-import {
-  DEFAULT_CHUNK_SIZE,
-  DEFAULT_OVERLAP,
-  type KnowledgeStoreDto,
-  type VectorsPageProps,
-} from '#shared/knowledge'
+import type { VectorsPageProps } from '#shared/knowledge'
 import { AppLayout, PageHeader } from '~/features/shell/app_layout'
 import { EmptyState } from '~/components/empty_state'
 import { Button } from '~/components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '~/components/ui/dialog'
 import { usePageProps } from '~/hooks/use_shared_props'
-import { jsonFetch, errorDescription } from '~/lib/http'
-import { showToast } from '~/lib/toast'
-import {
-  StoreSettingsForm,
-  settingsErrorsOf,
-  settingsPayload,
-  type SettingsErrors,
-  type StoreSettings,
-} from '~/features/knowledge/store_settings_form'
+import { StoreDialog } from '~/features/knowledge/store_dialog'
 import { CapabilitiesNote } from '~/features/knowledge/capabilities_note'
-
-const EMPTY: StoreSettings = {
-  name: '',
-  indexName: '',
-  chunkingMethod: 'recursive',
-  chunkSize: DEFAULT_CHUNK_SIZE,
-  overlapSize: DEFAULT_OVERLAP,
-  embeddingCredentialsId: '',
-  embeddingModel: '',
-}
-
-function CreateStoreDialog({
-  open,
-  onOpenChange,
-  credentials,
-}: {
-  open: boolean
-  onOpenChange: (open: boolean) => void
-  credentials: VectorsPageProps['embeddingCredentials']
-}) {
-  const { t } = useTranslation()
-  const [value, setValue] = useState<StoreSettings>(EMPTY)
-  const [errors, setErrors] = useState<SettingsErrors>({})
-  const [saving, setSaving] = useState(false)
-
-  async function submit(event: React.FormEvent) {
-    event.preventDefault()
-    if (!value.name.trim()) return setErrors({ name: t('knowledge.create.nameRequired') })
-    setSaving(true)
-    try {
-      const { store } = await jsonFetch<{ store: KnowledgeStoreDto }>('/vectors', {
-        method: 'POST',
-        body: settingsPayload(value),
-      })
-      showToast('success', t('knowledge.create.done'), store.name)
-      setValue(EMPTY)
-      router.visit(`/vectors/${store.id}`)
-    } catch (error) {
-      const fieldErrors = settingsErrorsOf(error)
-      setErrors(fieldErrors)
-      if (Object.keys(fieldErrors).length === 0) {
-        showToast('error', (error as Error).message, errorDescription(error))
-      }
-    } finally {
-      setSaving(false)
-    }
-  }
-
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl">
-        <form onSubmit={submit} className="grid gap-4" noValidate>
-          <DialogHeader>
-            <DialogTitle>{t('knowledge.create.title')}</DialogTitle>
-            <DialogDescription>{t('knowledge.create.description')}</DialogDescription>
-          </DialogHeader>
-          <StoreSettingsForm
-            value={value}
-            onChange={(next) => {
-              setValue(next)
-              setErrors({})
-            }}
-            errors={errors}
-            credentials={credentials}
-            disabled={saving}
-          />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" disabled={saving} data-testid="create-store-submit">
-              {saving ? t('common.creating') : t('knowledge.create.submit')}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
-  )
-}
 
 /** /vectors: the knowledge stores of the current workspace. */
 export default function VectorsIndex(props: VectorsPageProps) {
@@ -193,10 +93,12 @@ export default function VectorsIndex(props: VectorsPageProps) {
         <CapabilitiesNote capabilities={props.capabilities} />
       </div>
       {canWrite && (
-        <CreateStoreDialog
+        <StoreDialog
           open={creating}
           onOpenChange={setCreating}
           credentials={props.embeddingCredentials}
+          pineconeCredentials={props.pineconeCredentials}
+          onSaved={(store) => router.visit(`/vectors/${store.id}`)}
         />
       )}
     </AppLayout>

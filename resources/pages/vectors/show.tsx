@@ -15,114 +15,15 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '~/components/ui/alert_dialog'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '~/components/ui/dialog'
 import { errorDescription, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import { AddSource } from '~/features/knowledge/add_source'
 import { SourcesTable } from '~/features/knowledge/sources_table'
 import { SearchBox } from '~/features/knowledge/search_box'
 import { CapabilitiesNote } from '~/features/knowledge/capabilities_note'
-import {
-  StoreSettingsForm,
-  settingsErrorsOf,
-  settingsPayload,
-  type SettingsErrors,
-  type StoreSettings,
-} from '~/features/knowledge/store_settings_form'
+import { StoreDialog } from '~/features/knowledge/store_dialog'
 
 const POLL_MS = 1000
-
-function settingsOf(store: KnowledgeStoreDto): StoreSettings {
-  return {
-    name: store.name,
-    indexName: store.indexName,
-    chunkingMethod: store.chunkingMethod,
-    chunkSize: store.chunkSize,
-    overlapSize: store.overlapSize,
-    embeddingCredentialsId: store.embeddingCredentialsId ?? '',
-    embeddingModel: store.embeddingModel ?? '',
-  }
-}
-
-function SettingsDialog({
-  store,
-  credentials,
-  open,
-  onOpenChange,
-  onSaved,
-}: {
-  store: KnowledgeStoreDto
-  credentials: VectorStorePageProps['embeddingCredentials']
-  open: boolean
-  onOpenChange: (open: boolean) => void
-  onSaved: () => void
-}) {
-  const { t } = useTranslation()
-  const [value, setValue] = useState(settingsOf(store))
-  const [errors, setErrors] = useState<SettingsErrors>({})
-  const [saving, setSaving] = useState(false)
-  useEffect(() => {
-    if (open) setValue(settingsOf(store))
-  }, [open, store])
-
-  async function submit(event: React.FormEvent) {
-    event.preventDefault()
-    if (!value.name.trim()) return setErrors({ name: t('knowledge.create.nameRequired') })
-    setSaving(true)
-    try {
-      await jsonFetch(`/vectors/${store.id}`, { method: 'PATCH', body: settingsPayload(value) })
-      showToast('success', t('knowledge.settings.saved'))
-      onOpenChange(false)
-      onSaved()
-    } catch (error) {
-      const fieldErrors = settingsErrorsOf(error)
-      setErrors(fieldErrors)
-      if (Object.keys(fieldErrors).length === 0) {
-        showToast('error', (error as Error).message, errorDescription(error))
-      }
-    } finally {
-      setSaving(false)
-    }
-  }
-
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl">
-        <form onSubmit={submit} className="grid gap-4" noValidate>
-          <DialogHeader>
-            <DialogTitle>{t('knowledge.settings.title')}</DialogTitle>
-            <DialogDescription>{t('knowledge.settings.description')}</DialogDescription>
-          </DialogHeader>
-          <StoreSettingsForm
-            value={value}
-            onChange={(next) => {
-              setValue(next)
-              setErrors({})
-            }}
-            errors={errors}
-            credentials={credentials}
-            disabled={saving}
-          />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('knowledge.settings.saving') : t('common.save')}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
-  )
-}
 
 /** /vectors/:id: a store's sources, their indexing, and "search this store". */
 export default function VectorStoreShow(props: VectorStorePageProps) {
@@ -249,12 +150,15 @@ export default function VectorStoreShow(props: VectorStorePageProps) {
       </div>
       {props.canWrite && (
         <>
-          <SettingsDialog
+          <StoreDialog
             store={store}
             credentials={props.embeddingCredentials}
             open={editing}
             onOpenChange={setEditing}
-            onSaved={() => void refresh()}
+            onSaved={() => {
+              setEditing(false)
+              void refresh()
+            }}
           />
           <AlertDialog open={deleting} onOpenChange={setDeleting}>
             <AlertDialogContent>

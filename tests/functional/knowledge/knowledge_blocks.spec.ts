@@ -7,6 +7,9 @@ import { CreateStore } from '#actions/knowledge/knowledge_stores'
 import { AddSource } from '#actions/knowledge/knowledge_sources'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { startGroqStandIn } from '#tests/stand_ins/groq'
+import { startOpenAiStandIn } from '#tests/stand_ins/openai'
+import { CreateCredential } from '#actions/credentials/credentials'
+import AiUsage from '#models/ai_usage'
 
 /**
  * Knowledge stores used from blocks (docs/knowledge.md, "From bots and workflows"): the
@@ -184,6 +187,66 @@ test.group('Knowledge stores in blocks', (group) => {
       )
     } finally {
       await groq.close()
+    }
+  })
+
+  test('a chat completion block searches its knowledge stores as a tool and saves the sources', async ({
+    assert,
+  }) => {
+    const who = await storeWithText(HANDBOOK)
+    const other = await storeWithText([{ name: 'Secret', text: 'Car park codes are secret.' }])
+    const openai = await startOpenAiStandIn({
+      apiKey: 'sk-chat',
+      toolArguments: { query: 'car park opening' },
+    })
+    try {
+      const credential = await new CreateCredential().handle(who.user, who.workspace, {
+        type: 'openai',
+        name: 'OpenAI',
+        data: { apiKey: 'sk-chat', baseUrl: openai.baseUrl },
+      })
+      const variables: VariableState[] = [
+        { id: 'v-answer', name: 'Answer' },
+        { id: 'v-sources', name: 'Sources' },
+      ]
+      const out = await run(
+        'openai',
+        'bot',
+        {
+          action: 'Create chat completion',
+          credentialsId: credential.id,
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: 'When does the car park open?' }],
+          // A store of another workspace is not searched: the tool says so for it.
+          knowledgeStores: [{ storeId: who.store.id }, { storeId: other.store.id }],
+          knowledgeDocuments: 1,
+          responseMapping: [
+            { item: 'Message content', variableId: 'v-answer' },
+            { item: 'Knowledge sources', variableId: 'v-sources' },
+          ],
+        },
+        who,
+        variables
+      )
+      const value = (id: string) => out.variablesSet.find((entry) => entry.id === id)?.value
+      assert.equal(
+        value('v-answer'),
+        'Tool said: [1] Source: Parking\nThe car park opens at seven and closes at nine.'
+      )
+      assert.deepEqual(value('v-sources'), ['Parking'])
+      const [first, second] = openai.callsTo('/v1/chat/completions')
+      assert.equal(first.json.tools[0].function.name, 'search_knowledge')
+      assert.deepEqual(first.json.tools[0].function.parameters.required, ['query'])
+      assert.equal(second.json.messages.at(-1).role, 'tool')
+      assert.include(
+        out.logs.map((log) => log.description),
+        'The model read 1 passage(s) of the knowledge stores'
+      )
+      // Two chat rounds charged to the block's owner.
+      const usages = await AiUsage.query().where('accountId', who.user.id)
+      assert.lengthOf(usages, 2)
+    } finally {
+      await openai.close()
     }
   })
 })
