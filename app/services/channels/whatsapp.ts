@@ -183,8 +183,8 @@ function buttonsBody(base: object, text: string, choices: Choice[]) {
 }
 
 /**
- * A list message: a button opening up to 10 rows. A label longer than a row's title is
- * written in full in the row's description; the reply's list_reply.id is the item's id.
+ * A list message: a button opening up to 10 rows. A label longer than the title of a row is
+ * written in full in the description of that row; the reply (list_reply.id) is the id of the item.
  */
 function listBody(base: object, text: string, choices: Choice[], offset: number) {
   return {

@@ -93,7 +93,7 @@ test.group('Channel messages', () => {
     ])
   })
 
-  test('choices take the last text as their question, or a prompt; WhatsApp groups them by 3', ({
+  test('choices take the last text as their question, or a prompt; WhatsApp lists more than 3', ({
     assert,
   }) => {
     const items = ['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((content, i) => ({
@@ -109,11 +109,29 @@ test.group('Channel messages', () => {
     )
     assert.equal(withoutText[1].kind, 'choices')
     assert.equal((withoutText[1] as { text: string }).text, CHOICES_PROMPT)
+    // Seven choices: one list message of seven rows (docs/channels.md).
     const bodies = whatsAppBodies('33600000000', withoutText)
-    assert.lengthOf(bodies, 4)
+    assert.lengthOf(bodies, 2)
+    assert.equal((bodies[1] as any).interactive.type, 'list')
     assert.deepEqual(
-      bodies.slice(1).map((b: any) => b.interactive.action.buttons.length),
-      [3, 3, 1]
+      (bodies[1] as any).interactive.action.sections.flatMap((s: any) =>
+        s.rows.map((r: any) => [r.id, r.title])
+      ),
+      items.map((item) => [item.id, item.content])
+    )
+    // Up to three choices stay reply buttons.
+    const three = outgoingOf(
+      {
+        messages: [],
+        input: { id: 'b', type: 'choice input', options: {}, items: items.slice(0, 3) },
+      },
+      'whatsapp'
+    )
+    const buttons = whatsAppBodies('33600000000', three).at(-1) as any
+    assert.equal(buttons.interactive.type, 'button')
+    assert.deepEqual(
+      buttons.interactive.action.buttons.map((b: any) => b.reply.id),
+      ['i0', 'i1', 'i2']
     )
     // Picture choices are labelled with their title.
     const pictures = outgoingOf(
