@@ -1,5 +1,5 @@
 import { definePlugin, field } from '#sdk/plugin'
-import { chatMessagesField, functionToolsField } from '#sdk/ai_fields'
+import { chatMessagesField, functionToolsField, knowledgeFields } from '#sdk/ai_fields'
 
 export const MISTRAL_BASE_URL = 'https://api.mistral.ai/v1'
 export const MISTRAL_DEFAULT_MODEL = 'mistral-small-latest'
@@ -51,9 +51,10 @@ export default definePlugin({
         model: model(),
         messages: chatMessagesField(),
         tools: functionToolsField(),
+        ...knowledgeFields(),
         responseMapping: field.responseMapping({
           label: 'Save the response',
-          from: ['Message content'],
+          from: ['Message content', 'Knowledge sources'],
         }),
       },
     },

@@ -32,7 +32,12 @@ import {
   toChatMessages,
   openAiCompatibleEmbeddings,
   type EmbeddingProvider,
+  KNOWLEDGE_SOURCES,
+  knowledgeStoresFetcher,
+  knowledgeToolOf,
+  toolArgumentsOf,
 } from '#sdk/ai'
+import { KNOWLEDGE_TOOL_NAME } from '#sdk/knowledge'
 import plugin, { MISTRAL_BASE_URL } from './index.js'
 
 type Plugin = typeof plugin
@@ -89,23 +94,34 @@ const createChatCompletionRunner: Runner<Plugin, 'Create chat completion'> = asy
 
   const contentVariableId = mappedVariableId(options.responseMapping, MESSAGE_CONTENT)
   const hasTools = !!openAiTools(options.tools as StoredFunctionTool[])
-  if (!hasTools && contentVariableId && bot?.canStreamTo?.(contentVariableId)) {
+  // The stores the model may search (docs/knowledge.md): a tool like the block's own.
+  const knowledge = knowledgeToolOf(context)
+  if (!hasTools && !knowledge && contentVariableId && bot?.canStreamTo?.(contentVariableId)) {
     return streamReply(contentVariableId)
   }
   try {
+    const request = chatRequestOf(context, model, true)
+    if (knowledge) {
+      request.tools = [
+        ...(request.tools ?? []),
+        { type: 'function', function: knowledge.tool.schema },
+      ] as ChatRequest['tools']
+    }
     const result = await chatWithTools({
       http: context.http,
       endpoint,
-      request: chatRequestOf(context, model, true),
+      request,
       ai: context.ai,
       signal: context.signal,
       execute: (call) =>
-        executeFunctionTool(
-          context.sandbox,
-          options.tools as StoredFunctionTool[],
-          call.function.name,
-          call.function.arguments
-        ),
+        knowledge && call.function.name === KNOWLEDGE_TOOL_NAME
+          ? knowledge.tool.execute(toolArgumentsOf(call.function.arguments))
+          : executeFunctionTool(
+              context.sandbox,
+              options.tools as StoredFunctionTool[],
+              call.function.name,
+              call.function.arguments
+            ),
     })
     if (result.capped) {
       logger.info(
@@ -113,6 +129,10 @@ const createChatCompletionRunner: Runner<Plugin, 'Create chat completion'> = asy
       )
     }
     setMapped(variables, options.responseMapping, MESSAGE_CONTENT, textOf(result.message.content))
+    // The names of the sources the model read, once each.
+    setMapped(variables, options.responseMapping, KNOWLEDGE_SOURCES, [
+      ...new Set((knowledge?.found ?? []).map((hit) => hit.source)),
+    ])
   } catch (error) {
     const log = providerFailureLog(error)
     logger.error(log.description, log.details)
@@ -365,7 +385,7 @@ const models: Fetcher<Plugin> = async ({ credentials, http, signal }) => {
   }))
 }
 
-export const fetchers = { models }
+export const fetchers = { models, knowledgeStores: knowledgeStoresFetcher }
 
 /** Knowledge stores embed their chunks with these credentials (docs/knowledge.md). */
 export const embeddings: EmbeddingProvider = openAiCompatibleEmbeddings({

@@ -49,7 +49,7 @@ export const TOTAL_TOKENS = 'Total tokens'
 export const KNOWLEDGE_SOURCES = 'Knowledge sources'
 
 /** The stores the block lets the model search (docs/knowledge.md, "From bots and workflows"). */
-function knowledgeStoreIds(options: ChatCompletionOptions) {
+function knowledgeStoreIds(options: Pick<ChatCompletionOptions, 'knowledgeStores'>) {
   return (options.knowledgeStores ?? [])
     .map((entry) => entry?.storeId?.trim() ?? '')
     .filter((id) => id !== '')
@@ -68,7 +68,12 @@ export interface KnowledgeSourceHit {
  * The block's "search_knowledge" tool when it names stores: its schema for the request and
  * the passages it returned, kept for the 'Knowledge sources' mapping.
  */
-function knowledgeToolOf(context: Context) {
+export function knowledgeToolOf(context: {
+  options: Pick<ChatCompletionOptions, 'knowledgeStores' | 'knowledgeDocuments'>
+  workspaceId?: string | null
+  signal?: AbortSignal
+  ai?: Context['ai']
+}) {
   const storeIds = knowledgeStoreIds(context.options)
   if (storeIds.length === 0 || !context.workspaceId) return undefined
   const found: KnowledgeSourceHit[] = []
@@ -136,7 +141,7 @@ export function contentTypeBy(http: HttpClient, signal?: AbortSignal) {
 }
 
 /** The model's tool arguments: a JSON text, or already an object; anything else is none. */
-function parseArguments(raw: unknown): Record<string, unknown> {
+export function toolArgumentsOf(raw: unknown): Record<string, unknown> {
   if (raw && typeof raw === 'object') return raw as Record<string, unknown>
   if (typeof raw !== 'string' || !raw.trim()) return {}
   try {
@@ -231,7 +236,7 @@ export function chatCompletionRunner(provider: ChatProvider): Runner<any, any> {
         signal: context.signal,
         execute: (call) =>
           knowledge && call.function.name === KNOWLEDGE_TOOL_NAME
-            ? knowledge.tool.execute(parseArguments(call.function.arguments))
+            ? knowledge.tool.execute(toolArgumentsOf(call.function.arguments))
             : executeFunctionTool(
                 context.sandbox,
                 tools,

@@ -5,19 +5,12 @@ import { chatMessagesField } from './message_fields.js'
 export { chatMessagesField }
 
 /**
- * The options of "Create chat completion" shared by the OpenAI-compatible providers
- * (docs/spec/03-integrations.md section 3: model, messages with Dialogue entries, tools, temperature, response
- * mapping Message content / Total tokens). Browser-safe: manifests import it.
+ * The stores a chat block lets its model search through the "search_knowledge" tool
+ * (docs/knowledge.md, "From bots and workflows"); the block's response mapping offers
+ * 'Knowledge sources' with them. Needs the runner module's `knowledgeStores` fetcher.
  */
-export function chatCompletionFields(input: { defaultModel?: string } = {}) {
+export function knowledgeFields() {
   return {
-    model: field.string({
-      label: 'Model',
-      ...(input.defaultModel ? { defaultValue: input.defaultModel } : {}),
-      optionsFrom: { fetcher: 'models', dependsOn: ['credentialsId'] },
-    }),
-    messages: chatMessagesField(),
-    tools: functionToolsField(),
     knowledgeStores: field.list(
       {
         storeId: field.string({
@@ -39,6 +32,24 @@ export function chatCompletionFields(input: { defaultModel?: string } = {}) {
       step: 1,
       defaultValue: 3,
     }),
+  }
+}
+
+/**
+ * The options of "Create chat completion" shared by the OpenAI-compatible providers
+ * (docs/spec/03-integrations.md section 3: model, messages with Dialogue entries, tools, temperature, response
+ * mapping Message content / Total tokens). Browser-safe: manifests import it.
+ */
+export function chatCompletionFields(input: { defaultModel?: string } = {}) {
+  return {
+    model: field.string({
+      label: 'Model',
+      ...(input.defaultModel ? { defaultValue: input.defaultModel } : {}),
+      optionsFrom: { fetcher: 'models', dependsOn: ['credentialsId'] },
+    }),
+    messages: chatMessagesField(),
+    tools: functionToolsField(),
+    ...knowledgeFields(),
     temperature: field.number({
       label: 'Temperature',
       min: 0,

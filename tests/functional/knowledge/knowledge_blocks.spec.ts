@@ -8,6 +8,7 @@ import { AddSource } from '#actions/knowledge/knowledge_sources'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { startGroqStandIn } from '#tests/stand_ins/groq'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
+import { startMistralStandIn } from '#tests/stand_ins/mistral'
 import { CreateCredential } from '#actions/credentials/credentials'
 import AiUsage from '#models/ai_usage'
 
@@ -247,6 +248,70 @@ test.group('Knowledge stores in blocks', (group) => {
       assert.lengthOf(usages, 2)
     } finally {
       await openai.close()
+    }
+  })
+  test('a Mistral chat block searches its knowledge stores too', async ({ assert }) => {
+    const who = await storeWithText(HANDBOOK)
+    // First the model asks for the tool, then it answers with what the tool gave.
+    const mistral = await startMistralStandIn({
+      apiKey: 'mistral-key',
+      respond: (request) => {
+        const last = request.messages.at(-1)!
+        if (last.role === 'tool') return { content: `Tool said: ${String(last.content)}` }
+        return {
+          content: '',
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: {
+                name: 'search_knowledge',
+                arguments: JSON.stringify({ query: 'car park opening' }),
+              },
+            },
+          ],
+        }
+      },
+    })
+    try {
+      const credential = await new CreateCredential().handle(who.user, who.workspace, {
+        type: 'mistral',
+        name: 'Mistral',
+        data: { apiKey: 'mistral-key', baseUrl: mistral.baseUrl },
+      })
+      const out = await run(
+        'mistral',
+        'bot',
+        {
+          action: 'Create chat completion',
+          credentialsId: credential.id,
+          model: 'mistral-small-latest',
+          messages: [{ role: 'user', content: 'When does the car park open?' }],
+          knowledgeStores: [{ storeId: who.store.id }],
+          knowledgeDocuments: 1,
+          responseMapping: [
+            { item: 'Message content', variableId: 'v-answer' },
+            { item: 'Knowledge sources', variableId: 'v-sources' },
+          ],
+        },
+        who,
+        [
+          { id: 'v-answer', name: 'Answer' },
+          { id: 'v-sources', name: 'Sources' },
+        ]
+      )
+      const value = (id: string) => out.variablesSet.find((entry) => entry.id === id)?.value
+      assert.equal(
+        value('v-answer'),
+        'Tool said: [1] Source: Parking\nThe car park opens at seven and closes at nine.'
+      )
+      assert.deepEqual(value('v-sources'), ['Parking'])
+      const [first, second] = mistral.chatBodies()
+      assert.equal(first.tools![0].function.name, 'search_knowledge')
+      assert.notEqual((first as any).stream, true)
+      assert.equal(second.messages.at(-1)!.role, 'tool')
+    } finally {
+      await mistral.close()
     }
   })
 })
