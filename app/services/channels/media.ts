@@ -3,6 +3,7 @@ import { appUrl } from '#config/app'
 import { DEFAULT_FILE_LIMIT_MB, chatFileKey } from '#actions/chat/upload_chat_file'
 import { newId } from '#services/ids'
 import { putFile, safeFileName } from '#services/storage'
+import { readBodyWithin } from '#services/limited_body'
 import { runtimePlanOf } from '#services/capabilities'
 import { pluginRegistry } from '#services/plugin_registry'
 import type { SessionState } from '#engine/bot/state'
@@ -110,23 +111,6 @@ export async function answerWithMedia(
 }
 
 /** Reads a download within maxBytes (the announced length first, then what arrives). */
-export async function readLimited(response: Response, maxBytes: number): Promise<Buffer> {
-  const announced = Number(response.headers.get('content-length'))
-  if (Number.isFinite(announced) && announced > maxBytes) throw new MediaTooLarge()
-  if (!response.body) return Buffer.alloc(0)
-  const chunks: Buffer[] = []
-  let total = 0
-  const reader = response.body.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      // Stops the transfer rather than reading a file that will be refused.
-      await reader.cancel().catch(() => {})
-      throw new MediaTooLarge()
-    }
-    chunks.push(Buffer.from(value))
-  }
-  return Buffer.concat(chunks)
+export function readLimited(response: Response, maxBytes: number): Promise<Buffer> {
+  return readBodyWithin(response, maxBytes, () => new MediaTooLarge())
 }

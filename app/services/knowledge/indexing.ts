@@ -5,6 +5,7 @@ import KnowledgeSource from '#models/knowledge_source'
 import KnowledgeStore from '#models/knowledge_store'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { readStoredFile } from '#services/storage'
+import { readBodyWithin } from '#services/limited_body'
 import { extractText } from '#services/documents/extract_text'
 import { MAX_SOURCE_BYTES, type QnaPair } from '#shared/knowledge'
 import { chunkText } from './chunking.js'
@@ -40,24 +41,17 @@ export function tooLargeMessage(bytes: number) {
 /** How many chunks are written (and embedded) per batch; progress moves per batch. */
 const BATCH = 200
 
-async function readLimited(response: Response) {
-  const declared = Number(response.headers.get('content-length') ?? 0)
-  if (declared > MAX_SOURCE_BYTES) throw new SourceError(tooLargeMessage(declared))
-  if (!response.body) return new Uint8Array(await response.arrayBuffer())
-  const parts: Uint8Array[] = []
-  let total = 0
-  const reader = response.body.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > MAX_SOURCE_BYTES) {
-      await reader.cancel().catch(() => {})
-      throw new SourceError(`The page is larger than ${megabytes(MAX_SOURCE_BYTES)}`)
-    }
-    parts.push(value)
-  }
-  return Buffer.concat(parts)
+function readLimited(response: Response) {
+  return readBodyWithin(
+    response,
+    MAX_SOURCE_BYTES,
+    (announced) =>
+      new SourceError(
+        announced
+          ? tooLargeMessage(announced)
+          : `The page is larger than ${megabytes(MAX_SOURCE_BYTES)}`
+      )
+  )
 }
 
 async function fetchUrl(url: string, signal?: AbortSignal) {
