@@ -1,13 +1,12 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import KnowledgeSource from '#models/knowledge_source'
 import { closeQueue, startWorkers } from '#queue/queue'
 import { CreateCredential } from '#actions/credentials/credentials'
 import { searchKnowledge } from '#services/knowledge/plugin_access'
 import { aiPort } from '#services/ai/credits'
-import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { startPineconeStandIn } from '#tests/stand_ins/pinecone'
 import { startEmbeddingsStandIn } from '#tests/stand_ins/embeddings'
+import { knowledgeOwner, waitForSource } from '#tests/functional/knowledge/helpers'
 
 /**
  * Knowledge stores kept in Pinecone (docs/knowledge.md, "Stores in Pinecone") against the
@@ -16,22 +15,6 @@ import { startEmbeddingsStandIn } from '#tests/stand_ins/embeddings'
  */
 
 const API_KEY = 'pc-test-key'
-
-async function owner() {
-  const user = await createUser()
-  await setUserPlan(user, 'UNLIMITED')
-  return { user, workspace: await firstWorkspaceOf(user) }
-}
-
-async function waitForSource(id: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const source = await KnowledgeSource.findOrFail(id)
-    if (source.status === 'COMPLETED' || source.status === 'FAILED') return source
-    if (Date.now() > deadline) throw new Error(`source still ${source.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 function usagesOf(userId: string) {
   return db.from('ai_usages').where('account_id', userId).orderBy('id', 'asc')
@@ -54,7 +37,7 @@ test.group('Knowledge stores in Pinecone', (group) => {
     client,
     assert,
   }) => {
-    const { user, workspace } = await owner()
+    const { user, workspace } = await knowledgeOwner()
     const pinecone = await startPineconeStandIn({
       apiKey: API_KEY,
       indexes: ['docs'],
@@ -221,7 +204,7 @@ test.group('Knowledge stores in Pinecone', (group) => {
     client,
     assert,
   }) => {
-    const { user, workspace } = await owner()
+    const { user, workspace } = await knowledgeOwner()
     const pinecone = await startPineconeStandIn({ apiKey: API_KEY, indexes: ['docs'] })
     const credential = await new CreateCredential().handle(user, workspace, {
       type: 'pinecone',
@@ -273,7 +256,7 @@ test.group('Knowledge stores in Pinecone', (group) => {
     client,
     assert,
   }) => {
-    const { user, workspace } = await owner()
+    const { user, workspace } = await knowledgeOwner()
     const embeddings = await startEmbeddingsStandIn({ apiKey: 'sk-embed' })
     const credential = await new CreateCredential().handle(user, workspace, {
       type: 'openai',

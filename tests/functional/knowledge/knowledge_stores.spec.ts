@@ -6,31 +6,16 @@ import { closeQueue, startWorkers } from '#queue/queue'
 import { CreateCredential } from '#actions/credentials/credentials'
 import { AddSource } from '#actions/knowledge/knowledge_sources'
 import KnowledgeStore from '#models/knowledge_store'
-import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+import { createUser } from '#tests/helpers'
 import { sendJson, startStandIn } from '#tests/stand_ins/stand_in_server'
 import { startEmbeddingsStandIn } from '#tests/stand_ins/embeddings'
+import { knowledgeOwner, waitForSource } from '#tests/functional/knowledge/helpers'
 
 /**
  * Knowledge stores end to end over HTTP (docs/knowledge.md): every source type indexed on
  * the queue and found by keywords with no credentials, hybrid search with an embeddings
  * stand-in, the plan's vectorLimit and the namespace limit, bad sources FAILED with a reason.
  */
-
-async function owner(plan: 'FREE' | 'BASIC' | 'UNLIMITED' = 'UNLIMITED') {
-  const user = await createUser()
-  await setUserPlan(user, plan)
-  return { user, workspace: await firstWorkspaceOf(user) }
-}
-
-async function waitForSource(id: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const source = await KnowledgeSource.findOrFail(id)
-    if (source.status === 'COMPLETED' || source.status === 'FAILED') return source
-    if (Date.now() > deadline) throw new Error(`source still ${source.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 test.group('Knowledge stores', (group) => {
   group.setup(async () => {
@@ -42,7 +27,7 @@ test.group('Knowledge stores', (group) => {
     client,
     assert,
   }) => {
-    const { user } = await owner()
+    const { user } = await knowledgeOwner()
     const site = await startStandIn(({ res, url }) => {
       if (url.pathname === '/shipping') {
         return sendJson(
@@ -168,7 +153,7 @@ test.group('Knowledge stores', (group) => {
   })
 
   test('hybrid search finds by meaning with embedding credentials', async ({ client, assert }) => {
-    const { user, workspace } = await owner()
+    const { user, workspace } = await knowledgeOwner()
     const embeddings = await startEmbeddingsStandIn({ apiKey: 'sk-embed' })
     const credential = await new CreateCredential().handle(user, workspace, {
       type: 'openai',
@@ -265,7 +250,7 @@ test.group('Knowledge stores', (group) => {
     client,
     assert,
   }) => {
-    const free = await owner('FREE')
+    const free = await knowledgeOwner('FREE')
     const refused = await client
       .post('/vectors')
       .loginAs(free.user)
@@ -279,7 +264,7 @@ test.group('Knowledge stores', (group) => {
       'You have reached the maximum number of vector stores allowed in your plan. Please upgrade your plan to create more.'
     )
 
-    const basic = await owner('BASIC')
+    const basic = await knowledgeOwner('BASIC')
     for (const name of ['One', 'Two']) {
       ;(
         await client
@@ -301,7 +286,7 @@ test.group('Knowledge stores', (group) => {
     const page = await client.get('/vectors').loginAs(basic.user).withInertia()
     assert.deepEqual(page.inertiaProps.limit, { used: 2, limit: 2 })
 
-    const unlimited = await owner()
+    const unlimited = await knowledgeOwner()
     for (let index = 0; index < 5; index++) {
       const response = await client
         .post('/vectors')
@@ -340,7 +325,7 @@ test.group('Knowledge stores', (group) => {
   })
 
   test('bad sources end FAILED with a reason, and nothing crashes', async ({ client, assert }) => {
-    const { user, workspace } = await owner()
+    const { user, workspace } = await knowledgeOwner()
     const site = await startStandIn(({ res }) => sendJson(res, 404, { error: 'gone' }))
     const created = await client
       .post('/vectors')
@@ -421,7 +406,7 @@ test.group('Knowledge stores', (group) => {
   })
 
   test('re-index, delete a source, rename and delete a store', async ({ client, assert }) => {
-    const { user } = await owner()
+    const { user } = await knowledgeOwner()
     const created = await client
       .post('/vectors')
       .loginAs(user)
@@ -501,7 +486,7 @@ test.group('Knowledge stores', (group) => {
   })
 
   test('members of other workspaces see nothing; guests only look', async ({ client, assert }) => {
-    const { user, workspace } = await owner()
+    const { user, workspace } = await knowledgeOwner()
     const created = await client
       .post('/vectors')
       .loginAs(user)
@@ -510,7 +495,7 @@ test.group('Knowledge stores', (group) => {
       .json({ name: 'Private' })
     const storeId = created.body().store.id
 
-    const stranger = (await owner()).user
+    const stranger = (await knowledgeOwner()).user
     ;(
       await client.get(`/vectors/${storeId}`).loginAs(stranger).withCsrfToken().accept('json')
     ).assertStatus(404)

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import KnowledgeSource from '#models/knowledge_source'
 import KnowledgeStore from '#models/knowledge_store'
 import { closeQueue, startWorkers } from '#queue/queue'
 import { CreateCredential } from '#actions/credentials/credentials'
@@ -10,6 +9,7 @@ import { searchCapabilities, searchStore } from '#services/knowledge/search'
 import { createVectorTable, toBlob, vectorTableOf } from '#services/knowledge/vectors'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { standInEmbedding, startEmbeddingsStandIn } from '#tests/stand_ins/embeddings'
+import { waitForSource } from '#tests/functional/knowledge/helpers'
 
 /**
  * The vector side of search (docs/knowledge.md, "Search"): on SQLite the vec0 index follows
@@ -17,17 +17,6 @@ import { standInEmbedding, startEmbeddingsStandIn } from '#tests/stand_ins/embed
  * embedding size; on every database hybrid search fuses keyword and vector hits and never
  * answers with the vectors of a chunk that is gone (PostgreSQL and MariaDB cache them).
  */
-
-async function waitForSource(id: string, revision = 1, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const source = await KnowledgeSource.findOrFail(id)
-    const finished = source.status === 'COMPLETED' || source.status === 'FAILED'
-    if (finished && source.revision === revision) return source
-    if (Date.now() > deadline) throw new Error(`source still ${source.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 async function setup(dimensions = [64]) {
   const user = await createUser()
@@ -157,7 +146,7 @@ test.group('Knowledge vector search', (group) => {
     if (vec0) assert.deepEqual(await knn(store.id, 'automobile'), dogIds)
 
     await new ReindexSource().handle(dogs)
-    assert.equal((await waitForSource(dogs.id, 2)).status, 'COMPLETED')
+    assert.equal((await waitForSource(dogs.id, { revision: 2 })).status, 'COMPLETED')
     const newDogIds = await chunkIdsOf(dogs.id)
     assert.notDeepEqual(newDogIds, dogIds)
     assert.deepEqual(await found('puppy'), newDogIds)
@@ -186,7 +175,7 @@ test.group('Knowledge vector search', (group) => {
     assert.include(before.hits[0].content, 'park my car')
 
     await new UpdateStore().handle(store, { embeddingCredentialsId: credentials[1].id })
-    assert.equal((await waitForSource(source.id, 2)).status, 'COMPLETED')
+    assert.equal((await waitForSource(source.id, { revision: 2 })).status, 'COMPLETED')
     const stored = await db.from('knowledge_chunks').where('source_id', source.id)
     assert.isTrue(stored.every((row) => Buffer.from(row.embedding).byteLength === 32 * 4))
 
