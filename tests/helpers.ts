@@ -1,4 +1,6 @@
 import { DateTime } from 'luxon'
+import type { ApiClient } from '@japa/api-client'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import env from '#start/env'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import Bot from '#models/bot'
@@ -85,4 +87,23 @@ export function botWithVariables(
     isArchived: false,
     isClosed: false,
   } as any)
+}
+
+/**
+ * Imports a bot through the REST API for a new UNLIMITED account and publishes it, as a
+ * script would; returns its public id.
+ */
+export async function publishThroughApi(client: ApiClient, bot: Record<string, unknown>) {
+  const user = await createUser()
+  await setUserPlan(user, 'UNLIMITED')
+  const workspace = await firstWorkspaceOf(user)
+  const token = (await new CreateApiToken().handle(user, `published-${Date.now()}`)).value
+  const imported = await client
+    .post('/api/v1/bots')
+    .bearerToken(token)
+    .json({ workspaceId: workspace.id, bot })
+  if (imported.status() !== 201) throw new Error(JSON.stringify(imported.body()))
+  const id = imported.body().bot.id as string
+  ;(await client.post(`/api/v1/bots/${id}/publish`).bearerToken(token)).assertStatus(200)
+  return (await Bot.findOrFail(id)).publicId!
 }

@@ -1,10 +1,7 @@
 import { test } from '@japa/runner'
-import type { ApiClient } from '@japa/api-client'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
-import Bot from '#models/bot'
-import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+import { publishThroughApi } from '#tests/helpers'
 
 /**
  * The client-side actions that act on the host page (resources/embed/host_actions.ts): a
@@ -132,21 +129,6 @@ function trackingBot(chatwootUrl: string) {
   }
 }
 
-async function publish(client: ApiClient, bot: Record<string, unknown>) {
-  const user = await createUser()
-  await setUserPlan(user, 'UNLIMITED')
-  const workspace = await firstWorkspaceOf(user)
-  const token = (await new CreateApiToken().handle(user, `host-actions-${Date.now()}`)).value
-  const imported = await client
-    .post('/api/v1/bots')
-    .bearerToken(token)
-    .json({ workspaceId: workspace.id, bot })
-  if (imported.status() !== 201) throw new Error(JSON.stringify(imported.body()))
-  const id = imported.body().bot.id as string
-  ;(await client.post(`/api/v1/bots/${id}/publish`).bearerToken(token)).assertStatus(200)
-  return (await Bot.findOrFail(id)).publicId!
-}
-
 test.group('Embed: actions on the host page', () => {
   test('GA and Pixel events reach the host page gtag and fbq; Chatwoot opens, then closes', async ({
     visit,
@@ -159,7 +141,7 @@ test.group('Embed: actions on the host page', () => {
     cleanup(() => {
       site.server.close()
     })
-    const publicId = await publish(client, trackingBot(siteUrl))
+    const publicId = await publishThroughApi(client, trackingBot(siteUrl))
 
     const page = await visit('/signin')
     const origin = new URL(page.url()).origin

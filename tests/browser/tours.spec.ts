@@ -2,10 +2,8 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import type { Page } from 'playwright'
 import env from '#start/env'
-import Bot from '#models/bot'
 import User from '#models/user'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
-import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
+import { createUser, firstWorkspaceOf, publishThroughApi, uniqueEmail } from '#tests/helpers'
 import { signInThroughMailbox } from './helpers.js'
 
 /**
@@ -147,11 +145,7 @@ test.group('Guided tours', () => {
 })
 
 /** A published bot greeting with the prefilled variables, as the support bot would. */
-async function publishSupportBot(client: ApiClient) {
-  const owner = await createUser()
-  await setUserPlan(owner, 'UNLIMITED')
-  const workspace = await firstWorkspaceOf(owner)
-  const token = (await new CreateApiToken().handle(owner, `support-${Date.now()}`)).value
+function publishSupportBot(client: ApiClient) {
   const text = (value: string) => ({ type: 'p', children: [{ text: value }] })
   const bot = {
     version: '6',
@@ -191,14 +185,7 @@ async function publishSupportBot(client: ApiClient) {
     // The public page reads the embed's variables when the bot lets it (docs/onboarding.md).
     settings: { general: { isInputPrefillEnabled: true } },
   }
-  const imported = await client
-    .post('/api/v1/bots')
-    .bearerToken(token)
-    .json({ workspaceId: workspace.id, bot })
-  if (imported.status() !== 201) throw new Error(JSON.stringify(imported.body()))
-  const id = imported.body().bot.id as string
-  ;(await client.post(`/api/v1/bots/${id}/publish`).bearerToken(token)).assertStatus(200)
-  return (await Bot.findOrFail(id)).publicId!
+  return publishThroughApi(client, bot)
 }
 
 test.group('Support widget', () => {
