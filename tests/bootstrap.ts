@@ -9,10 +9,11 @@ import { inertiaApiClient } from '@adonisjs/inertia/plugins/api_client'
 import { shieldApiClient } from '@adonisjs/shield/plugins/api_client'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { browserClient } from '@japa/browser-client'
-import { chromium } from 'playwright'
+import { launchRelaunchingBrowser } from './browser_launcher.js'
 
 /**
- * Japa plugins. The browser client drives Debian's Chromium (no downloaded browser).
+ * Japa plugins. The browser client drives Debian's Chromium (no downloaded browser), launched
+ * again if it dies mid-run (tests/browser_launcher.ts).
  */
 export const plugins: Config['plugins'] = [
   assert(),
@@ -24,22 +25,7 @@ export const plugins: Config['plugins'] = [
   shieldApiClient(),
   browserClient({
     runInSuites: ['browser'],
-    launcher: (options) =>
-      chromium.launch({
-        ...options,
-        headless: true,
-        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          '--disable-sync',
-        ],
-      }),
+    launcher: (options) => launchRelaunchingBrowser(options),
   }),
 ]
 
