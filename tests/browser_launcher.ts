@@ -56,8 +56,9 @@ export async function launchRelaunchingBrowser(options: LaunchOptions): Promise<
   }
 
   /**
-   * A context that does not come within a minute means a Chromium that is alive but stuck; it
-   * is closed (which ends the process) and the context asked of a new one, once.
+   * A context that does not come within a minute, or an error from a Chromium that is still
+   * connected, means a browser in a bad state (stuck, out of memory or disk); it is closed
+   * (which ends the process) and the context asked of a new one, once.
    */
   async function newContext(...args: Parameters<Browser['newContext']>) {
     const browser = await live()
@@ -66,11 +67,17 @@ export async function launchRelaunchingBrowser(options: LaunchOptions): Promise<
       timer = setTimeout(() => resolve('stuck'), CONTEXT_TIMEOUT_MS)
     })
     const created = browser.newContext(...args)
-    const first = await Promise.race([created, stuck]).finally(() => clearTimeout(timer))
-    if (first !== 'stuck') return first
+    const first = await Promise.race([created, stuck])
+      .catch((error: Error) => error)
+      .finally(() => clearTimeout(timer))
+    if (first !== 'stuck' && !(first instanceof Error)) return first
     created.then((context) => context.close()).catch(() => {})
+    const why =
+      first === 'stuck'
+        ? `no context from Chromium in ${CONTEXT_TIMEOUT_MS / 1000} s`
+        : `Chromium refused a context (${first.message.split('\n')[0]})`
     process.stderr.write(
-      `\n[browser] ${new Date().toISOString()} no context from Chromium in ${CONTEXT_TIMEOUT_MS / 1000} s: closing it (launch ${launches})\n`
+      `\n[browser] ${new Date().toISOString()} ${why}: closing it (launch ${launches})\n`
     )
     closing = true
     await browser.close().catch(() => {})
