@@ -56,7 +56,7 @@ test.group('Import from Typebot in the browser', () => {
     await page.getByTestId('import-from-typebot').click()
     await page.waitForURL(/\/bots\/import-typebot$/)
     await page.getByTestId('typebot-import-files').setInputFiles(files)
-    await page.getByTestId('typebot-import-chosen').getByText('2 file(s)').waitFor()
+    await page.getByTestId('typebot-import-chosen').getByText('2 files').waitFor()
     await page.getByTestId('typebot-import-submit').click()
 
     const report = page.getByTestId('typebot-import-report')

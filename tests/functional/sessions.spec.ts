@@ -1,4 +1,9 @@
 import { test } from '@japa/runner'
+import { DateTime } from 'luxon'
+import User from '#models/user'
+import { CLI_ACTOR } from '#actions/admin/administer_plans'
+import { resetTwoFactor } from '#actions/admin/reset_two_factor'
+import { newTotpSecret, sealSecret } from '#services/auth/two_factor'
 import { CreateBot } from '#actions/bots/bots'
 import UserSession from '#models/user_session'
 import WorkspaceMember from '#models/workspace_member'
@@ -7,12 +12,11 @@ import { openSession } from '#services/auth/user_sessions'
 import { SESSION_RECORD_KEY } from '#services/auth/web_session_guard'
 import { createUser, firstWorkspaceOf, lastMagicLink, uniqueEmail } from '#tests/helpers'
 import { CookieJar, startAppProcess, type AppProcess } from '#tests/functional/app_process'
-import type User from '#models/user'
 
 /**
- * Sessions that end (docs/security.md, "Sessions"): sign-out, "sign out of all devices" and
- * removal from a workspace take effect on the next request, and a request is authenticated
- * by exactly one of its session cookie or its token.
+ * Sessions that end (docs/security.md, "Sessions"): sign-out, "sign out of all devices", an
+ * admin's reset of the second factor and removal from a workspace take effect on the next
+ * request, and a request is authenticated by exactly one of its session cookie or its token.
  */
 
 /** Signs in through the real flow (form, mailed link) in a cookie jar of its own. */
@@ -76,6 +80,33 @@ test.group('Sessions with the cookie store (the app in its own process)', (group
     assert.isFalse(await opensBots(laptop))
     // Someone else's session is untouched.
     assert.isTrue(await opensBots(other))
+  }).timeout(90_000)
+
+  test("an admin's 2FA reset signs out every browser of the person; a new sign-in works", async ({
+    assert,
+  }) => {
+    const email = uniqueEmail('reset-2fa')
+    const laptop = await signIn(app, email)
+    const other = await signIn(app, uniqueEmail('bystander'))
+    // The person has turned two-factor sign-in on since (as the settings would).
+    const user = await User.findByOrFail('email', email)
+    user.twoFactorSecret = sealSecret(newTotpSecret())
+    user.twoFactorEnabledAt = DateTime.now()
+    await user.save()
+    assert.isTrue(await opensBots(laptop))
+
+    assert.isTrue(await resetTwoFactor(CLI_ACTOR, user))
+
+    const page = await laptop.fetch('/bots')
+    assert.equal(page.status, 302)
+    assert.match(page.headers.get('location') ?? '', /^\/signin/)
+    const api = await laptop.fetch('/api/onboarding/checklist', {
+      headers: { accept: 'application/json' },
+    })
+    assert.equal(api.status, 401)
+    assert.isTrue(await opensBots(other))
+    // The link alone signs in again (signIn checks it lands on /bots).
+    assert.isTrue(await opensBots(await signIn(app, email)))
   }).timeout(90_000)
 
   test('a logout sent with an Authorization header (no CSRF token) signs nobody out', async ({

@@ -7,9 +7,11 @@ import env from '#start/env'
 import User from '#models/user'
 import AdminAuditLog from '#models/admin_audit_log'
 import TwoFactorRecoveryCode from '#models/two_factor_recovery_code'
+import UserSession from '#models/user_session'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import SendMagicLink from '#actions/auth/send_magic_link'
 import { openSecret, twoFactorLimitKey } from '#services/auth/two_factor'
+import { openSession } from '#services/auth/user_sessions'
 import { TWO_FACTOR_PENDING_KEY, TWO_FACTOR_VERIFIED_KEY } from '#services/auth/sign_in_gate'
 import { SESSION_RECORD_KEY } from '#services/auth/web_session_guard'
 import { startGithubStandIn } from '#tests/stand_ins/github'
@@ -19,7 +21,7 @@ import type { ApiClient } from '@japa/api-client'
 /*
  * Two-factor sign-in (docs/security.md, "Two-factor sign-in"): enabling from settings, the
  * code page after the magic link and OAuth, replay, recovery codes, the attempts limit,
- * GET /api/2fa/clearTwoFA and the admins' reset.
+ * GET /api/2fa/clearTwoFA and the admins' reset, and the sessions each of them ends.
  */
 
 type Session = Record<string, any>
@@ -70,6 +72,12 @@ function submitCode(client: ApiClient, session: Session, code: string) {
     .withSession(session)
     .withCsrfToken()
     .redirects(0)
+}
+
+/** Another browser of a signed-in user, for the test client (memory session store). */
+async function device(user: User): Promise<Session> {
+  const record = await openSession(user.id)
+  return { auth_web: user.id, [SESSION_RECORD_KEY]: record.id }
 }
 
 async function resetAttempts(user: User) {
@@ -162,6 +170,46 @@ test.group('Two-factor sign-in: account settings', () => {
     assert.isNull(user.twoFactorEnabledAt)
     assert.isNull(user.twoFactorSecret)
     assert.lengthOf(await TwoFactorRecoveryCode.query().where('user_id', user.id), 0)
+  })
+})
+
+test.group('Two-factor sign-in: turning it on', () => {
+  test("signs out the person's other browsers, not the one that turned it on", async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser()
+    const other = await device(user)
+    const current = await device(user)
+    const bystander = await device(await createUser())
+
+    const post = (path: string, session: Session, code?: string) =>
+      client
+        .post(`/settings/account/two-factor/${path}`)
+        .form(code === undefined ? {} : { code })
+        .withSession(session)
+        .withCsrfToken()
+        .redirects(0)
+    ;(await post('setup', current)).assertStatus(302)
+    // Starting the setup changes nothing at sign-in yet.
+    ;(await client.get('/bots').withSession(other).redirects(0)).assertStatus(200)
+    const confirm = await post('confirm', current, await codeOf(user, -1))
+    confirm.assertFlashMessage('toast', {
+      type: 'success',
+      title: 'Two-factor sign-in is on',
+      description:
+        'Your other signed-in browsers were signed out. Signing in again asks for a code.',
+    })
+
+    ;(await client.get('/bots').withSession(confirm.session()).redirects(0)).assertStatus(200)
+    const signedOut = await client.get('/bots').withSession(other).redirects(0)
+    assert.match(signedOut.header('location') ?? '', /^\/signin/)
+    ;(await client.get('/bots').withSession(bystander).redirects(0)).assertStatus(200)
+    const left = await UserSession.query().where('user_id', user.id)
+    assert.deepEqual(
+      left.map((record) => record.id),
+      [current[SESSION_RECORD_KEY]]
+    )
   })
 })
 
@@ -439,6 +487,80 @@ test.group('Two-factor sign-in: admins reset it', () => {
     // The link alone signs in again.
     const { response } = await openMagicLink(client, user)
     response.assertHeader('location', '/bots')
+  })
+
+  test('a reset signs the person out everywhere, half-way sign-ins included; a new link works', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser({ email: uniqueEmail('stolen-phone') })
+    await enable(client, user)
+    // A browser signed in with link and code, another device, and a sign-in left half-way.
+    const first = await openMagicLink(client, user)
+    const laptop = (await submitCode(client, first.session, await codeOf(user))).session()
+    ;(await client.get('/bots').withSession(laptop).redirects(0)).assertStatus(200)
+    const phone = await device(user)
+    const halfWay = (await openMagicLink(client, user)).session
+    const bystander = await device(await createUser())
+
+    const reset = await client
+      .delete(`/admin/users/${user.id}/two-factor`)
+      .loginAs(await admin())
+      .withCsrfToken()
+      .redirects(0)
+    reset.assertStatus(302)
+    assert.lengthOf(await UserSession.query().where('user_id', user.id), 0)
+
+    for (const session of [laptop, phone]) {
+      const page = await client.get('/bots').withSession(session).redirects(0)
+      page.assertStatus(302)
+      assert.match(page.header('location') ?? '', /^\/signin/)
+      const api = await client
+        .get('/api/onboarding/checklist')
+        .withSession(session)
+        .header('accept', 'application/json')
+      api.assertStatus(401)
+    }
+    // The half-way sign-in ends too, even with a well-formed code: a new link is needed.
+    const late = await submitCode(client, halfWay, '123456')
+    late.assertHeader('location', '/signin')
+    late.assertFlashMessage('toast', {
+      type: 'error',
+      title: 'Your sign-in has expired',
+      description: 'Ask for a new sign-in link.',
+    })
+    assert.isUndefined(late.session().auth_web)
+    assert.isUndefined(late.session()[TWO_FACTOR_PENDING_KEY])
+    // Someone else is untouched.
+    ;(await client.get('/bots').withSession(bystander).redirects(0)).assertStatus(200)
+
+    // A new sign-in works, with the link alone.
+    const again = await openMagicLink(client, user)
+    again.response.assertHeader('location', '/bots')
+    ;(await client.get('/bots').withSession(again.session).redirects(0)).assertStatus(200)
+  }).timeout(90_000)
+
+  test('`node ace user:reset-2fa` signs the person out everywhere too', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser()
+    await enable(client, user)
+    const phone = await device(user)
+    ;(await client.get('/bots').withSession(phone).redirects(0)).assertStatus(200)
+
+    const kernel = await app.container.make('ace')
+    kernel.ui.switchMode('raw')
+    assert.equal((await kernel.exec('user:reset-2fa', [user.email])).exitCode, 0)
+
+    const page = await client.get('/bots').withSession(phone).redirects(0)
+    assert.match(page.header('location') ?? '', /^\/signin/)
+    assert.lengthOf(await UserSession.query().where('user_id', user.id), 0)
+    // A reset of someone without a second factor changes nothing, sessions included.
+    const plain = await createUser()
+    const theirs = await device(plain)
+    assert.equal((await kernel.exec('user:reset-2fa', [plain.email])).exitCode, 0)
+    ;(await client.get('/bots').withSession(theirs).redirects(0)).assertStatus(200)
   })
 
   test('`node ace user:reset-2fa <email>` does the same, audited as cli', async ({ assert }) => {

@@ -2,19 +2,23 @@ import { test } from '@japa/runner'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import i18next from 'i18next'
 import { LANGUAGES } from '#shared/workspace_roles'
 
 /*
  * The nine languages stay complete: the React catalogues (resources/locales/<lang>/
  * translation.json), the server messages shown by the browser (resources/locales/<lang>/
  * server.json, keyed by the exact English text) and the server's validation messages
- * (resources/lang/<lang>/validator.json).
+ * (resources/lang/<lang>/validator.json). A plural key has the forms its own language needs:
+ * i18next picks `key_<category>` with Intl.PluralRules, so a form missing (Romanian `_few`,
+ * the Romance languages' `_many`) falls back to English.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const LOCALES = join(ROOT, 'resources/locales')
 const LANG = join(ROOT, 'resources/lang')
 const APP = join(ROOT, 'app')
+const PLUGINS = join(ROOT, 'plugins')
 /**
  * Not the server's messages to people: the plugin contract, the sandbox, the engines' run
  * logs (data kept in results, like the plugins' logs), the API description.
@@ -46,6 +50,68 @@ function sorted(values: Iterable<string>) {
   return [...new Set(values)].sort()
 }
 
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/
+
+/** The plural categories i18next asks for in `lang` (what Intl.PluralRules selects from). */
+function pluralCategories(lang: string): string[] {
+  return new Intl.PluralRules(lang).resolvedOptions().pluralCategories
+}
+
+/**
+ * Each plural key's base and the categories it has: a key `x_<category>` is a plural form
+ * when `x_other` exists too (i18next needs `_other` in every language).
+ */
+function pluralForms(catalogue: Map<string, unknown>): Map<string, Set<string>> {
+  const forms = new Map<string, Set<string>>()
+  for (const key of catalogue.keys()) {
+    const match = PLURAL_SUFFIX.exec(key)
+    if (!match) continue
+    const base = key.slice(0, match.index)
+    if (!catalogue.has(`${base}_other`)) continue
+    if (!forms.has(base)) forms.set(base, new Set())
+    forms.get(base)!.add(match[1])
+  }
+  return forms
+}
+
+/**
+ * The plural keys of one language's catalogue against its categories: every form it needs,
+ * none it never uses (`_zero`, which i18next reads for a count of 0 in any language, may be
+ * added). `english` names the plural keys the language must have at all.
+ */
+function pluralProblems(
+  where: string,
+  lang: string,
+  catalogue: Map<string, unknown>,
+  english: Map<string, unknown>
+): string[] {
+  const needed = pluralCategories(lang)
+  const forms = pluralForms(catalogue)
+  for (const base of pluralForms(english).keys()) {
+    if (!forms.has(base)) forms.set(base, new Set())
+  }
+  const problems: string[] = []
+  for (const [base, has] of forms) {
+    for (const category of needed) {
+      if (!has.has(category)) problems.push(`${where}: "${base}" has no "_${category}" form`)
+    }
+    for (const category of has) {
+      if (!needed.includes(category) && category !== 'zero') {
+        problems.push(`${where}: "${base}_${category}" is a form ${lang} never uses`)
+      }
+    }
+  }
+  return problems
+}
+
+/** The English key a language's key is compared with: a plural form with its `_other`. */
+function englishKeyOf(key: string, english: Map<string, unknown>) {
+  if (english.has(key)) return key
+  const match = PLURAL_SUFFIX.exec(key)
+  const other = match ? `${key.slice(0, match.index)}_other` : undefined
+  return other && english.has(other) ? other : undefined
+}
+
 /** i18next interpolations ({{name}}) and the tags <Trans> fills in (<strong>, <mlink>). */
 function i18nextTokens(text: string) {
   const placeholders = [...text.matchAll(/{{\s*([^{}\s,]+)[^{}]*}}/g)].map((m) => `{{${m[1]}}}`)
@@ -60,7 +126,9 @@ function icuPlaceholders(text: string) {
 
 /**
  * Compares every language's catalogue with English: same keys, the same placeholders per
- * key, no empty or non-text value. Returns the problems, one a line.
+ * key, no empty or non-text value. Plural forms follow the language, not English (checked by
+ * pluralProblems): a form English lacks is compared with English's `_other`, and an English
+ * form the language does not use need not be there. Returns the problems, one a line.
  */
 function compareCatalogues(
   file: (lang: string) => string,
@@ -76,11 +144,16 @@ function compareCatalogues(
       continue
     }
     const catalogue = flatten(readJson(path))
+    const englishPlurals = pluralForms(english)
     for (const key of english.keys()) {
+      const match = PLURAL_SUFFIX.exec(key)
+      if (match && englishPlurals.has(key.slice(0, match.index))) continue
       if (!catalogue.has(key)) problems.push(`${where}: missing key "${key}"`)
     }
+    problems.push(...pluralProblems(where, lang, catalogue, english))
     for (const [key, value] of catalogue) {
-      if (!english.has(key)) {
+      const englishKey = englishKeyOf(key, english)
+      if (!englishKey) {
         problems.push(`${where}: key "${key}" is not in English`)
         continue
       }
@@ -88,7 +161,7 @@ function compareCatalogues(
         problems.push(`${where}: "${key}" is empty or not text`)
         continue
       }
-      const expected = tokens(String(english.get(key)))
+      const expected = tokens(String(english.get(englishKey)))
       const actual = tokens(value)
       if (expected.join(' ') !== actual.join(' ')) {
         problems.push(
@@ -285,6 +358,66 @@ test.group('Locales', () => {
         owners.set(key, name)
       }
     }
+  })
+
+  test('every plural key has the forms its language needs, plugins included', async ({
+    assert,
+  }) => {
+    // What the check stands on: Romanian counts 2-19 (and 101-119...) as "few".
+    assert.deepEqual(pluralCategories('ro').sort(), ['few', 'one', 'other'])
+    const files = readdirSync(join(LOCALES, 'en')).filter((name) => name.endsWith('.json'))
+    const problems: string[] = []
+    let plurals = 0
+    for (const name of files) {
+      const english = flatten(readJson(join(LOCALES, 'en', name)))
+      // A count followed by its noun ("{{count}} stores") reads wrong for 1 (and for
+      // Romanian 20+) unless the key has plural forms.
+      const counted = pluralForms(english)
+      for (const [key, value] of english) {
+        const match = PLURAL_SUFFIX.exec(key)
+        if (match && counted.has(key.slice(0, match.index))) continue
+        if (/\{\{count\}\}\s*\p{L}/u.test(String(value))) {
+          problems.push(`resources/locales/en/${name}: "${key}" counts a noun without plural forms`)
+        }
+      }
+      for (const lang of LANGUAGES) {
+        const path = join(LOCALES, lang, name)
+        if (!existsSync(path)) continue
+        const catalogue = flatten(readJson(path))
+        problems.push(...pluralProblems(relative(ROOT, path), lang, catalogue, english))
+        // i18next itself finds a text of this language for each count, never English's.
+        const i18n = i18next.createInstance()
+        await i18n.init({
+          lng: lang,
+          fallbackLng: false,
+          resources: { [lang]: { translation: readJson(path) } },
+          interpolation: { escapeValue: false },
+        })
+        for (const base of pluralForms(english).keys()) {
+          plurals++
+          for (const count of [0, 1, 2, 5, 19, 20, 21, 100, 101, 119, 120, 1_000_000]) {
+            const text = i18n.t(base, { count, formatted: String(count) })
+            if (text === base)
+              problems.push(`${relative(ROOT, path)}: "${base}" has no text for ${count}`)
+          }
+        }
+      }
+    }
+    // Plugin catalogues (plugins/<id>/locales/<lang>.json) follow the same rule.
+    for (const plugin of readdirSync(PLUGINS)) {
+      const dir = join(PLUGINS, plugin, 'locales')
+      if (!existsSync(join(dir, 'en.json'))) continue
+      const english = flatten(readJson(join(dir, 'en.json')))
+      for (const name of readdirSync(dir).filter((file) => file.endsWith('.json'))) {
+        const path = join(dir, name)
+        const lang = name.replace(/\.json$/, '')
+        problems.push(
+          ...pluralProblems(relative(ROOT, path), lang, flatten(readJson(path)), english)
+        )
+      }
+    }
+    assert.isAbove(plurals, 0, 'the check finds the plural keys')
+    assert.deepEqual(problems, [])
   })
 
   test('every language has server.json with the English keys, translated', ({ assert }) => {

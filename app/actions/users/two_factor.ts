@@ -17,6 +17,7 @@ import {
   limitedCodeCheck,
   verifySecondFactor,
 } from '#services/auth/two_factor'
+import { closeOtherSessions } from '#services/auth/user_sessions'
 
 /*
 | A person's own second factor, from account settings (docs/security.md, "Two-factor
@@ -61,8 +62,13 @@ export async function cancelTwoFactorSetup(user: User) {
   await user.save()
 }
 
-/** The first code from the app turns the second factor on; returns the recovery codes. */
-export async function confirmTwoFactorSetup(user: User, code: string) {
+/**
+ * The first code from the app turns the second factor on; returns the recovery codes. The
+ * person's other sessions end with it (all but `keepSessionId`, the record of the browser that
+ * confirmed): they were opened without a code, and whoever holds one of them should not keep
+ * what the second factor is now meant to refuse (docs/security.md, "Two-factor sign-in").
+ */
+export async function confirmTwoFactorSetup(user: User, code: string, keepSessionId?: unknown) {
   if (user.twoFactorEnabledAt) throw alreadyOn()
   if (!user.twoFactorSecret) {
     throw new AppError('Start the setup again', {
@@ -81,6 +87,7 @@ export async function confirmTwoFactorSetup(user: User, code: string) {
     user.useTransaction(trx)
     user.twoFactorEnabledAt = DateTime.now()
     await user.save()
+    await closeOtherSessions(user.id, keepSessionId, trx)
     return replaceRecoveryCodes(user.id, trx)
   })
 }

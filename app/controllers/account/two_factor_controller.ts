@@ -7,6 +7,7 @@ import {
   startTwoFactorSetup,
 } from '#actions/users/two_factor'
 import { twoFactorCodeValidator } from '#validators/two_factor'
+import { SESSION_RECORD_KEY } from '#services/auth/web_session_guard'
 
 const SECURITY_TAB = '/settings/account/security'
 
@@ -24,9 +25,18 @@ export default class TwoFactorController {
 
   async confirm({ auth, request, response, session }: HttpContext) {
     const { code } = await request.validateUsing(twoFactorCodeValidator)
-    const codes = await confirmTwoFactorSetup(auth.getUserOrFail(), code)
+    const codes = await confirmTwoFactorSetup(
+      auth.getUserOrFail(),
+      code,
+      session.get(SESSION_RECORD_KEY)
+    )
     session.flash('recoveryCodes', codes)
-    session.flash('toast', { type: 'success', title: 'Two-factor sign-in is on' })
+    session.flash('toast', {
+      type: 'success',
+      title: 'Two-factor sign-in is on',
+      description:
+        'Your other signed-in browsers were signed out. Signing in again asks for a code.',
+    })
     return response.redirect(SECURITY_TAB)
   }
 

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon'
 import string from '@adonisjs/core/helpers/string'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import UserSession from '#models/user_session'
 import { SESSION_AGE } from '#config/session'
 
@@ -45,7 +46,25 @@ export async function closeSession(id: unknown) {
   await UserSession.query().where('id', id).delete()
 }
 
-/** "Sign out of all devices": every session of the user ends, this one included. */
-export async function closeAllSessions(userId: string) {
-  await UserSession.query().where('user_id', userId).delete()
+/**
+ * "Sign out of all devices", and an admin's reset of the second factor: every session of the
+ * user ends, this one included. Inside the caller's transaction when given (SQLite has one
+ * writer: a write beside an open transaction would wait for it).
+ */
+export async function closeAllSessions(userId: string, trx?: TransactionClientContract) {
+  await UserSession.query({ client: trx }).where('user_id', userId).delete()
+}
+
+/**
+ * Every session of the user but `keepId` ends: turning two-factor sign-in on keeps the
+ * browser that did it and signs out those that never gave a code (docs/security.md).
+ */
+export async function closeOtherSessions(
+  userId: string,
+  keepId: unknown,
+  trx?: TransactionClientContract
+) {
+  const query = UserSession.query({ client: trx }).where('user_id', userId)
+  if (typeof keepId === 'string' && keepId) query.whereNot('id', keepId)
+  await query.delete()
 }
