@@ -152,7 +152,8 @@ test.group('Sessions', () => {
     phoneAfter.assertStatus(302)
     assert.match(phoneAfter.header('location') ?? '', /^\/signin/)
     ;(await client.get('/bots').withSession(theirs).redirects(0)).assertStatus(200)
-  })
+    // Five page renders right after the group above stopped its app process: ~28 s when busy.
+  }).timeout(90_000)
 
   test('a session whose record is gone or expired, or of another user, signs nobody in', async ({
     client,
