@@ -11,6 +11,14 @@ import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { startMistralStandIn } from '#tests/stand_ins/mistral'
 import { startAnthropicStandIn, type StandInMessageRequest } from '#tests/stand_ins/anthropic'
 import { botContext } from '../ai/provider_fixtures.js'
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import WorkflowRunNode from '#models/workflow_run_node'
+import { newId } from '#services/ids'
+import { categoryOn } from '#plugins/define_plugin'
+import { createRun, executeRun, loadWorkflow } from '#services/workflows/run_workflow'
+import { compileExecutable } from '#shared/workflow/validate'
+import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
 import type { BotRunContext } from '#plugins/define_plugin'
 import { CreateCredential } from '#actions/credentials/credentials'
 import AiUsage from '#models/ai_usage'
@@ -173,13 +181,17 @@ test.group('Knowledge stores in blocks', (group) => {
           userQuery: 'When does the car park open?',
           knowledgeStoreId: who.store.id,
           knowledgeDocuments: 1,
-          responseMapping: [{ item: 'Message content', variableId: 'v-a' }],
+          responseMapping: [
+            { item: 'Message content', variableId: 'v-a' },
+            { item: 'Knowledge sources', variableId: 'v-s' },
+          ],
         },
         who,
-        variables
+        [...variables, { id: 'v-s', name: 'Sources' }]
       )
       assert.deepEqual(out.variablesSet, [
         { id: 'v-a', value: 'The car park opens at seven (source: Parking).' },
+        { id: 'v-s', value: ['Parking'] },
       ])
       const first = groq.requests[0].body
       const tool = first.tools.find((entry: any) => entry.function.name === 'search_knowledge')
@@ -506,6 +518,105 @@ test.group('Knowledge stores in blocks', (group) => {
       )
     } finally {
       await anthropic.close()
+    }
+  })
+
+  test('the LLM agent workflow node outputs the passages it read with their sources', async ({
+    assert,
+  }) => {
+    const who = await storeWithText(HANDBOOK)
+    const groq = await startGroqStandIn({ apiKey: 'gsk_knowledge_node' })
+    try {
+      groq.reply(
+        { toolCalls: [{ name: 'search_knowledge', arguments: { query: 'travel expenses' } }] },
+        { content: 'Within ten days (source: Expenses).' }
+      )
+      const credential = await new CreateCredential().handle(who.user, who.workspace, {
+        type: 'groq',
+        name: 'Groq',
+        data: { apiKey: 'gsk_knowledge_node', baseUrl: groq.baseUrl },
+      })
+      const blocks: WorkflowBlock[] = [
+        { id: 'trigger', type: 'manual-trigger', graphCoordinates: { x: 0, y: 0 } },
+        {
+          id: 'agent',
+          type: 'llm-agent',
+          graphCoordinates: { x: 300, y: 0 },
+          options: {
+            userQuery: 'When are expenses refunded?',
+            knowledgeStoreId: who.store.id,
+            knowledgeDocuments: 1,
+          },
+        },
+        {
+          id: 'model',
+          type: 'groq',
+          graphCoordinates: { x: 300, y: 200 },
+          options: {
+            action: 'Chat model',
+            credentialsId: credential.id,
+            model: 'llama-3.1-8b-instant',
+          },
+        },
+      ]
+      const edges: WorkflowEdge[] = [
+        { id: 'e1', from: { blockId: 'trigger' }, to: { blockId: 'agent' } },
+        {
+          id: 'a1',
+          from: { blockId: 'agent' },
+          to: { blockId: 'model' },
+          isAttachment: true,
+          attachmentName: 'model',
+        },
+      ]
+      const registry = await pluginRegistry()
+      const executable = compileExecutable({ blocks, edges }, (type) => {
+        const plugin = registry.get(type)
+        return plugin ? categoryOn(plugin, 'workflow') : undefined
+      })
+      const id = newId()
+      const now = DateTime.now().toFormat(db.connection().dialect.dateTimeFormat)
+      await db.table('workflows').insert({
+        id,
+        workspace_id: who.workspace.id,
+        created_by: who.user.id,
+        name: 'Knowledge agent',
+        status: 'PUBLISHED',
+        is_active: true,
+        blocks: JSON.stringify(blocks),
+        edges: JSON.stringify(edges),
+        variables: JSON.stringify([]),
+        settings: JSON.stringify({}),
+        executable_workflow: JSON.stringify(executable),
+        created_at: now,
+        updated_at: now,
+      })
+      const runId = await createRun((await loadWorkflow(id))!, 'manual', {})
+      await executeRun(runId)
+      const agent = await WorkflowRunNode.query()
+        .where('runId', runId)
+        .where('nodeId', 'agent')
+        .firstOrFail()
+      assert.equal(agent.status, 'success', JSON.stringify(agent.logs))
+      const output = agent.output as any
+      assert.equal(output.output, 'Within ten days (source: Expenses).')
+      assert.deepEqual(output.sources, ['Expenses'])
+      assert.lengthOf(output.passages, 1)
+      assert.include(output.passages[0], {
+        store: 'Handbook',
+        source: 'Expenses',
+        content: 'Travel expenses are refunded within ten days of the claim.',
+      })
+      assert.isAbove(output.passages[0].score, 0)
+      const toolMessage = groq.requests[1].body.messages.find(
+        (message: any) => message.role === 'tool'
+      )
+      assert.equal(
+        toolMessage.content,
+        '[1] Source: Expenses\nTravel expenses are refunded within ten days of the claim.'
+      )
+    } finally {
+      await groq.close()
     }
   })
 })
