@@ -10,7 +10,15 @@ import { startGroqStandIn } from '#tests/stand_ins/groq'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { startMistralStandIn } from '#tests/stand_ins/mistral'
 import { startAnthropicStandIn, type StandInMessageRequest } from '#tests/stand_ins/anthropic'
-import { botContext } from '../ai/provider_fixtures.js'
+import {
+  apiOwner,
+  askOnce,
+  botContext,
+  oneBlockBot,
+  publishBot,
+  resultLogs,
+} from '../ai/provider_fixtures.js'
+import { messageText } from '#engine/bot/engine'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import WorkflowRunNode from '#models/workflow_run_node'
@@ -28,10 +36,12 @@ import AiUsage from '#models/ai_usage'
  * Vector store lookup plugin on both surfaces and the LLM agent's "search knowledge" tool.
  */
 
-async function storeWithText(texts: { name: string; text: string }[]) {
-  const user = await createUser()
-  await setUserPlan(user, 'UNLIMITED')
-  const workspace = await firstWorkspaceOf(user)
+/** A store named Handbook in the workspace, its text sources indexed. */
+async function addStore(
+  user: Awaited<ReturnType<typeof createUser>>,
+  workspace: Awaited<ReturnType<typeof firstWorkspaceOf>>,
+  texts: { name: string; text: string }[]
+) {
   const store = await new CreateStore().handle(user, workspace, { name: 'Handbook' })
   for (const { name, text } of texts) {
     const source = await new AddSource().handle(store, { type: 'TEXT', name, text })
@@ -41,6 +51,14 @@ async function storeWithText(texts: { name: string; text: string }[]) {
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
+  return store
+}
+
+async function storeWithText(texts: { name: string; text: string }[]) {
+  const user = await createUser()
+  await setUserPlan(user, 'UNLIMITED')
+  const workspace = await firstWorkspaceOf(user)
+  const store = await addStore(user, workspace, texts)
   return { user, workspace, store }
 }
 
@@ -617,6 +635,91 @@ test.group('Knowledge stores in blocks', (group) => {
       )
     } finally {
       await groq.close()
+    }
+  })
+
+  test('in a chat whose client streams, the Anthropic block with a store answers whole', async ({
+    assert,
+    client,
+  }) => {
+    const owner = await apiOwner()
+    const store = await addStore(owner.user, owner.workspace, HANDBOOK)
+    const anthropic = await startAnthropicStandIn({
+      apiKey: 'sk-ant-chat',
+      respond: (request: StandInMessageRequest) => {
+        const last = request.messages.at(-1)!
+        if (Array.isArray(last.content) && last.content[0]?.type === 'tool_result') {
+          return { content: [{ type: 'text', text: 'It opens at seven.' }] }
+        }
+        return {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_chat',
+              name: 'search_knowledge',
+              input: { query: 'car park' },
+            },
+          ],
+        }
+      },
+    })
+    try {
+      const credential = await new CreateCredential().handle(owner.user, owner.workspace, {
+        type: 'anthropic',
+        name: 'Claude',
+        data: { apiKey: 'sk-ant-chat', baseUrl: anthropic.baseUrl },
+      })
+      const block = {
+        type: 'anthropic',
+        options: {
+          action: 'Create Chat Message',
+          credentialsId: credential.id,
+          model: 'claude-3-haiku-20240307',
+          messages: [{ role: 'user', content: '{{Question}}' }],
+          knowledgeStores: [{ storeId: store.id }],
+          knowledgeDocuments: 1,
+          responseMapping: [
+            { id: 'm1', item: 'Message Content', variableId: 'v_answer' },
+            { id: 'm2', item: 'Knowledge sources', variableId: 'v_sources' },
+          ],
+        },
+      }
+      const publicId = await publishBot(
+        client,
+        owner,
+        oneBlockBot(block, '{{Answer}} Sources: {{Sources}}', [
+          { id: 'v_answer', name: 'Answer' },
+          { id: 'v_sources', name: 'Sources' },
+        ])
+      )
+      const start = await client
+        .post(`/api/v1/typebots/${publicId}/startChat`)
+        .json({ isStreamEnabled: true })
+      start.assertStatus(200)
+      const reply = await client
+        .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
+        .json({ message: 'When does the car park open?' })
+      reply.assertStatus(200)
+      // No stream pause: the bubble comes with the reply, the tool round done on the server.
+      assert.notExists(reply.body().clientSideActions?.find((a: any) => a.type === 'stream'))
+      assert.deepEqual(reply.body().messages.map(messageText), [
+        'It opens at seven. Sources: Parking',
+      ])
+      const bodies = anthropic.messageBodies()
+      assert.lengthOf(bodies, 2)
+      assert.deepEqual(bodies[1].messages.at(-1)!.content, [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_chat',
+          content: '[1] Source: Parking\nThe car park opens at seven and closes at nine.',
+        },
+      ])
+      assert.deepInclude(await resultLogs(start.body().resultId), {
+        status: 'info',
+        description: 'The model read 1 passage(s) of the knowledge stores',
+      })
+    } finally {
+      await anthropic.close()
     }
   })
 })
