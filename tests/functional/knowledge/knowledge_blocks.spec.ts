@@ -12,7 +12,6 @@ import { startMistralStandIn } from '#tests/stand_ins/mistral'
 import { startAnthropicStandIn, type StandInMessageRequest } from '#tests/stand_ins/anthropic'
 import {
   apiOwner,
-  askOnce,
   botContext,
   oneBlockBot,
   publishBot,
