@@ -5,6 +5,7 @@
  */
 export * from '../plugins/ai/errors.js'
 export * from '../plugins/ai/chat_completion_runner.js'
+export * from '../plugins/ai/chat_tools.js'
 export * from '../plugins/ai/messages.js'
 export * from '../plugins/ai/agent.js'
 export * from '../plugins/ai/provider_runs.js'

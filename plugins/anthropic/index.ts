@@ -1,5 +1,5 @@
 import { definePlugin, field } from '#sdk/plugin'
-import { chatMessagesField, functionToolsField } from '#sdk/ai_fields'
+import { chatMessagesField, functionToolsField, knowledgeFields } from '#sdk/ai_fields'
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com'
 /** docs/spec/03-integrations.md section 9: Claude 3 Opus, temperature 1, 1024 tokens. */
@@ -24,7 +24,8 @@ export const ANTHROPIC_MODELS = [
 
 /**
  * Claude models through the Anthropic Messages API: answers with the conversation so far,
- * a system message, function tools and images for vision models.
+ * a system message, function tools, knowledge stores searched as a tool and images for
+ * vision models.
  */
 export default definePlugin({
   id: 'anthropic',
@@ -73,6 +74,7 @@ export default definePlugin({
           allowVariables: true,
         }),
         tools: functionToolsField(),
+        ...knowledgeFields(),
         temperature: field.number({
           label: 'Temperature',
           min: 0,
@@ -89,7 +91,7 @@ export default definePlugin({
         }),
         responseMapping: field.responseMapping({
           label: 'Save the response',
-          from: ['Message Content'],
+          from: ['Message Content', 'Knowledge sources'],
         }),
       },
     },

@@ -11,8 +11,9 @@ import {
   type AnthropicEndpoint,
   type AnthropicRequest,
   anthropicSeesImages,
-  anthropicTools,
-  executeFunctionTool,
+  anthropicToolsOf,
+  chatToolsOf,
+  knowledgeStoresFetcher,
   isListedAnthropicModel,
   listAnthropicModels,
   mappedVariableId,
@@ -22,6 +23,7 @@ import {
   providerFailureLog,
   setMapped,
   type StoredMessage,
+  type ToolSchema,
   streamFailure,
   streamMessage,
   toAnthropicConversation,
@@ -48,11 +50,11 @@ export function endpointOf(credentials: Record<string, unknown> | undefined): An
   }
 }
 
-/** The request of both paths: conversation, system message, sampling, tools when asked. */
+/** The request of both paths: conversation, system message, sampling, the tools given. */
 async function requestOf(
   context: ChatContext,
   model: string,
-  withTools: boolean
+  tools: readonly ToolSchema[] = []
 ): Promise<AnthropicRequest> {
   const { options, variables, http, signal } = context
   let messages = toChatMessages(options.messages as StoredMessage[] | undefined, variables)
@@ -74,16 +76,18 @@ async function requestOf(
     messages: conversation.messages,
   }
   if (conversation.system) request.system = conversation.system
-  const tools = withTools ? anthropicTools(options.tools as any) : undefined
-  if (tools) request.tools = tools
+  const requestTools = anthropicToolsOf(tools)
+  if (requestTools) request.tools = requestTools
   return request
 }
 
 /**
- * Create Chat Message: the answer goes to the 'Message Content' mapping. A block without
- * tools whose answer the next bubble shows is streamed when the visitor's client asks for
- * it (the client then calls `streams` below). With tools the answer is computed here: each
- * tool round needs the whole previous answer, which a token stream cannot wait for.
+ * Create Chat Message: the answer goes to the 'Message Content' mapping, the names of the
+ * sources the model read with "search_knowledge" to 'Knowledge sources'. A block without
+ * tools or knowledge stores whose answer the next bubble shows is streamed when the
+ * visitor's client asks for it (the client then calls `streams` below). With tools the
+ * answer is computed here: each tool round needs the whole previous answer, which a token
+ * stream cannot wait for.
  */
 const createChatMessage: Runner<Plugin, 'Create Chat Message'> = async (context) => {
   const { options, credentials, variables, logger, bot } = context
@@ -93,19 +97,20 @@ const createChatMessage: Runner<Plugin, 'Create Chat Message'> = async (context)
   if (!model) return logger.error(AI_ERRORS.noModel)
 
   const contentVariableId = mappedVariableId(options.responseMapping, MESSAGE_CONTENT)
-  const hasTools = !!anthropicTools(options.tools as any)
-  if (!hasTools && contentVariableId && bot?.canStreamTo?.(contentVariableId)) {
+  // The function tools and "search_knowledge" (docs/knowledge.md) as for every chat block:
+  // only their wire format is Anthropic's (tool_use in, tool_result back).
+  const tools = chatToolsOf(context)
+  if (tools.schemas.length === 0 && contentVariableId && bot?.canStreamTo?.(contentVariableId)) {
     return streamReply(contentVariableId)
   }
   try {
     const result = await messageWithTools({
       http: context.http,
       endpoint,
-      request: await requestOf(context, model, true),
+      request: await requestOf(context, model, tools.schemas),
       ai: context.ai,
       signal: context.signal,
-      execute: (call) =>
-        executeFunctionTool(context.sandbox, options.tools as any, call.name, call.input),
+      execute: (call) => tools.execute(call.name, call.input),
     })
     if (result.capped) {
       logger.info(
@@ -113,6 +118,7 @@ const createChatMessage: Runner<Plugin, 'Create Chat Message'> = async (context)
       )
     }
     setMapped(variables, options.responseMapping, MESSAGE_CONTENT, result.text)
+    tools.report({ variables, logger, responseMapping: options.responseMapping })
   } catch (error) {
     const log = providerFailureLog(error)
     logger.error(log.description, log.details)
@@ -130,7 +136,7 @@ const streamChatMessage: Streamer<Plugin, 'Create Chat Message'> = async functio
   if (!endpoint.apiKey) throw new ProviderError(401, null, AI_ERRORS.streamApiKeyMissing)
   const model = options.model?.trim()
   if (!model) throw new ProviderError(400, null, AI_ERRORS.streamModelNotFound)
-  const request = await requestOf(context, model, false)
+  const request = await requestOf(context, model)
   await ai.ensureCredits()
   let usage: { model?: string; inputTokens: number; outputTokens: number } | undefined
   try {
@@ -164,4 +170,4 @@ const models: Fetcher<Plugin> = async ({ credentials, http, signal }) => {
   return ids.map((id) => ({ value: id, label: id }))
 }
 
-export const fetchers = { models }
+export const fetchers = { models, knowledgeStores: knowledgeStoresFetcher }

@@ -86,7 +86,7 @@ export default definePlugin({
     }),
     responseMapping: field.responseMapping({
       label: 'Save the response',
-      from: ['Message content', 'Total tokens'],
+      from: ['Message content', 'Total tokens', 'Knowledge sources'],
       surfaces: BOT,
     }),
     /** Tests and self-hosted proxies point the agent elsewhere; not in the form. */

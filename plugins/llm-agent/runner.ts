@@ -6,13 +6,15 @@ import {
   apiAgentTool,
   chatErrorLog,
   type ChatModelFactory,
+  KNOWLEDGE_SOURCES,
+  knowledgeSearchTool,
   customAgentTool,
   maxIterationsMessage,
   ModelUnreachableError,
   ProviderError,
   runAgent,
 } from '#sdk/ai'
-import { knowledgeAgentTool, knowledgeStoresOf } from '#sdk/knowledge'
+import { knowledgeStoresOf } from '#sdk/knowledge'
 import type { Fetcher } from '#sdk/plugin'
 import type plugin from './index.js'
 
@@ -93,19 +95,17 @@ export const run: SurfaceRunner<typeof plugin> = async (context) => {
   const { surface, options, variables, logger, http, ai, signal } = context
   const setup = surface === 'workflow' ? await workflowSetup(context) : botSetup(context)
   if (!setup) return
+  // The chat blocks' "search_knowledge" tool (docs/knowledge.md): it remembers the passages
+  // it returned, whose sources the block saves and the node outputs.
   const storeId = options.knowledgeStoreId?.trim()
-  if (storeId && context.workspaceId) {
-    setup.tools = [
-      ...(setup.tools ?? []),
-      knowledgeAgentTool({
-        workspaceId: context.workspaceId,
-        storeId,
-        limit: Number(options.knowledgeDocuments) || 3,
-        signal,
-        ai,
-      }),
-    ]
-  }
+  const knowledge = knowledgeSearchTool({
+    storeIds: storeId ? [storeId] : [],
+    limit: options.knowledgeDocuments,
+    workspaceId: context.workspaceId,
+    signal,
+    ai,
+  })
+  if (knowledge) setup.tools = [...(setup.tools ?? []), knowledge.tool]
   const userQuery = options.userQuery?.trim()
   if (!userQuery) {
     if (surface === 'workflow') throw new Error('LLM agent: the user query is empty')
@@ -137,13 +137,22 @@ export const run: SurfaceRunner<typeof plugin> = async (context) => {
   }
   if (result.capped) logger.error(maxIterationsMessage(result.iterations))
   if (surface === 'workflow') {
-    return { output: { output: result.output, toolCalls: result.toolCalls } }
+    return {
+      output: {
+        output: result.output,
+        toolCalls: result.toolCalls,
+        // The passages the agent read, with their sources, when it may search a store.
+        ...(knowledge ? { sources: knowledge.sources(), passages: knowledge.found } : {}),
+      },
+    }
   }
   for (const mapping of options.responseMapping ?? []) {
     if (!mapping.variableId) continue
     const item = mapping.item ?? 'Message content'
     if (item === 'Message content') variables.set(mapping.variableId, result.output)
     else if (item === 'Total tokens') variables.set(mapping.variableId, result.usage.totalTokens)
+    else if (item === KNOWLEDGE_SOURCES)
+      variables.set(mapping.variableId, knowledge?.sources() ?? [])
   }
 }
 

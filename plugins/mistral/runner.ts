@@ -17,27 +17,23 @@ import {
   endpointHeaders,
   endpointUrl,
   ensureOk,
-  executeFunctionTool,
   listModels,
   mappedVariableId,
   type OpenAiEndpoint,
-  openAiTools,
+  openAiToolsOf,
+  type ToolSchema,
   ProviderError,
   providerFailureLog,
   readSseJson,
   setMapped,
-  type StoredFunctionTool,
   type StoredMessage,
   streamFailure,
   toChatMessages,
   openAiCompatibleEmbeddings,
   type EmbeddingProvider,
-  KNOWLEDGE_SOURCES,
+  chatToolsOf,
   knowledgeStoresFetcher,
-  knowledgeToolOf,
-  toolArgumentsOf,
 } from '#sdk/ai'
-import { KNOWLEDGE_TOOL_NAME } from '#sdk/knowledge'
 import plugin, { MISTRAL_BASE_URL } from './index.js'
 
 type Plugin = typeof plugin
@@ -70,13 +66,17 @@ function textOf(content: ChatMessage['content']): string {
 }
 
 /** The request of both chat paths. Mistral has no temperature option (docs/spec/03-integrations.md). */
-function chatRequestOf(context: ChatContext, model: string, withTools: boolean): ChatRequest {
+function chatRequestOf(
+  context: ChatContext,
+  model: string,
+  tools: readonly ToolSchema[] = []
+): ChatRequest {
   const request: ChatRequest = {
     model,
     messages: toChatMessages(context.options.messages as StoredMessage[], context.variables),
   }
-  const tools = withTools ? openAiTools(context.options.tools as StoredFunctionTool[]) : undefined
-  if (tools) request.tools = tools as unknown as ChatRequest['tools']
+  const requestTools = openAiToolsOf(tools)
+  if (requestTools) request.tools = requestTools as unknown as ChatRequest['tools']
   return request
 }
 
@@ -93,35 +93,19 @@ const createChatCompletionRunner: Runner<Plugin, 'Create chat completion'> = asy
   if (!model) return logger.error(AI_ERRORS.noModelSelected)
 
   const contentVariableId = mappedVariableId(options.responseMapping, MESSAGE_CONTENT)
-  const hasTools = !!openAiTools(options.tools as StoredFunctionTool[])
-  // The stores the model may search (docs/knowledge.md): a tool like the block's own.
-  const knowledge = knowledgeToolOf(context)
-  if (!hasTools && !knowledge && contentVariableId && bot?.canStreamTo?.(contentVariableId)) {
+  // The block's function tools and the stores the model may search (docs/knowledge.md).
+  const tools = chatToolsOf(context)
+  if (tools.schemas.length === 0 && contentVariableId && bot?.canStreamTo?.(contentVariableId)) {
     return streamReply(contentVariableId)
   }
   try {
-    const request = chatRequestOf(context, model, true)
-    if (knowledge) {
-      request.tools = [
-        ...(request.tools ?? []),
-        { type: 'function', function: knowledge.tool.schema },
-      ] as ChatRequest['tools']
-    }
     const result = await chatWithTools({
       http: context.http,
       endpoint,
-      request,
+      request: chatRequestOf(context, model, tools.schemas),
       ai: context.ai,
       signal: context.signal,
-      execute: (call) =>
-        knowledge && call.function.name === KNOWLEDGE_TOOL_NAME
-          ? knowledge.tool.execute(toolArgumentsOf(call.function.arguments))
-          : executeFunctionTool(
-              context.sandbox,
-              options.tools as StoredFunctionTool[],
-              call.function.name,
-              call.function.arguments
-            ),
+      execute: (call) => tools.execute(call.function.name, call.function.arguments),
     })
     if (result.capped) {
       logger.info(
@@ -129,10 +113,7 @@ const createChatCompletionRunner: Runner<Plugin, 'Create chat completion'> = asy
       )
     }
     setMapped(variables, options.responseMapping, MESSAGE_CONTENT, textOf(result.message.content))
-    // The names of the sources the model read, once each.
-    setMapped(variables, options.responseMapping, KNOWLEDGE_SOURCES, [
-      ...new Set((knowledge?.found ?? []).map((hit) => hit.source)),
-    ])
+    tools.report({ variables, logger, responseMapping: options.responseMapping })
   } catch (error) {
     const log = providerFailureLog(error)
     logger.error(log.description, log.details)
@@ -157,7 +138,7 @@ const streamChatCompletion: Streamer<Plugin, 'Create chat completion'> = async f
   if (!endpoint.apiKey) throw new ProviderError(401, null, AI_ERRORS.streamApiKeyMissing)
   const model = options.model?.trim()
   if (!model) throw new ProviderError(400, null, AI_ERRORS.streamModelNotFound)
-  const request = chatRequestOf(context, model, false)
+  const request = chatRequestOf(context, model)
   await ai.ensureCredits()
   let usage: ChatUsage | undefined
   let text = ''

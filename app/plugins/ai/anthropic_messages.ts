@@ -1,6 +1,6 @@
 import type { HttpClient, RunnerAi } from '../define_plugin.js'
 import { AI_ERRORS, ProviderError, ensureOk } from './errors.js'
-import { toolSchemas, type StoredFunctionTool } from './function_tools.js'
+import { toolSchemas, type StoredFunctionTool, type ToolSchema } from './function_tools.js'
 import { withImageParts, type ChatMessage } from './messages.js'
 import { readSseJson } from './sse.js'
 
@@ -80,17 +80,24 @@ export function anthropicHeaders(endpoint: AnthropicEndpoint, json = true) {
   return headers
 }
 
-/** Function tools in Anthropic's shape (the JSON schema goes in input_schema). */
-export function anthropicTools(
-  tools: readonly StoredFunctionTool[] | undefined
-): AnthropicTool[] | undefined {
-  const schemas = toolSchemas(tools)
+/**
+ * Tool schemas in Anthropic's shape (the JSON schema goes in input_schema): the block's
+ * function tools and its "search_knowledge" tool alike (chatToolsOf). Undefined for none.
+ */
+export function anthropicToolsOf(schemas: readonly ToolSchema[]): AnthropicTool[] | undefined {
   if (schemas.length === 0) return undefined
   return schemas.map((schema) => ({
     name: schema.name,
     ...(schema.description ? { description: schema.description } : {}),
     input_schema: schema.parameters,
   }))
+}
+
+/** The function tools in Anthropic's shape. */
+export function anthropicTools(
+  tools: readonly StoredFunctionTool[] | undefined
+): AnthropicTool[] | undefined {
+  return anthropicToolsOf(toolSchemas(tools))
 }
 
 /**

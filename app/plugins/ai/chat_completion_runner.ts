@@ -8,14 +8,10 @@ import {
 } from '../define_plugin.js'
 import { AI_ERRORS, ProviderError, chatErrorLog, ensureOk } from './errors.js'
 import type { ChatModelConfig, ChatModelFactory } from './chat_model.js'
-import { executeFunctionTool, openAiTools, type StoredFunctionTool } from './function_tools.js'
+import { openAiToolsOf, type StoredFunctionTool, type ToolSchema } from './function_tools.js'
+import { chatToolsOf } from './chat_tools.js'
 import { toChatMessages, withImageParts, type StoredMessage } from './messages.js'
-import {
-  knowledgeAgentTool,
-  knowledgeStoresOf,
-  KNOWLEDGE_TOOL_NAME,
-  type KnowledgeHit,
-} from '#sdk/knowledge'
+import { knowledgeStoresOf } from '#sdk/knowledge'
 import {
   chatWithTools,
   endpointHeaders,
@@ -46,58 +42,6 @@ export interface ChatCompletionOptions {
 
 export const MESSAGE_CONTENT = 'Message content'
 export const TOTAL_TOKENS = 'Total tokens'
-export const KNOWLEDGE_SOURCES = 'Knowledge sources'
-
-/** The stores the block lets the model search (docs/knowledge.md, "From bots and workflows"). */
-function knowledgeStoreIds(options: Pick<ChatCompletionOptions, 'knowledgeStores'>) {
-  return (options.knowledgeStores ?? [])
-    .map((entry) => entry?.storeId?.trim() ?? '')
-    .filter((id) => id !== '')
-}
-
-/** One passage a "search_knowledge" call gave the model, as 'Knowledge sources' saves it. */
-export interface KnowledgeSourceHit {
-  store: string
-  source: string
-  sourceId: string
-  content: string
-  score: number
-}
-
-/**
- * The block's "search_knowledge" tool when it names stores: its schema for the request and
- * the passages it returned, kept for the 'Knowledge sources' mapping.
- */
-export function knowledgeToolOf(context: {
-  options: Pick<ChatCompletionOptions, 'knowledgeStores' | 'knowledgeDocuments'>
-  workspaceId?: string | null
-  signal?: AbortSignal
-  ai?: Context['ai']
-}) {
-  const storeIds = knowledgeStoreIds(context.options)
-  if (storeIds.length === 0 || !context.workspaceId) return undefined
-  const found: KnowledgeSourceHit[] = []
-  const tool = knowledgeAgentTool({
-    workspaceId: context.workspaceId,
-    storeIds,
-    limit: Number(context.options.knowledgeDocuments) || 3,
-    signal: context.signal,
-    ai: context.ai,
-    onHits: (hits: (KnowledgeHit & { storeName: string })[]) => {
-      for (const hit of hits) {
-        found.push({
-          store: hit.storeName,
-          source: hit.sourceName,
-          sourceId: hit.sourceId,
-          content: hit.content,
-          score: hit.score,
-        })
-      }
-    },
-  })
-  return { tool, found }
-}
-
 export interface ChatProvider {
   /**
    * Where the requests go, from the decrypted credentials. An empty apiKey is reported as
@@ -140,18 +84,6 @@ export function contentTypeBy(http: HttpClient, signal?: AbortSignal) {
   }
 }
 
-/** The model's tool arguments: a JSON text, or already an object; anything else is none. */
-export function toolArgumentsOf(raw: unknown): Record<string, unknown> {
-  if (raw && typeof raw === 'object') return raw as Record<string, unknown>
-  if (typeof raw !== 'string' || !raw.trim()) return {}
-  try {
-    const parsed = JSON.parse(raw)
-    return parsed && typeof parsed === 'object' ? parsed : {}
-  } catch {
-    return {}
-  }
-}
-
 /** Credit errors (no credit left, unknown owner) stop the block as they are. */
 function isCreditError(error: unknown) {
   return (
@@ -162,13 +94,13 @@ function isCreditError(error: unknown) {
 
 /**
  * The request both paths send: messages (Dialogue entries expanded, image parts for vision
- * models), temperature, and the tools when `withTools`.
+ * models), temperature, and the `tools` given (chatToolsOf's schemas).
  */
 async function chatRequest(
   provider: ChatProvider,
   context: Context,
   model: string,
-  withTools: boolean
+  tools: readonly ToolSchema[] = []
 ): Promise<ChatRequest> {
   const { options, variables, http, signal } = context
   let messages = toChatMessages(options.messages, variables)
@@ -178,8 +110,8 @@ async function chatRequest(
   const request: ChatRequest = { model, messages }
   const temperature = temperatureOf(options.temperature, provider.defaultTemperature ?? 1)
   if (temperature !== undefined) request.temperature = temperature
-  const tools = withTools ? openAiTools(options.tools) : undefined
-  if (tools) request.tools = tools as unknown as ChatRequest['tools']
+  const requestTools = openAiToolsOf(tools)
+  if (requestTools) request.tools = requestTools as unknown as ChatRequest['tools']
   return request
 }
 
@@ -210,39 +142,19 @@ export function chatCompletionRunner(provider: ChatProvider): Runner<any, any> {
     // A block with tools answers whole: a tool round needs the model's complete reply before
     // the next call, which a token stream to the visitor cannot wait for.
     const contentVariableId = mappedVariable(options, MESSAGE_CONTENT)
-    const knowledge = knowledgeToolOf(context)
-    if (
-      contentVariableId &&
-      !openAiTools(options.tools) &&
-      !knowledge &&
-      bot?.canStreamTo?.(contentVariableId)
-    ) {
+    const tools = chatToolsOf(context)
+    if (contentVariableId && tools.schemas.length === 0 && bot?.canStreamTo?.(contentVariableId)) {
       return streamReply(contentVariableId)
     }
     try {
-      const request = await chatRequest(provider, context, checked.model, true)
-      if (knowledge) {
-        request.tools = [
-          ...(request.tools ?? []),
-          { type: 'function', function: knowledge.tool.schema },
-        ] as ChatRequest['tools']
-      }
-      const tools = options.tools
+      const request = await chatRequest(provider, context, checked.model, tools.schemas)
       const result = await chatWithTools({
         http: context.http,
         endpoint: checked.endpoint,
         request,
         ai: context.ai,
         signal: context.signal,
-        execute: (call) =>
-          knowledge && call.function.name === KNOWLEDGE_TOOL_NAME
-            ? knowledge.tool.execute(toolArgumentsOf(call.function.arguments))
-            : executeFunctionTool(
-                context.sandbox,
-                tools,
-                call.function.name,
-                call.function.arguments
-              ),
+        execute: (call) => tools.execute(call.function.name, call.function.arguments),
       })
       const content = result.message.content
       const text =
@@ -261,17 +173,8 @@ export function chatCompletionRunner(provider: ChatProvider): Runner<any, any> {
         if (entry.item === MESSAGE_CONTENT) variables.set(entry.variableId, text)
         else if (entry.item === TOTAL_TOKENS)
           variables.set(entry.variableId, result.usage.totalTokens)
-        else if (entry.item === KNOWLEDGE_SOURCES)
-          // The names of the sources the model read, once each: what a bot shows as citations.
-          variables.set(entry.variableId, [
-            ...new Set((knowledge?.found ?? []).map((hit) => hit.source)),
-          ])
       }
-      if (knowledge && knowledge.found.length > 0) {
-        logger.info(`The model read ${knowledge.found.length} passage(s) of the knowledge stores`, {
-          sources: [...new Set(knowledge.found.map((hit) => hit.source))],
-        })
-      }
+      tools.report({ variables, logger, responseMapping: options.responseMapping })
       return {}
     } catch (error) {
       if (isCreditError(error)) throw error
@@ -297,7 +200,7 @@ export function chatCompletionStreamer(provider: ChatProvider): Streamer<any, an
     }
     const model = options.model?.trim()
     if (!model) throw new ProviderError(400, null, AI_ERRORS.streamModelNotFound)
-    const request = await chatRequest(provider, context, model, false)
+    const request = await chatRequest(provider, context, model)
     await ai.ensureCredits()
     let usage: ChatUsage | undefined
     let text = ''

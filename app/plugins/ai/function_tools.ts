@@ -68,12 +68,16 @@ export function toolSchemas(tools: readonly StoredFunctionTool[] | undefined): T
   return (tools ?? []).map(toolSchema).filter((schema): schema is ToolSchema => !!schema)
 }
 
-/** The tools in the OpenAI-compatible `tools` request field. */
-export function openAiTools(tools: readonly StoredFunctionTool[] | undefined) {
-  const schemas = toolSchemas(tools)
+/** Tool schemas in the OpenAI-compatible `tools` request field (undefined for none). */
+export function openAiToolsOf(schemas: readonly ToolSchema[]) {
   return schemas.length > 0
     ? schemas.map((schema) => ({ type: 'function' as const, function: schema }))
     : undefined
+}
+
+/** The function tools in the OpenAI-compatible `tools` request field. */
+export function openAiTools(tools: readonly StoredFunctionTool[] | undefined) {
+  return openAiToolsOf(toolSchemas(tools))
 }
 
 export function formatToolOutput(value: unknown): string {

@@ -9,6 +9,24 @@ import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { startGroqStandIn } from '#tests/stand_ins/groq'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { startMistralStandIn } from '#tests/stand_ins/mistral'
+import { startAnthropicStandIn, type StandInMessageRequest } from '#tests/stand_ins/anthropic'
+import {
+  apiOwner,
+  botContext,
+  oneBlockBot,
+  publishBot,
+  resultLogs,
+} from '../ai/provider_fixtures.js'
+import { messageText } from '#engine/bot/engine'
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import WorkflowRunNode from '#models/workflow_run_node'
+import { newId } from '#services/ids'
+import { categoryOn } from '#plugins/define_plugin'
+import { createRun, executeRun, loadWorkflow } from '#services/workflows/run_workflow'
+import { compileExecutable } from '#shared/workflow/validate'
+import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
+import type { BotRunContext } from '#plugins/define_plugin'
 import { CreateCredential } from '#actions/credentials/credentials'
 import AiUsage from '#models/ai_usage'
 
@@ -17,10 +35,12 @@ import AiUsage from '#models/ai_usage'
  * Vector store lookup plugin on both surfaces and the LLM agent's "search knowledge" tool.
  */
 
-async function storeWithText(texts: { name: string; text: string }[]) {
-  const user = await createUser()
-  await setUserPlan(user, 'UNLIMITED')
-  const workspace = await firstWorkspaceOf(user)
+/** A store named Handbook in the workspace, its text sources indexed. */
+async function addStore(
+  user: Awaited<ReturnType<typeof createUser>>,
+  workspace: Awaited<ReturnType<typeof firstWorkspaceOf>>,
+  texts: { name: string; text: string }[]
+) {
   const store = await new CreateStore().handle(user, workspace, { name: 'Handbook' })
   for (const { name, text } of texts) {
     const source = await new AddSource().handle(store, { type: 'TEXT', name, text })
@@ -30,6 +50,14 @@ async function storeWithText(texts: { name: string; text: string }[]) {
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
+  return store
+}
+
+async function storeWithText(texts: { name: string; text: string }[]) {
+  const user = await createUser()
+  await setUserPlan(user, 'UNLIMITED')
+  const workspace = await firstWorkspaceOf(user)
+  const store = await addStore(user, workspace, texts)
   return { user, workspace, store }
 }
 
@@ -44,7 +72,8 @@ async function run(
   surface: 'bot' | 'workflow',
   options: Record<string, unknown>,
   who: { workspace: { id: string }; user: { id: string } },
-  variables: VariableState[] = []
+  variables: VariableState[] = [],
+  bot?: BotRunContext
 ) {
   const registry = await pluginRegistry()
   return runPlugin({
@@ -55,6 +84,7 @@ async function run(
     workspaceId: who.workspace.id,
     ownerId: who.user.id,
     surface,
+    bot,
   })
 }
 
@@ -168,13 +198,17 @@ test.group('Knowledge stores in blocks', (group) => {
           userQuery: 'When does the car park open?',
           knowledgeStoreId: who.store.id,
           knowledgeDocuments: 1,
-          responseMapping: [{ item: 'Message content', variableId: 'v-a' }],
+          responseMapping: [
+            { item: 'Message content', variableId: 'v-a' },
+            { item: 'Knowledge sources', variableId: 'v-s' },
+          ],
         },
         who,
-        variables
+        [...variables, { id: 'v-s', name: 'Sources' }]
       )
       assert.deepEqual(out.variablesSet, [
         { id: 'v-a', value: 'The car park opens at seven (source: Parking).' },
+        { id: 'v-s', value: ['Parking'] },
       ])
       const first = groq.requests[0].body
       const tool = first.tools.find((entry: any) => entry.function.name === 'search_knowledge')
@@ -312,6 +346,379 @@ test.group('Knowledge stores in blocks', (group) => {
       assert.equal(second.messages.at(-1)!.role, 'tool')
     } finally {
       await mistral.close()
+    }
+  })
+
+  test('an Anthropic chat block searches its knowledge stores with tool_use / tool_result', async ({
+    assert,
+  }) => {
+    const who = await storeWithText(HANDBOOK)
+    const other = await storeWithText([{ name: 'Secret', text: 'Car park codes are secret.' }])
+    // Claude asks for the tool first, then answers with what the tool_result gave it.
+    const anthropic = await startAnthropicStandIn({
+      apiKey: 'sk-ant-knowledge',
+      respond: (request: StandInMessageRequest) => {
+        const last = request.messages.at(-1)!
+        const result = Array.isArray(last.content)
+          ? last.content.find((block: any) => block.type === 'tool_result')
+          : undefined
+        if (result) return { content: [{ type: 'text', text: `Tool said: ${result.content}` }] }
+        return {
+          content: [
+            { type: 'text', text: 'Let me look that up.' },
+            {
+              type: 'tool_use',
+              id: 'toolu_knowledge_1',
+              name: 'search_knowledge',
+              input: { query: 'car park opening' },
+            },
+          ],
+        }
+      },
+    })
+    try {
+      const credential = await new CreateCredential().handle(who.user, who.workspace, {
+        type: 'anthropic',
+        name: 'Claude',
+        data: { apiKey: 'sk-ant-knowledge', baseUrl: anthropic.baseUrl },
+      })
+      const out = await run(
+        'anthropic',
+        'bot',
+        {
+          action: 'Create Chat Message',
+          credentialsId: credential.id,
+          model: 'claude-3-haiku-20240307',
+          messages: [{ role: 'user', content: 'When does the car park open?' }],
+          // A store of another workspace is not searched: the tool says so for it.
+          knowledgeStores: [{ storeId: who.store.id }, { storeId: other.store.id }],
+          knowledgeDocuments: 1,
+          responseMapping: [
+            { item: 'Message Content', variableId: 'v-answer' },
+            { item: 'Knowledge sources', variableId: 'v-sources' },
+          ],
+        },
+        who,
+        [
+          { id: 'v-answer', name: 'Answer' },
+          { id: 'v-sources', name: 'Sources' },
+        ],
+        // The visitor's client streams: a block with a knowledge store still answers whole.
+        botContext('anthropic', 'v-answer')
+      )
+      assert.isUndefined(out.result)
+      const value = (id: string) => out.variablesSet.find((entry) => entry.id === id)?.value
+      const passage = '[1] Source: Parking\nThe car park opens at seven and closes at nine.'
+      assert.equal(value('v-answer'), `Tool said: ${passage}`)
+      assert.deepEqual(value('v-sources'), ['Parking'])
+
+      const [first, second] = anthropic.messageBodies()
+      assert.lengthOf(anthropic.messageBodies(), 2)
+      assert.notEqual(first.stream, true)
+      assert.deepEqual(first.tools, [
+        {
+          name: 'search_knowledge',
+          description:
+            'Search the knowledge base for passages that answer a question. Returns numbered passages, each with its source; cite the sources you use.',
+          input_schema: {
+            type: 'object',
+            properties: {
+              query: { type: 'string', description: 'What to look for, in a few words' },
+            },
+            required: ['query'],
+          },
+        },
+      ])
+      // The assistant turn with the tool_use goes back, then the passages as its tool_result.
+      assert.deepEqual(second.messages.at(-2), {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Let me look that up.' },
+          {
+            type: 'tool_use',
+            id: 'toolu_knowledge_1',
+            name: 'search_knowledge',
+            input: { query: 'car park opening' },
+          },
+        ],
+      })
+      assert.deepEqual(second.messages.at(-1), {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_knowledge_1', content: passage }],
+      })
+      assert.include(
+        out.logs.map((log) => log.description),
+        'The model read 1 passage(s) of the knowledge stores'
+      )
+      // Both rounds charged to the block's owner.
+      const usages = await AiUsage.query().where('accountId', who.user.id)
+      assert.lengthOf(usages, 2)
+    } finally {
+      await anthropic.close()
+    }
+  })
+
+  test('an Anthropic block mixes its function tools with the knowledge tool', async ({
+    assert,
+  }) => {
+    const who = await storeWithText(HANDBOOK)
+    const anthropic = await startAnthropicStandIn({
+      apiKey: 'sk-ant-knowledge',
+      respond: (request: StandInMessageRequest) => {
+        const results = (request.messages.at(-1)!.content as any[]).filter?.(
+          (block: any) => block.type === 'tool_result'
+        )
+        if (results?.length) {
+          return {
+            content: [
+              { type: 'text', text: results.map((block: any) => block.content).join(' | ') },
+            ],
+          }
+        }
+        return {
+          content: [
+            { type: 'tool_use', id: 'toolu_a', name: 'getWeather', input: { city: 'Paris' } },
+            {
+              type: 'tool_use',
+              id: 'toolu_b',
+              name: 'search_knowledge',
+              input: { query: 'holiday days' },
+            },
+          ],
+        }
+      },
+    })
+    try {
+      const credential = await new CreateCredential().handle(who.user, who.workspace, {
+        type: 'anthropic',
+        name: 'Claude',
+        data: { apiKey: 'sk-ant-knowledge', baseUrl: anthropic.baseUrl },
+      })
+      const out = await run(
+        'anthropic',
+        'bot',
+        {
+          action: 'Create Chat Message',
+          credentialsId: credential.id,
+          model: 'claude-3-haiku-20240307',
+          messages: [{ role: 'user', content: 'Weather and holidays?' }],
+          tools: [
+            {
+              name: 'getWeather',
+              parameters: [{ name: 'city', type: 'string', required: true }],
+              code: 'return city + " is sunny"',
+            },
+          ],
+          knowledgeStores: [{ storeId: who.store.id }],
+          knowledgeDocuments: 1,
+          responseMapping: [
+            { item: 'Message Content', variableId: 'v-answer' },
+            { item: 'Knowledge sources', variableId: 'v-sources' },
+          ],
+        },
+        who,
+        [
+          { id: 'v-answer', name: 'Answer' },
+          { id: 'v-sources', name: 'Sources' },
+        ]
+      )
+      const value = (id: string) => out.variablesSet.find((entry) => entry.id === id)?.value
+      assert.equal(
+        value('v-answer'),
+        'Paris is sunny | [1] Source: Holidays\nEmployees get twenty-five days of paid holiday each year.'
+      )
+      assert.deepEqual(value('v-sources'), ['Holidays'])
+      const [first] = anthropic.messageBodies()
+      assert.deepEqual(
+        first.tools!.map((tool) => tool.name),
+        ['getWeather', 'search_knowledge']
+      )
+    } finally {
+      await anthropic.close()
+    }
+  })
+
+  test('the LLM agent workflow node outputs the passages it read with their sources', async ({
+    assert,
+  }) => {
+    const who = await storeWithText(HANDBOOK)
+    const groq = await startGroqStandIn({ apiKey: 'gsk_knowledge_node' })
+    try {
+      groq.reply(
+        { toolCalls: [{ name: 'search_knowledge', arguments: { query: 'travel expenses' } }] },
+        { content: 'Within ten days (source: Expenses).' }
+      )
+      const credential = await new CreateCredential().handle(who.user, who.workspace, {
+        type: 'groq',
+        name: 'Groq',
+        data: { apiKey: 'gsk_knowledge_node', baseUrl: groq.baseUrl },
+      })
+      const blocks: WorkflowBlock[] = [
+        { id: 'trigger', type: 'manual-trigger', graphCoordinates: { x: 0, y: 0 } },
+        {
+          id: 'agent',
+          type: 'llm-agent',
+          graphCoordinates: { x: 300, y: 0 },
+          options: {
+            userQuery: 'When are expenses refunded?',
+            knowledgeStoreId: who.store.id,
+            knowledgeDocuments: 1,
+          },
+        },
+        {
+          id: 'model',
+          type: 'groq',
+          graphCoordinates: { x: 300, y: 200 },
+          options: {
+            action: 'Chat model',
+            credentialsId: credential.id,
+            model: 'llama-3.1-8b-instant',
+          },
+        },
+      ]
+      const edges: WorkflowEdge[] = [
+        { id: 'e1', from: { blockId: 'trigger' }, to: { blockId: 'agent' } },
+        {
+          id: 'a1',
+          from: { blockId: 'agent' },
+          to: { blockId: 'model' },
+          isAttachment: true,
+          attachmentName: 'model',
+        },
+      ]
+      const registry = await pluginRegistry()
+      const executable = compileExecutable({ blocks, edges }, (type) => {
+        const plugin = registry.get(type)
+        return plugin ? categoryOn(plugin, 'workflow') : undefined
+      })
+      const id = newId()
+      const now = DateTime.now().toFormat(db.connection().dialect.dateTimeFormat)
+      await db.table('workflows').insert({
+        id,
+        workspace_id: who.workspace.id,
+        created_by: who.user.id,
+        name: 'Knowledge agent',
+        status: 'PUBLISHED',
+        is_active: true,
+        blocks: JSON.stringify(blocks),
+        edges: JSON.stringify(edges),
+        variables: JSON.stringify([]),
+        settings: JSON.stringify({}),
+        executable_workflow: JSON.stringify(executable),
+        created_at: now,
+        updated_at: now,
+      })
+      const runId = await createRun((await loadWorkflow(id))!, 'manual', {})
+      await executeRun(runId)
+      const agent = await WorkflowRunNode.query()
+        .where('runId', runId)
+        .where('nodeId', 'agent')
+        .firstOrFail()
+      assert.equal(agent.status, 'success', JSON.stringify(agent.logs))
+      const output = agent.output as any
+      assert.equal(output.output, 'Within ten days (source: Expenses).')
+      assert.deepEqual(output.sources, ['Expenses'])
+      assert.lengthOf(output.passages, 1)
+      assert.include(output.passages[0], {
+        store: 'Handbook',
+        source: 'Expenses',
+        content: 'Travel expenses are refunded within ten days of the claim.',
+      })
+      assert.isAbove(output.passages[0].score, 0)
+      const toolMessage = groq.requests[1].body.messages.find(
+        (message: any) => message.role === 'tool'
+      )
+      assert.equal(
+        toolMessage.content,
+        '[1] Source: Expenses\nTravel expenses are refunded within ten days of the claim.'
+      )
+    } finally {
+      await groq.close()
+    }
+  })
+
+  test('in a chat whose client streams, the Anthropic block with a store answers whole', async ({
+    assert,
+    client,
+  }) => {
+    const owner = await apiOwner()
+    const store = await addStore(owner.user, owner.workspace, HANDBOOK)
+    const anthropic = await startAnthropicStandIn({
+      apiKey: 'sk-ant-chat',
+      respond: (request: StandInMessageRequest) => {
+        const last = request.messages.at(-1)!
+        if (Array.isArray(last.content) && last.content[0]?.type === 'tool_result') {
+          return { content: [{ type: 'text', text: 'It opens at seven.' }] }
+        }
+        return {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_chat',
+              name: 'search_knowledge',
+              input: { query: 'car park' },
+            },
+          ],
+        }
+      },
+    })
+    try {
+      const credential = await new CreateCredential().handle(owner.user, owner.workspace, {
+        type: 'anthropic',
+        name: 'Claude',
+        data: { apiKey: 'sk-ant-chat', baseUrl: anthropic.baseUrl },
+      })
+      const block = {
+        type: 'anthropic',
+        options: {
+          action: 'Create Chat Message',
+          credentialsId: credential.id,
+          model: 'claude-3-haiku-20240307',
+          messages: [{ role: 'user', content: '{{Question}}' }],
+          knowledgeStores: [{ storeId: store.id }],
+          knowledgeDocuments: 1,
+          responseMapping: [
+            { id: 'm1', item: 'Message Content', variableId: 'v_answer' },
+            { id: 'm2', item: 'Knowledge sources', variableId: 'v_sources' },
+          ],
+        },
+      }
+      const publicId = await publishBot(
+        client,
+        owner,
+        oneBlockBot(block, '{{Answer}} Sources: {{Sources}}', [
+          { id: 'v_answer', name: 'Answer' },
+          { id: 'v_sources', name: 'Sources' },
+        ])
+      )
+      const start = await client
+        .post(`/api/v1/typebots/${publicId}/startChat`)
+        .json({ isStreamEnabled: true })
+      start.assertStatus(200)
+      const reply = await client
+        .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
+        .json({ message: 'When does the car park open?' })
+      reply.assertStatus(200)
+      // No stream pause: the bubble comes with the reply, the tool round done on the server.
+      assert.notExists(reply.body().clientSideActions?.find((a: any) => a.type === 'stream'))
+      assert.deepEqual(reply.body().messages.map(messageText), [
+        'It opens at seven. Sources: Parking',
+      ])
+      const bodies = anthropic.messageBodies()
+      assert.lengthOf(bodies, 2)
+      assert.deepEqual(bodies[1].messages.at(-1)!.content, [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_chat',
+          content: '[1] Source: Parking\nThe car park opens at seven and closes at nine.',
+        },
+      ])
+      assert.deepInclude(await resultLogs(start.body().resultId), {
+        status: 'info',
+        description: 'The model read 1 passage(s) of the knowledge stores',
+      })
+    } finally {
+      await anthropic.close()
     }
   })
 })
