@@ -193,6 +193,11 @@ export interface OAuthDeclaration {
   scopes: readonly string[]
   /** Extra query parameters of the authorize URL (Google: access_type=offline, prompt=consent). */
   authorizeParams?: Readonly<Record<string, string>>
+  /**
+   * A credential field where a token may be pasted instead of connecting (LinkedIn's
+   * `accessToken`): a record with it filled counts as connected.
+   */
+  tokenField?: string
 }
 
 /** What the OAuth callback stores in a credential record, under `oauth`. */
