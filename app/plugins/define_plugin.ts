@@ -198,6 +198,13 @@ export interface OAuthDeclaration {
    * `accessToken`): a record with it filled counts as connected.
    */
   tokenField?: string
+  /**
+   * The prefix of environment variables where the operator may register one OAuth client
+   * for the whole instance (`{prefix}_CLIENT_ID`, `{prefix}_CLIENT_SECRET`, optionally
+   * `{prefix}_AUTHORIZE_URL`, `{prefix}_TOKEN_URL`): records without a client of their own
+   * connect and refresh with it (app/services/oauth_clients.ts).
+   */
+  appClientEnv?: string
 }
 
 /** What the OAuth callback stores in a credential record, under `oauth`. */

@@ -30,7 +30,7 @@ export default definePlugin({
     clientId: field.string({
       label: 'OAuth client ID',
       helperText:
-        "From the Auth tab of your LinkedIn app, whose authorized redirect URLs list this app's /settings/credentials/oauth/callback. Save, then Connect signs in with LinkedIn.",
+        "From the Auth tab of your LinkedIn app, whose authorized redirect URLs list this app's /settings/credentials/oauth/callback; empty: the instance's LinkedIn app, if it has one. Save, then Connect signs in with LinkedIn.",
     }),
     clientSecret: field.string({ label: 'OAuth client secret', secret: true }),
     accessToken: field.string({
@@ -64,6 +64,9 @@ export default definePlugin({
     tokenUrl: LINKEDIN_DEFAULT_TOKEN_URL,
     scopes: LINKEDIN_SCOPES,
     tokenField: 'accessToken',
+    // The operator's LinkedIn app (LINKEDIN_CLIENT_ID, LINKEDIN_CLIENT_SECRET) serves records
+    // without a client of their own.
+    appClientEnv: 'LINKEDIN',
   },
   options: {
     credentialsId: field.credentials({

@@ -314,4 +314,79 @@ test.group('LinkedIn OAuth credentials', (group) => {
     assert.match(errorsOf(ended).join(), /Reconnect the credentials or paste a new token/)
     assert.lengthOf(linkedIn.grants, 1)
   }).timeout(120_000)
+
+  test("without a client of its own, a record signs in with the instance's LinkedIn app from the environment", async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const linkedIn = await startLinkedInStandIn({ ...account, validTokens: [] })
+    cleanup(() => linkedIn.close())
+    const names = ['CLIENT_ID', 'CLIENT_SECRET', 'AUTHORIZE_URL', 'TOKEN_URL'].map(
+      (name) => `LINKEDIN_${name}`
+    )
+    const saved = names.map((name) => process.env[name])
+    cleanup(() =>
+      names.forEach((name, index) => {
+        if (saved[index] === undefined) delete process.env[name]
+        else process.env[name] = saved[index]
+      })
+    )
+    const who = await member()
+    const record = await new CreateCredential().handle(who.user, who.workspace as any, {
+      type: 'linkedin',
+      name: 'Instance app',
+      data: { baseUrl: linkedIn.baseUrl },
+    })
+    // Unset, Connect explains what is missing.
+    for (const name of names) delete process.env[name]
+    const unset = await client
+      .get(`/settings/account/credentials/${record.id}/oauth`)
+      .loginAs(who.user)
+      .redirects(0)
+    unset.assertFlashMessage('toast', {
+      type: 'error',
+      title: 'Fill in the OAuth client ID and secret first',
+      description: 'Edit the credentials and paste the client of your OAuth app, then Connect.',
+    })
+
+    process.env.LINKEDIN_CLIENT_ID = account.clientId
+    process.env.LINKEDIN_CLIENT_SECRET = account.clientSecret
+    process.env.LINKEDIN_AUTHORIZE_URL = linkedIn.authorizeUrl
+    process.env.LINKEDIN_TOKEN_URL = linkedIn.tokenUrl
+    const { consent, callback } = await connect(client, who.user, record.id)
+    assert.equal(consent.origin + consent.pathname, linkedIn.authorizeUrl)
+    assert.equal(consent.searchParams.get('client_id'), account.clientId)
+    assert.equal(consent.searchParams.get('scope'), 'openid profile w_member_social')
+    callback.assertFlashMessage('toast', {
+      type: 'success',
+      title: 'Account connected',
+      description: 'Instance app',
+    })
+    assert.equal(linkedIn.grants[0].get('client_secret'), account.clientSecret)
+    await record.refresh()
+    const data = readCredentials(record)
+    // The instance's client stays in the environment, not in the workspace's record.
+    assert.notProperty(data, 'clientId')
+    assert.notProperty(data, 'clientSecret')
+    const oauth = data.oauth as { accessToken: string }
+
+    const tested = await client
+      .post(`/api/credentials/${record.id}/test`)
+      .loginAs(who.user)
+      .withCsrfToken()
+    tested.assertBody({ ok: true, message: 'Connected as Ada Lovelace.' })
+
+    // The refresh goes to the environment's token URL with the environment's client.
+    linkedIn.revoke(oauth.accessToken)
+    const renewed = await share(who, record.id)
+    assert.deepEqual(errorsOf(renewed), [])
+    assert.deepEqual(Object.fromEntries(linkedIn.grants[1]), {
+      grant_type: 'refresh_token',
+      refresh_token: account.refreshToken,
+      client_id: account.clientId,
+      client_secret: account.clientSecret,
+    })
+    assert.lengthOf(linkedIn.posts, 1)
+  }).timeout(120_000)
 })
