@@ -39,7 +39,7 @@ export function toCredentialDto(
     oauthConnected: plugin?.oauth
       ? Boolean(
           (data?.oauth as any)?.accessToken ||
-            (plugin.oauth.tokenField && data?.[plugin.oauth.tokenField])
+          (plugin.oauth.tokenField && data?.[plugin.oauth.tokenField])
         )
       : null,
   }
