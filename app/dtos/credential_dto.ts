@@ -34,8 +34,14 @@ export function toCredentialDto(
     scope: plugin?.scope ?? 'workspace',
     secrets: plugin ? redactSecrets(plugin, data) : {},
     values,
-    // OAuth credentials: whether Connect went through (never the tokens themselves).
-    oauthConnected: plugin?.oauth ? Boolean((data?.oauth as any)?.accessToken) : null,
+    // OAuth credentials: whether Connect went through, or a token was pasted where the
+    // plugin takes one (never the tokens themselves; docs/plugins.md, "OAuth credentials").
+    oauthConnected: plugin?.oauth
+      ? Boolean(
+          (data?.oauth as any)?.accessToken ||
+          (plugin.oauth.tokenField && data?.[plugin.oauth.tokenField])
+        )
+      : null,
   }
 }
 

@@ -193,6 +193,18 @@ export interface OAuthDeclaration {
   scopes: readonly string[]
   /** Extra query parameters of the authorize URL (Google: access_type=offline, prompt=consent). */
   authorizeParams?: Readonly<Record<string, string>>
+  /**
+   * A credential field where a token may be pasted instead of connecting (LinkedIn's
+   * `accessToken`): a record with it filled counts as connected.
+   */
+  tokenField?: string
+  /**
+   * The prefix of environment variables where the operator may register one OAuth client
+   * for the whole instance (`{prefix}_CLIENT_ID`, `{prefix}_CLIENT_SECRET`, optionally
+   * `{prefix}_AUTHORIZE_URL`, `{prefix}_TOKEN_URL`): records without a client of their own
+   * connect and refresh with it (app/services/oauth_clients.ts).
+   */
+  appClientEnv?: string
 }
 
 /** What the OAuth callback stores in a credential record, under `oauth`. */

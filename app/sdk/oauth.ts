@@ -5,7 +5,8 @@ import type { HttpClient } from '../plugins/define_plugin.js'
  * token and, optionally, a refresh token with the OAuth client's id and secret. Expired
  * access tokens are renewed with the refresh-token grant (RFC 6749 §6) and kept in memory
  * only (they are secrets, and short-lived), keyed by client and refresh token so every
- * workflow of one account shares them. A 401 renews once and tries again.
+ * workflow of one account shares them. A stored token whose `expiresAt` has passed is renewed
+ * before the call; a 401 renews once and tries again.
  */
 
 export interface OAuthCredentials {
@@ -13,6 +14,8 @@ export interface OAuthCredentials {
   refreshToken?: unknown
   clientId?: unknown
   clientSecret?: unknown
+  /** When the stored access token ends (epoch ms), as the consent flow saved it. */
+  expiresAt?: unknown
 }
 
 export interface OAuthIo {
@@ -35,6 +38,12 @@ function cacheKey(provider: OAuthProvider, credentials: OAuthCredentials) {
   return [provider.tokenUrl, text(credentials.clientId), text(credentials.refreshToken)].join(
     '\u0000'
   )
+}
+
+/** A stored token past (or within a minute of) its known end: renewed before it is sent. */
+function hasExpired(credentials: OAuthCredentials) {
+  const expiresAt = Number(credentials.expiresAt)
+  return expiresAt > 0 && expiresAt - 60_000 <= Date.now()
 }
 
 export function canRefresh(credentials: OAuthCredentials) {
@@ -77,7 +86,9 @@ export async function oauthAccessToken(
   if (canRefresh(credentials)) {
     const cached = renewed.get(cacheKey(provider, credentials))
     if (!renew && cached && cached.expiresAt - 60_000 > Date.now()) return cached.token
-    if (!renew && !cached && text(credentials.accessToken)) return text(credentials.accessToken)
+    if (!renew && !cached && text(credentials.accessToken) && !hasExpired(credentials)) {
+      return text(credentials.accessToken)
+    }
     return refresh(provider, credentials, io)
   }
   if (text(credentials.accessToken)) return text(credentials.accessToken)

@@ -2,6 +2,7 @@ import env from '#start/env'
 import { appUrl } from '#config/app'
 import Credential from '#models/credential'
 import { readCredentials } from '#actions/credentials/credentials'
+import { withOAuthClient } from '#services/oauth_clients'
 import {
   privateKey,
   putFile,
@@ -169,7 +170,7 @@ export async function credentialsFor(input: Omit<RunPluginInput, 'registry'>, lo
     return null
   }
   try {
-    return readCredentials(record)
+    return await withOAuthClient(record.type, readCredentials(record))
   } catch (error) {
     logs.push({ status: 'error', description: (error as Error).message })
     return null

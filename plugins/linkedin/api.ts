@@ -1,5 +1,5 @@
 import type { HttpClient } from '#sdk/plugin'
-import { oauthRequest, type OAuthProvider } from '#sdk/oauth'
+import { oauthRequest, type OAuthCredentials, type OAuthProvider } from '#sdk/oauth'
 import {
   LINKEDIN_DEFAULT_API_VERSION,
   LINKEDIN_DEFAULT_BASE_URL,
@@ -10,6 +10,25 @@ const text = (value: unknown) => String(value ?? '').trim()
 
 export function providerOf(credentials: Record<string, unknown>): OAuthProvider {
   return { name: 'LinkedIn', tokenUrl: text(credentials.tokenUrl) || LINKEDIN_DEFAULT_TOKEN_URL }
+}
+
+/**
+ * The tokens to call with: those Connect stored under `oauth` (docs/plugins.md, "OAuth
+ * credentials") when the record was connected, else the pasted ones. The two are not mixed:
+ * a pasted refresh token belongs to the pasted access token.
+ */
+export function tokensOf(credentials: Record<string, unknown>): OAuthCredentials {
+  const oauth = credentials.oauth as Record<string, unknown> | undefined
+  const client = { clientId: credentials.clientId, clientSecret: credentials.clientSecret }
+  if (oauth && typeof oauth === 'object' && text(oauth.accessToken)) {
+    return {
+      ...client,
+      accessToken: oauth.accessToken,
+      refreshToken: oauth.refreshToken,
+      expiresAt: oauth.expiresAt,
+    }
+  }
+  return { ...client, accessToken: credentials.accessToken, refreshToken: credentials.refreshToken }
 }
 
 /**
@@ -35,7 +54,7 @@ export async function callLinkedIn(
   const base = (text(credentials.baseUrl) || LINKEDIN_DEFAULT_BASE_URL).replace(/\/+$/, '')
   const response = await oauthRequest(
     providerOf(credentials),
-    credentials,
+    tokensOf(credentials),
     `${base}${path}`,
     {
       method,
@@ -56,7 +75,9 @@ export async function callLinkedIn(
   } catch {}
   if (!response.ok) {
     const reason = answer?.message ?? `${response.status} ${response.statusText}`.trim()
-    throw new Error(`LinkedIn refused the request (${response.status}): ${reason}`)
+    // LinkedIn gives most apps no refresh token: an ended token needs the builder again.
+    const next = response.status === 401 ? '; Reconnect the credentials or paste a new token' : ''
+    throw new Error(`LinkedIn refused the request (${response.status}): ${reason}${next}`)
   }
   return { answer, headers: response.headers }
 }

@@ -9,6 +9,7 @@ import { decryptCredentials, encryptCredentials } from '#plugins/vault'
 import { validatorFor } from '#plugins/derive'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type { AnyPlugin } from '#plugins/registry'
+import { withOAuthClient } from '#services/oauth_clients'
 
 /**
  * Credentials belong to a workspace. Those of plugins with scope "user" (AI providers)
@@ -157,7 +158,7 @@ export class TestCredential {
     })
     try {
       const result = await module.test({
-        credentials: readCredentials(record),
+        credentials: await withOAuthClient(record.type, readCredentials(record)),
         http,
         signal: AbortSignal.timeout(15_000),
       })

@@ -11,12 +11,14 @@ import { createGuardedHttp } from '#plugins/guarded_http'
 import type { AnyPlugin } from '#plugins/registry'
 import type { OAuthTokens } from '#plugins/define_plugin'
 import { findCredential, readCredentials } from '#actions/credentials/credentials'
+import { oauthClientOf } from '#services/oauth_clients'
 
 /**
  * OAuth credentials (a plugin declaring `oauth`): the record keeps the OAuth client the
- * builder registered with the provider; Connect sends the builder to the provider's consent
- * page, and the callback trades the code for tokens, stored encrypted in the same record
- * under `oauth`. Runners refresh the access token when it expires (#sdk/google).
+ * builder registered with the provider, or connects with the operator's one
+ * (app/services/oauth_clients.ts); Connect sends the builder to the provider's consent page,
+ * and the callback trades the code for tokens, stored encrypted in the same record under
+ * `oauth`. Runners refresh the access token when it expires (#sdk/google, #sdk/oauth).
  */
 
 /** Where the provider sends the builder back: one URL for every credential kind. */
@@ -30,10 +32,6 @@ export interface PendingOAuth {
 }
 
 const PENDING_TTL_MS = 15 * 60_000
-
-function text(value: unknown) {
-  return typeof value === 'string' ? value.trim() : ''
-}
 
 export function oauthRedirectUri() {
   return `${appUrl.replace(/\/+$/, '')}${OAUTH_CALLBACK_PATH}`
@@ -64,9 +62,8 @@ export class StartCredentialOAuth {
     const record = await findCredential(user, credentialId)
     await assertCanWrite(user, record)
     const plugin = await oauthPluginOf(record)
-    const data = readCredentials(record)
-    const clientId = text(data.clientId)
-    if (!clientId || !text(data.clientSecret)) {
+    const client = oauthClientOf(plugin, readCredentials(record))
+    if (!client) {
       throw new AppError('Fill in the OAuth client ID and secret first', {
         status: 422,
         code: 'E_OAUTH_CLIENT_MISSING',
@@ -74,8 +71,8 @@ export class StartCredentialOAuth {
       })
     }
     const state = randomBytes(24).toString('base64url')
-    const url = new URL(text(data.authorizeUrl) || plugin.oauth.authorizeUrl)
-    url.searchParams.set('client_id', clientId)
+    const url = new URL(client.authorizeUrl || plugin.oauth.authorizeUrl)
+    url.searchParams.set('client_id', client.clientId)
     url.searchParams.set('redirect_uri', oauthRedirectUri())
     url.searchParams.set('response_type', 'code')
     url.searchParams.set('scope', plugin.oauth.scopes.join(' '))
@@ -126,11 +123,18 @@ export class FinishCredentialOAuth {
     }
     const plugin = await oauthPluginOf(record)
     const data = readCredentials(record)
+    const client = oauthClientOf(plugin, data)
+    if (!client) {
+      throw new AppError('Fill in the OAuth client ID and secret first', {
+        status: 422,
+        code: 'E_OAUTH_CLIENT_MISSING',
+      })
+    }
     const http = createGuardedHttp({
       allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
       timeoutMs: 10_000,
     })
-    const response = await http.request(text(data.tokenUrl) || plugin.oauth.tokenUrl, {
+    const response = await http.request(client.tokenUrl || plugin.oauth.tokenUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -140,8 +144,8 @@ export class FinishCredentialOAuth {
         grant_type: 'authorization_code',
         code: query.code,
         redirect_uri: oauthRedirectUri(),
-        client_id: text(data.clientId),
-        client_secret: text(data.clientSecret),
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
       }).toString(),
     })
     const answer = (await response.json().catch(() => null)) as Record<string, unknown> | null
