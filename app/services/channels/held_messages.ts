@@ -29,7 +29,7 @@ export function filesWindowMs() {
   return Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_FILES_WINDOW_MS
 }
 
-/** What a held row keeps of a message: its file as the platform's reference, not the bytes. */
+/** What a held row keeps of a message: its file as the id the platform gave, not the bytes. */
 export interface HeldMessage {
   deliveryId: string
   text: string
@@ -67,7 +67,7 @@ export function heldMessageOf(message: IncomingMessage): HeldMessage {
   }
 }
 
-/** The message again, its file downloadable through the channel's platform. */
+/** The message again, its file downloadable through the platform of the channel. */
 export function incomingOfHeld(
   held: HeldMessage,
   contactId: string,
