@@ -143,7 +143,12 @@ export interface PluginDeclaration<
   receivesFiles?: (
     options: Record<string, any>,
     kind: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker'
-  ) => { visibility?: unknown; sizeLimitMb?: number; filesOnly?: boolean; multiple?: boolean } | null
+  ) => {
+    visibility?: unknown
+    sizeLimitMb?: number
+    filesOnly?: boolean
+    multiple?: boolean
+  } | null
   /** Fields shared by every action (or the only fields, for a block without actions). */
   options?: Options
   /** Named actions; the chosen key is stored in options.action. */

@@ -73,8 +73,7 @@ async function publishedBot(
   const user = await createUser()
   await setUserPlan(user, 'UNLIMITED')
   const workspace = await firstWorkspaceOf(user)
-  const token = (await new CreateApiToken().handle(user, `al-${Date.now()}-${Math.random()}`))
-    .value
+  const token = (await new CreateApiToken().handle(user, `al-${Date.now()}-${Math.random()}`)).value
   const imported = await client
     .post('/api/v1/bots')
     .bearerToken(token)

@@ -93,9 +93,7 @@ function unclaimed(channelId: string, contactId: string, now = Date.now()) {
     .from('channel_held_messages')
     .where({ channel_id: channelId, contact_id: contactId })
     .whereNull('done_ms')
-    .where((query) =>
-      query.whereNull('claim').orWhere('claimed_ms', '<', now - STALE_CLAIM_MS)
-    )
+    .where((query) => query.whereNull('claim').orWhere('claimed_ms', '<', now - STALE_CLAIM_MS))
 }
 
 /** True while some of the contact's messages wait for their job (taken or not yet). */
@@ -213,7 +211,11 @@ export async function dropHeldMessages(channelId: string, contactId: string) {
 
 /** Forgets rows answered before the given time (with the delivery ids). */
 export async function pruneHeldMessages(beforeMs: number) {
-  await db.from('channel_held_messages').where('held_ms', '<', beforeMs).whereNotNull('done_ms').delete()
+  await db
+    .from('channel_held_messages')
+    .where('held_ms', '<', beforeMs)
+    .whereNotNull('done_ms')
+    .delete()
 }
 
 /**

@@ -77,10 +77,7 @@ function fileNameOf(media: IncomingMedia, downloaded: DownloadedMedia) {
 type Takes = NonNullable<ReturnType<NonNullable<PluginDeclaration['receivesFiles']>>>
 
 /** How the awaited question takes a file of this kind, or null when it takes none. */
-export async function takesFile(
-  state: SessionState,
-  kind: MediaKind
-): Promise<Takes | null> {
+export async function takesFile(state: SessionState, kind: MediaKind): Promise<Takes | null> {
   const awaiting = state.awaiting
   if (!awaiting || awaiting.kind !== 'input' || !state.botsQueue[0]) return null
   const input = awaiting.input
