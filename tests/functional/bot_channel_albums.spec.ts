@@ -7,6 +7,7 @@ import { forgetChatLimits } from '#actions/chat/chat'
 import { closeQueue, startWorkers } from '#queue/queue'
 import { answerHeldMessages } from '#services/channels/jobs'
 import { filesWindowMs } from '#services/channels/held_messages'
+import { pruneChannelDeliveries } from '#services/channels/conversation'
 import { readStoredFile, storedKeyOf } from '#services/storage'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { startTelegramStandIn } from '#tests/stand_ins/telegram'
@@ -274,6 +275,39 @@ test.group('Messaging channels: several files at once', (group) => {
     const answers = await answersOf(botId)
     assert.lengthOf(answers, 1)
     assert.lengthOf(answers[0].content.split(', '), 2)
+  })
+
+  test('rows a dead job run took are taken over after a minute, not before; pruned later', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { telegram, send, photo, botId } = await telegramSetup(client, true, '885:dead')
+    cleanup(() => telegram.close())
+    // No worker: the queued job never runs, as when its process died.
+    await closeQueue()
+
+    await send(1, { text: '/start' })
+    const before = telegram.sent.length
+    await send(10, photo(1))
+    const [channel] = await db.from('bot_channels').where('bot_id', botId)
+    const payload = { channelId: channel.id, contactId: '88' }
+    const rows = () => db.from('channel_held_messages').where('channel_id', channel.id)
+    await rows().update({ claim: 'dead-run', claimed_ms: Date.now() })
+    await sleep(filesWindowMs())
+    await answerHeldMessages(payload)
+    assert.lengthOf(telegram.sent, before)
+
+    await rows().update({ claimed_ms: Date.now() - 61_000 })
+    await answerHeldMessages(payload)
+    assert.equal(telegram.sent.at(-1)!.body.text, 'Your name?')
+    assert.lengthOf(telegram.sent, before + 1)
+    assert.isNotNull((await rows())[0].done_ms)
+
+    await pruneChannelDeliveries()
+    assert.lengthOf(await rows(), 1)
+    await pruneChannelDeliveries(new Date(Date.now() + 4 * 86_400_000))
+    assert.lengthOf(await rows(), 0)
   })
 
   test('WhatsApp: two documents sent together are one answer', async ({
