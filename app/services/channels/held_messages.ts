@@ -147,6 +147,31 @@ export async function holdMessage(channelId: string, message: IncomingMessage) {
   )
 }
 
+/**
+ * Queues the job of every contact with messages still held: the in-process queue keeps its
+ * delayed jobs in memory, so a process that stopped left them without one (start/channels.ts).
+ */
+export async function resumeHeldMessages() {
+  const contacts = await db
+    .from('channel_held_messages')
+    .whereNull('done_ms')
+    .groupBy('channel_id', 'contact_id')
+    .select('channel_id', 'contact_id')
+    .min('id as first_id')
+  for (const contact of contacts) {
+    await dispatch(
+      HELD_MESSAGES_JOB,
+      { channelId: contact.channel_id, contactId: contact.contact_id },
+      {
+        jobId: jobIdOf(contact.channel_id, contact.contact_id, Number(contact.first_id)),
+        attempts: 3,
+        backoffMs: 1000,
+      }
+    )
+  }
+  return contacts.length
+}
+
 function rowOf(row: Record<string, any>): HeldRow {
   return { id: Number(row.id), message: JSON.parse(row.message), heldMs: Number(row.held_ms) }
 }
