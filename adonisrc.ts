@@ -40,6 +40,7 @@ export default defineConfig({
     () => import('#start/kernel'),
     () => import('#start/workflows'),
     () => import('#start/knowledge'),
+    () => import('#start/channels'),
     // Server-sent events: the stream routes and who may listen to which channel.
     { file: () => import('#start/transmit'), environment: ['web', 'test'] },
   ],

@@ -130,6 +130,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   S3_REGION: Env.schema.string.optional(),
 
   ALLOW_INTERNAL_HTTP: bool(false),
+  // How long a channel contact's files are held to arrive together (docs/channels.md).
+  CHANNEL_FILES_WINDOW_MS: Env.schema.number.optional(),
   // Sandbox for user code, per process (docs/sandbox.md).
   SANDBOX_POOL_SIZE: Env.schema.number.optional(),
   SANDBOX_WORKSPACE_CONCURRENCY: Env.schema.number.optional(),

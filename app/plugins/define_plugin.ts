@@ -138,11 +138,17 @@ export interface PluginDeclaration<
    * An input taking the files a contact sends on a messaging channel (docs/channels.md):
    * given the block's options and the file's kind, where to keep it, or null when this
    * block does not take it. `filesOnly`: the answer is the URLs (a caption is not kept).
+   * `multiple`: several files sent at once make one answer; otherwise the first is taken.
    */
   receivesFiles?: (
     options: Record<string, any>,
     kind: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker'
-  ) => { visibility?: unknown; sizeLimitMb?: number; filesOnly?: boolean } | null
+  ) => {
+    visibility?: unknown
+    sizeLimitMb?: number
+    filesOnly?: boolean
+    multiple?: boolean
+  } | null
   /** Fields shared by every action (or the only fields, for a block without actions). */
   options?: Options
   /** Named actions; the chosen key is stored in options.action. */

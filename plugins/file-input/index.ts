@@ -12,11 +12,13 @@ export default definePlugin({
   serves: ['bot'],
   // Not on every plan (the Plans page lists "File upload" per plan).
   planFeature: 'fileUpload',
-  // Any file sent on a messaging channel answers it (docs/channels.md).
+  // Any file sent on a messaging channel answers it; an album, when several are allowed
+  // (docs/channels.md).
   receivesFiles: (options) => ({
     visibility: options.visibility,
     sizeLimitMb: Number(options.sizeLimit) > 0 ? Number(options.sizeLimit) : undefined,
     filesOnly: true,
+    multiple: options.isMultipleAllowed === true,
   }),
   options: {
     isRequired: field.boolean({ label: 'Required', defaultValue: true }),

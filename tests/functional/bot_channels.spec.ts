@@ -12,6 +12,7 @@ import { startTelegramStandIn } from '#tests/stand_ins/telegram'
 import { startWhatsAppStandIn } from '#tests/stand_ins/whatsapp'
 import type User from '#models/user'
 import { readStoredFile, storedKeyOf } from '#services/storage'
+import { closeQueue, startWorkers } from '#queue/queue'
 
 /**
  * Messaging channels end to end (docs/channels.md): a bot imported and published through
@@ -566,8 +567,23 @@ async function storedBytes(url: string) {
   return readStoredFile(key)
 }
 
+/**
+ * A file for a question taking files is held for the window, then answered by a job
+ * (docs/channels.md, "Several files at once"): waits for the reply's `count` messages.
+ */
+async function heldReply(sent: unknown[], count: number) {
+  for (let i = 0; i < 200 && sent.length < count; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  if (sent.length < count) throw new Error(`${sent.length} messages sent, ${count} expected`)
+}
+
 test.group('Messaging channels: files and voice notes', (group) => {
-  group.each.setup(() => forgetChatLimits())
+  group.each.setup(async () => {
+    forgetChatLimits()
+    await startWorkers()
+    return () => closeQueue()
+  })
 
   test('Telegram: getFile and the download URL, stored as the answer; size limit and plan', async ({
     client,
@@ -615,6 +631,7 @@ test.group('Messaging channels: files and voice notes', (group) => {
     assert.equal(telegram.sent.at(-1)!.body.text, 'Send a file.')
 
     // Past the block's limit (announced by Telegram): refused before any download.
+    let count = telegram.sent.length
     await send(3, {
       document: {
         file_id: 'doc-big',
@@ -623,6 +640,7 @@ test.group('Messaging channels: files and voice notes', (group) => {
         file_size: 2097152,
       },
     })
+    await heldReply(telegram.sent, ++count)
     assert.equal(telegram.sent.at(-1)!.body.text, 'This file is too large: the limit is 1 MB.')
     assert.deepEqual(telegram.fetched, [])
 
@@ -636,6 +654,7 @@ test.group('Messaging channels: files and voice notes', (group) => {
       },
       caption: 'here it is',
     })
+    await heldReply(telegram.sent, ++count)
     assert.deepEqual(telegram.fetched, ['getFile:doc-1', 'download:documents/file_2.pdf'])
     assert.equal(telegram.sent.at(-1)!.body.text, 'Tell us more.')
 
@@ -643,6 +662,7 @@ test.group('Messaging channels: files and voice notes', (group) => {
     await send(5, {
       voice: { file_id: 'voice-1', file_unique_id: 'v1', duration: 2, mime_type: 'audio/ogg' },
     })
+    await heldReply(telegram.sent, ++count)
     const bye = String(telegram.sent.at(-1)!.body.text)
     const urls = bye.match(/https?:\/\/[^\s<"]+/g) ?? []
     assert.lengthOf(urls, 2)
@@ -666,6 +686,7 @@ test.group('Messaging channels: files and voice notes', (group) => {
     await send(8, {
       document: { file_id: 'doc-1', file_unique_id: 'd1', file_size: receipt.length },
     })
+    await heldReply(telegram.sent, telegram.sent.length + 1)
     assert.equal(telegram.sent.at(-1)!.body.text, 'Files cannot be received on this bot’s plan.')
     assert.lengthOf(telegram.fetched, before)
   })
@@ -698,6 +719,7 @@ test.group('Messaging channels: files and voice notes', (group) => {
       callbackUrl,
       whatsapp.message(from, { mediaId: '1001', type: 'image', caption: 'receipt' })
     )
+    await heldReply(whatsapp.sent, whatsapp.sent.length + 1)
     assert.deepEqual(whatsapp.fetched, ['lookup:1001', 'download:1001'])
     assert.equal(whatsapp.sent.at(-1)!.body.text.body, 'Tell us more.')
 
@@ -705,6 +727,7 @@ test.group('Messaging channels: files and voice notes', (group) => {
       callbackUrl,
       whatsapp.message(from, { mediaId: '1002', type: 'audio', voice: true })
     )
+    await heldReply(whatsapp.sent, whatsapp.sent.length + 1)
     const bye = String(whatsapp.sent.at(-1)!.body.text.body)
     const urls = bye.match(/https?:\/\/\S+/g) ?? []
     assert.lengthOf(urls, 2)

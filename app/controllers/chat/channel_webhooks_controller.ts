@@ -3,19 +3,17 @@ import logger from '@adonisjs/core/services/logger'
 import BotChannel from '#models/bot_channel'
 import { channelSecrets } from '#actions/bots/bot_channels'
 import { runtimePlanOf } from '#services/capabilities'
-import { logChannelError, receiveChannelMessage } from '#services/channels/conversation'
-import { outgoingOf } from '#services/channels/outgoing'
+import { receiveChannelMessage } from '#services/channels/conversation'
+import { sendChannelReply } from '#services/channels/replies'
 import {
   TELEGRAM_SECRET_HEADER,
   call,
   incomingOfUpdate,
   sameSecret,
-  sendTelegram,
   type TelegramSecrets,
 } from '#services/channels/telegram'
 import {
   incomingOfPayload,
-  sendWhatsApp,
   validSignature,
   type WhatsAppSecrets,
 } from '#services/channels/whatsapp'
@@ -24,7 +22,8 @@ import Bot from '#models/bot'
 /**
  * The platforms' calls to a bot's channel (docs/channels.md). The turn runs within the
  * call, so its messages are sent before the answer; a turn that fails answers 500 with its
- * delivery forgotten, so the platform's retry takes it again.
+ * delivery forgotten, so the platform's retry takes it again. Files sent at once are held
+ * and answered together by a job ("Several files at once").
  */
 export default class ChannelWebhooksController {
   private async channel(id: string, channel: 'telegram' | 'whatsapp') {
@@ -49,12 +48,7 @@ export default class ChannelWebhooksController {
     }
     const outcome = await receiveChannelMessage(record, incoming)
     if (outcome.kind !== 'reply') return response.ok({ ok: true, [outcome.kind]: true })
-    try {
-      await sendTelegram(secrets, incoming.chatId, outgoingOf(outcome.reply, 'telegram'))
-    } catch (error) {
-      // The turn is written: sending again on a retry would repeat it, so it is logged.
-      await logChannelError(outcome.resultId, (error as Error).message)
-    }
+    await sendChannelReply(record, incoming.chatId, outcome)
     return response.ok({ ok: true })
   }
 
@@ -94,11 +88,7 @@ export default class ChannelWebhooksController {
     for (const message of messages) {
       const outcome = await receiveChannelMessage(record, message)
       if (outcome.kind !== 'reply') continue
-      try {
-        await sendWhatsApp(secrets, message.contactId, outgoingOf(outcome.reply, 'whatsapp'))
-      } catch (error) {
-        await logChannelError(outcome.resultId, (error as Error).message)
-      }
+      await sendChannelReply(record, message.contactId, outcome)
     }
     return response.ok({ ok: true })
   }

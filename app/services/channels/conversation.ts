@@ -18,7 +18,8 @@ import type { EngineBot } from '#engine/bot/ports'
 import { resolveSettings, type ChannelSettings, type ConditionContent } from '#shared/bot/types'
 import type { ChatMessage, ChatReply } from '#shared/chat/types'
 import type { EngineVariable } from '#engine/bot/state'
-import { answerWithMedia, type IncomingMedia } from './media.js'
+import { answerWithMedia, takesFile, type IncomingMedia } from './media.js'
+import { albumTaken, hasHeldMessages, holdMessage, pruneHeldMessages } from './held_messages.js'
 
 /**
  * One incoming message of a messaging channel through the same chat engine as the web
@@ -37,11 +38,17 @@ export interface IncomingMessage {
   text: string
   /** A file or a voice note sent with the message. */
   media?: IncomingMedia
+  /** Files sent at once, answering the question together (held messages, held_messages.ts). */
+  files?: IncomingMedia[]
+  /** Telegram's media_group_id: the messages of one album. */
+  groupId?: string
 }
 
 export type ChannelOutcome =
   | { kind: 'duplicate' }
   | { kind: 'ignored'; reason: string }
+  /** Held with the contact's other files for a moment; a job answers them together. */
+  | { kind: 'held' }
   | { kind: 'reply'; reply: ChatReply; resultId?: string }
 
 export const CHANNEL_LABELS: Record<ChannelName, string> = {
@@ -95,6 +102,8 @@ export async function pruneChannelDeliveries(at = new Date()) {
     db.connection().dialect.dateTimeFormat
   )
   const deleted = await db.from('channel_deliveries').where('created_at', '<', cutoff).delete()
+  // Held messages answered long ago go with them.
+  await pruneHeldMessages(at.getTime() - 3 * 86_400_000)
   return Number(Array.isArray(deleted) ? deleted[0] : deleted) || 0
 }
 
@@ -193,7 +202,7 @@ export async function receiveChannelMessage(
 ): Promise<ChannelOutcome> {
   if (!(await claimDelivery(channel.id, message.deliveryId))) return { kind: 'duplicate' }
   try {
-    return await takeTurn(channel, message)
+    return (await heldOutcome(channel, message)) ?? (await takeTurn(channel, message))
   } catch (error) {
     // No turn was written: the platform's retry must be able to take it.
     await forgetDelivery(channel.id, message.deliveryId)
@@ -201,16 +210,11 @@ export async function receiveChannelMessage(
   }
 }
 
-async function takeTurn(channel: BotChannel, message: IncomingMessage): Promise<ChannelOutcome> {
-  const entry = await publishedBotById(channel.botId)
-  if (!entry || entry.isArchived) return { kind: 'ignored', reason: 'The bot is not published' }
-  const settings = channelSettingsOf(entry.bot, channel.channel)
-  if (!settings.isEnabled) return { kind: 'ignored', reason: 'The channel is disabled' }
-  const ports = await publishedEnginePorts()
-
+/** The contact's session when it awaits an answer (not ended, not expired). */
+async function liveSessionOf(channel: BotChannel, contactId: string) {
   const contactRow = await db
     .from('channel_contacts')
-    .where({ channel_id: channel.id, contact_id: message.contactId })
+    .where({ channel_id: channel.id, contact_id: contactId })
     .select('session_id')
     .first()
   const session = contactRow ? await readSession(contactRow.session_id) : null
@@ -219,12 +223,54 @@ async function takeTurn(channel: BotChannel, message: IncomingMessage): Promise<
     session.state.awaiting &&
     !session.state.isPreview &&
     (!session.expiresAt || session.expiresAt.getTime() > Date.now())
+  return live ? session : null
+}
 
-  if (session && live) {
+/**
+ * Files a contact sends at once arrive as separate messages (a Telegram album, a burst of
+ * WhatsApp files): a file for a question that takes files is held for a moment with the
+ * ones that follow, and a job answers the question once with all of them (docs/channels.md,
+ * "Several files at once"). A message arriving while some are held waits behind them, so
+ * the contact's messages are taken in order. Null: the message is answered now.
+ */
+async function heldOutcome(
+  channel: BotChannel,
+  message: IncomingMessage
+): Promise<ChannelOutcome | null> {
+  if (message.groupId && (await albumTaken(channel.id, message.contactId, message.groupId))) {
+    // The album was answered already: a late part must not answer the next question.
+    return { kind: 'ignored', reason: 'A part of an album already answered' }
+  }
+  if (!(await hasHeldMessages(channel.id, message.contactId))) {
+    if (!message.media) return null
+    const session = await liveSessionOf(channel, message.contactId)
+    if (!session || !(await takesFile(session.state, message.media.kind))) return null
+  }
+  await holdMessage(channel.id, message)
+  return { kind: 'held' }
+}
+
+/**
+ * One turn of the contact's conversation: the delivery is already taken (a held message's
+ * job calls it with the files sent together).
+ */
+export async function takeTurn(
+  channel: BotChannel,
+  message: IncomingMessage
+): Promise<ChannelOutcome> {
+  const entry = await publishedBotById(channel.botId)
+  if (!entry || entry.isArchived) return { kind: 'ignored', reason: 'The bot is not published' }
+  const settings = channelSettingsOf(entry.bot, channel.channel)
+  if (!settings.isEnabled) return { kind: 'ignored', reason: 'The channel is disabled' }
+  const ports = await publishedEnginePorts()
+
+  const session = await liveSessionOf(channel, message.contactId)
+  if (session) {
     const head = session.state.botsQueue[0]
     const headBot = head ? (await publishedBotById(head.botId))?.bot : undefined
     if (headBot) {
-      const files = message.media ? await answerWithMedia(session.state, message.media) : null
+      const parts = message.files ?? (message.media ? [message.media] : [])
+      const files = parts.length > 0 ? await answerWithMedia(session.state, parts) : null
       if (files?.kind === 'refused') {
         // The question stays asked: the contact may send a smaller file or type instead.
         return { kind: 'reply', reply: { messages: [noticeOf(files.message)] } }

@@ -7,6 +7,7 @@ import { readBodyWithin } from '#services/limited_body'
 import { runtimePlanOf } from '#services/capabilities'
 import { pluginRegistry } from '#services/plugin_registry'
 import type { SessionState } from '#engine/bot/state'
+import type { PluginDeclaration } from '#plugins/define_plugin'
 
 /**
  * Files and voice notes a contact sends on a channel (docs/channels.md, "Files and voice
@@ -26,6 +27,8 @@ export interface DownloadedMedia {
 
 export interface IncomingMedia {
   kind: MediaKind
+  /** The platform's id of the file (Telegram's file_id, WhatsApp's media id). */
+  id: string
   /** The size the platform announces before the download, when it does. */
   size?: number
   fileName?: string
@@ -71,43 +74,65 @@ function fileNameOf(media: IncomingMedia, downloaded: DownloadedMedia) {
   return `${media.kind}.${EXTENSIONS[type] ?? 'bin'}`
 }
 
+type Takes = NonNullable<ReturnType<NonNullable<PluginDeclaration['receivesFiles']>>>
+
+/** How the awaited question takes a file of this kind, or null when it takes none. */
+export async function takesFile(state: SessionState, kind: MediaKind): Promise<Takes | null> {
+  const awaiting = state.awaiting
+  if (!awaiting || awaiting.kind !== 'input' || !state.botsQueue[0]) return null
+  const input = awaiting.input
+  const plugin = input ? (await pluginRegistry()).get(input.type) : undefined
+  return (input && plugin?.receivesFiles?.(input.options ?? {}, kind)) || null
+}
+
 /**
- * Null when the awaited question takes no file (the message goes on as its caption, and
- * the question's retry message answers an empty one).
+ * The files of one message, or of several sent at once (docs/channels.md, "Several files
+ * at once"): all of them when the question takes several, the first it takes otherwise.
+ * Null when the awaited question takes none of them (the message goes on as its caption,
+ * and the question's retry message answers an empty one). One refused file refuses the
+ * answer: the question stays asked and the contact sends again.
  */
 export async function answerWithMedia(
   state: SessionState,
-  media: IncomingMedia
+  media: IncomingMedia | IncomingMedia[]
 ): Promise<MediaAnswer | null> {
-  const awaiting = state.awaiting
   const head = state.botsQueue[0]
-  if (!awaiting || awaiting.kind !== 'input' || !head) return null
-  const input = awaiting.input
-  const plugin = input ? (await pluginRegistry()).get(input.type) : undefined
-  const takes = input && plugin?.receivesFiles?.(input.options ?? {}, media.kind)
-  if (!takes) return null
+  const taken: [IncomingMedia, Takes][] = []
+  for (const part of Array.isArray(media) ? media : [media]) {
+    const takes = await takesFile(state, part.kind)
+    if (!takes) continue
+    taken.push([part, takes])
+    if (!takes.multiple) break
+  }
+  if (!head || taken.length === 0) return null
   // Receiving files is the file upload feature of the plans, as on the web.
   if (!(await runtimePlanOf(head.workspaceId)).features.fileUpload) {
     return { kind: 'refused', message: MEDIA_NOT_ACCEPTED }
   }
-  const limitMb = takes.sizeLimitMb ?? DEFAULT_FILE_LIMIT_MB
-  const maxBytes = limitMb * 1024 * 1024
-  if (media.size !== undefined && media.size > maxBytes) {
-    return { kind: 'refused', message: tooLargeMessage(limitMb) }
-  }
-  let downloaded: DownloadedMedia
-  try {
-    downloaded = await media.download(maxBytes)
-  } catch (error) {
-    if (error instanceof MediaTooLarge)
+  const urls: string[] = []
+  for (const [part, takes] of taken) {
+    const limitMb = takes.sizeLimitMb ?? DEFAULT_FILE_LIMIT_MB
+    if (part.size !== undefined && part.size > limitMb * 1024 * 1024) {
       return { kind: 'refused', message: tooLargeMessage(limitMb) }
-    // Failing the turn would have the platform retry a download that fails again.
-    logger.warn({ err: error }, 'A channel file could not be downloaded')
-    return { kind: 'refused', message: DOWNLOAD_FAILED }
+    }
   }
-  const key = chatFileKey(head, takes.visibility, `${newId()}-${fileNameOf(media, downloaded)}`)
-  const path = await putFile(key, downloaded.bytes, { contentType: downloaded.contentType })
-  return { kind: 'files', urls: [`${appUrl}${path}`], filesOnly: takes.filesOnly === true }
+  for (const [part, takes] of taken) {
+    const limitMb = takes.sizeLimitMb ?? DEFAULT_FILE_LIMIT_MB
+    let downloaded: DownloadedMedia
+    try {
+      downloaded = await part.download(limitMb * 1024 * 1024)
+    } catch (error) {
+      if (error instanceof MediaTooLarge)
+        return { kind: 'refused', message: tooLargeMessage(limitMb) }
+      // Failing the turn would have the platform retry a download that fails again.
+      logger.warn({ err: error }, 'A channel file could not be downloaded')
+      return { kind: 'refused', message: DOWNLOAD_FAILED }
+    }
+    const key = chatFileKey(head, takes.visibility, `${newId()}-${fileNameOf(part, downloaded)}`)
+    const path = await putFile(key, downloaded.bytes, { contentType: downloaded.contentType })
+    urls.push(`${appUrl}${path}`)
+  }
+  return { kind: 'files', urls, filesOnly: taken[0][1].filesOnly === true }
 }
 
 /** Reads a download within maxBytes (the announced length first, then what arrives). */

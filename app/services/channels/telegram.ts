@@ -101,6 +101,7 @@ function mediaOf(
   const size = Number(file.file_size) || undefined
   return {
     kind,
+    id: String(file.file_id),
     size,
     fileName: typeof file.file_name === 'string' ? file.file_name : undefined,
     mimeType: typeof file.mime_type === 'string' ? file.mime_type : undefined,
@@ -163,6 +164,8 @@ export function incomingOfUpdate(
       contact: { name: nameOf(message.from) },
       text,
       media: secrets ? mediaOf(message, secrets) : undefined,
+      // The parts of an album share it (docs/channels.md, "Several files at once").
+      groupId: message.media_group_id ? String(message.media_group_id) : undefined,
     }
   }
   const query = update.callback_query

@@ -67,6 +67,7 @@ function mediaOf(message: any, secrets: WhatsAppSecrets): IncomingMedia | undefi
   return {
     // A voice note is an audio message marked voice.
     kind: kind === 'audio' && media.voice ? 'voice' : kind,
+    id: String(media.id),
     fileName: typeof media.filename === 'string' ? media.filename : undefined,
     mimeType: typeof media.mime_type === 'string' ? media.mime_type : undefined,
     download: (maxBytes) => downloadWhatsAppMedia(secrets, String(media.id), maxBytes),
