@@ -291,12 +291,20 @@ test.group('Editors: autosave, history, test runs', (group) => {
 
     // Node by node: the wait parks while the nodes after it have not run...
     await node(page, 'hook', 'success').waitFor({ timeout: 10_000 })
-    await node(page, 'pause', 'waiting').waitFor({ timeout: 10_000 })
-    assert.isNull(
-      await page
-        .locator('[data-testid="workflow-node"][data-node-id="calc"]')
-        .getAttribute('data-run-status')
+    // One look at the canvas (not two, which a loaded machine can let 2 s apart): while the
+    // wait shows waiting, the node after it has no status yet.
+    const calcWhileWaiting = await page.waitForFunction(
+      () => {
+        const status = (id: string) =>
+          document
+            .querySelector(`[data-testid="workflow-node"][data-node-id="${id}"]`)
+            ?.getAttribute('data-run-status') ?? null
+        return status('pause') === 'waiting' ? { calc: status('calc') } : false
+      },
+      undefined,
+      { timeout: 10_000, polling: 'raf' }
     )
+    assert.deepEqual(await calcWhileWaiting.jsonValue(), { calc: null })
     // ...then the run goes on to the end.
     await node(page, 'calc', 'success').waitFor({ timeout: 10_000 })
     await node(page, 'mail', 'success').waitFor({ timeout: 10_000 })

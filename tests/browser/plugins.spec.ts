@@ -64,7 +64,7 @@ test.group('Credentials and the block marketplace in the browser', (group) => {
     // A plugin on by default on FREE (file input is not: FREE has no fileUpload feature).
     const row = page.getByTestId('plugin-row').filter({ hasText: 'rating input' })
     await row.getByTestId('plugin-switch-FREE').click()
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 300; i++) {
       if (await PluginPlanSetting.findBy('plugin_id', 'rating input')) break
       await new Promise((r) => setTimeout(r, 100))
     }
