@@ -144,9 +144,8 @@ export async function receivePluginCallback(
   const callbacks = await (
     await pluginRegistry()
   ).exportOf<PluginCallbacks>(session.pluginId, 'callbacks')
-  const handler = callbacks && Object.hasOwn(callbacks, params.callback)
-    ? callbacks[params.callback]
-    : undefined
+  const handler =
+    callbacks && Object.hasOwn(callbacks, params.callback) ? callbacks[params.callback] : undefined
   if (!handler) return { status: 404 }
 
   const answer = await handler({

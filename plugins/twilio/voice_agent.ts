@@ -216,12 +216,10 @@ async function nextLine(
   const credentials = await context.credentialsOf(state.aiCredentialsId)
   const messages: ChatMessage[] = [
     { role: 'system', content: state.systemPrompt },
-    ...state.transcript.map(
-      (line): ChatMessage => ({
-        role: line.role === 'caller' ? 'user' : 'assistant',
-        content: line.text,
-      })
-    ),
+    ...state.transcript.map((line): ChatMessage => ({
+      role: line.role === 'caller' ? 'user' : 'assistant',
+      content: line.text,
+    })),
   ]
   await context.ai.ensureCredits()
   const completion = await createChatCompletion(
@@ -317,7 +315,8 @@ export const aiVoiceCall: SurfaceRunner<typeof plugin, 'AI voice call'> = async 
   const to = options.to?.trim() ?? ''
   const from = options.from?.trim() || credentials.phoneNumber?.trim() || ''
   if (!E164.test(to)) throw new Error(`Twilio: "${to}" is not a phone number (+14155550123)`)
-  if (!E164.test(from)) throw new Error("Twilio: no valid sender: set From or the account's phone number")
+  if (!E164.test(from))
+    throw new Error("Twilio: no valid sender: set From or the account's phone number")
   // The session belongs to the workspace whose credentials it reads back at each turn.
   if (!workspaceId) throw new Error('Twilio: an AI voice call runs in a workspace')
   const state = voiceAgentState(options, { to, from })
