@@ -2,7 +2,7 @@ import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { jsonText } from '#models/json_text'
 
-/** A plugin's conversation with a service calling back (docs/plugins.md, "Plugin sessions"). */
+/** A plugin's conversation with a service calling back (docs/plugins.md, "Sessions called back by a service"). */
 export default class PluginSession extends BaseModel {
   static selfAssignPrimaryKey = true
 

@@ -27,9 +27,7 @@ test.group('Twilio request signature', () => {
     assert.isTrue(isValidTwilioSignature(TOKEN, URL, PARAMS, DOCUMENTED))
   })
 
-  test('refuses another token, URL, parameter value, a missing or cut signature', ({
-    assert,
-  }) => {
+  test('refuses another token, URL, parameter value, a missing or cut signature', ({ assert }) => {
     assert.isFalse(isValidTwilioSignature('54321', URL, PARAMS, DOCUMENTED))
     assert.isFalse(
       isValidTwilioSignature(TOKEN, 'https://mycompany.com/myapp.php', PARAMS, DOCUMENTED)
