@@ -6,7 +6,9 @@ import AiUsage from '#models/ai_usage'
 import PluginSession from '#models/plugin_session'
 import WorkflowRun from '#models/workflow_run'
 import WorkflowRunNode from '#models/workflow_run_node'
+import { DateTime } from 'luxon'
 import { newId } from '#services/ids'
+import { prunePluginSessions } from '#services/plugin_session_retention'
 import { createRun, executeRun } from '#services/workflows/run_workflow'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 import { storeCredential } from '#tests/helpers'
@@ -386,6 +388,31 @@ test.group('Twilio AI voice call', () => {
         .count('* as n')
         .then((r) => Number(r[0].$extras.n)),
       0
+    )
+  })
+
+  test('sessions a day past their expiry are deleted; live ones stay', async ({ assert }) => {
+    const { workspaceId } = await publishedWorkflow([{ id: 'trigger', type: 'manual-trigger' }])
+    const row = (id: string, expiresAt: DateTime) =>
+      PluginSession.create({
+        id,
+        pluginId: 'twilio',
+        workspaceId,
+        ownerId: null,
+        runId: null,
+        nodeId: null,
+        status: 'open',
+        state: {},
+        expiresAt,
+      })
+    await row(`old${newId()}`, DateTime.now().minus({ days: 2 }))
+    const recent = await row(`recent${newId()}`, DateTime.now().minus({ hours: 2 }))
+    const live = await row(`live${newId()}`, DateTime.now().plus({ hours: 1 }))
+    assert.isAtLeast(await prunePluginSessions(), 1)
+    const left = await PluginSession.query().where('workspaceId', workspaceId)
+    assert.sameMembers(
+      left.map((session) => session.id),
+      [recent.id, live.id]
     )
   })
 })
