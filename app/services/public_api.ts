@@ -13,6 +13,8 @@ export const PUBLIC_API: readonly RegExp[] = [
   /^\/api\/v1\/workflows\/[^/]+\/events\//,
   // Messaging channels of bots: Telegram and Meta call them (checked per channel).
   /^\/api\/v1\/channels\//,
+  // Plugin sessions: a service calls them back (a voice call's turns; the plugin checks them).
+  /^\/api\/v1\/plugins\/[^/]+\/sessions\//,
   // Stripe's events; their signature is checked (app/actions/billing/handle_stripe_event.ts).
   /^\/api\/stripe\/webhook$/,
   /^\/api\/v1\/typebots\/[^/]+\/blocks\/[^/]+\/results\/[^/]+\/executeWebhook/,

@@ -16,6 +16,20 @@ export const VOICE_DEFAULTS = {
   questionTimeout: 10,
 } as const
 
+/** The AI voice agent's defaults (docs/spec/03-integrations.md, "Limits and defaults"). */
+export const VOICE_AGENT_DEFAULTS = {
+  /** The most tokens of one answer of the model: a spoken answer stays short. */
+  maxTokens: 150,
+  /** Answers of the model before the call ends. */
+  maxConversationTurns: 10,
+  systemPrompt: 'You are a helpful AI assistant.',
+  model: 'gpt-4o-mini',
+  greeting: 'Hello! How can I help you today?',
+  noAnswer: 'Sorry, I did not hear you. Could you say that again?',
+  farewell: 'Thank you for calling. Goodbye!',
+  endPhrases: 'goodbye, bye',
+} as const
+
 const E164 = '^\\+[1-9]\\d{6,14}$'
 const phone = (label: string, required: boolean, helperText?: string) =>
   field.string({
@@ -28,15 +42,54 @@ const phone = (label: string, required: boolean, helperText?: string) =>
     ...(helperText ? { helperText } : {}),
   })
 
+/** How the call sounds and waits: shared by both call actions. */
+const voiceFields = () => ({
+  language: field.string({
+    label: 'Language',
+    defaultValue: VOICE_DEFAULTS.language,
+    placeholder: 'en-US',
+  }),
+  voice: field.string({
+    label: 'Voice',
+    defaultValue: VOICE_DEFAULTS.voice,
+    helperText: 'alice, man, woman, or a Polly./Google. voice name.',
+  }),
+  timeout: field.number({
+    label: 'Longest call (minutes)',
+    min: 1,
+    max: 240,
+    defaultValue: VOICE_DEFAULTS.timeout,
+  }),
+  questionTimeout: field.number({
+    label: 'Wait for an answer (seconds)',
+    min: 1,
+    max: 60,
+    defaultValue: VOICE_DEFAULTS.questionTimeout,
+  }),
+  pauseDetection: field.number({
+    label: 'Silence that ends an answer (seconds)',
+    min: 1,
+    max: 10,
+    defaultValue: VOICE_DEFAULTS.pauseDetection,
+  }),
+  retries: field.number({
+    label: 'Ask again when unanswered',
+    min: 0,
+    max: 10,
+    defaultValue: VOICE_DEFAULTS.retries,
+  }),
+})
+
 /**
- * Twilio actions of a workflow: send an SMS, or place a voice call that says a message and
- * records the caller's spoken answer, through Twilio's REST API (2010-04-01, Basic auth
- * with the account SID and auth token).
+ * Twilio actions of a workflow: send an SMS, place a voice call that says a message and
+ * records the caller's spoken answer, or place a call where an AI model talks with the
+ * caller turn by turn, through Twilio's REST API (2010-04-01, Basic auth with the account
+ * SID and auth token). The AI call's turns: voice_agent.ts (README.md).
  */
 export default definePlugin({
   id: 'twilio',
   name: 'Twilio',
-  description: 'Send SMS and place voice calls with Twilio',
+  description: 'Send SMS and place voice calls, with an AI agent if you like, through Twilio',
   category: 'action',
   scope: 'workspace',
   icon: 'phone',
@@ -93,40 +146,7 @@ export default definePlugin({
           allowVariables: true,
           required: true,
         }),
-        language: field.string({
-          label: 'Language',
-          defaultValue: VOICE_DEFAULTS.language,
-          placeholder: 'en-US',
-        }),
-        voice: field.string({
-          label: 'Voice',
-          defaultValue: VOICE_DEFAULTS.voice,
-          helperText: 'alice, man, woman, or a Polly./Google. voice name.',
-        }),
-        timeout: field.number({
-          label: 'Longest call (minutes)',
-          min: 1,
-          max: 240,
-          defaultValue: VOICE_DEFAULTS.timeout,
-        }),
-        questionTimeout: field.number({
-          label: 'Wait for an answer (seconds)',
-          min: 1,
-          max: 60,
-          defaultValue: VOICE_DEFAULTS.questionTimeout,
-        }),
-        pauseDetection: field.number({
-          label: 'Silence that ends an answer (seconds)',
-          min: 1,
-          max: 10,
-          defaultValue: VOICE_DEFAULTS.pauseDetection,
-        }),
-        retries: field.number({
-          label: 'Ask again when unanswered',
-          min: 0,
-          max: 10,
-          defaultValue: VOICE_DEFAULTS.retries,
-        }),
+        ...voiceFields(),
         answerUrl: field.string({
           label: 'Send the answer to',
           placeholder: 'https://…',
@@ -134,6 +154,66 @@ export default definePlugin({
           helperText:
             "Twilio posts the caller's transcribed answer (SpeechResult) here, e.g. a workflow's webhook URL.",
         }),
+      },
+    },
+    'AI voice call': {
+      label: 'AI voice call',
+      options: {
+        to: phone('To', true),
+        from: phone('From', false, "The account's phone number when empty."),
+        greeting: field.string({
+          label: 'Greeting',
+          multiline: true,
+          allowVariables: true,
+          required: true,
+          defaultValue: VOICE_AGENT_DEFAULTS.greeting,
+        }),
+        aiCredentialsId: field.credentials({
+          label: 'AI account',
+          credentialType: 'openai',
+          required: true,
+          helperText: 'An OpenAI (or OpenAI-compatible) account answers the caller.',
+        }),
+        model: field.string({
+          label: 'Model',
+          defaultValue: VOICE_AGENT_DEFAULTS.model,
+          allowVariables: true,
+        }),
+        systemPrompt: field.string({
+          label: 'System prompt',
+          multiline: true,
+          allowVariables: true,
+          defaultValue: VOICE_AGENT_DEFAULTS.systemPrompt,
+        }),
+        maxTokens: field.number({
+          label: 'Max tokens per answer',
+          min: 1,
+          max: 4096,
+          defaultValue: VOICE_AGENT_DEFAULTS.maxTokens,
+        }),
+        maxConversationTurns: field.number({
+          label: 'Max conversation turns',
+          min: 1,
+          max: 100,
+          defaultValue: VOICE_AGENT_DEFAULTS.maxConversationTurns,
+          helperText: 'The call ends after this many answers of the AI.',
+        }),
+        endPhrases: field.string({
+          label: 'Words that end the call',
+          defaultValue: VOICE_AGENT_DEFAULTS.endPhrases,
+          helperText: 'Comma-separated: the call ends when the caller says one of them.',
+        }),
+        noAnswerMessage: field.string({
+          label: 'When the caller is silent',
+          allowVariables: true,
+          defaultValue: VOICE_AGENT_DEFAULTS.noAnswer,
+        }),
+        farewell: field.string({
+          label: 'Farewell',
+          allowVariables: true,
+          defaultValue: VOICE_AGENT_DEFAULTS.farewell,
+        }),
+        ...voiceFields(),
       },
     },
   },

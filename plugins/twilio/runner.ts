@@ -2,6 +2,8 @@ import type { Runner } from '#sdk/plugin'
 import { callTwilio, type TwilioCredentials } from './api.js'
 import { VOICE_DEFAULTS } from './index.js'
 import type plugin from './index.js'
+import { bounded, escapeXml } from './twiml.js'
+import { aiVoiceCall, voiceAgentCallbacks } from './voice_agent.js'
 
 interface TwilioResource {
   sid: string
@@ -19,18 +21,6 @@ function numbers(options: { to?: string; from?: string }, credentials: TwilioCre
   if (!from) throw new Error("Twilio: no sender: set From or the account's phone number")
   if (!E164.test(from)) throw new Error(`Twilio: "${from}" is not a phone number (+14155550123)`)
   return { To: to, From: from }
-}
-
-const escapeXml = (text: string) =>
-  text.replace(
-    /[<>&'"]/g,
-    (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!
-  )
-
-/** Seconds or a count from a number option, its default when unset, within bounds. */
-function bounded(value: unknown, fallback: number, min: number, max: number) {
-  const number = Number(value ?? fallback)
-  return Math.min(Math.max(Number.isFinite(number) ? Math.round(number) : fallback, min), max)
 }
 
 /**
@@ -116,4 +106,8 @@ const makeCall: Runner<typeof plugin, 'Make a call'> = async ({
 export default {
   'Send SMS': sendSms,
   'Make a call': makeCall,
+  'AI voice call': aiVoiceCall,
 }
+
+/** Twilio's calls back during an AI voice call (#sdk/sessions, docs/plugins.md). */
+export const callbacks = voiceAgentCallbacks

@@ -13,6 +13,7 @@ import {
   type RunOutcome,
 } from './run_workflow.js'
 import { leaseState, RECLAIM_EVERY_MS, reclaimExpired } from './run_leases.js'
+import { prunePluginSessions } from '#services/plugin_session_retention'
 
 /**
  * The queue jobs of workflow runs. Register this module with registerJobModules (a
@@ -162,7 +163,7 @@ export const sweepJob = defineJob<Record<string, never>>({
 export const pruneJob = defineJob<Record<string, never>>({
   name: 'workflow.prune',
   concurrency: 1,
-  handler: async () => ({ deleted: await pruneRuns() }),
+  handler: async () => ({ deleted: await pruneRuns(), sessions: await prunePluginSessions() }),
 })
 
 /**
