@@ -153,7 +153,8 @@ export async function dropPgvector(client: RawRunner) {
     )
   )
   for (const { indexname: name } of indexes) {
-    if (/^knowledge_chunks_hnsw_\d+$/.test(name)) await client.rawQuery(`drop index if exists ${name}`)
+    if (/^knowledge_chunks_hnsw_\d+$/.test(name))
+      await client.rawQuery(`drop index if exists ${name}`)
   }
   await client.rawQuery(`alter table knowledge_chunks drop column if exists ${PGVECTOR_COLUMN}`)
 }

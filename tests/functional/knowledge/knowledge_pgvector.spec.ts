@@ -20,9 +20,8 @@ import { knowledgeOwner, waitForSource } from '#tests/functional/knowledge/helpe
  */
 const onPostgres = process.env.DB_CONNECTION === 'pg'
 const extensionAvailable = onPostgres
-  ? (
-      await db.rawQuery(`select 1 as found from pg_available_extensions where name = 'vector'`)
-    ).rows.length > 0
+  ? (await db.rawQuery(`select 1 as found from pg_available_extensions where name = 'vector'`)).rows
+      .length > 0
   : false
 const skipReason = onPostgres
   ? 'the vector extension is not installed on this PostgreSQL server'
@@ -61,7 +60,10 @@ async function storeWith(name: string, credentialsId: string, owner: any, conten
 
 /** The store's exact nearest chunks by cosine over the stored blobs, best first. */
 async function exactNeighbours(store: KnowledgeStore, query: number[]) {
-  const rows = await db.from('knowledge_chunks').where('store_id', store.id).select('id', 'embedding')
+  const rows = await db
+    .from('knowledge_chunks')
+    .where('store_id', store.id)
+    .select('id', 'embedding')
   return rows
     .map((row) => ({ id: Number(row.id), score: cosine(query, fromBlob(row.embedding)!) }))
     .sort((a, b) => b.score - a.score || a.id - b.id)
@@ -114,7 +116,12 @@ test.group('Knowledge search with pgvector', (group) => {
   }) => {
     const store = await storeWith('Harbour', credentialsId, owner, texts(60, 11))
     // Another store whose chunks are all closer to the query: none may leak into the results.
-    await storeWith('Elsewhere', credentialsId, owner, texts(60, 5).map(() => 'car dog car dog'))
+    await storeWith(
+      'Elsewhere',
+      credentialsId,
+      owner,
+      texts(60, 5).map(() => 'car dog car dog')
+    )
     // No chunk has these words: the hits are the vector half alone, in its order.
     const query = 'automobile puppy'
     const queryVector = standInEmbedding(query, DIMENSIONS)
@@ -148,7 +155,12 @@ test.group('Knowledge search with pgvector', (group) => {
     assert,
   }) => {
     const store = await storeWith('Indexed', credentialsId, owner, texts(40, 23))
-    await storeWith('Crowd', credentialsId, owner, texts(200, 3).map(() => 'car dog'))
+    await storeWith(
+      'Crowd',
+      credentialsId,
+      owner,
+      texts(200, 3).map(() => 'car dog')
+    )
     const queryVector = standInEmbedding('car dog', DIMENSIONS)
     const expected = await exactNeighbours(store, queryVector)
     const { sql, bindings } = pgvectorQueryOf(store.id, queryVector, 10)
