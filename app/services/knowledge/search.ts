@@ -14,8 +14,9 @@ import {
 /**
  * Search in a store (docs/knowledge.md): keywords always (FTS5 BM25 on SQLite, tsvector on
  * PostgreSQL, FULLTEXT on MySQL/MariaDB), fused with vector similarity by reciprocal rank
- * when the store embeds (a KNN query on sqlite-vec's vec0 index on SQLite, cosine over vectors
- * cached in the process elsewhere).
+ * when the store embeds (a KNN query on sqlite-vec's vec0 index on SQLite or on pgvector's
+ * HNSW index on PostgreSQL with the extension, cosine over vectors cached in the process
+ * elsewhere).
  */
 
 type Dialect = 'sqlite' | 'postgres' | 'mysql'
