@@ -102,8 +102,11 @@ async function keywordRanks(storeId: string, terms: string[], limit: number): Pr
   if (dialect === 'postgres') {
     const rows = rowsOf(
       await db.rawQuery(
-        // content_tsv is stored (migration 0070): ranking reads it, parsing no chunk again.
-        `select id, ts_rank_cd(content_tsv, q) as score
+        // content_tsv is stored (migration 0070) and kept in the row (0091): ranking reads it
+        // without parsing or fetching from TOAST. ts_rank, not ts_rank_cd: the words' weights
+        // are what an OR query ranks by, and the cover density cost 3x the time on the
+        // queries that match a whole store (docs/benchmarks/knowledge.md).
+        `select id, ts_rank(content_tsv, q) as score
          from knowledge_chunks, to_tsquery('english', ?) q
          where store_id = ? and content_tsv @@ q
          order by score desc, id limit ?`,
