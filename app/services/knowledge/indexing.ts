@@ -12,7 +12,8 @@ import { chunkText } from './chunking.js'
 import { embedderOf } from './embeddings.js'
 import { pineconeSink, type ChunkSink } from './store_backend.js'
 import { toBlob } from './vectors.js'
-import { ensureVectorIndex } from './search.js'
+import { ensureVectorIndex, usesPgvector } from './search.js'
+import { PGVECTOR_COLUMN, toVectorLiteral } from './pgvector.js'
 import { stamp } from '#services/workflows/run_leases'
 
 /**
@@ -230,6 +231,9 @@ export async function indexSource(
         // Before the insert: the index's trigger copies the vectors as they are written.
         if (vectors.length > 0) await ensureVectorIndex(vectors[0].length)
       }
+      // On PostgreSQL with pgvector the vector is written to its column too (no trigger
+      // can read the float32 blob there; docs/knowledge.md, "Vector index on PostgreSQL").
+      const pgvector = vectors !== null && (await usesPgvector())
       await db.table('knowledge_chunks').multiInsert(
         part.map((content, index) => ({
           store_id: store.id,
@@ -237,6 +241,7 @@ export async function indexSource(
           position: start + index,
           content,
           embedding: vectors ? toBlob(vectors[index]) : null,
+          ...(pgvector ? { [PGVECTOR_COLUMN]: toVectorLiteral(vectors![index]) } : {}),
         }))
       )
       const done = Math.min(chunks.length, start + part.length)

@@ -3,12 +3,20 @@ import type KnowledgeStore from '#models/knowledge_store'
 import type { KnowledgeHit, KnowledgeSearchResult, SearchCapabilities } from '#shared/knowledge'
 import { embedderOf, type StoreEmbedder } from './embeddings.js'
 import { createVectorTable, fromBlob, toBlob, vectorTableOf } from './vectors.js'
+import {
+  createPgvectorIndex,
+  hasPgvectorColumn,
+  PGVECTOR_COLUMN,
+  pgvectorCastOf,
+  toVectorLiteral,
+} from './pgvector.js'
 
 /**
  * Search in a store (docs/knowledge.md): keywords always (FTS5 BM25 on SQLite, tsvector on
  * PostgreSQL, FULLTEXT on MySQL/MariaDB), fused with vector similarity by reciprocal rank
- * when the store embeds (a KNN query on sqlite-vec's vec0 index on SQLite, cosine over vectors
- * cached in the process elsewhere).
+ * when the store embeds (a KNN query on sqlite-vec's vec0 index on SQLite or on pgvector's
+ * HNSW index on PostgreSQL with the extension, cosine over vectors cached in the process
+ * elsewhere).
  */
 
 type Dialect = 'sqlite' | 'postgres' | 'mysql'
@@ -40,13 +48,13 @@ export function hasSqliteVec(): Promise<boolean> {
 
 let pgvector: Promise<boolean> | null = null
 
-/** pgvector is reported when the extension is installed; search uses it only then. */
-export function hasPgvector(): Promise<boolean> {
+/**
+ * Whether search and indexing use pgvector: the chunks have its column, which migration 0090
+ * adds only when the `vector` extension is installed (docs/knowledge.md).
+ */
+export function usesPgvector(): Promise<boolean> {
   if (dialectOf() !== 'postgres') return Promise.resolve(false)
-  pgvector ??= db
-    .rawQuery(`select 1 from pg_extension where extname = 'vector'`)
-    .then((result) => rowsOf(result).length > 0)
-    .catch(() => false)
+  pgvector ??= hasPgvectorColumn(db).catch(() => false)
   return pgvector
 }
 
@@ -56,7 +64,7 @@ export async function searchCapabilities(): Promise<SearchCapabilities> {
     return { keyword: 'fts5', vector: (await hasSqliteVec()) ? 'sqlite-vec' : 'js' }
   }
   if (dialect === 'postgres') {
-    return { keyword: 'postgres', vector: (await hasPgvector()) ? 'pgvector' : 'js' }
+    return { keyword: 'postgres', vector: (await usesPgvector()) ? 'pgvector' : 'js' }
   }
   return { keyword: 'fulltext', vector: 'js' }
 }
@@ -94,8 +102,11 @@ async function keywordRanks(storeId: string, terms: string[], limit: number): Pr
   if (dialect === 'postgres') {
     const rows = rowsOf(
       await db.rawQuery(
-        // content_tsv is stored (migration 0070): ranking reads it, parsing no chunk again.
-        `select id, ts_rank_cd(content_tsv, q) as score
+        // content_tsv is stored (migration 0070) and kept in the row (0091): ranking reads it
+        // without parsing or fetching from TOAST. ts_rank, not ts_rank_cd: the words' weights
+        // are what an OR query ranks by, and the cover density cost 3x the time on the
+        // queries that match a whole store (docs/benchmarks/knowledge.md).
+        `select id, ts_rank(content_tsv, q) as score
          from knowledge_chunks, to_tsquery('english', ?) q
          where store_id = ? and content_tsv @@ q
          order by score desc, id limit ?`,
@@ -144,6 +155,12 @@ const indexedDimensions = new Set<number>()
  */
 export async function ensureVectorIndex(dimensions: number): Promise<boolean> {
   if (indexedDimensions.has(dimensions)) return true
+  if (await usesPgvector()) {
+    // The HNSW index of the size (without one, KNN on the column is exact, just slower).
+    if (!(await createPgvectorIndex(db, dimensions))) return false
+    indexedDimensions.add(dimensions)
+    return true
+  }
   if (!vectorTableOf(dimensions) || !(await hasSqliteVec())) return false
   await db.transaction((trx) => createVectorTable(trx, dimensions))
   indexedDimensions.add(dimensions)
@@ -168,7 +185,42 @@ async function vectorIndexOf(dimensions: number): Promise<string | null> {
 /** vec0's largest k. */
 const MAX_K = 4096
 
+/**
+ * The KNN query of pgvector in a store: the column cast to the query's size, limited to the
+ * rows of that size, so the planner can use that size's partial HNSW index (or, for a store
+ * much smaller than the table, the store's rows and an exact sort).
+ */
+export function pgvectorQueryOf(storeId: string, vector: number[], limit: number) {
+  const cast = pgvectorCastOf(vector.length)!
+  const literal = toVectorLiteral(vector)
+  return {
+    sql: `select id, ${PGVECTOR_COLUMN}::${cast.type} <=> ?::${cast.type} as distance
+      from knowledge_chunks
+      where store_id = ? and vector_dims(${PGVECTOR_COLUMN}) = ${vector.length}
+      order by ${PGVECTOR_COLUMN}::${cast.type} <=> ?::${cast.type} limit ?`,
+    bindings: [literal, storeId, literal, limit],
+  }
+}
+
+/**
+ * HNSW reads `hnsw.ef_search` candidates (40 by default) and filters by store afterwards;
+ * the iterative scan of pgvector 0.8 reads on until `limit` rows of the store are found, in
+ * the exact order of distance.
+ */
+async function pgvectorRanks(storeId: string, vector: number[], limit: number) {
+  const { sql, bindings } = pgvectorQueryOf(storeId, vector, limit)
+  const rows = await db.transaction(async (trx) => {
+    await trx.rawQuery(
+      `select set_config('hnsw.ef_search', ?, true), set_config('hnsw.iterative_scan', 'strict_order', true)`,
+      [String(Math.min(1000, Math.max(40, limit)))]
+    )
+    return rowsOf(await trx.rawQuery(sql, bindings))
+  })
+  return rows.map((row) => ({ id: Number(row.id), score: 1 - Number(row.distance) }))
+}
+
 async function vectorRanks(storeId: string, vector: number[], limit: number): Promise<Ranked[]> {
+  if (vector.length > 0 && (await usesPgvector())) return pgvectorRanks(storeId, vector, limit)
   const table = await vectorIndexOf(vector.length)
   if (table) {
     // KNN in the store's partition of the index: no other store's vectors are read.
