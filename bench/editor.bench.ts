@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, rmSync, copyFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium } from 'playwright'
+import { launchChromium } from '../tests/chromium.js'
 import type { BenchReport } from './run.ts'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
@@ -143,17 +143,7 @@ export async function run(): Promise<BenchReport> {
     env: env(),
     stdio: 'ignore',
   })
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  })
+  const browser = await launchChromium()
   try {
     for (let i = 0; i < 100; i++) {
       try {

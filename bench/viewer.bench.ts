@@ -28,7 +28,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { loadavg } from 'node:os'
-import { chromium, type Browser, type CDPSession } from 'playwright'
+import type { Browser, CDPSession } from 'playwright'
+import { launchChromium } from '../tests/chromium.js'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
 // @ts-expect-error plain JavaScript helper without types
@@ -297,18 +298,7 @@ export async function run(): Promise<BenchReport> {
       ? ['ignore', openSync(process.env.BENCH_SERVER_LOG, 'w'), 'inherit']
       : 'ignore',
   })
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  })
+  const browser = await launchChromium()
   try {
     // Up to a minute: the server boots slowly on a busy shared machine.
     for (let i = 0; i < 600; i++) {

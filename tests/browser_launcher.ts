@@ -1,4 +1,5 @@
-import { chromium, type Browser, type LaunchOptions } from 'playwright'
+import type { Browser, LaunchOptions } from 'playwright'
+import { launchChromium as launch } from './chromium.js'
 
 /**
  * The browser suite's Chromium (docs/testing.md, "One browser"). Japa's browser client launches
@@ -10,27 +11,7 @@ import { chromium, type Browser, type LaunchOptions } from 'playwright'
  * took it down.
  */
 
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-]
-
 const CONTEXT_TIMEOUT_MS = 60_000
-
-function launch(options: LaunchOptions) {
-  return chromium.launch({
-    ...options,
-    headless: true,
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ARGS,
-  })
-}
 
 export async function launchRelaunchingBrowser(options: LaunchOptions): Promise<Browser> {
   let current = await launch(options)
