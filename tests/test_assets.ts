@@ -106,3 +106,13 @@ export function prepareTestAssets(options: { browserSuite: boolean }) {
   }
   return (process.env.TEST_ASSETS = 'build')
 }
+
+/**
+ * How a page of this run names an entry script: its source path through the dev server, its
+ * hashed file in a build (tests that check which entry a page loads work in both modes).
+ */
+export function entryScriptOf(entry: string) {
+  if (process.env.TEST_ASSETS !== 'build') return entry
+  const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, { file: string }>
+  return manifest[entry].file
+}

@@ -114,5 +114,25 @@ export function workflowRunPaths() {
         responses: { 200: { description: 'Resumed' }, 404: error },
       },
     },
+    '/api/v1/plugins/{pluginId}/sessions/{sessionId}/{callback}': {
+      post: {
+        summary:
+          "A service calling back a plugin's session (a call in progress, say); the plugin checks the call's signature",
+        security: [],
+        parameters: [
+          idParam('pluginId', 'Plugin id'),
+          idParam('sessionId', 'The random session token given to the service'),
+          idParam('callback', 'One of the callbacks the plugin declares'),
+        ],
+        requestBody: {
+          content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+        },
+        responses: {
+          200: { description: "The plugin's answer, in the service's format" },
+          403: { description: 'Signature missing or wrong' },
+          404: error,
+        },
+      },
+    },
   }
 }

@@ -13,6 +13,7 @@ import { forgetChatLimits } from '#actions/chat/chat'
 import type User from '#models/user'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { entryScriptOf } from '#tests/test_assets'
 
 /**
  * The chat API end to end: fixture bots imported and published through the REST API,
@@ -471,13 +472,13 @@ test.group('Chat API: public page, files and embed', (group) => {
     assert.include(html, 'GTM-ABC123')
     assert.notExists(page.header('x-frame-options'), 'the embed frames this page')
     // The visitor surface's own entry, not the dashboard's Inertia app.
-    assert.include(html, 'resources/viewer.tsx')
-    assert.notInclude(html, 'resources/app.tsx')
+    assert.include(html, entryScriptOf('resources/viewer.tsx'))
+    assert.notInclude(html, entryScriptOf('resources/app.tsx'))
     assert.include(html, '<script type="application/json" id="viewer-props">')
 
     ;(await client.get('/no-such-bot-here')).assertStatus(404)
     const dashboard = await client.get('/signin')
-    assert.notInclude(dashboard.text(), 'resources/viewer.tsx')
+    assert.notInclude(dashboard.text(), entryScriptOf('resources/viewer.tsx'))
   })
 
   test('files go to the awaited file input within its size limit', async ({ client, assert }) => {
