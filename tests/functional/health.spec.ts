@@ -16,7 +16,12 @@ test.group('Health', () => {
     cleanup,
   }) => {
     const before = env.get('REDIS_URL')
-    cleanup(() => env.set('REDIS_URL', before as any))
+    cleanup(() => {
+      env.set('REDIS_URL', before as any)
+      // process.env keeps strings: an unset value would come back as "undefined", which the
+      // app processes started by later tests would read as a Redis URL.
+      if (before === undefined) delete process.env.REDIS_URL
+    })
 
     env.set('REDIS_URL', 'redis://127.0.0.1:6379')
     const up = await client.get('/health')
