@@ -272,6 +272,7 @@ test.group('Fuzz: public endpoints', () => {
       { path: '/api/v1/workflows/nope/webhook', kind: 'webhook' },
       { path: `/api/v1/workflows/${workflow.id}/webhook/runs/nope`, kind: 'webhook' },
       { path: `/api/v1/workflows/${workflow.id}/events/trigger`, kind: 'webhook' },
+      { path: '/api/v1/plugins/twilio/sessions/nope/turn', kind: 'webhook' },
       { path: '/signin', kind: 'signin' },
       { path: '/register', kind: 'signin' },
       { path: '/logout', kind: 'signin' },
