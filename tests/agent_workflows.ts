@@ -82,8 +82,29 @@ export async function agentWorkflow(spec: {
       attachmentName: 'tools',
     })
   }
+  const workflow = await insertCompiledWorkflow({
+    workspaceId: workspace.id,
+    userId: user.id,
+    name: 'Agent',
+    blocks,
+    edges,
+  })
+  return { workflow, user, workspace }
+}
+
+/**
+ * Stores a workflow as published and active, compiled as publishing compiles it (attachments
+ * included), and loads it for `createRun`.
+ */
+export async function insertCompiledWorkflow(spec: {
+  workspaceId: string
+  userId: string
+  name: string
+  blocks: WorkflowBlock[]
+  edges: WorkflowEdge[]
+}) {
   const registry = await pluginRegistry()
-  const executable = compileExecutable({ blocks, edges }, (type) => {
+  const executable = compileExecutable({ blocks: spec.blocks, edges: spec.edges }, (type) => {
     const plugin = registry.get(type)
     return plugin ? categoryOn(plugin, 'workflow') : undefined
   })
@@ -91,20 +112,20 @@ export async function agentWorkflow(spec: {
   const now = DateTime.now().toFormat(db.connection().dialect.dateTimeFormat)
   await db.table('workflows').insert({
     id,
-    workspace_id: workspace.id,
-    created_by: user.id,
-    name: 'Agent',
+    workspace_id: spec.workspaceId,
+    created_by: spec.userId,
+    name: spec.name,
     status: 'PUBLISHED',
     is_active: true,
-    blocks: JSON.stringify(blocks),
-    edges: JSON.stringify(edges),
+    blocks: JSON.stringify(spec.blocks),
+    edges: JSON.stringify(spec.edges),
     variables: JSON.stringify([]),
     settings: JSON.stringify({}),
     executable_workflow: JSON.stringify(executable),
     created_at: now,
     updated_at: now,
   })
-  return { workflow: (await loadWorkflow(id))!, user, workspace }
+  return (await loadWorkflow(id))!
 }
 
 export function agentNodeOf(runId: string) {

@@ -18,17 +18,13 @@ import {
   resultLogs,
 } from '../ai/provider_fixtures.js'
 import { messageText } from '#engine/bot/engine'
-import db from '@adonisjs/lucid/services/db'
-import { DateTime } from 'luxon'
 import WorkflowRunNode from '#models/workflow_run_node'
-import { newId } from '#services/ids'
-import { categoryOn } from '#plugins/define_plugin'
-import { createRun, executeRun, loadWorkflow } from '#services/workflows/run_workflow'
-import { compileExecutable } from '#shared/workflow/validate'
+import { createRun, executeRun } from '#services/workflows/run_workflow'
 import type { WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
 import type { BotRunContext } from '#plugins/define_plugin'
 import { CreateCredential } from '#actions/credentials/credentials'
 import AiUsage from '#models/ai_usage'
+import { insertCompiledWorkflow } from '#tests/agent_workflows'
 
 /**
  * Knowledge stores used from blocks (docs/knowledge.md, "From bots and workflows"): the
@@ -586,29 +582,14 @@ test.group('Knowledge stores in blocks', (group) => {
           attachmentName: 'model',
         },
       ]
-      const registry = await pluginRegistry()
-      const executable = compileExecutable({ blocks, edges }, (type) => {
-        const plugin = registry.get(type)
-        return plugin ? categoryOn(plugin, 'workflow') : undefined
-      })
-      const id = newId()
-      const now = DateTime.now().toFormat(db.connection().dialect.dateTimeFormat)
-      await db.table('workflows').insert({
-        id,
-        workspace_id: who.workspace.id,
-        created_by: who.user.id,
+      const workflow = await insertCompiledWorkflow({
+        workspaceId: who.workspace.id,
+        userId: who.user.id,
         name: 'Knowledge agent',
-        status: 'PUBLISHED',
-        is_active: true,
-        blocks: JSON.stringify(blocks),
-        edges: JSON.stringify(edges),
-        variables: JSON.stringify([]),
-        settings: JSON.stringify({}),
-        executable_workflow: JSON.stringify(executable),
-        created_at: now,
-        updated_at: now,
+        blocks,
+        edges,
       })
-      const runId = await createRun((await loadWorkflow(id))!, 'manual', {})
+      const runId = await createRun(workflow, 'manual', {})
       await executeRun(runId)
       const agent = await WorkflowRunNode.query()
         .where('runId', runId)
