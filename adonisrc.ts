@@ -69,6 +69,10 @@ export default defineConfig({
     { pattern: 'database/templates/*.json', reloadServer: false },
     // The embed script's source: compiled on first request (app/services/chat/embed_script.ts).
     { pattern: 'resources/embed/**', reloadServer: false },
+    // What the plugin registry and pages read from a plugin's folder at run time.
+    { pattern: 'plugins/*/icon.svg', reloadServer: false },
+    { pattern: 'plugins/*/locales/*.json', reloadServer: false },
+    { pattern: 'plugins/*/README.md', reloadServer: false },
   ],
 
   assetsBundler: false,

@@ -1,4 +1,4 @@
-import { defineConfig, type Plugin } from 'vite'
+import { defineConfig, type Plugin, type UserConfig } from 'vite'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
@@ -83,7 +83,15 @@ function visitorChunks() {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => {
+  // A build is what users are served: libraries (React first) in their production mode,
+  // whatever NODE_ENV the calling process had (ace's build leaves it unset, and a tool
+  // along the way then picks "development").
+  if (command === 'build') process.env.NODE_ENV = 'production'
+  return config
+})
+
+const config: UserConfig = {
   build: {
     rollupOptions: {
       output: { manualChunks: visitorChunks() },
@@ -145,4 +153,4 @@ export default defineConfig({
       { find: /^#shared\//, replacement: fileURLToPath(new URL('./app/shared/', import.meta.url)) },
     ],
   },
-})
+}
