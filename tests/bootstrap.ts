@@ -10,6 +10,7 @@ import { shieldApiClient } from '@adonisjs/shield/plugins/api_client'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { browserClient } from '@japa/browser-client'
 import { launchRelaunchingBrowser } from './browser_launcher.js'
+import { recordFileTimings } from './file_timings.js'
 
 /**
  * Japa plugins. The browser client drives Debian's Chromium (no downloaded browser), launched
@@ -27,6 +28,7 @@ export const plugins: Config['plugins'] = [
     runInSuites: ['browser'],
     launcher: (options) => launchRelaunchingBrowser(options),
   }),
+  recordFileTimings(),
 ]
 
 /**

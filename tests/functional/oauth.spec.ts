@@ -6,8 +6,8 @@ import { createUser, uniqueEmail } from '#tests/helpers'
 import { workspacesOf } from '#services/workspace_access'
 import env from '#start/env'
 
-// The stand-in listens where the app's GitHub settings point (.env.test; CI's concurrent
-// MariaDB run moves it: docs/testing.md, "CI").
+// The stand-in listens where the app's GitHub settings point (.env.test; each `npm test` shard
+// moves it: docs/testing.md, "Shards").
 const PORT = Number(new URL(env.get('GITHUB_URL') ?? 'http://127.0.0.1:3399').port)
 
 test.group('OAuth sign-in (GitHub, against a local stand-in)', (group) => {

@@ -407,7 +407,8 @@ test.group('Two-factor sign-in: the code page', (group) => {
 })
 
 test.group('Two-factor sign-in after OAuth (GitHub stand-in)', (group) => {
-  const PORT = 3399
+  // Where the app's GitHub settings point: each `npm test` shard has its own port.
+  const PORT = Number(new URL(env.get('GITHUB_URL') ?? 'http://127.0.0.1:3399').port)
   let github: Awaited<ReturnType<typeof startGithubStandIn>>
   group.setup(async () => {
     github = await startGithubStandIn(PORT, 'test-github-client', 'test-github-secret')
