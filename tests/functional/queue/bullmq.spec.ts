@@ -714,6 +714,8 @@ test.group('Queue | BullMQ driver', (group) => {
     assert.isBelow(runs[0].at - dispatchedAt, 3500)
   })
 
+  // Two `ace` processes boot here: about 15 s of CPU each, over a minute of wall time on a
+  // 2-core machine at load average 10, hence the long time-out.
   test('node ace queue:work: refuses the in-process driver; with BullMQ stops on SIGTERM', async ({
     assert,
   }) => {
@@ -736,10 +738,10 @@ test.group('Queue | BullMQ driver', (group) => {
     const prefix = newPrefix()
     const worker = ace({ QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix })
     const workerOutput = outputOf(worker)
-    await workerOutput.waitFor(/Working \d+ job types on bullmq/, 15_000)
+    await workerOutput.waitFor(/Working \d+ job types on bullmq/, 120_000)
     const exited = once(worker, 'exit')
     worker.kill('SIGTERM')
     const [exitCode] = await exited
     assert.equal(exitCode, 0, workerOutput.text)
-  })
+  }).timeout(300_000)
 })
