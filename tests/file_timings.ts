@@ -15,11 +15,25 @@ export function recordFileTimings(): PluginFn {
     const target = process.env.TEST_TIMINGS_FILE
     if (!target) return
     const times: Record<string, number> = {}
-    emitter.on('test:end', (payload) => {
-      const file = payload.meta.fileName
-      if (!file) return
-      const key = relative(ROOT, file.startsWith('file:') ? fileURLToPath(file) : file)
-      times[key] = (times[key] ?? 0) + (payload.duration ?? 0)
+    // Wall time from one event to the next goes to the file of the earlier event, so group
+    // hooks (servers, app processes a group starts) count with their file's tests.
+    let current: string | undefined
+    let since = performance.now()
+    const mark = (payload: { meta?: { fileName?: string } }) => {
+      const now = performance.now()
+      if (current) times[current] = Math.round((times[current] ?? 0) + now - since)
+      const file = payload.meta?.fileName
+      current = file
+        ? relative(ROOT, file.startsWith('file:') ? fileURLToPath(file) : file)
+        : undefined
+      since = now
+    }
+    emitter.on('group:start', mark)
+    emitter.on('test:start', mark)
+    emitter.on('test:end', mark)
+    emitter.on('group:end', (payload) => {
+      mark(payload)
+      current = undefined
     })
     emitter.on('runner:end', () => {
       mkdirSync(dirname(target), { recursive: true })
