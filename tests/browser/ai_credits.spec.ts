@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import AiModelPrice from '#models/ai_model_price'
 import User from '#models/user'
 import { recordAiUsage } from '#services/ai/credits'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { uniqueEmail } from '#tests/helpers'
 
 test.group('AI credits in the browser', (group) => {
@@ -16,10 +16,10 @@ test.group('AI credits in the browser', (group) => {
   }) => {
     const customer = uniqueEmail('credits')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, customer)
+    await signInWithLink(page, customer)
     await page.context().clearCookies()
 
-    await signInThroughMailbox(page, 'admin@example.com')
+    await signInWithLink(page, 'admin@example.com')
     await page.getByTestId('user-menu').click()
     await page.getByTestId('admin-ai-prices').click()
     await page.waitForURL(/\/admin\/ai-prices$/)
@@ -91,7 +91,7 @@ test.group('AI credits in the browser', (group) => {
   }) => {
     const email = uniqueEmail('usage')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     await page.goto('/settings/account/billing')
     await page.getByTestId('ai-usage-empty').waitFor()
     assert.equal(await page.getByTestId('ai-credits-left').textContent(), '10.00')

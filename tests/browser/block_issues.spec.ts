@@ -3,7 +3,7 @@ import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
 import { CreateCredential } from '#actions/credentials/credentials'
 import { CreateWorkflow, UpdateWorkflow } from '#actions/workflows/workflows'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { BotV6 } from '#shared/bot/types'
 
@@ -21,7 +21,7 @@ test.group('Block issues in the editors', () => {
     const email = uniqueEmail('botissues')
     const page = await visit('/signin')
     page.setDefaultTimeout(60_000)
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     await new CreateCredential().handle(user, workspace, {
@@ -79,7 +79,7 @@ test.group('Block issues in the editors', () => {
     const email = uniqueEmail('wfissues')
     const page = await visit('/signin')
     page.setDefaultTimeout(60_000)
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     const workflow = await new CreateWorkflow().handle(user, workspace, { name: 'Issues' })

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
 import { ConnectTelegram } from '#actions/bots/bot_channels'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 import { startTelegramStandIn } from '#tests/stand_ins/telegram'
 
@@ -24,7 +24,7 @@ test.group('Bot settings: messaging channels', () => {
     // The dev server transforms the editor on its first load, which a busy machine makes slow.
     page.setDefaultTimeout(120_000)
     await page.goto('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     await setUserPlan(user, 'FREE')
     const bot = await new CreateBot().handle(user, await firstWorkspaceOf(user), {

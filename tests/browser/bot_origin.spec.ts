@@ -4,7 +4,7 @@ import User from '#models/user'
 import Bot from '#models/bot'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { CreateBot } from '#actions/bots/bots'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 import type { BotV6 } from '#shared/bot/types'
 import { chatFixture } from '#tests/unit/engine/fixtures'
@@ -120,7 +120,7 @@ test.group("Bot-authored code and the builder's session", () => {
     const publicId = await publishAsAttacker(client, attackBot('Innocent survey'))
     const email = uniqueEmail('victim')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const victim = await User.findByOrFail('email', email)
     // There is a session to steal: the dashboard's own scripts can read the XSRF cookie.
     assert.include(await page.evaluate(() => document.cookie), 'XSRF-TOKEN=')
@@ -149,7 +149,7 @@ test.group("Bot-authored code and the builder's session", () => {
   }) => {
     const email = uniqueEmail('previewer')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     // A bot in the builder's own workspace, as an imported template or a co-editor made it.

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import Bot from '#models/bot'
 import User from '#models/user'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { setUserPlan, uniqueEmail } from '#tests/helpers'
 
 test.group('Template gallery in the browser', () => {
@@ -11,7 +11,7 @@ test.group('Template gallery in the browser', () => {
   }) => {
     const email = uniqueEmail('gallery')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     await setUserPlan(user, 'STANDARD')
     await page.reload()

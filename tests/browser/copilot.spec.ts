@@ -4,7 +4,7 @@ import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
 import { CreateCredential } from '#actions/credentials/credentials'
 import { CreateWorkflow } from '#actions/workflows/workflows'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { nodeOfType, waitFor } from '#tests/browser/workflow_helpers'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
@@ -37,7 +37,7 @@ function twoRounds(call: { name: string; args: Record<string, unknown> }[], text
 
 async function builder(page: Page, prefix: string, baseUrl: string) {
   const email = uniqueEmail(prefix)
-  await signInThroughMailbox(page, email)
+  await signInWithLink(page, email)
   const user = await User.findByOrFail('email', email)
   await setUserPlan(user, 'UNLIMITED')
   const workspace = await firstWorkspaceOf(user)

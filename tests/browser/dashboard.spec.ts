@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import Bot from '#models/bot'
 import Folder from '#models/folder'
 import User from '#models/user'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { setUserPlan, uniqueEmail } from '#tests/helpers'
 
 test.group('Dashboard in the browser', () => {
@@ -14,7 +14,7 @@ test.group('Dashboard in the browser', () => {
   }) => {
     const email = uniqueEmail('dash')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     await setUserPlan(user, 'STANDARD')
     await page.reload()

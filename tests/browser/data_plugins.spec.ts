@@ -5,7 +5,7 @@ import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
 import { CreateCredential } from '#actions/credentials/credentials'
 import { sqlPool } from '#sdk/data'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { BotV6 } from '#shared/bot/types'
 
@@ -60,7 +60,7 @@ test.group('PostgreSQL block in the bot editor', () => {
     const page = await visit('/signin')
     // A shared machine under load compiles the editor slowly: wait longer than the default.
     page.setDefaultTimeout(60_000)
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     await new CreateCredential().handle(user, workspace, {

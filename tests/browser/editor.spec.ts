@@ -5,7 +5,7 @@ import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
@@ -31,7 +31,7 @@ test.group('Bot editor in the browser', () => {
   }) => {
     const email = uniqueEmail('editor')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const bot = await new CreateBot().handle(user, await firstWorkspaceOf(user), {
       name: 'Editor test',
@@ -120,7 +120,7 @@ test.group('Bot editor in the browser', () => {
   test('read mode is read-only', async ({ visit }) => {
     const ownerEmail = uniqueEmail('owner')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, ownerEmail)
+    await signInWithLink(page, ownerEmail)
     const owner = await User.findByOrFail('email', ownerEmail)
     const workspace = await firstWorkspaceOf(owner)
     const bot = await new CreateBot().handle(owner, workspace, { name: 'Shared flow' })

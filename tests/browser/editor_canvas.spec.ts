@@ -6,7 +6,7 @@ import User from '#models/user'
 import Workspace from '#models/workspace'
 import { CreateBot, PublishBot } from '#actions/bots/bots'
 import type { Edge } from '#shared/bot/types'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
@@ -90,7 +90,7 @@ test.group('Bot editor canvas', () => {
   }) => {
     const email = uniqueEmail('canvas-drag')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { bot, eventId } = await seedBot(email)
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/bots/${bot.id}/edit`)
@@ -145,7 +145,7 @@ test.group('Bot editor canvas', () => {
   }) => {
     const email = uniqueEmail('canvas-click')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { bot } = await seedBot(email)
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/bots/${bot.id}/edit`)
@@ -185,7 +185,7 @@ test.group('Bot editor canvas', () => {
   }) => {
     const email = uniqueEmail('canvas-fit')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { bot } = await seedBot(email)
     for (const pinned of [true, false]) {
       await page.evaluate(
@@ -243,7 +243,7 @@ test.group('Bot editor canvas', () => {
   }) => {
     const email = uniqueEmail('canvas-shots')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { bot } = await seedBot(email)
     await page.evaluate(() => localStorage.setItem('flowcraft.editor.sidebarLocked', 'true'))
     await page.setViewportSize({ width: 1440, height: 900 })
@@ -317,7 +317,7 @@ test.group('Text bubble variables', () => {
   }) => {
     const email = uniqueEmail('bubble-vars')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { bot } = await seedBot(email)
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/bots/${bot.id}/edit`)
@@ -383,7 +383,7 @@ test.group('Embed dialog', () => {
   }) => {
     const email = uniqueEmail('embed-copy')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     const bot = await new CreateBot().handle(user, workspace, { name: 'Embed' })

@@ -4,7 +4,7 @@ import Bot from '#models/bot'
 import User from '#models/user'
 import Workspace from '#models/workspace'
 import { CreateBot, PublishBot } from '#actions/bots/bots'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
@@ -54,7 +54,7 @@ test.group('Bot editor fixes', () => {
   }) => {
     const email = uniqueEmail('drop')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const bot = await new CreateBot().handle(user, await firstWorkspaceOf(user), { name: 'Drop' })
     const stored = await Bot.findOrFail(bot.id)
@@ -110,7 +110,7 @@ test.group('Bot editor fixes', () => {
   }) => {
     const email = uniqueEmail('publish-menu')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     const bot = await new CreateBot().handle(user, workspace, { name: 'Menu' })

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import Bot from '#models/bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
@@ -25,7 +25,7 @@ test.group('Bot editor / a large bot', () => {
   }) => {
     const email = uniqueEmail('large')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const bot = await new CreateBot().handle(user, await firstWorkspaceOf(user), { name: 'Large' })
     const stored = await Bot.findOrFail(bot.id)

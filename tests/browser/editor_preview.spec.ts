@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import User from '#models/user'
 import { CreateBot, PublishBot } from '#actions/bots/bots'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import { chatFixture } from '#tests/unit/engine/fixtures'
 import type { BotV6 } from '#shared/bot/types'
@@ -13,7 +13,7 @@ test.group('Bot editor: preview and embed', () => {
   }) => {
     const email = uniqueEmail('preview')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     const content = chatFixture('conditions').bot as BotV6

@@ -5,7 +5,7 @@ import User from '#models/user'
 import Workflow from '#models/workflow'
 import { CreateBot, UpdateBot } from '#actions/bots/bots'
 import { CreateWorkflow, UpdateWorkflow } from '#actions/workflows/workflows'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
@@ -106,7 +106,7 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
   }) => {
     const email = uniqueEmail('keys-bot')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { bot } = await seedBot(email)
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/bots/${bot.id}/edit`)
@@ -173,7 +173,7 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
   }) => {
     const email = uniqueEmail('keys-wf')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { workflow } = await seedWorkflow(email)
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/workflows/${workflow.id}`)
@@ -215,7 +215,7 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
   }) => {
     const email = uniqueEmail('conflict-bot')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { bot, user, workspace } = await seedBot(email)
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/bots/${bot.id}/edit`)
@@ -258,7 +258,7 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
   }) => {
     const email = uniqueEmail('conflict-wf')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const { workflow, user, workspace } = await seedWorkflow(email)
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/workflows/${workflow.id}`)

@@ -3,7 +3,7 @@ import type { Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
@@ -26,7 +26,7 @@ async function hideTab(page: Page) {
 async function openPicker(visit: (url: string) => Promise<Page>, name: string) {
   const email = uniqueEmail(name)
   const page = await visit('/signin')
-  await signInThroughMailbox(page, email)
+  await signInWithLink(page, email)
   const user = await User.findByOrFail('email', email)
   const bot = await new CreateBot().handle(user, await firstWorkspaceOf(user), { name })
   const stored = await Bot.findOrFail(bot.id)

@@ -8,7 +8,7 @@ import { CreateBot, PublishBot, UpdateBot } from '#actions/bots/bots'
 import { CreateWorkflow, UpdateWorkflow } from '#actions/workflows/workflows'
 import { PublishWorkflow } from '#actions/workflows/workflow_publishing'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { WorkflowJson } from '#shared/workflow/types'
@@ -50,7 +50,7 @@ async function assertFitted(canvas: Locator) {
 async function signedIn(visit: (url: string) => Promise<Page>, prefix: string) {
   const email = uniqueEmail(prefix)
   const page = await visit('/signin')
-  await signInThroughMailbox(page, email)
+  await signInWithLink(page, email)
   const user = await User.findByOrFail('email', email)
   const workspace = await firstWorkspaceOf(user)
   await page.setViewportSize({ width: 1440, height: 900 })

@@ -2,14 +2,14 @@ import { test } from '@japa/runner'
 import { readFile } from 'node:fs/promises'
 import Bot from '#models/bot'
 import User from '#models/user'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 
 test.group('Editor: engine update warning in the browser', () => {
   test('an older bot shows a dismissible warning; a v6 bot does not', async ({ visit, assert }) => {
     const email = uniqueEmail('engine')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     // The FREE plan allows one bot: the old bot below, then a new one from the dashboard.
     await setUserPlan(user, 'STANDARD')

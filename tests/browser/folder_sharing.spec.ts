@@ -5,7 +5,7 @@ import Folder from '#models/folder'
 import FolderShare from '#models/folder_share'
 import User from '#models/user'
 import WorkspaceMember from '#models/workspace_member'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 
 /** The dialog fits the viewport: nothing of it sticks out, nor does the page scroll sideways. */
@@ -24,7 +24,7 @@ test.group('Folder sharing in the browser', () => {
     const email = uniqueEmail('share-owner')
     const page = await visit('/signin')
     await page.setViewportSize({ width: 1440, height: 900 })
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const owner = await User.findByOrFail('email', email)
     await setUserPlan(owner, 'STANDARD')
     const workspace = await firstWorkspaceOf(owner)
@@ -92,12 +92,12 @@ test.group('Folder sharing in the browser', () => {
 
     // Alice sees the folder and its bot; Bob sees neither, nor can he open it by URL.
     // They have their own first workspace: the owner's is picked by its id.
-    await signInThroughMailbox(page, alice.email)
+    await signInWithLink(page, alice.email)
     await page.goto(`/bots?workspaceId=${workspace.id}`)
     await page.getByTestId('folder-card').filter({ hasText: 'Finance' }).click()
     await page.getByTestId('bot-card').filter({ hasText: 'Invoices bot' }).waitFor()
 
-    await signInThroughMailbox(page, bob.email)
+    await signInWithLink(page, bob.email)
     await page.goto(`/bots?workspaceId=${workspace.id}`)
     await page.getByTestId('create-bot').first().waitFor()
     assert.equal(await page.getByTestId('folder-card').count(), 0)
@@ -112,7 +112,7 @@ test.group('Folder sharing in the browser', () => {
     const email = uniqueEmail('share-basic')
     const page = await visit('/signin')
     await page.setViewportSize({ width: 1440, height: 900 })
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const owner = await User.findByOrFail('email', email)
     await setUserPlan(owner, 'BASIC')
     const workspace = await firstWorkspaceOf(owner)

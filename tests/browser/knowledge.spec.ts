@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 import type { BotV6 } from '#shared/bot/types'
 
@@ -28,7 +28,7 @@ test.group('Knowledge stores in the browser', (group) => {
     const email = uniqueEmail('vectors')
     const page = await visit('/signin')
     page.setDefaultTimeout(60_000)
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     await setUserPlan(user, 'UNLIMITED')
     await page.setViewportSize({ width: 1440, height: 900 })

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import User from '#models/user'
 import { CreateCredential, readCredentials } from '#actions/credentials/credentials'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import { startLinkedInStandIn } from '#tests/stand_ins/linkedin'
 
@@ -29,7 +29,7 @@ test.group('LinkedIn Connect in the browser', () => {
     page.setDefaultTimeout(90_000)
     page.setDefaultNavigationTimeout(90_000)
     await page.setViewportSize({ width: 1440, height: 900 })
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     const record = await new CreateCredential().handle(user, workspace, {

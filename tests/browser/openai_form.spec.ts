@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
 import { CreateCredential } from '#actions/credentials/credentials'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { BotV6 } from '#shared/bot/types'
@@ -30,7 +30,7 @@ test.group('OpenAI block form in the bot editor', () => {
     const page = await visit('/signin')
     // A shared machine under load compiles the editor slowly: wait longer than the default.
     page.setDefaultTimeout(60_000)
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     await new CreateCredential().handle(user, workspace, {
@@ -111,7 +111,7 @@ test.group('OpenAI block form in the bot editor', () => {
     const page = await visit('/signin')
     // A shared machine under load compiles the editor slowly: wait longer than the default.
     page.setDefaultTimeout(60_000)
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     const credential = await new CreateCredential().handle(user, workspace, {

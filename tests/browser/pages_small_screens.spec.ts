@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { uniqueEmail } from '#tests/helpers'
 
 test.group('Sign-in and plans pages', () => {
@@ -12,7 +12,7 @@ test.group('Sign-in and plans pages', () => {
 
   test('the plans page does not scroll sideways at 390 px', async ({ visit, assert }) => {
     const page = await visit('/signin')
-    await signInThroughMailbox(page, uniqueEmail('plans390'))
+    await signInWithLink(page, uniqueEmail('plans390'))
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto('/bots/plans')
     await page.waitForLoadState('networkidle')

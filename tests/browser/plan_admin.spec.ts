@@ -6,7 +6,7 @@ import { CreateBot } from '#actions/bots/bots'
 import { CreateWorkflow } from '#actions/workflows/workflows'
 import AdminAuditLog from '#models/admin_audit_log'
 import { aiCreditsText } from '#services/ai/credits'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 /*
@@ -26,7 +26,7 @@ async function noSidewaysScroll(page: Page, width: number) {
 /** A FREE account (.env.test) with its one bot, one workflow and its seats taken. */
 async function accountAtItsLimits(page: Page, prefix: string) {
   const email = uniqueEmail(prefix)
-  await signInThroughMailbox(page, email)
+  await signInWithLink(page, email)
   const user = await User.findByOrFail('email', email)
   const workspace = await firstWorkspaceOf(user)
   await new CreateBot().handle(user, workspace, { name: 'The one bot' })
@@ -84,7 +84,7 @@ test.group('Plans in the browser', () => {
     await page.getByTestId('billing-off').waitFor()
 
     // The admin finds the account and lifts its plan.
-    await signInThroughMailbox(page, 'admin@example.com')
+    await signInWithLink(page, 'admin@example.com')
     await page.getByTestId('nav-admin').click()
     await page.waitForURL(/\/admin\/workspaces$/)
     assert.include(await page.getByTestId('admin-billing-status').innerText(), 'Billing is off')
@@ -137,7 +137,7 @@ test.group('Plans in the browser', () => {
     )
 
     // Back as the customer: a new bot is one click away again.
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     await page.getByTestId('create-bot').click()
     await page.getByTestId('create-bot-dialog').waitFor()
   }).timeout(120_000)
@@ -146,7 +146,7 @@ test.group('Plans in the browser', () => {
     const page = await visit('/signin')
     await page.setViewportSize({ width: 390, height: 844 })
     const { workspace } = await accountAtItsLimits(page, 'phone')
-    await signInThroughMailbox(page, 'admin@example.com')
+    await signInWithLink(page, 'admin@example.com')
     await page.getByTestId('nav-admin').click()
     await page.waitForURL(/\/admin\/workspaces$/)
     await page.getByTestId('admin-search').fill(workspace.id)

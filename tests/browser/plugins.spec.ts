@@ -3,7 +3,7 @@ import Credential from '#models/credential'
 import PluginPlanSetting from '#models/plugin_plan_setting'
 import { resetPluginSettings } from '#services/marketplace'
 import User from '#models/user'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { uniqueEmail } from '#tests/helpers'
 
@@ -25,7 +25,7 @@ test.group('Credentials and the block marketplace in the browser', (group) => {
   }) => {
     const email = uniqueEmail('creds')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     await page.goto('/settings/account/credentials')
     await page.getByTestId('add-credentials').click()
     await page.getByTestId('credential-type').click()
@@ -56,7 +56,7 @@ test.group('Credentials and the block marketplace in the browser', (group) => {
     assert,
   }) => {
     const page = await visit('/signin')
-    await signInThroughMailbox(page, 'admin@example.com')
+    await signInWithLink(page, 'admin@example.com')
     await page.getByTestId('user-menu').click()
     await page.getByTestId('admin-plugins').click()
     await page.waitForURL(/\/admin\/plugins$/)

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import Bot from '#models/bot'
 import { CreateBot, PublishBot } from '#actions/bots/bots'
 import { importBot } from '#shared/bot/parse'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 
 async function waitFor<T>(read: () => Promise<T | undefined | null>, what: string): Promise<T> {
@@ -88,7 +88,7 @@ test.group('Private files in the browser', () => {
     assert.notInclude(await anonymous.text(), 'private bytes')
 
     // The builder opens it from the results tab.
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/bots/${bot.id}/results`)
     await page.getByTestId('results-table').waitFor()

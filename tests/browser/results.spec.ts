@@ -7,7 +7,7 @@ import Result from '#models/result'
 import User from '#models/user'
 import { CreateBot, PublishBot } from '#actions/bots/bots'
 import { importBot } from '#shared/bot/parse'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 import { contactBot } from '#tests/fixtures/results/contact_bot'
 
@@ -40,7 +40,7 @@ test.group('Results tab in the browser', () => {
   }) => {
     const email = uniqueEmail('results')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     await setUserPlan(user, 'UNLIMITED')
     const workspace = await firstWorkspaceOf(user)
@@ -144,7 +144,7 @@ test.group('Results tab in the browser', () => {
   test('a bot without results shows what to do next', async ({ visit }) => {
     const email = uniqueEmail('results-empty')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const bot = await new CreateBot().handle(user, await firstWorkspaceOf(user), {
       name: 'Quiet bot',

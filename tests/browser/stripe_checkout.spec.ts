@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import type { Page } from 'playwright'
 import User from '#models/user'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import { startStripeBilling } from '#tests/billing_helpers'
 import type { StripeStandIn } from '#tests/stand_ins/stripe'
@@ -38,7 +38,7 @@ test.group('Stripe checkout in the browser', (group) => {
     const page = await visit('/signin')
     await page.setViewportSize({ width: 1440, height: 900 })
     const email = uniqueEmail('buyer')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
 
     const dialog = await openCheckoutDialog(page, 'STANDARD')
     const company = dialog.locator('#checkout-company')
@@ -80,7 +80,7 @@ test.group('Stripe checkout in the browser', (group) => {
     const page = await visit('/signin')
     await page.setViewportSize({ width: 390, height: 844 })
     const email = uniqueEmail('canceler')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
 
     const dialog = await openCheckoutDialog(page, 'BASIC')
     await dialog.getByTestId('checkout-submit').click()

@@ -5,7 +5,7 @@ import BotInvitation from '#models/bot_invitation'
 import ThemeTemplate from '#models/theme_template'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
@@ -31,7 +31,7 @@ async function backgroundOf(page: Page, testId: string) {
 async function signedInWithBot(visit: (url: string) => Promise<Page>, prefix: string) {
   const email = uniqueEmail(prefix)
   const page = await visit('/signin')
-  await signInThroughMailbox(page, email)
+  await signInWithLink(page, email)
   const user = await User.findByOrFail('email', email)
   const bot = await new CreateBot().handle(user, await firstWorkspaceOf(user), {
     name: 'Theme test',
@@ -223,7 +223,7 @@ test.group('Bot editor Theme and Settings tabs', () => {
     await page.getByTestId('user-menu').click()
     await page.getByTestId('logout').click()
     await page.waitForURL(/\/signin$/)
-    await signInThroughMailbox(page, viewerEmail)
+    await signInWithLink(page, viewerEmail)
     await page.goto(`/bots/${bot.id}/theme`)
     await page.getByTestId('readonly-banner').waitFor()
     await page.getByTestId('theme-panel-menu-chat').click()

@@ -3,7 +3,7 @@ import app from '@adonisjs/core/services/app'
 import { mkdir, writeFile } from 'node:fs/promises'
 import Bot from '#models/bot'
 import User from '#models/user'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { setUserPlan, uniqueEmail } from '#tests/helpers'
 import { group, textBubble, typebotExport } from '#tests/typebot_exports'
 
@@ -15,7 +15,7 @@ test.group('Import from Typebot in the browser', () => {
   }) => {
     const email = uniqueEmail('tbimport')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     await setUserPlan(user, 'STANDARD')
     await page.reload()

@@ -4,7 +4,7 @@ import Workflow from '#models/workflow'
 import User from '#models/user'
 import { appUrl } from '#config/app'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import {
   addFromPalette,
   closeSettings,
@@ -47,7 +47,7 @@ async function api(page: Page, method: string, url: string, body?: unknown) {
 
 async function signedInWorkflow(page: Page, name: string) {
   const email = uniqueEmail('wfagent')
-  await signInThroughMailbox(page, email)
+  await signInWithLink(page, email)
   const user = await User.findByOrFail('email', email)
   const workspace = await firstWorkspaceOf(user)
   await page.setViewportSize({ width: 1400, height: 900 })

@@ -5,7 +5,7 @@ import Workflow from '#models/workflow'
 import User from '#models/user'
 import type { WorkflowEdge } from '#shared/workflow/types'
 import { CreateWorkflow } from '#actions/workflows/workflows'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { nodeOfType, waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import Credential from '#models/credential'
@@ -40,7 +40,7 @@ const edgeKey = (edge: WorkflowEdge) =>
 /** A workflow of six unconnected nodes: trigger, condition, two actions, an agent, a model. */
 async function seedWorkflow(page: Page) {
   const email = uniqueEmail('wfcanvas')
-  await signInThroughMailbox(page, email)
+  await signInWithLink(page, email)
   const user = await User.findByOrFail('email', email)
   const workspace = await firstWorkspaceOf(user)
   const workflow = await new CreateWorkflow().handle(user, workspace, { name: 'Canvas' })

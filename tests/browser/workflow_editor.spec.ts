@@ -6,7 +6,7 @@ import User from '#models/user'
 import { omit, round2 } from '#shared/bot/graph'
 import { CreateWorkflow, UpdateWorkflow } from '#actions/workflows/workflows'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import {
   addFromPalette,
   closeSettings,
@@ -41,7 +41,7 @@ test.group('Workflow editor in the browser', (group) => {
   }) => {
     const email = uniqueEmail('wfeditor')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     const workspace = await firstWorkspaceOf(user)
     await page.setViewportSize({ width: 1280, height: 720 })
@@ -303,7 +303,7 @@ test.group('Workflow editor in the browser', (group) => {
 
     const email = uniqueEmail('wfreader')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const reader = await User.findByOrFail('email', email)
     await WorkspaceMember.create({ workspaceId: workspace.id, userId: reader.id, role: 'GUEST' })
 

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 
 /**
@@ -27,7 +27,7 @@ test.group('Workflow editor: live runs', (group) => {
       { id: 'after', type: 'workflow-script', options: { code: 'return { done: true }' } },
     ])
     const page = await visit('/signin')
-    await signInThroughMailbox(page, workflow.email)
+    await signInWithLink(page, workflow.email)
     await page.goto(`/workflows/${workflow.id}`)
     await page.locator('[data-testid="workflow-node"][data-node-id="after"]').waitFor()
     // The stream is open and subscribed before anything runs.

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 
 test.group('Workflow runs: node names', (group) => {
@@ -27,7 +27,7 @@ test.group('Workflow runs: node names', (group) => {
     assert.equal(called.status, 202)
 
     const page = await visit('/signin')
-    await signInThroughMailbox(page, workflow.email)
+    await signInWithLink(page, workflow.email)
     await page.goto(`/workflows/${workflow.id}/runs`)
     await page.locator('[data-testid="run-row"][data-status="success"]').waitFor()
     const summaries = page.locator('[data-testid="run-node"] summary')

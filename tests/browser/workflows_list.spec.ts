@@ -4,7 +4,7 @@ import User from '#models/user'
 import Workflow from '#models/workflow'
 import { CreateWorkflow, UpdateWorkflow } from '#actions/workflows/workflows'
 import { PublishWorkflow } from '#actions/workflows/workflow_publishing'
-import { signInThroughMailbox } from '#tests/browser/helpers'
+import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 import { defaultWorkflowSettings } from '#shared/workflow/types'
 
@@ -23,7 +23,7 @@ test.group('Workflow list in the browser', () => {
   }) => {
     const email = uniqueEmail('workflows')
     const page = await visit('/signin')
-    await signInThroughMailbox(page, email)
+    await signInWithLink(page, email)
     const user = await User.findByOrFail('email', email)
     await setUserPlan(user, 'STANDARD')
     const workspace = await firstWorkspaceOf(user)

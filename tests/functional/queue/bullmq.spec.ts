@@ -206,10 +206,11 @@ test.group('Queue | BullMQ driver', (group) => {
     const dispatchedAt = Date.now()
     await driver.dispatch('later', { tag: 'delayed' }, { delayMs: 300 })
     await driver.dispatch('later', { tag: 'now' })
-    await waitFor(() => 'delayed' in started)
+    // Both, then the delay: on a loaded machine the worker may take the undelayed job only
+    // after the 300 ms, so their order proves nothing.
+    await waitFor(() => 'delayed' in started && 'now' in started)
 
     assert.isAtLeast(started.delayed - dispatchedAt, 295)
-    assert.isBelow(started.now, started.delayed)
   })
 
   test('retries with a fixed backoff; onFailed once after the last attempt', async ({ assert }) => {
