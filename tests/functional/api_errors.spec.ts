@@ -14,7 +14,8 @@ function unreachable(config: any) {
     // A folder, not a file: SQLite answers SQLITE_CANTOPEN as for a lost disk.
     return { ...config, connection: { ...config.connection, filename: '/tmp' } }
   }
-  return { ...config, connection: 'postgres://root@127.0.0.1:1/unreachable' }
+  const scheme = config.client === 'mysql2' ? 'mysql' : 'postgres'
+  return { ...config, connection: `${scheme}://root@127.0.0.1:1/unreachable` }
 }
 
 /** Runs `during` with the app's database connection pointed at nothing, then restores it. */
