@@ -41,6 +41,7 @@ export default defineConfig({
     () => import('#start/workflows'),
     () => import('#start/knowledge'),
     () => import('#start/channels'),
+    { file: () => import('#start/plugins'), environment: ['web'] },
     // Server-sent events: the stream routes and who may listen to which channel.
     { file: () => import('#start/transmit'), environment: ['web', 'test'] },
   ],
@@ -69,14 +70,17 @@ export default defineConfig({
     { pattern: 'database/templates/*.json', reloadServer: false },
     // The embed script's source: compiled on first request (app/services/chat/embed_script.ts).
     { pattern: 'resources/embed/**', reloadServer: false },
-    // What the plugin registry and pages read from a plugin's folder at run time.
-    { pattern: 'plugins/*/icon.svg', reloadServer: false },
-    { pattern: 'plugins/*/locales/*.json', reloadServer: false },
-    { pattern: 'plugins/*/README.md', reloadServer: false },
+    // Every file of a plugin folder but its code (tsc compiles the .ts, Vite bundles the
+    // .tsx): icon, locales, README and whatever a runner reads beside it. The build checks
+    // they all arrived (bin/check_build.ts).
+    { pattern: 'plugins/*/**/!(*.ts|*.tsx)', reloadServer: false },
   ],
 
   assetsBundler: false,
   hooks: {
     onBuildStarting: [() => import('@adonisjs/vite/build_hook')],
+    // Fails the build (not a request) on a plugin file missing from build/ or a
+    // development bundle among the assets.
+    onBuildCompleted: [() => import('./bin/check_build.js')],
   },
 })

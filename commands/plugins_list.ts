@@ -18,7 +18,8 @@ function credentialTypesOf(plugin: AnyPlugin): string[] {
 /**
  * node ace plugins:list
  * Prints every plugin as the server registry sees it at boot: the folders of plugins/ and the
- * installed plugin packages (docs/plugins.md, "Plugins as packages").
+ * installed plugin packages (docs/plugins.md, "Plugins as packages"), then those it leaves
+ * out and why (exit code 1 when there are any).
  */
 export default class PluginsList extends BaseCommand {
   static commandName = 'plugins:list'
@@ -53,6 +54,23 @@ export default class PluginsList extends BaseCommand {
     }
     table.render()
     this.logger.info(`${plugins.length} plugins`)
+
+    // Left out by the registry: the server runs without them and logs the same lines at boot.
+    const problems = registry.problems()
+    if (problems.length > 0) {
+      const leftOut = this.ui.table()
+      leftOut.head(['left out', 'problem'])
+      for (const problem of problems) {
+        const message = problem.message.startsWith(`${problem.where}: `)
+          ? problem.message.slice(problem.where.length + 2)
+          : problem.message
+        leftOut.row([problem.where, message])
+      }
+      leftOut.render()
+      const count = new Set(problems.map((problem) => problem.where)).size
+      this.logger.error(`${count} plugin(s) left out`)
+      this.exitCode = 1
+    }
   }
 
   /**

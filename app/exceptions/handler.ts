@@ -8,6 +8,7 @@ import { errors as limiterErrors } from '@adonisjs/limiter'
 import { errors as shieldErrors } from '@adonisjs/shield'
 import AppError from '#exceptions/app_error'
 import { REQUEST_LIMIT_CODES } from '#services/request_limits'
+import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from '#services/dependency_outage'
 
 function isJsonRequest(ctx: HttpContext) {
   return (
@@ -21,6 +22,23 @@ function escapeHtml(text: string) {
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!
   )
+}
+
+/** The status an error asks for (400 to 599), 500 when it names none. */
+function httpErrorOf(error: unknown) {
+  const { status, message, code } = (error ?? {}) as {
+    status?: unknown
+    message?: unknown
+    code?: unknown
+  }
+  return {
+    status:
+      Number.isInteger(status) && (status as number) >= 400 && (status as number) < 600
+        ? (status as number)
+        : 500,
+    message: typeof message === 'string' && message !== '' ? message : 'Request failed',
+    code: typeof code === 'string' ? code : undefined,
+  }
 }
 
 export default class HttpExceptionHandler extends ExceptionHandler {
@@ -105,6 +123,32 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
     if (error instanceof authErrors.E_UNAUTHORIZED_ACCESS && json) {
       return ctx.response.status(401).send({ message: 'Unauthorized' })
+    }
+
+    // The database or Redis is out of reach: nothing the client did, and it may try again.
+    // A plain page for browsers too: the Inertia error page needs the session (the database).
+    if (isDependencyOutage(error)) {
+      const message = 'The service is temporarily unavailable. Try again in a few seconds.'
+      ctx.response.status(503).header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS))
+      if (json) return ctx.response.send({ message, code: 'E_SERVICE_UNAVAILABLE' })
+      return ctx.response
+        .header('content-type', 'text/html; charset=utf-8')
+        .send(`<!doctype html><title>503</title><p>${escapeHtml(message)}</p>`)
+    }
+
+    // API clients get JSON whatever they sent as Accept (the framework would pick HTML), and
+    // a server error never shows its internals (SQL, paths): the log has them, under the
+    // request id given here.
+    if (json && typeof (error as { handle?: unknown } | null)?.handle !== 'function') {
+      const { status, message, code } = httpErrorOf(error)
+      if (status >= 500) {
+        return ctx.response.status(status).send({
+          message: 'Internal server error',
+          code: 'E_INTERNAL_SERVER_ERROR',
+          requestId: ctx.request.id() ?? null,
+        })
+      }
+      return ctx.response.status(status).send({ message, ...(code ? { code } : {}) })
     }
 
     return super.handle(error, ctx)

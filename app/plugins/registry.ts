@@ -67,6 +67,18 @@ export interface PluginRegistry {
    * trigger's `toCron` or `acceptsCall`), so the core asks for abilities, not plugin names.
    */
   exportOf<T = unknown>(id: string, name: string): Promise<T | undefined>
+  /** The plugins left out and why (a lenient load, see LoadOptions.strict). */
+  problems(): readonly PluginProblem[]
+}
+
+/** Why a plugin was left out (or, for a taken alias, lost that alias). */
+export interface PluginProblem {
+  /** `plugins/<folder>` or `package <name>`. */
+  where: string
+  /** The whole sentence, starting with `where`. */
+  message: string
+  /** A file the manifest names that is not in its folder (its icon.svg). */
+  missingFile?: string
 }
 
 export class PluginManifestError extends Error {
@@ -246,6 +258,12 @@ export interface LoadOptions {
   packages?: readonly PluginPackage[]
   /** Problems found while looking for packages, reported with the manifests' own. */
   problems?: readonly string[]
+  /**
+   * true (the default: tests, tools): any problem rejects the whole set with a
+   * PluginManifestError. false (the running app): a plugin with a problem is left out,
+   * the others load, and `problems()` says what was left out and why.
+   */
+  strict?: boolean
 }
 
 export async function loadPlugins(
@@ -265,7 +283,13 @@ export async function loadPlugins(
   // A package imports the SDK as @flowcraft/sdk/*: Node must know that name first.
   if (candidates.some((candidate) => candidate.source.kind === 'package')) registerSdkSpecifier()
 
-  const problems: string[] = [...(options.problems ?? [])]
+  const problems: PluginProblem[] = (options.problems ?? []).map((message) => ({
+    where: message.split(':')[0],
+    message,
+  }))
+  const report = (where: string, messages: string[], missingFile?: string) => {
+    for (const message of messages) problems.push({ where, message, missingFile })
+  }
   const plugins = new Map<string, AnyPlugin>()
   const byId = new Map<string, Candidate>()
   const slugOwner = new Map<string, string>()
@@ -274,46 +298,46 @@ export async function loadPlugins(
     const { where, indexPath } = candidate
     const forbidden = serverOnlyImportsOf(await readFile(indexPath, 'utf8'))
     if (forbidden.length > 0) {
-      problems.push(
-        `${where}: index must stay browser-safe, it imports ${forbidden.join(', ')} (move that to runner.ts)`
-      )
+      report(where, [
+        `${where}: index must stay browser-safe, it imports ${forbidden.join(', ')} (move that to runner.ts)`,
+      ])
       continue
     }
     let plugin: unknown
     try {
       plugin = (await import(pathToFileURL(indexPath).href)).default
     } catch (error: any) {
-      problems.push(`${where}: could not be imported (${error?.message ?? error})`)
+      report(where, [`${where}: could not be imported (${error?.message ?? error})`])
       continue
     }
     const found = manifestProblems(plugin, candidate.slugFolder, where)
     if (found.length > 0) {
-      problems.push(...found)
+      report(where, found)
       continue
     }
     const manifest = plugin as AnyPlugin
     const iconProblem = iconProblemOf(manifest.icon, candidate.folder, where)
     if (iconProblem) {
-      problems.push(iconProblem)
+      report(where, [iconProblem], /\.svg$/i.test(manifest.icon ?? '') ? manifest.icon : undefined)
       continue
     }
     if (plugins.has(manifest.id)) {
-      problems.push(
-        `${where}: id "${manifest.id}" is already used by ${byId.get(manifest.id)!.where}`
-      )
+      report(where, [
+        `${where}: id "${manifest.id}" is already used by ${byId.get(manifest.id)!.where}`,
+      ])
       continue
     }
     // The browser finds a plugin's files and texts by slug: two plugins may not share one.
     const slug = pluginSlug(manifest)
     // The chat page finds an input's viewer by the block type alone (it loads no manifest).
     if (hasViewer(candidate.folder) && slug !== slugOf(manifest.id)) {
-      problems.push(
-        `${where}: a plugin with a viewer must keep the slug of its id ("${slugOf(manifest.id)}")`
-      )
+      report(where, [
+        `${where}: a plugin with a viewer must keep the slug of its id ("${slugOf(manifest.id)}")`,
+      ])
       continue
     }
     if (slugOwner.has(slug)) {
-      problems.push(`${where}: slug "${slug}" is already used by ${slugOwner.get(slug)}`)
+      report(where, [`${where}: slug "${slug}" is already used by ${slugOwner.get(slug)}`])
       continue
     }
     plugins.set(manifest.id, manifest)
@@ -325,20 +349,22 @@ export async function loadPlugins(
     for (const alias of plugin.aliases ?? []) {
       const other = plugins.has(alias) ? alias : aliasOwner.get(alias)
       if (other) {
-        problems.push(
-          `${byId.get(plugin.id)!.where}: alias "${alias}" is already taken by "${other}"`
-        )
+        const where = byId.get(plugin.id)!.where
+        report(where, [`${where}: alias "${alias}" is already taken by "${other}"`])
       } else {
         aliasOwner.set(alias, plugin.id)
       }
     }
   }
-  if (problems.length > 0) throw new PluginManifestError(problems)
+  if (problems.length > 0 && options.strict !== false) {
+    throw new PluginManifestError(problems.map((problem) => problem.message))
+  }
 
   return createRegistry(
     [...plugins.values()],
     (id) => byId.get(id)?.folder,
-    (id) => byId.get(id)?.source
+    (id) => byId.get(id)?.source,
+    problems
   )
 }
 
@@ -346,7 +372,8 @@ export async function loadPlugins(
 export function createRegistry(
   plugins: AnyPlugin[],
   folderOf: (id: string) => string | undefined = () => undefined,
-  sourceOf: (id: string) => PluginSource | undefined = () => undefined
+  sourceOf: (id: string) => PluginSource | undefined = () => undefined,
+  problems: readonly PluginProblem[] = []
 ): PluginRegistry {
   const canonical = new Map<string, AnyPlugin>(plugins.map((plugin) => [plugin.id, plugin]))
   // Lookups by a stored type accept the ids folded plugins had before.
@@ -387,6 +414,7 @@ export function createRegistry(
     folderOf: folderOfType,
     sourceOf: (id) => sourceOf(canonicalId(id)),
     canonicalId,
+    problems: () => problems,
     async runnerOf(id, requested) {
       const plugin = byId.get(id)
       if (!plugin) return undefined

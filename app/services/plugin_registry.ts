@@ -1,4 +1,5 @@
 import app from '@adonisjs/core/services/app'
+import logger from '@adonisjs/core/services/logger'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -12,21 +13,41 @@ import type { HttpClient } from '#plugins/define_plugin'
 
 let registry: Promise<PluginRegistry> | null = null
 
-/** Loads the plugins of an app: its plugins/ folder and the plugin packages it installed. */
+/**
+ * Loads the plugins of an app: its plugins/ folder and the plugin packages it installed.
+ * Lenient: a plugin with a problem is left out (registry.problems() says why), so one broken
+ * folder or package never takes the editors, the chat and the runs of the others down.
+ */
 export async function loadAppPlugins(
   appRoot: string,
   listed: readonly string[] = []
 ): Promise<PluginRegistry> {
   const found = await findPluginPackages(appRoot, listed)
-  return loadPlugins(join(appRoot, 'plugins'), found)
+  return loadPlugins(join(appRoot, 'plugins'), { ...found, strict: false })
 }
 
 /**
  * The plugins of this installation, discovered once (plugins/ beside the app and the
- * packages of config/plugins.ts, docs/plugins.md).
+ * packages of config/plugins.ts, docs/plugins.md). Plugins left out are logged as errors
+ * once per load. A load that fails as a whole (plugins/ unreadable) is not kept: the next
+ * call tries again.
  */
 export function pluginRegistry(): Promise<PluginRegistry> {
-  registry ??= loadAppPlugins(app.makePath(), app.config.get<string[]>('plugins.packages', []))
+  if (!registry) {
+    const loading = loadAppPlugins(
+      app.makePath(),
+      app.config.get<string[]>('plugins.packages', [])
+    ).then((loaded) => {
+      for (const problem of loaded.problems()) {
+        logger.error({ plugin: problem.where }, `plugin left out: ${problem.message}`)
+      }
+      return loaded
+    })
+    registry = loading
+    loading.catch(() => {
+      if (registry === loading) registry = null
+    })
+  }
   return registry
 }
 
@@ -49,7 +70,16 @@ export function forgetPluginRegistry() {
 export function perRegistry<T>(make: () => T): () => T {
   let built: { generation: number; value: T } | undefined
   return () => {
-    if (built?.generation !== generation) built = { generation, value: make() }
+    if (built?.generation !== generation) {
+      const entry = { generation, value: make() }
+      built = entry
+      // A value that failed to build (the registry did not load) is built again next time.
+      if (entry.value instanceof Promise) {
+        entry.value.catch(() => {
+          if (built === entry) built = undefined
+        })
+      }
+    }
     return built.value
   }
 }
@@ -74,7 +104,10 @@ export async function credentialsModuleOf(plugin: AnyPlugin): Promise<Credential
   if (!modules.has(plugin.id)) {
     const candidates = ['credentials.js', 'credentials.ts'].map((f) => join(folder, f))
     const file = candidates.find((f) => existsSync(f))
-    modules.set(plugin.id, file ? import(pathToFileURL(file).href) : Promise.resolve(null))
+    const loading = file ? import(pathToFileURL(file).href) : Promise.resolve(null)
+    // A failed import is not kept: a fixed file is picked up on the next call.
+    loading.catch(() => modules.delete(plugin.id))
+    modules.set(plugin.id, loading)
   }
   return modules.get(plugin.id)!
 }

@@ -11,7 +11,8 @@ export default class AdminPluginsController {
   async index({ bouncer, inertia }: HttpContext) {
     await bouncer.authorize('accessAdmin')
     const settings = await planSettings()
-    const plugins = (await pluginRegistry()).all().map((plugin) => ({
+    const registry = await pluginRegistry()
+    const plugins = registry.all().map((plugin) => ({
       id: plugin.id,
       name: plugin.name,
       description: plugin.description ?? null,
@@ -23,7 +24,9 @@ export default class AdminPluginsController {
         PLAN_NAMES.map((plan) => [plan, isEnabledIn(settings, plugin.id, plan)])
       ),
     }))
-    return inertia.render('admin/plugins', { plugins, plans: PLAN_NAMES })
+    // The plugins the registry left out, with why: an admin sees them here, not only in the log.
+    const leftOut = registry.problems().map(({ where, message }) => ({ where, message }))
+    return inertia.render('admin/plugins', { plugins, plans: PLAN_NAMES, leftOut })
   }
 
   /** One plugin's generated form with its defaults: what builders will see in the editor. */

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react'
 import { Head, Link, router } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { PuzzleIcon, SearchIcon } from 'lucide-react'
+import { PuzzleIcon, SearchIcon, TriangleAlertIcon } from 'lucide-react'
 import { PLAN_LABELS, type PlanName } from '#shared/plans'
 import { AppLayout, PageHeader } from '~/features/shell/app_layout'
 import { AdminNav } from '~/features/admin/admin_nav'
@@ -33,6 +33,8 @@ export interface AdminPluginRow {
 interface Props {
   plugins: AdminPluginRow[]
   plans: PlanName[]
+  /** Plugins the server left out (a broken manifest, a missing file), with the reason. */
+  leftOut?: { where: string; message: string }[]
 }
 
 const ALL = '__all__'
@@ -42,7 +44,7 @@ function switchKey(id: string, plan: PlanName) {
 }
 
 /** /admin/plugins: the marketplace switches, one per plugin and plan. */
-export default function AdminPlugins({ plugins, plans }: Props) {
+export default function AdminPlugins({ plugins, plans, leftOut = [] }: Props) {
   const { t } = useTranslation()
   const [query, setQuery] = useState('')
   const [category, setCategory] = useState(ALL)
@@ -108,6 +110,24 @@ export default function AdminPlugins({ plugins, plans }: Props) {
       <PageHeader title={t('adminPlugins.title')} description={t('adminPlugins.description')} />
       <AdminNav />
       <div className="grid gap-4 p-6">
+        {leftOut.length > 0 && (
+          <section
+            role="alert"
+            data-testid="plugins-left-out"
+            className="rounded-md border border-destructive/50 bg-destructive/5 p-4 text-sm"
+          >
+            <h2 className="flex items-center gap-2 font-medium text-destructive">
+              <TriangleAlertIcon aria-hidden className="size-4" />
+              {t('adminPlugins.leftOutTitle')}
+            </h2>
+            <p className="mt-1 text-muted-foreground">{t('adminPlugins.leftOutDescription')}</p>
+            <ul className="mt-2 grid gap-1 font-mono text-xs">
+              {leftOut.map((problem, index) => (
+                <li key={index}>{problem.message}</li>
+              ))}
+            </ul>
+          </section>
+        )}
         <div className="flex flex-wrap items-center gap-2">
           <div className="relative min-w-56 flex-1 sm:max-w-sm">
             <SearchIcon

@@ -1,0 +1,135 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { createUser, firstWorkspaceOf, publishThroughApi, setUserPlan } from '#tests/helpers'
+
+/*
+ * API clients get JSON on every error, whatever they ask for in Accept: a 503 with
+ * Retry-After while the database is out of reach, and a 500 that shows no internals.
+ */
+
+/** A database the driver cannot reach: a refused port, or a SQLite path it cannot open. */
+function unreachable(config: any) {
+  if (config.client === 'better-sqlite3') {
+    // A folder, not a file: SQLite answers SQLITE_CANTOPEN as for a lost disk.
+    return { ...config, connection: { ...config.connection, filename: '/tmp' } }
+  }
+  const scheme = config.client === 'mysql2' ? 'mysql' : 'postgres'
+  return { ...config, connection: `${scheme}://root@127.0.0.1:1/unreachable` }
+}
+
+/** Runs `during` with the app's database connection pointed at nothing, then restores it. */
+async function withDatabaseOut(during: () => Promise<void>) {
+  const name = db.primaryConnectionName
+  const config = db.manager.get(name)!.config
+  db.manager.patch(name, unreachable(config))
+  try {
+    await during()
+  } finally {
+    db.manager.patch(name, config)
+    db.manager.connect(name)
+  }
+}
+
+function chatBot() {
+  return {
+    version: '6',
+    id: 'outagebot00001',
+    name: 'Outage',
+    events: [{ id: 'ev', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } }],
+    groups: [
+      {
+        id: 'g1',
+        title: 'Hello',
+        graphCoordinates: { x: 200, y: 0 },
+        blocks: [
+          {
+            id: 'b1',
+            type: 'text',
+            content: { richText: [{ type: 'p', children: [{ text: 'Hi' }] }] },
+          },
+          { id: 'b2', type: 'text input', options: { variableId: 'v1' } },
+        ],
+      },
+    ],
+    edges: [{ id: 'e0', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],
+    variables: [{ id: 'v1', name: 'Name' }],
+    theme: {},
+    settings: {},
+  }
+}
+
+test.group('API errors', () => {
+  test('a database outage answers 503 JSON with Retry-After on the API and the chat API, and service comes back', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser()
+    await setUserPlan(user, 'UNLIMITED')
+    const workspace = await firstWorkspaceOf(user)
+    const token = (await new CreateApiToken().handle(user, 'outage')).value
+    const publicId = await publishThroughApi(client, chatBot())
+
+    await withDatabaseOut(async () => {
+      // A browser-like Accept header: the API still answers JSON.
+      const api = await client
+        .get(`/api/v1/workspaces/${workspace.id}/bots`)
+        .bearerToken(token)
+        .header('accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
+      assert.equal(api.status(), 503, api.text())
+      assert.match(api.header('content-type') ?? '', /^application\/json/)
+      assert.equal(api.header('retry-after'), '5')
+      assert.deepEqual(api.body(), {
+        message: 'The service is temporarily unavailable. Try again in a few seconds.',
+        code: 'E_SERVICE_UNAVAILABLE',
+      })
+
+      const chat = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+      assert.equal(chat.status(), 503, chat.text())
+      assert.match(chat.header('content-type') ?? '', /^application\/json/)
+      assert.equal(chat.header('retry-after'), '5')
+      assert.equal(chat.body().code, 'E_SERVICE_UNAVAILABLE')
+    })
+
+    // Nothing of the outage is kept: the same calls work once the database is back.
+    const api = await client.get(`/api/v1/workspaces/${workspace.id}/bots`).bearerToken(token)
+    api.assertStatus(200)
+    const chat = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+    chat.assertStatus(200)
+    assert.isString(chat.body().sessionId)
+  }).timeout(60_000)
+
+  test('a server error on the API answers 500 JSON with the request id, never the SQL', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const user = await createUser()
+    const workspace = await firstWorkspaceOf(user)
+    const token = (await new CreateApiToken().handle(user, 'broken')).value
+    // A schema the code does not expect (a migration half applied): a fault on our side.
+    await db.rawQuery('ALTER TABLE bots RENAME TO bots_away')
+    cleanup(() => db.rawQuery('ALTER TABLE bots_away RENAME TO bots'))
+
+    const response = await client
+      .get(`/api/v1/workspaces/${workspace.id}/bots`)
+      .bearerToken(token)
+      .header('accept', 'text/html')
+      .header('x-request-id', 'req-500-check')
+    assert.equal(response.status(), 500, response.text())
+    assert.match(response.header('content-type') ?? '', /^application\/json/)
+    assert.deepEqual(response.body(), {
+      message: 'Internal server error',
+      code: 'E_INTERNAL_SERVER_ERROR',
+      requestId: 'req-500-check',
+    })
+    assert.notInclude(response.text(), 'bots')
+  })
+
+  test('an unknown API path answers 404 JSON', async ({ client, assert }) => {
+    const response = await client.get('/api/v1/no-such-thing').header('accept', 'text/html')
+    assert.equal(response.status(), 404)
+    assert.match(response.header('content-type') ?? '', /^application\/json/)
+    assert.equal(response.body().code, 'E_ROUTE_NOT_FOUND')
+  })
+})
