@@ -92,7 +92,12 @@ function ace(args: string[]) {
   return result.stdout
 }
 
-/** Ten rounds of: a bubble with a variable, a number input, a condition, a set variable. */
+/**
+ * Ten rounds of: a bubble with a variable, a number input, a condition, a set variable.
+ * The condition's item and its else path both lead to the round's set variable (a group of
+ * its own): a matched item without an edge ends the chat, so every path must be connected
+ * for the visitor to reach all ten questions.
+ */
 export function benchBot() {
   const groups: any[] = []
   const edges: any[] = []
@@ -102,9 +107,11 @@ export function benchBot() {
     const condition = {
       id: `c${turn}`,
       type: 'Condition',
+      outgoingEdgeId: `ec${turn}-else`,
       items: [
         {
           id: `ci${turn}`,
+          outgoingEdgeId: `ec${turn}`,
           content: {
             comparisons: [
               { variableId: `va${turn}`, comparisonOperator: 'Greater than', value: '50' },
@@ -114,40 +121,57 @@ export function benchBot() {
         },
       ],
     }
-    groups.push({
-      id: `g${turn}`,
-      title: `Round ${turn + 1}`,
-      graphCoordinates: { x: turn * 400, y: 0 },
-      blocks: [
-        {
-          id: `t${turn}`,
-          type: 'text',
-          content: {
-            richText: [
-              { type: 'p', children: [{ text: `Question ${turn + 1}, total so far {{Total}}` }] },
-            ],
+    edges.push(
+      {
+        id: `ec${turn}`,
+        from: { blockId: `c${turn}`, itemId: `ci${turn}` },
+        to: { groupId: `gs${turn}` },
+      },
+      { id: `ec${turn}-else`, from: { blockId: `c${turn}` }, to: { groupId: `gs${turn}` } }
+    )
+    groups.push(
+      {
+        id: `g${turn}`,
+        title: `Round ${turn + 1}`,
+        graphCoordinates: { x: turn * 400, y: 0 },
+        blocks: [
+          {
+            id: `t${turn}`,
+            type: 'text',
+            content: {
+              richText: [
+                { type: 'p', children: [{ text: `Question ${turn + 1}, total so far {{Total}}` }] },
+              ],
+            },
           },
-        },
-        {
-          id: `n${turn}`,
-          type: 'number input',
-          options: { variableId: `va${turn}`, min: 0, max: 100 },
-        },
-        condition,
-        {
-          id: `s${turn}`,
-          type: 'Set variable',
-          options: {
-            variableId: 'vtotal',
-            type: 'Custom',
-            expressionToEvaluate: '{{Answer ' + turn + '}}',
+          {
+            id: `n${turn}`,
+            type: 'number input',
+            options: { variableId: `va${turn}`, min: 0, max: 100 },
           },
-        },
-      ],
-    })
+          condition,
+        ],
+      },
+      {
+        id: `gs${turn}`,
+        title: `Tally ${turn + 1}`,
+        graphCoordinates: { x: turn * 400, y: 200 },
+        blocks: [
+          {
+            id: `s${turn}`,
+            type: 'Set variable',
+            options: {
+              variableId: 'vtotal',
+              type: 'Custom',
+              expressionToEvaluate: '{{Answer ' + turn + '}}',
+            },
+          },
+        ],
+      }
+    )
   }
   for (let turn = 0; turn < TURNS - 1; turn++) {
-    const last = groups[turn].blocks.at(-1)
+    const last = groups[turn * 2 + 1].blocks.at(-1)
     last.outgoingEdgeId = `e${turn}`
     edges.push({ id: `e${turn}`, from: { blockId: last.id }, to: { groupId: `g${turn + 1}` } })
   }
@@ -163,7 +187,7 @@ export function benchBot() {
       },
     ],
   })
-  const lastRound = groups[TURNS - 1].blocks.at(-1)
+  const lastRound = groups[TURNS * 2 - 1].blocks.at(-1)
   lastRound.outgoingEdgeId = 'eend'
   edges.push({ id: 'eend', from: { blockId: lastRound.id }, to: { groupId: 'gend' } })
   edges.push({ id: 'estart', from: { eventId: 'start' }, to: { groupId: 'g0' } })
@@ -332,6 +356,8 @@ interface Tally {
   sent: Map<string, number>
   /** The first few failures, to say what they were. */
   failures: string[]
+  /** Chats that asked no next question before their last turn: the bot or the engine broke. */
+  endedEarly: number
   /** Turns answered in each second of the run (stalls show as dips). */
   perSecond: number[]
   /** The slowest answer of each second: a p99 made by a few stalls shows as a few peaks. */
@@ -361,6 +387,20 @@ function fail(tally: Tally, what: string, reply: Reply | Error | null) {
   tally.failures.push(`${what}: ${detail}`)
 }
 
+/**
+ * Every reply before the last turn must ask the next question: a chat that ends early
+ * leaves the load generator answering nothing, and its figures would measure that.
+ */
+function checkGoesOn(tally: Tally, reply: Reply, turn: number) {
+  if (turn < TURNS && !reply.json.input) {
+    tally.endedEarly++
+    if (tally.failures.length < 5)
+      tally.failures.push(`chat ended after ${turn} turn(s): ${JSON.stringify(reply.json).slice(0, 200)}`)
+    return false
+  }
+  return true
+}
+
 function newTally(): Tally {
   return {
     latencies: [],
@@ -369,6 +409,7 @@ function newTally(): Tally {
     seconds: 0,
     sent: new Map(),
     failures: [],
+    endedEarly: 0,
     perSecond: [],
     worstPerSecond: [],
     sendLagPerSecond: [],
@@ -392,6 +433,7 @@ async function closedLoop(publicId: string, visitors: number, durationMs: number
           continue
         }
         answered(tally, performance.now() - began)
+        if (!checkGoesOn(tally, start, 0)) continue
         const { sessionId, resultId } = start.json
         const path = `/api/v1/sessions/${sessionId}/continueChat`
         for (let t = 0; t < TURNS && Date.now() < until; t++) {
@@ -403,6 +445,7 @@ async function closedLoop(publicId: string, visitors: number, durationMs: number
           }
           answered(tally, performance.now() - began)
           tally.sent.set(resultId, (tally.sent.get(resultId) ?? 0) + 1)
+          if (!checkGoesOn(tally, reply, t + 1)) break
         }
       }
     })
@@ -447,6 +490,7 @@ async function paced(publicId: string, rate: number, durationMs: number, leadInM
           return
         }
         if (measured) answered(tally, performance.now() - due)
+        if (!checkGoesOn(tally, start, 0)) return
         idle.push({
           path: `/api/v1/sessions/${start.json.sessionId}/continueChat`,
           resultId: start.json.resultId,
@@ -463,7 +507,8 @@ async function paced(publicId: string, rate: number, durationMs: number, leadInM
       }
       if (measured) answered(tally, performance.now() - due)
       tally.sent.set(conversation.resultId, (tally.sent.get(conversation.resultId) ?? 0) + 1)
-      if (++conversation.turn < TURNS) idle.push(conversation)
+      if (!checkGoesOn(tally, reply, ++conversation.turn)) return
+      if (conversation.turn < TURNS) idle.push(conversation)
     })()
     inFlight.add(task)
     task.finally(() => inFlight.delete(task))
@@ -478,6 +523,14 @@ async function paced(publicId: string, rate: number, durationMs: number, leadInM
   await Promise.all(inFlight)
   tally.seconds = (performance.now() - measuredFrom) / 1000
   return tally
+}
+
+/** A run whose chats ended before their last turn measured something else: no report. */
+export function refuseEarlyEnds(label: string, tally: Tally) {
+  if (tally.endedEarly === 0) return
+  throw new Error(
+    `${label}: ${tally.endedEarly} chat(s) ended before turn ${TURNS}; the figures would not measure ${TURNS}-turn chats.\n${tally.failures.join('\n')}`
+  )
 }
 
 /** Answered turns whose answers are not in the database. */
@@ -560,7 +613,9 @@ export async function run(): Promise<BenchReport> {
     }
   )
   if (process.env.BENCH_BUILD !== '0' || !existsSync(join(ROOT, 'build/bin/server.js'))) {
-    const built = spawnSync(process.execPath, ['ace.js', 'build', '--ignore-ts-errors'], {
+    // The very command `npm start` builds with (bin/start.js): what is measured is what it
+    // serves, not a variant built with other flags.
+    const built = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', 'build'], {
       cwd: ROOT,
       stdio: 'inherit',
     })
@@ -620,7 +675,7 @@ export async function run(): Promise<BenchReport> {
     // Warm-up at full concurrency: every web process gets its JIT-compiled code, its pool of
     // PostgreSQL connections and its caches before anything is measured (with a short,
     // light warm-up the first seconds of the closed loop ran at a third of the later rate).
-    await closedLoop(publicId, VISITORS, 8000)
+    refuseEarlyEnds('warm-up', await closedLoop(publicId, VISITORS, 8000))
 
     const upsertsPerSecond = await measureUpserts()
     // PostgreSQL counts a connection's writes in pg_stat_user_tables when it commits, at most
@@ -647,6 +702,8 @@ export async function run(): Promise<BenchReport> {
     const loadAfterPaced = load()
     if (TRACE_FILE) writeFileSync(TRACE_FILE, traceRows.join('\n'))
 
+    refuseEarlyEnds('closed loop', closed)
+    if (pacedTally) refuseEarlyEnds('paced run', pacedTally)
     const lost =
       (await answersLost(stats, closed.sent)) +
       (pacedTally ? await answersLost(stats, pacedTally.sent) : 0)
