@@ -18,7 +18,8 @@
 | BENCH_WORKERS: server processes (WEB_CONCURRENCY, default 2; one core is left to the load
 | generator and PostgreSQL in any case). BENCH_PORT, BENCH_DATABASE_URL, BENCH_REDIS_URL:
 | engineers sharing a machine each bench on their own. BENCH_PROFILE=<dir>: the server
-| writes CPU profiles there. BENCH_BUILD=0: reuse the existing build. BENCH_ROOT: the
+| writes CPU profiles there. The app is built as `npm start` builds it when its build is
+| older than the sources (BENCH_BUILD=1: always; BENCH_BUILD=0: never). BENCH_ROOT: the
 | checkout to build and measure (default this one). BENCH_NODE_ARGS: more flags for the
 | server processes (e.g. --trace-gc); BENCH_SERVER_LOG=<file>: keep the server's output.
 | BENCH_TRACE=<file>: where the paced run's slow turns spent their time (see trace()).
@@ -41,7 +42,7 @@ import knex, { type Knex } from 'knex'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
 // @ts-expect-error plain JavaScript helper without types
-import { ensureEnvFile } from '../bin/prepare.js'
+import { ensureEnvFile, sourceStamp } from '../bin/prepare.js'
 
 // BENCH_ROOT: another checkout to measure (a worktree of an older commit, to compare).
 const ROOT = process.env.BENCH_ROOT || join(import.meta.dirname, '..')
@@ -206,6 +207,12 @@ export function benchBot() {
 }
 
 const STATS_IDLE_FLUSH_MS = 11_000
+/**
+ * The closed loop's turns/s against the same run's PostgreSQL upserts/s: a figure that
+ * holds on a busy machine, where both slow down together (issue 32: 0.20 before the plan
+ * checks per block, 0.11 with them).
+ */
+const RATIO_AIM = 0.3
 
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms))
@@ -315,14 +322,14 @@ function answerBody() {
   return `{"message":"${Math.floor(Math.random() * 100)}"}`
 }
 
-/** Single-row upserts/s PostgreSQL sustains here (16 connections, 5 s). */
-async function measureUpserts(): Promise<number> {
+/** Single-row upserts/s PostgreSQL sustains here (16 connections, 5 s by default). */
+async function measureUpserts(ms = 5000): Promise<number> {
   const pool = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 16, max: 16 } })
   await pool.raw(
     'CREATE TABLE IF NOT EXISTS bench_upserts (id text PRIMARY KEY, n integer, payload text)'
   )
   let count = 0
-  const until = Date.now() + 5000
+  const until = Date.now() + ms
   await Promise.all(
     Array.from({ length: 16 }, async (_, worker) => {
       let i = 0
@@ -337,7 +344,7 @@ async function measureUpserts(): Promise<number> {
   )
   await pool.raw('DROP TABLE bench_upserts')
   await pool.destroy()
-  return Math.round(count / 5)
+  return Math.round(count / (ms / 1000))
 }
 
 async function writesSoFar(client: Knex) {
@@ -395,7 +402,9 @@ function checkGoesOn(tally: Tally, reply: Reply, turn: number) {
   if (turn < TURNS && !reply.json.input) {
     tally.endedEarly++
     if (tally.failures.length < 5)
-      tally.failures.push(`chat ended after ${turn} turn(s): ${JSON.stringify(reply.json).slice(0, 200)}`)
+      tally.failures.push(
+        `chat ended after ${turn} turn(s): ${JSON.stringify(reply.json).slice(0, 200)}`
+      )
     return false
   }
   return true
@@ -603,24 +612,39 @@ function load() {
     .join(', ')
 }
 
-export async function run(): Promise<BenchReport> {
+/** Builds the app as `npm start` does, unless the build is of the current sources. */
+function buildLikeStart() {
+  const stampFile = join(ROOT, 'build', '.source-stamp')
+  const stamp = sourceStamp(ROOT)
+  const fresh =
+    existsSync(join(ROOT, 'build/bin/server.js')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === stamp
+  // BENCH_BUILD=0 takes the build as it is, BENCH_BUILD=1 builds whatever its stamp says.
+  if (process.env.BENCH_BUILD === '0' && existsSync(join(ROOT, 'build/bin/server.js'))) return
+  if (fresh && process.env.BENCH_BUILD !== '1') return
+  // The very command `npm start` builds with (bin/start.js): what is measured is what it
+  // serves, not a variant built with other flags; its stamp lets `npm start` reuse it.
+  const built = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  })
+  if (built.status !== 0) throw new Error('build failed')
+  writeFileSync(stampFile, stamp)
+}
+
+/**
+ * A fresh database, the production build serving it and the bench bot published there:
+ * what both the full run and the guard measure.
+ */
+async function setUp() {
   const dbName = new URL(DATABASE_URL).pathname.slice(1)
   spawnSync(
     'psql',
     ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-c', `CREATE DATABASE "${dbName}"`],
-    {
-      encoding: 'utf8',
-    }
+    { encoding: 'utf8' }
   )
-  if (process.env.BENCH_BUILD !== '0' || !existsSync(join(ROOT, 'build/bin/server.js'))) {
-    // The very command `npm start` builds with (bin/start.js): what is measured is what it
-    // serves, not a variant built with other flags.
-    const built = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', 'build'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    })
-    if (built.status !== 0) throw new Error('build failed')
-  }
+  buildLikeStart()
   ensureEnvFile(ROOT)
   copyFileSync(join(ROOT, '.env'), join(ROOT, 'build/.env'))
   ace(['migration:fresh', '--force'])
@@ -641,6 +665,11 @@ export async function run(): Promise<BenchReport> {
     }
   )
   const stats = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 1, max: 2 } })
+  const tearDown = async () => {
+    agent.destroy()
+    await stats.destroy().catch(() => {})
+    await stop(server)
+  }
   try {
     for (let i = 0; i < 300; i++) {
       try {
@@ -669,9 +698,19 @@ export async function run(): Promise<BenchReport> {
       headers: auth,
     })
     if (!published.ok) throw new Error(`could not publish: ${await published.text()}`)
-    const publicId = (await (await fetch(`${BASE}/api/v1/bots/${botId}`, { headers: auth })).json())
-      .bot.publicId
+    const publicId: string = (
+      await (await fetch(`${BASE}/api/v1/bots/${botId}`, { headers: auth })).json()
+    ).bot.publicId
+    return { server, stats, publicId, tearDown }
+  } catch (error) {
+    await tearDown()
+    throw error
+  }
+}
 
+export async function run(): Promise<BenchReport> {
+  const { server, stats, publicId, tearDown } = await setUp()
+  try {
     // Warm-up at full concurrency: every web process gets its JIT-compiled code, its pool of
     // PostgreSQL connections and its caches before anything is measured (with a short,
     // light warm-up the first seconds of the closed loop ran at a third of the later rate).
@@ -708,6 +747,7 @@ export async function run(): Promise<BenchReport> {
       (await answersLost(stats, closed.sent)) +
       (pacedTally ? await answersLost(stats, pacedTally.sent) : 0)
     const errors = closed.errors + (pacedTally?.errors ?? 0)
+    const closedRatio = Number((closed.turns / closed.seconds / upsertsPerSecond).toFixed(3))
     const writesPerTurn = Number(
       ((writesAfter - writesBefore) / Math.max(closed.turns, 1)).toFixed(2)
     )
@@ -778,9 +818,16 @@ export async function run(): Promise<BenchReport> {
           met: writesPerTurn <= 3,
         },
         {
-          metric: 'PostgreSQL single-row upserts (16 connections)',
+          metric: 'PostgreSQL single-row upserts (16 connections), same-run reference',
           value: upsertsPerSecond,
           unit: 'upserts/s',
+        },
+        {
+          metric: 'closed loop turns/s per PostgreSQL upsert/s',
+          value: closedRatio,
+          unit: 'ratio',
+          aim: `>= ${RATIO_AIM}`,
+          met: closedRatio >= RATIO_AIM,
         },
         { metric: 'errors', value: errors, unit: 'requests', aim: '0', met: errors === 0 },
         { metric: 'answers lost', value: lost, unit: 'answers', aim: '0', met: lost === 0 },
@@ -801,8 +848,53 @@ export async function run(): Promise<BenchReport> {
       ],
     }
   } finally {
-    agent.destroy()
-    await stats.destroy().catch(() => {})
-    await stop(server)
+    await tearDown()
+  }
+}
+
+/**
+ * `npm run bench -- guard`: a short closed loop (100 visitors) next to the same run's
+ * PostgreSQL upsert probe. Fails when the ratio falls below half of its aim (a regression
+ * the size of issue 32's), when a chat ends early, or on any error or lost answer.
+ */
+export async function guard() {
+  const { stats, publicId, tearDown } = await setUp()
+  try {
+    refuseEarlyEnds('warm-up', await closedLoop(publicId, VISITORS, 3000))
+    // The probe on both sides of the run: a neighbour's burst of work skews both the same.
+    const upsertsBefore = await measureUpserts(2000)
+    renewSockets()
+    const closed = await closedLoop(publicId, VISITORS, 5000)
+    const upsertsAfter = await measureUpserts(2000)
+    const upserts = Math.round((upsertsBefore + upsertsAfter) / 2)
+    const turnsPerSecond = Math.round(closed.turns / closed.seconds)
+    const ratio = Number((turnsPerSecond / upserts).toFixed(3))
+    const lost = await answersLost(stats, closed.sent)
+    const detail = `load average ${load()}; ${closed.failures.slice(0, 2).join('; ')}`
+    return [
+      {
+        metric: 'chat: closed loop turns/s per PostgreSQL upsert/s',
+        value: turnsPerSecond,
+        reference: upserts,
+        ratio,
+        threshold: RATIO_AIM / 2,
+        ok: ratio >= RATIO_AIM / 2,
+        detail,
+      },
+      {
+        metric: 'chat: chats ended before their last turn',
+        value: closed.endedEarly,
+        threshold: 0,
+        ok: closed.endedEarly === 0,
+      },
+      {
+        metric: 'chat: errors and answers lost',
+        value: closed.errors + lost,
+        threshold: 0,
+        ok: closed.errors + lost === 0,
+      },
+    ]
+  } finally {
+    await tearDown()
   }
 }
