@@ -18,7 +18,8 @@
 | BENCH_WORKERS: server processes (WEB_CONCURRENCY, default 2; one core is left to the load
 | generator and PostgreSQL in any case). BENCH_PORT, BENCH_DATABASE_URL, BENCH_REDIS_URL:
 | engineers sharing a machine each bench on their own. BENCH_PROFILE=<dir>: the server
-| writes CPU profiles there. BENCH_BUILD=0: reuse the existing build. BENCH_ROOT: the
+| writes CPU profiles there. The app is built as `npm start` builds it when its build is
+| older than the sources (BENCH_BUILD=1: always; BENCH_BUILD=0: never). BENCH_ROOT: the
 | checkout to build and measure (default this one). BENCH_NODE_ARGS: more flags for the
 | server processes (e.g. --trace-gc); BENCH_SERVER_LOG=<file>: keep the server's output.
 | BENCH_TRACE=<file>: where the paced run's slow turns spent their time (see trace()).
@@ -41,7 +42,7 @@ import knex, { type Knex } from 'knex'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
 // @ts-expect-error plain JavaScript helper without types
-import { ensureEnvFile } from '../bin/prepare.js'
+import { ensureEnvFile, sourceStamp } from '../bin/prepare.js'
 
 // BENCH_ROOT: another checkout to measure (a worktree of an older commit, to compare).
 const ROOT = process.env.BENCH_ROOT || join(import.meta.dirname, '..')
@@ -92,7 +93,12 @@ function ace(args: string[]) {
   return result.stdout
 }
 
-/** Ten rounds of: a bubble with a variable, a number input, a condition, a set variable. */
+/**
+ * Ten rounds of: a bubble with a variable, a number input, a condition, a set variable.
+ * The condition's item and its else path both lead to the round's set variable (a group of
+ * its own): a matched item without an edge ends the chat, so every path must be connected
+ * for the visitor to reach all ten questions.
+ */
 export function benchBot() {
   const groups: any[] = []
   const edges: any[] = []
@@ -102,9 +108,11 @@ export function benchBot() {
     const condition = {
       id: `c${turn}`,
       type: 'Condition',
+      outgoingEdgeId: `ec${turn}-else`,
       items: [
         {
           id: `ci${turn}`,
+          outgoingEdgeId: `ec${turn}`,
           content: {
             comparisons: [
               { variableId: `va${turn}`, comparisonOperator: 'Greater than', value: '50' },
@@ -114,40 +122,57 @@ export function benchBot() {
         },
       ],
     }
-    groups.push({
-      id: `g${turn}`,
-      title: `Round ${turn + 1}`,
-      graphCoordinates: { x: turn * 400, y: 0 },
-      blocks: [
-        {
-          id: `t${turn}`,
-          type: 'text',
-          content: {
-            richText: [
-              { type: 'p', children: [{ text: `Question ${turn + 1}, total so far {{Total}}` }] },
-            ],
+    edges.push(
+      {
+        id: `ec${turn}`,
+        from: { blockId: `c${turn}`, itemId: `ci${turn}` },
+        to: { groupId: `gs${turn}` },
+      },
+      { id: `ec${turn}-else`, from: { blockId: `c${turn}` }, to: { groupId: `gs${turn}` } }
+    )
+    groups.push(
+      {
+        id: `g${turn}`,
+        title: `Round ${turn + 1}`,
+        graphCoordinates: { x: turn * 400, y: 0 },
+        blocks: [
+          {
+            id: `t${turn}`,
+            type: 'text',
+            content: {
+              richText: [
+                { type: 'p', children: [{ text: `Question ${turn + 1}, total so far {{Total}}` }] },
+              ],
+            },
           },
-        },
-        {
-          id: `n${turn}`,
-          type: 'number input',
-          options: { variableId: `va${turn}`, min: 0, max: 100 },
-        },
-        condition,
-        {
-          id: `s${turn}`,
-          type: 'Set variable',
-          options: {
-            variableId: 'vtotal',
-            type: 'Custom',
-            expressionToEvaluate: '{{Answer ' + turn + '}}',
+          {
+            id: `n${turn}`,
+            type: 'number input',
+            options: { variableId: `va${turn}`, min: 0, max: 100 },
           },
-        },
-      ],
-    })
+          condition,
+        ],
+      },
+      {
+        id: `gs${turn}`,
+        title: `Tally ${turn + 1}`,
+        graphCoordinates: { x: turn * 400, y: 200 },
+        blocks: [
+          {
+            id: `s${turn}`,
+            type: 'Set variable',
+            options: {
+              variableId: 'vtotal',
+              type: 'Custom',
+              expressionToEvaluate: '{{Answer ' + turn + '}}',
+            },
+          },
+        ],
+      }
+    )
   }
   for (let turn = 0; turn < TURNS - 1; turn++) {
-    const last = groups[turn].blocks.at(-1)
+    const last = groups[turn * 2 + 1].blocks.at(-1)
     last.outgoingEdgeId = `e${turn}`
     edges.push({ id: `e${turn}`, from: { blockId: last.id }, to: { groupId: `g${turn + 1}` } })
   }
@@ -163,7 +188,7 @@ export function benchBot() {
       },
     ],
   })
-  const lastRound = groups[TURNS - 1].blocks.at(-1)
+  const lastRound = groups[TURNS * 2 - 1].blocks.at(-1)
   lastRound.outgoingEdgeId = 'eend'
   edges.push({ id: 'eend', from: { blockId: lastRound.id }, to: { groupId: 'gend' } })
   edges.push({ id: 'estart', from: { eventId: 'start' }, to: { groupId: 'g0' } })
@@ -182,6 +207,12 @@ export function benchBot() {
 }
 
 const STATS_IDLE_FLUSH_MS = 11_000
+/**
+ * The closed loop's turns/s against the same run's PostgreSQL upserts/s: a figure that
+ * holds on a busy machine, where both slow down together (issue 32: 0.20 before the plan
+ * checks per block, 0.11 with them).
+ */
+const RATIO_AIM = 0.3
 
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms))
@@ -291,14 +322,14 @@ function answerBody() {
   return `{"message":"${Math.floor(Math.random() * 100)}"}`
 }
 
-/** Single-row upserts/s PostgreSQL sustains here (16 connections, 5 s). */
-async function measureUpserts(): Promise<number> {
+/** Single-row upserts/s PostgreSQL sustains here (16 connections, 5 s by default). */
+async function measureUpserts(ms = 5000): Promise<number> {
   const pool = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 16, max: 16 } })
   await pool.raw(
     'CREATE TABLE IF NOT EXISTS bench_upserts (id text PRIMARY KEY, n integer, payload text)'
   )
   let count = 0
-  const until = Date.now() + 5000
+  const until = Date.now() + ms
   await Promise.all(
     Array.from({ length: 16 }, async (_, worker) => {
       let i = 0
@@ -313,7 +344,7 @@ async function measureUpserts(): Promise<number> {
   )
   await pool.raw('DROP TABLE bench_upserts')
   await pool.destroy()
-  return Math.round(count / 5)
+  return Math.round(count / (ms / 1000))
 }
 
 async function writesSoFar(client: Knex) {
@@ -332,6 +363,8 @@ interface Tally {
   sent: Map<string, number>
   /** The first few failures, to say what they were. */
   failures: string[]
+  /** Chats that asked no next question before their last turn: the bot or the engine broke. */
+  endedEarly: number
   /** Turns answered in each second of the run (stalls show as dips). */
   perSecond: number[]
   /** The slowest answer of each second: a p99 made by a few stalls shows as a few peaks. */
@@ -361,6 +394,22 @@ function fail(tally: Tally, what: string, reply: Reply | Error | null) {
   tally.failures.push(`${what}: ${detail}`)
 }
 
+/**
+ * Every reply before the last turn must ask the next question: a chat that ends early
+ * leaves the load generator answering nothing, and its figures would measure that.
+ */
+function checkGoesOn(tally: Tally, reply: Reply, turn: number) {
+  if (turn < TURNS && !reply.json.input) {
+    tally.endedEarly++
+    if (tally.failures.length < 5)
+      tally.failures.push(
+        `chat ended after ${turn} turn(s): ${JSON.stringify(reply.json).slice(0, 200)}`
+      )
+    return false
+  }
+  return true
+}
+
 function newTally(): Tally {
   return {
     latencies: [],
@@ -369,6 +418,7 @@ function newTally(): Tally {
     seconds: 0,
     sent: new Map(),
     failures: [],
+    endedEarly: 0,
     perSecond: [],
     worstPerSecond: [],
     sendLagPerSecond: [],
@@ -392,6 +442,7 @@ async function closedLoop(publicId: string, visitors: number, durationMs: number
           continue
         }
         answered(tally, performance.now() - began)
+        if (!checkGoesOn(tally, start, 0)) continue
         const { sessionId, resultId } = start.json
         const path = `/api/v1/sessions/${sessionId}/continueChat`
         for (let t = 0; t < TURNS && Date.now() < until; t++) {
@@ -403,6 +454,7 @@ async function closedLoop(publicId: string, visitors: number, durationMs: number
           }
           answered(tally, performance.now() - began)
           tally.sent.set(resultId, (tally.sent.get(resultId) ?? 0) + 1)
+          if (!checkGoesOn(tally, reply, t + 1)) break
         }
       }
     })
@@ -447,6 +499,7 @@ async function paced(publicId: string, rate: number, durationMs: number, leadInM
           return
         }
         if (measured) answered(tally, performance.now() - due)
+        if (!checkGoesOn(tally, start, 0)) return
         idle.push({
           path: `/api/v1/sessions/${start.json.sessionId}/continueChat`,
           resultId: start.json.resultId,
@@ -463,7 +516,8 @@ async function paced(publicId: string, rate: number, durationMs: number, leadInM
       }
       if (measured) answered(tally, performance.now() - due)
       tally.sent.set(conversation.resultId, (tally.sent.get(conversation.resultId) ?? 0) + 1)
-      if (++conversation.turn < TURNS) idle.push(conversation)
+      if (!checkGoesOn(tally, reply, ++conversation.turn)) return
+      if (conversation.turn < TURNS) idle.push(conversation)
     })()
     inFlight.add(task)
     task.finally(() => inFlight.delete(task))
@@ -478,6 +532,14 @@ async function paced(publicId: string, rate: number, durationMs: number, leadInM
   await Promise.all(inFlight)
   tally.seconds = (performance.now() - measuredFrom) / 1000
   return tally
+}
+
+/** A run whose chats ended before their last turn measured something else: no report. */
+export function refuseEarlyEnds(label: string, tally: Tally) {
+  if (tally.endedEarly === 0) return
+  throw new Error(
+    `${label}: ${tally.endedEarly} chat(s) ended before turn ${TURNS}; the figures would not measure ${TURNS}-turn chats.\n${tally.failures.join('\n')}`
+  )
 }
 
 /** Answered turns whose answers are not in the database. */
@@ -550,22 +612,39 @@ function load() {
     .join(', ')
 }
 
-export async function run(): Promise<BenchReport> {
+/** Builds the app as `npm start` does, unless the build is of the current sources. */
+function buildLikeStart() {
+  const stampFile = join(ROOT, 'build', '.source-stamp')
+  const stamp = sourceStamp(ROOT)
+  const fresh =
+    existsSync(join(ROOT, 'build/bin/server.js')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === stamp
+  // BENCH_BUILD=0 takes the build as it is, BENCH_BUILD=1 builds whatever its stamp says.
+  if (process.env.BENCH_BUILD === '0' && existsSync(join(ROOT, 'build/bin/server.js'))) return
+  if (fresh && process.env.BENCH_BUILD !== '1') return
+  // The very command `npm start` builds with (bin/start.js): what is measured is what it
+  // serves, not a variant built with other flags; its stamp lets `npm start` reuse it.
+  const built = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  })
+  if (built.status !== 0) throw new Error('build failed')
+  writeFileSync(stampFile, stamp)
+}
+
+/**
+ * A fresh database, the production build serving it and the bench bot published there:
+ * what both the full run and the guard measure.
+ */
+async function setUp() {
   const dbName = new URL(DATABASE_URL).pathname.slice(1)
   spawnSync(
     'psql',
     ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-c', `CREATE DATABASE "${dbName}"`],
-    {
-      encoding: 'utf8',
-    }
+    { encoding: 'utf8' }
   )
-  if (process.env.BENCH_BUILD !== '0' || !existsSync(join(ROOT, 'build/bin/server.js'))) {
-    const built = spawnSync(process.execPath, ['ace.js', 'build', '--ignore-ts-errors'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    })
-    if (built.status !== 0) throw new Error('build failed')
-  }
+  buildLikeStart()
   ensureEnvFile(ROOT)
   copyFileSync(join(ROOT, '.env'), join(ROOT, 'build/.env'))
   ace(['migration:fresh', '--force'])
@@ -586,6 +665,11 @@ export async function run(): Promise<BenchReport> {
     }
   )
   const stats = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 1, max: 2 } })
+  const tearDown = async () => {
+    agent.destroy()
+    await stats.destroy().catch(() => {})
+    await stop(server)
+  }
   try {
     for (let i = 0; i < 300; i++) {
       try {
@@ -614,13 +698,23 @@ export async function run(): Promise<BenchReport> {
       headers: auth,
     })
     if (!published.ok) throw new Error(`could not publish: ${await published.text()}`)
-    const publicId = (await (await fetch(`${BASE}/api/v1/bots/${botId}`, { headers: auth })).json())
-      .bot.publicId
+    const publicId: string = (
+      await (await fetch(`${BASE}/api/v1/bots/${botId}`, { headers: auth })).json()
+    ).bot.publicId
+    return { server, stats, publicId, tearDown }
+  } catch (error) {
+    await tearDown()
+    throw error
+  }
+}
 
+export async function run(): Promise<BenchReport> {
+  const { server, stats, publicId, tearDown } = await setUp()
+  try {
     // Warm-up at full concurrency: every web process gets its JIT-compiled code, its pool of
     // PostgreSQL connections and its caches before anything is measured (with a short,
     // light warm-up the first seconds of the closed loop ran at a third of the later rate).
-    await closedLoop(publicId, VISITORS, 8000)
+    refuseEarlyEnds('warm-up', await closedLoop(publicId, VISITORS, 8000))
 
     const upsertsPerSecond = await measureUpserts()
     // PostgreSQL counts a connection's writes in pg_stat_user_tables when it commits, at most
@@ -647,10 +741,13 @@ export async function run(): Promise<BenchReport> {
     const loadAfterPaced = load()
     if (TRACE_FILE) writeFileSync(TRACE_FILE, traceRows.join('\n'))
 
+    refuseEarlyEnds('closed loop', closed)
+    if (pacedTally) refuseEarlyEnds('paced run', pacedTally)
     const lost =
       (await answersLost(stats, closed.sent)) +
       (pacedTally ? await answersLost(stats, pacedTally.sent) : 0)
     const errors = closed.errors + (pacedTally?.errors ?? 0)
+    const closedRatio = Number((closed.turns / closed.seconds / upsertsPerSecond).toFixed(3))
     const writesPerTurn = Number(
       ((writesAfter - writesBefore) / Math.max(closed.turns, 1)).toFixed(2)
     )
@@ -721,9 +818,16 @@ export async function run(): Promise<BenchReport> {
           met: writesPerTurn <= 3,
         },
         {
-          metric: 'PostgreSQL single-row upserts (16 connections)',
+          metric: 'PostgreSQL single-row upserts (16 connections), same-run reference',
           value: upsertsPerSecond,
           unit: 'upserts/s',
+        },
+        {
+          metric: 'closed loop turns/s per PostgreSQL upsert/s',
+          value: closedRatio,
+          unit: 'ratio',
+          aim: `>= ${RATIO_AIM}`,
+          met: closedRatio >= RATIO_AIM,
         },
         { metric: 'errors', value: errors, unit: 'requests', aim: '0', met: errors === 0 },
         { metric: 'answers lost', value: lost, unit: 'answers', aim: '0', met: lost === 0 },
@@ -744,8 +848,53 @@ export async function run(): Promise<BenchReport> {
       ],
     }
   } finally {
-    agent.destroy()
-    await stats.destroy().catch(() => {})
-    await stop(server)
+    await tearDown()
+  }
+}
+
+/**
+ * `npm run bench -- guard`: a short closed loop (100 visitors) next to the same run's
+ * PostgreSQL upsert probe. Fails when the ratio falls below half of its aim (a regression
+ * the size of issue 32's), when a chat ends early, or on any error or lost answer.
+ */
+export async function guard() {
+  const { stats, publicId, tearDown } = await setUp()
+  try {
+    refuseEarlyEnds('warm-up', await closedLoop(publicId, VISITORS, 3000))
+    // The probe on both sides of the run: a neighbour's burst of work skews both the same.
+    const upsertsBefore = await measureUpserts(2000)
+    renewSockets()
+    const closed = await closedLoop(publicId, VISITORS, 5000)
+    const upsertsAfter = await measureUpserts(2000)
+    const upserts = Math.round((upsertsBefore + upsertsAfter) / 2)
+    const turnsPerSecond = Math.round(closed.turns / closed.seconds)
+    const ratio = Number((turnsPerSecond / upserts).toFixed(3))
+    const lost = await answersLost(stats, closed.sent)
+    const detail = `load average ${load()}; ${closed.failures.slice(0, 2).join('; ')}`
+    return [
+      {
+        metric: 'chat: closed loop turns/s per PostgreSQL upsert/s',
+        value: turnsPerSecond,
+        reference: upserts,
+        ratio,
+        threshold: RATIO_AIM / 2,
+        ok: ratio >= RATIO_AIM / 2,
+        detail,
+      },
+      {
+        metric: 'chat: chats ended before their last turn',
+        value: closed.endedEarly,
+        threshold: 0,
+        ok: closed.endedEarly === 0,
+      },
+      {
+        metric: 'chat: errors and answers lost',
+        value: closed.errors + lost,
+        threshold: 0,
+        ok: closed.errors + lost === 0,
+      },
+    ]
+  } finally {
+    await tearDown()
   }
 }

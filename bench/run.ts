@@ -1,7 +1,10 @@
 /*
 | npm run bench -- <name> [...]: runs the named benchmarks (all when none is named) and writes
 | a JSON and a Markdown report per benchmark to bench/results/.
-| A benchmark is a file bench/<name>.bench.ts exporting `run(): Promise<BenchReport>`.
+| A benchmark is a file bench/<name>.bench.ts exporting `run(): Promise<BenchReport>`, and
+| optionally `guard(): Promise<GuardCheck[]>`, its short run for `npm run bench -- guard`
+| (bench/guard.bench.ts). The guard is left out of "all benchmarks": it reruns the others.
+| A report with `failed` set ends the command with exit code 1, after its reports are written.
 */
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +15,22 @@ export interface BenchReport {
   /** One line per measured figure: what, value, unit, and the aim where there is one. */
   results: { metric: string; value: number; unit: string; aim?: string; met?: boolean }[]
   notes?: string[]
+  /** Set when the benchmark's checks failed (the guard): the command exits non-zero. */
+  failed?: string
+}
+
+/** One figure of a bench's guard, against a reference measured in the same run. */
+export interface GuardCheck {
+  metric: string
+  value: number
+  /** The same-run reference the value is judged against (e.g. PostgreSQL upserts/s). */
+  reference?: number
+  /** value / reference, when judged as a ratio. */
+  ratio?: number
+  /** What the ratio (or the value) must reach. */
+  threshold: number
+  ok: boolean
+  detail?: string
 }
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -19,7 +38,13 @@ const available = (await readdir(here))
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.replace('.bench.ts', ''))
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
-const names = wanted.length ? wanted : available
+// `guard chat`: the guard of the named benches only (bench/guard.bench.ts reads the rest).
+const names =
+  wanted[0] === 'guard'
+    ? ['guard']
+    : wanted.length
+      ? wanted
+      : available.filter((n) => n !== 'guard')
 
 const unknown = names.filter((n) => !available.includes(n))
 if (unknown.length) {
@@ -30,6 +55,7 @@ if (unknown.length) {
 }
 
 await mkdir(join(here, 'results'), { recursive: true })
+const failures: string[] = []
 for (const name of names) {
   const mod = await import(`./${name}.bench.ts`)
   console.log(`[bench] ${name}…`)
@@ -56,5 +82,10 @@ for (const name of names) {
   ].join('\n')
   await writeFile(join(here, 'results', `${name}.md`), md)
   console.log(md)
+  if (report.failed) failures.push(`${name}: ${report.failed}`)
+}
+if (failures.length) {
+  console.error(`[bench] failed: ${failures.join('; ')}`)
+  process.exit(1)
 }
 process.exit(0)

@@ -5,9 +5,9 @@
 | loses it.
 */
 import { spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureEnvFile } from './prepare.js'
+import { ensureEnvFile, sourceStamp } from './prepare.js'
 
 const root = process.cwd()
 const node = process.execPath
@@ -21,31 +21,10 @@ function run(args, opts = {}) {
   }
 }
 
-function newestMtime(dir) {
-  let newest = 0
-  if (!existsSync(dir)) return 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue
-    const path = join(dir, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
-  }
-  return newest
-}
-
-function sourceStamp() {
-  const parts = ['app', 'start', 'config', 'resources', 'database', 'plugins', 'commands', 'providers', 'bin']
-  let newest = 0
-  for (const p of parts) newest = Math.max(newest, newestMtime(join(root, p)))
-  for (const f of ['package.json', 'adonisrc.ts', 'vite.config.ts', 'tsconfig.json']) {
-    if (existsSync(join(root, f))) newest = Math.max(newest, statSync(join(root, f)).mtimeMs)
-  }
-  return String(Math.floor(newest))
-}
-
 ensureEnvFile(root)
 
 const stampFile = join(root, 'build', '.source-stamp')
-const stamp = sourceStamp()
+const stamp = sourceStamp(root)
 const built = existsSync(join(root, 'build', 'bin', 'server.js'))
 if (!built || !existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
   console.log(built ? '[start] sources changed: rebuilding…' : '[start] building the app (first run, about a minute)…')

@@ -1,35 +1,83 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
+import { isPostgres, runPrepared } from '#services/prepared_statements'
 
 /*
 | What the capability service derives from the database (the marketplace's switches per
 | plan, which plan judges a workspace) is cached per process and tagged with a counter in
-| capability_stamps. Every check reads that one row; when another process (or this one)
-| moved it, the caches are emptied and read again. A change made through the admin
-| endpoint is therefore seen by every process at its next check, with or without Redis
+| capability_stamps. A check reads that one row; when another process (or this one) moved
+| it, the caches are emptied and read again. A change made through the admin endpoint is
+| therefore seen by every process at its next check, with or without Redis
 | (docs/architecture.md, "Capabilities").
+|
+| Inside a turn (capabilityTurn: a chat turn) the row is read once, at the turn's first
+| check, and every later check of the turn uses what that read decided: a turn that runs
+| twenty blocks pays one read, not twenty. A continueChat turn pays none of its own: its
+| session read brings the stamp along (chat_store.ts) and opens the turn with it.
 */
 
 const STAMP_ID = 'capabilities'
+/** The stamp as a subquery, for reads that bring it along (unquoted names: every dialect). */
+export const STAMP_SUBQUERY = `(select version from capability_stamps where id = '${STAMP_ID}')`
 
 const caches = new Set<Map<string, Promise<unknown>>>()
 let seen: number | undefined
 
-async function readStamp(): Promise<number> {
+interface TurnScope {
+  /** The stamp read for this turn, once it is (shared by checks that run side by side). */
+  synced?: Promise<void>
+}
+const turns = new AsyncLocalStorage<TurnScope>()
+
+const READ_STAMP = `select ${STAMP_SUBQUERY} as "version"`
+
+async function readStamp(): Promise<number | string | undefined> {
+  if (isPostgres()) return (await runPrepared<{ version: string }>(READ_STAMP, []))[0]?.version
   const row = await db.from('capability_stamps').where('id', STAMP_ID).select('version').first()
-  return Number(row?.version ?? 0)
+  return row?.version
 }
 
 function clearAll() {
   for (const cache of caches) cache.clear()
 }
 
-async function sync() {
-  const version = await readStamp()
-  if (version !== seen) {
+/**
+ * The stamp as some read saw it: the caches are dropped when it differs from the last one
+ * seen. A late answer of an older read only costs a reload: loads always read the tables.
+ */
+export function observeStamp(version: number | string | null | undefined) {
+  const value = Number(version ?? 0)
+  if (value !== seen) {
     clearAll()
-    seen = version
+    seen = value
   }
+}
+
+async function sync() {
+  observeStamp(await readStamp())
+}
+
+/** A check's view of the stamp: read now, or once for the whole turn inside capabilityTurn. */
+function synced(): Promise<void> {
+  const turn = turns.getStore()
+  if (!turn) return sync()
+  turn.synced ??= sync()
+  return turn.synced
+}
+
+/**
+ * Runs one turn (one chat request) whose capability checks share one read of the stamp.
+ * `stamp`: the stamp already read with the turn's own data (the session read): the turn
+ * reads none.
+ */
+export function capabilityTurn<T>(work: () => Promise<T>, stamp?: number | string | null) {
+  const scope: TurnScope = {}
+  if (stamp !== undefined) {
+    observeStamp(stamp)
+    scope.synced = Promise.resolve()
+  }
+  return turns.run(scope, work)
 }
 
 /**
@@ -40,7 +88,7 @@ export function stampedCache<T>() {
   const entries = new Map<string, Promise<T>>()
   caches.add(entries as Map<string, Promise<unknown>>)
   return async function cached(key: string, load: () => Promise<T>): Promise<T> {
-    await sync()
+    await synced()
     let hit = entries.get(key)
     if (!hit) {
       hit = load()

@@ -10,7 +10,8 @@ import { messageText } from '#engine/bot/engine'
 import { chatFixture } from '#tests/unit/engine/fixtures'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 import { startAppProcess, type AppProcess } from '#tests/functional/app_process'
-import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+import type { PlanName } from '#shared/plans'
 import type { ChatMessage } from '#shared/chat/types'
 
 /**
@@ -21,10 +22,15 @@ import type { ChatMessage } from '#shared/chat/types'
 
 const GREETING = 'Hello! What is your name?'
 
-async function switchPlugin(client: ApiClient, pluginId: string, enabled: boolean) {
+async function switchPlugin(
+  client: ApiClient,
+  pluginId: string,
+  enabled: boolean,
+  plan: PlanName = 'FREE'
+) {
   const { user: admin } = await new FindOrCreateUser().handle('admin@example.com')
   const response = await client
-    .post(`/admin/plugins/${encodeURIComponent(pluginId)}/plans/FREE`)
+    .post(`/admin/plugins/${encodeURIComponent(pluginId)}/plans/${plan}`)
     .json({ enabled })
     .loginAs(admin)
     .withCsrfToken()
@@ -46,6 +52,31 @@ async function greetingBot(client: ApiClient) {
   const id = imported.body().bot.id
   ;(await client.post(`/api/v1/bots/${id}/publish`).bearerToken(token)).assertStatus(200)
   return { user, workspace, publicId: (await Bot.findOrFail(id)).publicId! }
+}
+
+/** A new chat's session in another process, and its answer to `message` there. */
+async function chatIn(app: AppProcess, publicId: string) {
+  const started = await fetch(`${app.url}/api/v1/typebots/${publicId}/startChat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  })
+  const { sessionId, messages } = (await started.json()) as {
+    sessionId: string
+    messages: ChatMessage[]
+  }
+  return {
+    opening: messages.map(messageText),
+    async answer(message: string) {
+      const reply = await fetch(`${app.url}/api/v1/sessions/${sessionId}/continueChat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message }),
+      })
+      const body = (await reply.json()) as { messages: ChatMessage[] }
+      return body.messages.map(messageText)
+    },
+  }
 }
 
 /** The opening messages of a new chat, served by the test server or by another process. */
@@ -127,5 +158,42 @@ test.group('Capabilities: across processes', (group) => {
 
     await switchPlugin(client, 'text', true)
     assert.include(await firstMessages(publicId, app), GREETING)
+  }).timeout(90_000)
+
+  test('a chat under way in another process sees a switch at its next answer', async ({
+    client,
+    assert,
+  }) => {
+    const { publicId } = await greetingBot(client)
+    // Both chats' first turns cache the switches in the other process.
+    const refused = await chatIn(app, publicId)
+    const served = await chatIn(app, publicId)
+    assert.include(refused.opening, GREETING)
+
+    await switchPlugin(client, 'text', false)
+    assert.notInclude(await refused.answer('Ada'), 'Nice to meet you Ada.')
+
+    await switchPlugin(client, 'text', true)
+    assert.include(await served.answer('Ada'), 'Nice to meet you Ada.')
+  }).timeout(90_000)
+
+  test("the bot owner's plan change reaches a chat under way in another process", async ({
+    client,
+    assert,
+  }) => {
+    const { user, publicId } = await greetingBot(client)
+    await setUserPlan(user, 'STANDARD')
+    // Text bubbles are off on FREE only: the owner's plan decides.
+    await switchPlugin(client, 'text', false, 'FREE')
+    const downgraded = await chatIn(app, publicId)
+    const upgraded = await chatIn(app, publicId)
+    assert.include(downgraded.opening, GREETING)
+
+    await setUserPlan(user, 'FREE')
+    assert.notInclude(await downgraded.answer('Ada'), 'Nice to meet you Ada.')
+    assert.notInclude(await firstMessages(publicId, app), GREETING)
+
+    await setUserPlan(user, 'STANDARD')
+    assert.include(await upgraded.answer('Ada'), 'Nice to meet you Ada.')
   }).timeout(90_000)
 })

@@ -58,10 +58,8 @@ async function statementsDuring(work: () => Promise<unknown>) {
     [connection?.connection?.client, connection?.connection?.readClient].filter(Boolean)
   )
   const statements: string[] = []
-  // The capability stamp (one primary-key read per plugin check, docs/architecture.md,
-  // "Capabilities") is the capability service's, not the turn's session reads and writes.
   const listener = (query: { sql: string }) => {
-    if (!/capability_stamps/.test(query.sql)) statements.push(query.sql)
+    statements.push(query.sql)
   }
   for (const client of clients) client!.on('query', listener)
   try {
@@ -190,14 +188,33 @@ test.group('Chat API: database statements per turn', () => {
 
     const reads = statements.filter((sql) => /^\s*select/i.test(sql))
     const writes = statements.filter((sql) => !/^\s*select/i.test(sql))
+    // The one read is the session's, and it brings the capability stamp along: the plan
+    // checks of the turn's blocks read nothing of their own.
     assert.lengthOf(reads, 1, statements.join('\n'))
     assert.match(reads[0], /chat_sessions/)
+    assert.match(reads[0], /capability_stamps/)
     if (db.connection().dialect.name === 'postgres') {
       assert.lengthOf(writes, 1, statements.join('\n'))
       for (const table of ['chat_sessions', 'results', 'answers']) assert.include(writes[0], table)
     } else {
       assert.lengthOf(writes, 3, statements.join('\n'))
     }
+  })
+})
+
+test.group('Chat API: capability checks per turn', () => {
+  test('a startChat that runs several blocks reads the capability stamp once', async ({
+    client,
+    assert,
+  }) => {
+    const { publicId } = await publishedBot(client)
+    ;(await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})).assertStatus(200)
+    const { statements } = await startTogether(client, publicId, 3)
+    // Three starts, each running a bubble and an input (two plan checks): one stamp read each.
+    const stampReads = statements.filter(
+      (sql) => /capability_stamps/.test(sql) && !/chat_sessions/.test(sql)
+    )
+    assert.lengthOf(stampReads, 3, statements.join('\n'))
   })
 })
 

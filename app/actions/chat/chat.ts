@@ -32,6 +32,7 @@ import {
   type NewResult,
 } from '#services/chat/chat_store'
 import db from '@adonisjs/lucid/services/db'
+import { capabilityTurn } from '#services/capability_stamp'
 
 /**
  * The chat use cases behind the public chat API (docs/spec/02-bots.md section 7): start a chat on a
@@ -215,10 +216,19 @@ async function rememberedVariables(resultId: string, botId: string) {
 }
 
 export class StartChat {
-  async handle(
+  /** One capability turn: its blocks' plan checks share one read of the stamp. */
+  handle(
     publicId: string,
     body: StartChatRequest,
     visitor: VisitorInfo = {}
+  ): Promise<StartChatResponse> {
+    return capabilityTurn(() => this.start(publicId, body, visitor))
+  }
+
+  private async start(
+    publicId: string,
+    body: StartChatRequest,
+    visitor: VisitorInfo
   ): Promise<StartChatResponse> {
     const entry = await publishedBotByPublicId(publicId)
     if (!entry || entry.isArchived) throw AppError.notFound('Bot not found')
@@ -406,7 +416,7 @@ export async function openSession(sessionId: string, visitor: VisitorInfo = {}) 
     ports = await publishedPorts()
   }
   if (!bot) throw AppError.notFound('Bot not found')
-  return { state, bot, ports }
+  return { state, bot, ports, capabilityStamp: session.capabilityStamp }
 }
 
 export class ContinueChat {
@@ -415,14 +425,19 @@ export class ContinueChat {
     body: ContinueChatRequest,
     visitor: VisitorInfo = {}
   ): Promise<ChatReply> {
-    const { state, bot, ports } = await openSession(sessionId, visitor)
-    const output: TurnOutput = await continueChat(ports, {
-      state,
-      sessionId,
-      bot,
-      message: toInputAnswer(body.message),
-      textBubbleContentFormat: body.textBubbleContentFormat,
-    })
+    const { state, bot, ports, capabilityStamp } = await openSession(sessionId, visitor)
+    // The blocks' plan checks use the stamp read with the session: no read of their own.
+    const output: TurnOutput = await capabilityTurn(
+      () =>
+        continueChat(ports, {
+          state,
+          sessionId,
+          bot,
+          message: toInputAnswer(body.message),
+          textBubbleContentFormat: body.textBubbleContentFormat,
+        }),
+      capabilityStamp
+    )
     if (state.isPreview) {
       await persistTurn({
         sessionId,

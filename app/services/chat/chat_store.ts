@@ -4,6 +4,7 @@ import { DateTime } from 'luxon'
 import type { TurnEffects } from '#engine/bot/engine'
 import { upgradeState, type SessionState } from '#engine/bot/state'
 import { dialectName, isPostgres, runPrepared } from '#services/prepared_statements'
+import { STAMP_SUBQUERY } from '#services/capability_stamp'
 
 /**
  * Persistence of chat turns, written for the hot path: plain queries, no models. A turn
@@ -15,6 +16,8 @@ export interface StoredSession {
   id: string
   state: SessionState
   expiresAt: Date | null
+  /** The capability stamp, read with the session: the turn checks capabilities against it. */
+  capabilityStamp: string | number | null
 }
 
 /**
@@ -63,15 +66,25 @@ function expiryOf(state: SessionState, now: Date) {
   return new Date(now.getTime() + timeout)
 }
 
-const READ_SESSION = 'select "state", "expires_at" from "chat_sessions" where "id" = ? limit 1'
+const READ_SESSION = `select "state", "expires_at", ${STAMP_SUBQUERY} as "capability_stamp" from "chat_sessions" where "id" = ? limit 1`
 
 export async function readSession(id: string): Promise<StoredSession | null> {
+  type Row = { state: string; expires_at: Date | null; capability_stamp: string | number | null }
   const row = isPostgres()
-    ? (await runPrepared<{ state: string; expires_at: Date | null }>(READ_SESSION, [id]))[0]
-    : await db.from('chat_sessions').where('id', id).select('state', 'expires_at').first()
+    ? (await runPrepared<Row>(READ_SESSION, [id]))[0]
+    : ((await db
+        .from('chat_sessions')
+        .where('id', id)
+        .select('state', 'expires_at', db.raw(`${STAMP_SUBQUERY} as capability_stamp`))
+        .first()) as Row | null)
   if (!row) return null
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null
-  return { id, state: upgradeState(JSON.parse(row.state)), expiresAt }
+  return {
+    id,
+    state: upgradeState(JSON.parse(row.state)),
+    expiresAt,
+    capabilityStamp: row.capability_stamp,
+  }
 }
 
 function sessionRow(id: string, state: SessionState, botId: string, now: Date) {

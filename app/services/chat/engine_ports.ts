@@ -5,6 +5,7 @@ import { isPluginAllowedIn } from '#services/marketplace'
 import { parseWithContext, runPlugin } from '#services/runner_context'
 import { categoryOn, storedOptionsOf } from '#plugins/define_plugin'
 import { issuesOfBlock } from '#plugins/block_issues'
+import type { BlockIssue } from '#shared/block_issues'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
 import type { PluginRegistry } from '#plugins/registry'
 import { publishedBotById } from './bot_cache.js'
@@ -21,8 +22,30 @@ export interface PortOptions {
   loadDraft?: (botId: string, from: EngineBot) => Promise<EngineBot | undefined>
 }
 
+/**
+ * A block's first issue, checked once per block object: a published bot's blocks are the
+ * same objects turn after turn (bot_cache.ts) and never change, so their options are not
+ * validated again at every turn. A draft is read afresh per turn, so it is checked afresh;
+ * ports are made per plugin registry, and so is this memo.
+ */
+function blockChecks() {
+  const checked = new WeakMap<object, Promise<BlockIssue | undefined>>()
+  return (plugin: Parameters<typeof issuesOfBlock>[0], block: object) => {
+    let issue = checked.get(block)
+    if (!issue) {
+      issue = issuesOfBlock(plugin, block as Parameters<typeof issuesOfBlock>[1], 'bot').then(
+        (issues) => issues[0]
+      )
+      checked.set(block, issue)
+      issue.catch(() => checked.delete(block))
+    }
+    return issue
+  }
+}
+
 export async function enginePorts(options: PortOptions = {}): Promise<EnginePorts> {
   const registry: PluginRegistry = await pluginRegistry()
+  const firstIssueOf = blockChecks()
   return {
     appUrl,
     newId,
@@ -46,7 +69,7 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       if (!runnerIsOptional) {
         // Published before validation existed, or saved through an import: the runner gets
         // only options its fields accept (app/plugins/block_issues.ts).
-        const [issue] = await issuesOfBlock(plugin, block, 'bot')
+        const issue = await firstIssueOf(plugin, block)
         if (issue) {
           return {
             result: undefined,
