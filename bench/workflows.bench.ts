@@ -489,11 +489,17 @@ export async function run(): Promise<BenchReport> {
   const token = await prepare()
   const upserts = await measureUpserts(4000)
 
+  // Found before the drivers are measured, so that a missing peer fails at once.
+  const peerScript = process.env.BENCH_PEER ? findPeerScript() : null
   const rows = []
   for (const driver of DRIVERS) rows.push(await measure(driver, token))
   // Right after the drivers, on the same machine: the ratio is what holds across machines.
-  const peer = process.env.BENCH_PEER ? measurePeer() : null
-  const recovery = DRIVERS.includes('bullmq') ? await measureRecovery(token) : null
+  const peer = peerScript ? measurePeer(peerScript) : null
+  // BENCH_RECOVERY=0: throughput only (an older commit's "before" figures, say).
+  const recovery =
+    DRIVERS.includes('bullmq') && process.env.BENCH_RECOVERY !== '0'
+      ? await measureRecovery(token)
+      : null
 
   const results: BenchReport['results'] = rows.flatMap((row) => [
     peer
@@ -663,13 +669,17 @@ function writeDocs(
  * installed on first use), loaded by autocannon with as many connections as our callers;
  * its Req/Sec average.
  */
-function measurePeer() {
+function findPeerScript() {
   const script =
     process.env.BENCH_PEER_SCRIPT ||
     [join(ROOT, '../shared/peer-bench/n8n.sh'), join(ROOT, '../../shared/peer-bench/n8n.sh')].find(
       existsSync
     )
   if (!script) throw new Error('BENCH_PEER: no peer-bench/n8n.sh found (set BENCH_PEER_SCRIPT)')
+  return script
+}
+
+function measurePeer(script: string) {
   const loadBefore = loadavg()[0]
   const result = spawnSync('bash', [script, String(CALLERS), String(DURATION_MS / 1000)], {
     encoding: 'utf8',
