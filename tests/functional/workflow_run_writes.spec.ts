@@ -68,27 +68,31 @@ test.group('Workflow run writes', () => {
     const nodeWrites = statements.filter((text) => /workflow_run_nodes/i.test(text))
     assert.lengthOf(nodeWrites, 1, 'one insert for the three node records')
     const dialect = db.connection().dialect.name
-    // PostgreSQL and MySQL claim under the workflow's row lock (the concurrency count).
-    const locks = dialect === 'postgres' || dialect === 'mysql' ? 1 : 0
-    assert.lengthOf(
-      statements.filter((text) =>
-        /^select .id. from .workflows. where .id. = \S+ for update$/.test(text)
-      ),
-      locks
+    // No lock on the workflow's row: the claim names a slot (run_leases.ts).
+    assert.isFalse(
+      statements.some((text) => /for update|for share|advisory/i.test(text)),
+      statements.join('\n')
     )
+    // MySQL counts the running runs with a plain read before its claim (withinCount).
+    const counts = dialect === 'mysql' ? 1 : 0
     if (dialect === 'postgres') {
       // Read the run with its workflow, claim, then records and run in one statement.
-      assert.lengthOf(statements, 3 + locks)
+      assert.lengthOf(statements, 3, statements.join('\n'))
       assert.match(nodeWrites[0], /^with nodes as \(insert/i)
     } else {
       // Read the run with its workflow, claim, then records and run in one transaction.
-      assert.lengthOf(statements, 4 + locks)
+      assert.lengthOf(statements, 4 + counts, statements.join('\n'))
       assert.match(nodeWrites[0], /^insert/i)
       assert.lengthOf(
         sql.filter((text) => /^(begin|commit)/i.test(text)),
-        2 + 2 * locks
+        2
       )
     }
+    assert.match(
+      statements.find((text) => /^update .workflow_runs. set/i.test(text)) ?? '',
+      /.slot. = /,
+      'the claim names a slot'
+    )
     assert.isFalse(
       sql.some((s) => /update .workflow_runs. set .state./i.test(s)),
       'no checkpoint between replayable nodes'
@@ -146,17 +150,22 @@ test.group('Workflow run writes', () => {
       // Not this test's own polling.
       (text) => !/^(begin|commit)/i.test(text) && !/^select \* from .workflow_runs./.test(text)
     )
-    // The workflow read once; on PostgreSQL the run inserted already claimed under the
-    // workflow's lock (the idle in-process queue starts its job at once, which takes the run
-    // as it was written), then records and run in one statement. Elsewhere: inserted,
-    // claimed, a transaction of two (MySQL: the claim under the lock too).
+    // The workflow read once; on PostgreSQL the run inserted already claimed with a slot
+    // (the idle in-process queue starts its job at once, which takes the run as it was
+    // written), then records and run in one statement. Elsewhere: inserted, claimed, a
+    // transaction of two (MySQL counts the running runs with a read before its claim).
     const mysql = db.connection().dialect.name === 'mysql'
-    assert.lengthOf(own, postgres ? 4 : mysql ? 6 : 5, own.join('\n'))
+    assert.lengthOf(own, postgres ? 3 : mysql ? 6 : 5, own.join('\n'))
     assert.match(own[0], /from .workflows./)
+    assert.isFalse(
+      own.some((text) => /for update|advisory/i.test(text)),
+      'no lock on the workflow'
+    )
     if (postgres) {
-      assert.match(own[1], /for update$/)
-      assert.match(own[2], /^insert into .?workflow_runs/)
-      assert.match(own[2], /status = \$\d+\) < \$\d+$/)
+      assert.match(own[1], /^insert into .?workflow_runs/)
+      assert.match(own[1], /slot/)
+      assert.match(own[1], /status = \$\d+\) < \$\d+$/)
+      assert.match(own[2], /^with nodes as \(insert/i)
     } else {
       assert.match(own[1], /^insert into .?workflow_runs/)
       assert.match(own[mysql ? 3 : 2], /^update .workflow_runs./)

@@ -7,6 +7,7 @@ import DevMail from '#models/dev_mail'
 import WorkflowRun from '#models/workflow_run'
 import WorkflowRunNode from '#models/workflow_run_node'
 import {
+  claimQueued,
   createRun,
   executeRun,
   pruneRuns,
@@ -18,6 +19,7 @@ import { CONCURRENCY_RETRY_MS, resumeJob, runJob } from '#services/workflows/job
 import { useQueueDriver } from '#queue/queue'
 import { RetryLater, type QueueDriver } from '#queue/types'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
+import { dropLease, SlotBook } from '#services/workflows/run_leases'
 
 /**
  * run_workflow.ts against the database: run and node records, waits, the failure e-mail,
@@ -333,6 +335,78 @@ test.group('Workflow runs', () => {
     assert.lengthOf(
       results.filter((outcome) => outcome?.deferred),
       9
+    )
+  })
+
+  test('claims from two processes at the same moment never take more slots than the cap', async ({
+    assert,
+    cleanup,
+  }) => {
+    // A second process: its own connection pool and its own book of slots, knowing nothing
+    // of this one's. Only the database keeps the two from taking the same slot.
+    const name = `second-${Date.now()}`
+    db.manager.add(name, db.getRawConnection(db.primaryConnectionName)!.config)
+    const second = { client: db.connection(name), book: new SlotBook() }
+    const first = { client: db.connection(), book: new SlotBook() }
+    const claimedIds: string[] = []
+    cleanup(async () => {
+      for (const id of claimedIds) dropLease(id)
+      await db.manager.close(name)
+    })
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        { id: 'work', type: 'workflow-script', options: { code: 'return 1' } },
+      ],
+      { settings: { concurrency: 3 } }
+    )
+    const runningSlots = async () =>
+      (
+        await db
+          .from('workflow_runs')
+          .where('workflow_id', workflow.id)
+          .where('status', 'running')
+          .select('slot')
+      ).map((row) => Number(row.slot))
+
+    const waiting = new Set<string>()
+    for (let i = 0; i < 16; i++) waiting.add(await createRun(workflow, 'manual', { i }))
+    // Three rounds: each time, every waiting run is claimed at once from both processes;
+    // the runs that got a slot then finish, as if elsewhere (the books never hear of it).
+    for (let round = 0; round < 3; round++) {
+      const runs = await WorkflowRun.query().whereIn('id', [...waiting])
+      const results = await Promise.all(
+        runs.map((run, index) =>
+          claimQueued(run, 3, new Date(), index % 2 === 0 ? first : second).then((claimed) => ({
+            id: run.id,
+            claimed,
+          }))
+        )
+      )
+      const claimed = results.filter((result) => result.claimed).map((result) => result.id)
+      claimedIds.push(...claimed)
+      assert.lengthOf(claimed, 3, `round ${round}`)
+      const slots = await runningSlots()
+      assert.sameMembers(slots, [0, 1, 2], `round ${round}`)
+      for (const id of claimed) waiting.delete(id)
+      await db
+        .from('workflow_runs')
+        .whereIn('id', claimed)
+        .update({ status: 'success', claimed_by: null, lease_expires_at: null })
+    }
+    assert.lengthOf(await runningSlots(), 0)
+    assert.equal(
+      Number(
+        (
+          await db
+            .from('workflow_runs')
+            .where('workflow_id', workflow.id)
+            .where('status', 'queued')
+            .count('* as total')
+            .first()
+        )?.total
+      ),
+      16 - 9
     )
   })
 

@@ -33,9 +33,9 @@ export const TRANSIENT_RETRY_MS = 1000
 
 /**
  * Errors a second try clears: a deadlock or lock timeout (PostgreSQL, MySQL), a busy SQLite
- * file, no pooled connection in time. Under load the claim of a slot (a row lock on the
- * workflow) and a run's checkpoint writes can deadlock on MySQL; the database rolls one back
- * and expects the client to try again (docs/queue.md, "Transient errors").
+ * file, no pooled connection in time. Under load the writes of concurrent runs can deadlock
+ * on MySQL; the database rolls one back and expects the client to try again (docs/queue.md,
+ * "Transient errors").
  */
 export function isTransientDatabaseError(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false

@@ -56,30 +56,145 @@ function affected(result: unknown): number {
 }
 
 // ---------------------------------------------------------------------------
-// The concurrency slot
+// Concurrency slots
 // ---------------------------------------------------------------------------
 
 /**
- * Runs `work` holding the workflow's row lock (PostgreSQL, MySQL), so that claims of runs
- * of one workflow happen one at a time: a count of its running runs followed by a claim is
- * then exact, whatever the number of processes. Each statement in the transaction sees what
- * the previous lock holder committed (READ COMMITTED on PostgreSQL; on MySQL the locking
- * read comes first, so the transaction's snapshot is taken after it). SQLite has one writer
- * at a time and the claim is one statement: no transaction needed.
+ * A workflow's cap of running runs holds across processes through slots (migration 0105):
+ * a claim names a slot below the cap, and a unique index over the running runs keeps two
+ * of them from naming the same one. No claim waits for another to commit, as a lock on the
+ * workflow's row made them do: two claims meet only when they pick the same slot, and then
+ * the index turns one of them down at once.
+ *
+ * The book is what this process knows of the slots: those its runs hold and those being
+ * claimed now, so that its own claims never pick the same slot; slots held elsewhere are
+ * learnt when a claim meets one (the claim then reads which are taken).
  */
-export async function withWorkflowLock<T>(
-  workflowId: string,
-  work: (client: QueryClientContract) => Promise<T>
-): Promise<T> {
-  const dialect = db.connection().dialect.name
-  if (dialect !== 'postgres' && dialect !== 'mysql') return work(db.connection())
-  return db.transaction(async (trx) => {
-    await trx.from('workflows').where('id', workflowId).forUpdate().select('id')
-    return work(trx)
-  })
+export class SlotBook {
+  /** Per workflow: slot -> the run holding it (or being claimed with it) in this process. */
+  private byWorkflow = new Map<string, Map<number, { runId: string; held: boolean }>>()
+  private ofRun = new Map<string, { workflowId: string; slot: number }>()
+
+  /**
+   * A slot below the cap, booked for the run. Without `taken`, one this process neither
+   * holds nor is claiming; with `taken` (the slots the database says running runs hold),
+   * one outside those that no claim of this process is taking: the database is then the
+   * truth on held slots (a run of this process may have been taken back elsewhere).
+   */
+  book(workflowId: string, runId: string, cap: number, taken?: Set<number>): number | null {
+    this.release(runId)
+    const mine = this.byWorkflow.get(workflowId) ?? new Map()
+    const free: number[] = []
+    for (let slot = 0; slot < cap; slot++) {
+      const booked = mine.get(slot)
+      if (taken ? taken.has(slot) || (booked && !booked.held) : booked) continue
+      free.push(slot)
+    }
+    if (free.length === 0) return null
+    // At random: processes that know nothing of each other's slots seldom pick the same.
+    const slot = free[Math.floor(Math.random() * free.length)]
+    const previous = mine.get(slot)
+    if (previous) this.ofRun.delete(previous.runId)
+    mine.set(slot, { runId, held: false })
+    this.byWorkflow.set(workflowId, mine)
+    this.ofRun.set(runId, { workflowId, slot })
+    return slot
+  }
+
+  /** The run's claim went through: it holds its slot until release. */
+  confirm(runId: string) {
+    const booked = this.ofRun.get(runId)
+    const entry = booked && this.byWorkflow.get(booked.workflowId)?.get(booked.slot)
+    if (entry?.runId === runId) entry.held = true
+  }
+
+  release(runId: string) {
+    const booked = this.ofRun.get(runId)
+    if (!booked) return
+    this.ofRun.delete(runId)
+    const mine = this.byWorkflow.get(booked.workflowId)
+    if (mine?.get(booked.slot)?.runId === runId) mine.delete(booked.slot)
+    if (mine?.size === 0) this.byWorkflow.delete(booked.workflowId)
+  }
+
+  /** The slot booked for the run (tests). */
+  slotOf(runId: string) {
+    return this.ofRun.get(runId)?.slot ?? null
+  }
 }
 
-/** The SQL condition "the workflow has fewer than `cap` running runs besides this one". */
+/** This process's book; leases and slots go together (dropLease releases the slot). */
+export const slotBook = new SlotBook()
+
+/** A write turned down by a unique index (here: the slot another running run holds). */
+export function isUniqueViolation(error: unknown) {
+  if (!error || typeof error !== 'object') return false
+  const { code, errno } = error as { code?: unknown; errno?: unknown }
+  return (
+    code === '23505' ||
+    code === 'ER_DUP_ENTRY' ||
+    errno === 1062 ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE'
+  )
+}
+
+/** How often a claim picks another slot after meeting one held elsewhere. */
+const SLOT_TRIES = 4
+
+/**
+ * Claims a slot of the workflow for the run: `write(slot)` is the claim itself (one
+ * statement that sets the slot with the run's status), true when it took the run, false when
+ * the run was not claimable. False too when every slot is taken (the run waits for one).
+ */
+export async function claimSlot(
+  workflowId: string,
+  runId: string,
+  cap: number,
+  write: (slot: number) => Promise<boolean>,
+  options: { book?: SlotBook; client?: QueryClientContract } = {}
+): Promise<boolean> {
+  const book = options.book ?? slotBook
+  let taken: Set<number> | undefined
+  for (let attempt = 0; attempt < SLOT_TRIES; attempt++) {
+    const slot = book.book(workflowId, runId, cap, taken)
+    if (slot === null) {
+      // Every slot is taken, as far as this process knows: the database says for sure.
+      if (taken) return false
+      taken = await takenSlots(workflowId, options.client)
+      continue
+    }
+    try {
+      if (await write(slot)) {
+        book.confirm(runId)
+        return true
+      }
+      book.release(runId)
+      return false
+    } catch (error) {
+      book.release(runId)
+      if (!isUniqueViolation(error)) throw error
+      taken = await takenSlots(workflowId, options.client)
+    }
+  }
+  return false
+}
+
+/** The slots the workflow's running runs hold, in any process. */
+async function takenSlots(workflowId: string, client?: QueryClientContract) {
+  const rows = await (client ?? db.connection())
+    .from('workflow_runs')
+    .where('workflow_id', workflowId)
+    .where('status', 'running')
+    .whereNotNull('slot')
+    .select('slot')
+  return new Set(rows.map((row: { slot: number }) => Number(row.slot)))
+}
+
+/**
+ * The SQL condition "the workflow has fewer than `cap` running runs besides this one": the
+ * slots are what holds the cap under concurrent claims; this count keeps it for runs
+ * running without a slot (claimed before slots existed) and after the cap was lowered.
+ */
 export function belowCap(workflowId: string, runId: string, cap: number) {
   return {
     // The derived table lets MySQL read the table it updates.
@@ -110,6 +225,7 @@ export function holdLease(runId: string) {
 
 export function dropLease(runId: string) {
   held.delete(runId)
+  slotBook.release(runId)
   if (held.size === 0 && renewTimer) {
     clearInterval(renewTimer)
     renewTimer = null

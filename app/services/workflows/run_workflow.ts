@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { RawQueryBindings } from '@adonisjs/lucid/types/querybuilder'
 import logger from '@adonisjs/core/services/logger'
 import { appUrl } from '#config/app'
@@ -30,6 +30,7 @@ import { emitRunEvent, emitRunResponse } from './run_events.js'
 import {
   belowCap,
   claimColumns,
+  claimSlot,
   dropLease,
   holdLease,
   LEASE_MS,
@@ -37,7 +38,7 @@ import {
   reclaimExpired,
   RELEASED,
   stamp,
-  withWorkflowLock,
+  type SlotBook,
 } from './run_leases.js'
 
 /**
@@ -335,16 +336,18 @@ function freeSlots() {
 }
 
 /**
- * A run inserted already claimed (running), in one statement that checks the workflow's
- * concurrency cap as the claim of a queued run does; null at the cap (insert it queued).
- * Only when this process's queue starts the run's job at once: a claimed run waiting in
- * memory would count against the cap, and a restart would leave it to the stale-run sweep.
+ * A run inserted already claimed (running) with a free slot of its workflow, in one
+ * statement that also checks the count of its running runs as the claim of a queued run
+ * does; null at the cap (insert it queued). Only when this process's queue starts the run's
+ * job at once: a claimed run waiting in memory would count against the cap, and a restart
+ * would leave it to the lease check.
  * PostgreSQL: INSERT ... SELECT ... WHERE without FROM, and its affected-row count.
  */
 async function insertClaimed(workflow: RunnableWorkflow, trigger: RunTrigger, input: unknown) {
   const now = DateTime.now()
-  const columns = {
-    id: newId(),
+  const id = newId()
+  const columns: Record<string, unknown> = {
+    id,
     workflow_id: workflow.id,
     status: 'running',
     trigger,
@@ -354,23 +357,19 @@ async function insertClaimed(workflow: RunnableWorkflow, trigger: RunTrigger, in
     updated_at: stamp(now),
     ...claimColumns(now.toJSDate()),
   }
-  const names = Object.keys(columns)
-  // Under the workflow's lock: without it, two processes inserting at once both saw a free
-  // slot (each statement counts what was committed when it began).
-  const result = await withWorkflowLock(workflow.id, (client) =>
-    client.rawQuery(
+  const cap = concurrencyOf(workflow.settings)
+  const inserted = await claimSlot(workflow.id, id, cap, async (slot) => {
+    columns.slot = slot
+    const names = Object.keys(columns)
+    const result = await db.rawQuery(
       `insert into workflow_runs (${names.join(', ')}) select ${names.map(() => '?').join(', ')} ` +
         'where (select count(*) from workflow_runs where workflow_id = ? and status = ?) < ?',
-      [
-        ...Object.values(columns),
-        workflow.id,
-        'running',
-        concurrencyOf(workflow.settings),
-      ] as RawQueryBindings
+      [...Object.values(columns), workflow.id, 'running', cap] as RawQueryBindings
     )
-  )
-  if (Number(result?.rowCount ?? 0) !== 1) return null
-  holdLease(columns.id)
+    return Number(result?.rowCount ?? 0) === 1
+  })
+  if (!inserted) return null
+  holdLease(id)
   // As the driver returns rows: timestamps as dates.
   const at = now.toJSDate()
   return WorkflowRun.$createFromAdapterResult({
@@ -772,38 +771,82 @@ async function failWithoutRunning(
 
 /**
  * Takes a queued run, or a running one whose lease has expired (its process died): the
- * update succeeds only while that holds and the workflow has fewer other running runs than
- * its cap, under the workflow's lock, so two processes never both take it nor together
- * exceed the cap. The claim names this process and starts its lease.
+ * update succeeds only while that holds, with a slot of the workflow no other running run
+ * holds (run_leases.ts, "Concurrency slots"), so two processes never both take it nor
+ * together exceed the cap. The claim names this process and starts its lease.
+ * `options`: another connection and book than this process's (tests: a second process).
  */
-async function claimQueued(run: WorkflowRun, cap: number, now: Date): Promise<boolean> {
+export async function claimQueued(
+  run: WorkflowRun,
+  cap: number,
+  now: Date,
+  options: ClaimOptions = {}
+): Promise<boolean> {
+  const client = options.client ?? db.connection()
   const changes: Record<string, unknown> = {
     status: 'running',
     updated_at: stamp(now),
     ...claimColumns(now),
   }
   if (!run.startedAt) changes.started_at = stamp(now)
-  const limit = belowCap(run.workflowId, run.id, cap)
-  const updated = await withWorkflowLock(run.workflowId, (client) =>
-    client
-      .from('workflow_runs')
-      .where('id', run.id)
-      .where((query) =>
-        query
-          .where('status', 'queued')
-          .orWhere((expired) =>
-            expired
-              .where('status', 'running')
-              .whereNotNull('lease_expires_at')
-              .where('lease_expires_at', '<', stamp(now))
-          )
-      )
-      .whereRaw(limit.sql, limit.bindings)
-      .update(changes)
+  const claimed = await claimSlot(
+    run.workflowId,
+    run.id,
+    cap,
+    async (slot) =>
+      affected(
+        await withinCount(client, run, cap, (query) =>
+          query
+            .where('id', run.id)
+            .where((status) =>
+              status
+                .where('status', 'queued')
+                .orWhere((expired) =>
+                  expired
+                    .where('status', 'running')
+                    .whereNotNull('lease_expires_at')
+                    .where('lease_expires_at', '<', stamp(now))
+                )
+            )
+            .update({ ...changes, slot })
+        )
+      ) > 0,
+    options
   )
-  if (affected(updated) === 0) return false
-  holdLease(run.id)
-  return true
+  if (claimed) holdLease(run.id)
+  return claimed
+}
+
+export interface ClaimOptions {
+  client?: QueryClientContract
+  book?: SlotBook
+}
+
+/**
+ * The claim's update, made only while the workflow has fewer than `cap` other running runs
+ * (belowCap). PostgreSQL and SQLite count in the update itself; MySQL would take shared
+ * locks on the rows it counts there (a subquery of an update is a locking read), so it
+ * counts first with a plain read: the slot, not the count, holds the cap under concurrency.
+ */
+async function withinCount(
+  client: QueryClientContract,
+  run: WorkflowRun,
+  cap: number,
+  update: (query: ReturnType<QueryClientContract['from']>) => Promise<unknown>
+) {
+  if (client.dialect.name === 'mysql') {
+    const row = await client
+      .from('workflow_runs')
+      .where('workflow_id', run.workflowId)
+      .where('status', 'running')
+      .whereNot('id', run.id)
+      .count('* as total')
+      .first()
+    if (Number(row?.total ?? 0) >= cap) return 0
+    return update(client.from('workflow_runs'))
+  }
+  const limit = belowCap(run.workflowId, run.id, cap)
+  return update(client.from('workflow_runs').whereRaw(limit.sql, limit.bindings))
 }
 
 /** Whether a running run's lease has run out (null: claimed before leases existed). */
@@ -930,16 +973,22 @@ export async function resumeRun(
   if (!workflow.executableWorkflow) return failWithoutRunning(run, workflow, RUN_TEXTS.notPublished)
 
   const now = new Date()
-  const limit = belowCap(run.workflowId, run.id, concurrencyOf(workflow.settings))
-  const claimed = await withWorkflowLock(run.workflowId, (client) =>
-    client
-      .from('workflow_runs')
-      .where('id', run.id)
-      .where('status', 'waiting')
-      .whereRaw(limit.sql, limit.bindings)
-      .update({ status: 'running', updated_at: stamp(now), ...claimColumns(now) })
+  const cap = concurrencyOf(workflow.settings)
+  const claimed = await claimSlot(
+    run.workflowId,
+    run.id,
+    cap,
+    async (slot) =>
+      affected(
+        await withinCount(db.connection(), run, cap, (query) =>
+          query
+            .where('id', run.id)
+            .where('status', 'waiting')
+            .update({ status: 'running', updated_at: stamp(now), ...claimColumns(now), slot })
+        )
+      ) > 0
   )
-  if (affected(claimed) === 0) {
+  if (!claimed) {
     await run.refresh()
     // Still waiting: the workflow has its maximum of runs going on; try again later.
     if (run.status === 'waiting') return outcomeOf(run, { notResumed: true, deferred: true })
