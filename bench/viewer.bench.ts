@@ -10,28 +10,23 @@
 | loads <= 150 KB over the wire, the first bubble visible <= 1.5 s after navigation, the
 | embed's button visible <= 1 s, no cookie.
 |
-| Production build of this checkout in tmp/bench-viewer-build (BENCH_SKIP_BUILD=1 reuses
-| it), SQLite, BENCH_PORT (3351). BENCH_ROOT: another checkout to build and measure (a
-| worktree of an older commit, for the "before" figures).
+| The build `npm start` serves: `node ace build` of this checkout into build/ (BENCH_SKIP_BUILD=1
+| reuses it), SQLite, BENCH_PORT (3351). BENCH_ROOT: another checkout to build and measure (a
+| worktree of an older commit, for the "before" figures). `guard()`: the visitor's bytes from
+| the built assets alone, in seconds (bench/guard.bench.ts).
 */
 import { spawn, spawnSync } from 'node:child_process'
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { copyFileSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { loadavg } from 'node:os'
 import type { Browser, CDPSession } from 'playwright'
 import { launchChromium } from '../tests/chromium.js'
+import { prepareTestAssets } from '../tests/test_assets.js'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
+import { appBuild } from './app_build.js'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
 
@@ -39,7 +34,7 @@ const ROOT = process.env.BENCH_ROOT || join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 3351)
 const BASE = `http://127.0.0.1:${PORT}`
 const DB = join(ROOT, 'tmp/bench-viewer.sqlite3')
-const OUT = join(ROOT, 'tmp/bench-viewer-build')
+const OUT = join(ROOT, 'build')
 const RUNS = 5
 const FIRST_BUBBLE = 'Hi there, welcome to the benchmark bot.'
 
@@ -75,38 +70,6 @@ function ace(args: string[]) {
   if (result.status !== 0)
     throw new Error(`ace ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`)
   return result.stdout
-}
-
-/** What `node ace build` does, into OUT (see bench/editor.bench.ts). */
-function build() {
-  rmSync(OUT, { recursive: true, force: true })
-  const step = (args: string[]) =>
-    spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status === 0
-  const vite = join(ROOT, 'node_modules/vite/bin/vite.js')
-  if (!step([vite, 'build', '--logLevel', 'warn', '--outDir', join(OUT, 'public/assets')]))
-    throw new Error('vite build failed')
-  step([join(ROOT, 'node_modules/typescript/bin/tsc'), '--outDir', OUT])
-  if (!existsSync(join(OUT, 'bin/server.js'))) throw new Error('tsc emitted no server')
-  for (const dir of [
-    'resources/views',
-    'resources/lang',
-    'resources/locales',
-    'resources/embed',
-    'database/templates',
-  ])
-    if (existsSync(join(ROOT, dir))) cpSync(join(ROOT, dir), join(OUT, dir), { recursive: true })
-  // Plugins' icons and locale files (their code is compiled above).
-  cpSync(join(ROOT, 'plugins'), join(OUT, 'plugins'), {
-    recursive: true,
-    filter: (src) => !/\.tsx?$/.test(src),
-  })
-  mkdirSync(join(OUT, 'public'), { recursive: true })
-  cpSync(join(ROOT, 'public'), join(OUT, 'public'), {
-    recursive: true,
-    filter: (src) => !src.startsWith(join(ROOT, 'public/assets')),
-  })
-  copyFileSync(join(ROOT, 'package.json'), join(OUT, 'package.json'))
-  writeFileSync(join(OUT, 'ace.js'), "await import('./bin/console.js')\n")
 }
 
 /** A bubble, then a text input: the first bubble is what the visitor waits for. */
@@ -281,7 +244,7 @@ export async function run(): Promise<BenchReport> {
   const loadBefore = loadavg()
     .map((n) => n.toFixed(2))
     .join(', ')
-  if (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(join(OUT, 'bin/server.js'))) build()
+  appBuild(ROOT)
   ensureEnvFile(ROOT)
   copyFileSync(join(ROOT, '.env'), join(OUT, '.env'))
   for (const file of [DB, `${DB}-wal`, `${DB}-shm`]) rmSync(file, { force: true })
@@ -404,4 +367,63 @@ export async function run(): Promise<BenchReport> {
     await browser.close()
     await stop(server)
   }
+}
+
+/**
+ * What the public page and the requests around its scripts weigh besides the built assets,
+ * from the full bench (median run, 2026-11-29, headers included): the page's HTML about
+ * 2 KB, `startChat` 1 KB, the favicon 0.6 KB, and about 0.3 KB of response headers for each
+ * of the 9 requests. Rounded up: the guard errs towards failing.
+ */
+const PAGE_AND_API_KB = 6.5
+const VISITOR_BYTES_AIM_KB = 150
+
+/**
+ * The visitor entry's scripts and stylesheets as the server sends them (the brotli copy when
+ * the build has one, app/middleware/static_middleware.ts): the entry, every chunk it imports
+ * statically, their stylesheets. Lazy chunks (inputs, Markdown) are not counted: the bench's
+ * bot loads one of half a kilobyte, within the allowance's rounding.
+ */
+export function visitorAssetBytes(assetsDir: string) {
+  const manifest = JSON.parse(
+    readFileSync(join(assetsDir, '.vite/manifest.json'), 'utf8')
+  ) as Record<string, { file: string; imports?: string[]; css?: string[] }>
+  const files = new Set<string>()
+  const visit = (key: string) => {
+    const entry = manifest[key]
+    if (!entry || files.has(entry.file)) return
+    files.add(entry.file)
+    for (const css of entry.css ?? []) files.add(css)
+    for (const imported of entry.imports ?? []) visit(imported)
+  }
+  visit('resources/viewer.tsx')
+  if (!files.size) throw new Error(`no resources/viewer.tsx in ${assetsDir}/.vite/manifest.json`)
+  return [...files].map((file) => {
+    const compressed = join(assetsDir, `${file}.br`)
+    return {
+      file,
+      bytes: statSync(existsSync(compressed) ? compressed : join(assetsDir, file)).size,
+    }
+  })
+}
+
+/**
+ * The guard (bench/guard.bench.ts): the visitor's bytes over the wire from the built assets
+ * alone, in seconds. It reads the test assets (public/assets, `npm run test:assets`, which CI
+ * builds first with the same vite configuration as `node ace build`) and builds them only
+ * when they are missing or older than the sources.
+ */
+export async function guard() {
+  prepareTestAssets({ browserSuite: true })
+  const assets = visitorAssetBytes(join(ROOT, 'public/assets'))
+  const total = kb(assets.reduce((sum, asset) => sum + asset.bytes, 0) + PAGE_AND_API_KB * 1024)
+  return [
+    {
+      metric: 'viewer: public page over the wire (built assets + page and startChat)',
+      value: total,
+      threshold: VISITOR_BYTES_AIM_KB,
+      ok: total <= VISITOR_BYTES_AIM_KB,
+      detail: assets.map((asset) => `${asset.file} ${kb(asset.bytes)} KB`).join(', '),
+    },
+  ]
 }
