@@ -46,14 +46,36 @@ function keepAliveServer(handler: RequestListener) {
   return server
 }
 
+/**
+ * Graceful stop of one web process: the framework closes the HTTP server (it waits for the
+ * requests in flight) and shuts the providers down. A single process then ends by itself
+ * once nothing is left to do, but a cluster's web process never does: its IPC channel to the
+ * primary keeps it alive, so it lets go of the channel once the app is down. Whatever still
+ * holds the process after STOP_GRACE_MS (a request that never ends, a stuck connection) is
+ * cut off, so the whole server stops within the 15 s orchestrators allow before a SIGKILL.
+ */
+const STOP_GRACE_MS = 10_000
+
+async function stopWebProcess(app: { terminate(): Promise<void> }) {
+  setTimeout(() => {
+    console.error(
+      `[server] web process ${process.pid} still busy after ${STOP_GRACE_MS / 1000} s: exiting`
+    )
+    process.exit(1)
+  }, STOP_GRACE_MS).unref()
+  await app.terminate()
+  if (cluster.isWorker) process.disconnect()
+}
+
 function startServer() {
   new Ignitor(APP_ROOT, { importer: IMPORTER })
     .tap((app) => {
       app.booting(async () => {
         await import('#start/env')
       })
-      app.listen('SIGTERM', () => app.terminate())
-      app.listenIf(app.managedByPm2 || cluster.isWorker, 'SIGINT', () => app.terminate())
+      const stop = () => stopWebProcess(app)
+      app.listen('SIGTERM', stop)
+      app.listenIf(app.managedByPm2 || cluster.isWorker, 'SIGINT', stop)
     })
     .httpServer()
     .start(keepAliveServer)
@@ -94,9 +116,16 @@ function supervise(count: number) {
   })
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
+      if (stopping) return
       stopping = true
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal)
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      // Each web process gives up on its own after STOP_GRACE_MS; this is the last resort
+      // for one that cannot even do that (blocked event loop).
+      setTimeout(() => {
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL')
+        process.exit(1)
+      }, STOP_GRACE_MS + 3000).unref()
     })
   }
 }
