@@ -10,6 +10,7 @@
 */
 import 'reflect-metadata'
 import cluster from 'node:cluster'
+import type { ChildProcess } from 'node:child_process'
 import { createServer, type RequestListener } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
@@ -102,28 +103,38 @@ async function webProcesses(): Promise<number> {
 /** The primary: forks the web processes, replaces one that dies, and stops them all on a signal. */
 function supervise(count: number) {
   let stopping = false
-  for (let i = 0; i < count; i++) cluster.fork()
+  // The processes still running. cluster.workers is no guide while stopping: a web process
+  // leaves it when it lets go of its IPC channel, before it has exited.
+  const running = new Map<number, ChildProcess>()
+  const fork = () => {
+    const worker = cluster.fork()
+    running.set(worker.id, worker.process)
+  }
+  for (let i = 0; i < count; i++) fork()
   cluster.on('exit', (worker, code, signal) => {
+    running.delete(worker.id)
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      if (running.size === 0) process.exit(0)
       return
     }
     console.error(
       `[server] web process ${worker.process.pid} exited (${signal ?? code}); restarting it`
     )
     // A process that dies at once would be restarted in a tight loop: wait a little.
-    setTimeout(() => cluster.fork(), 1000)
+    setTimeout(() => {
+      if (!stopping) fork()
+    }, 1000)
   })
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       if (stopping) return
       stopping = true
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal)
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      if (running.size === 0) process.exit(0)
+      for (const child of running.values()) child.kill(signal)
       // Each web process gives up on its own after STOP_GRACE_MS; this is the last resort
       // for one that cannot even do that (blocked event loop).
       setTimeout(() => {
-        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL')
+        for (const child of running.values()) child.kill('SIGKILL')
         process.exit(1)
       }, STOP_GRACE_MS + 3000).unref()
     })
