@@ -93,7 +93,7 @@ test.group('Server with WEB_CONCURRENCY=2', () => {
     const exited = once(primary, 'exit')
     try {
       const base = `http://127.0.0.1:${port}`
-      const deadline = Date.now() + 150_000
+      const deadline = Date.now() + 240_000
       let up = false
       while (!up && Date.now() < deadline) {
         if (primary.exitCode !== null) assert.fail(`the server exited: ${output}`)
@@ -152,6 +152,6 @@ test.group('Server with WEB_CONCURRENCY=2', () => {
       } catch {}
     }
   })
-    .timeout(200_000)
+    .timeout(300_000)
     .skip(!redisUp, `Redis does not answer at ${REDIS_URL}`)
 })
