@@ -10,6 +10,7 @@
 */
 import 'reflect-metadata'
 import cluster from 'node:cluster'
+import type { ChildProcess } from 'node:child_process'
 import { createServer, type RequestListener } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
@@ -46,14 +47,36 @@ function keepAliveServer(handler: RequestListener) {
   return server
 }
 
+/**
+ * Graceful stop of one web process: the framework closes the HTTP server (it waits for the
+ * requests in flight) and shuts the providers down. A single process then ends by itself
+ * once nothing is left to do, but a cluster's web process never does: its IPC channel to the
+ * primary keeps it alive, so it lets go of the channel once the app is down. Whatever still
+ * holds the process after STOP_GRACE_MS (a request that never ends, a stuck connection) is
+ * cut off, so the whole server stops within the 15 s orchestrators allow before a SIGKILL.
+ */
+const STOP_GRACE_MS = 10_000
+
+async function stopWebProcess(app: { terminate(): Promise<void> }) {
+  setTimeout(() => {
+    console.error(
+      `[server] web process ${process.pid} still busy after ${STOP_GRACE_MS / 1000} s: exiting`
+    )
+    process.exit(1)
+  }, STOP_GRACE_MS).unref()
+  await app.terminate()
+  if (cluster.isWorker) process.disconnect()
+}
+
 function startServer() {
   new Ignitor(APP_ROOT, { importer: IMPORTER })
     .tap((app) => {
       app.booting(async () => {
         await import('#start/env')
       })
-      app.listen('SIGTERM', () => app.terminate())
-      app.listenIf(app.managedByPm2 || cluster.isWorker, 'SIGINT', () => app.terminate())
+      const stop = () => stopWebProcess(app)
+      app.listen('SIGTERM', stop)
+      app.listenIf(app.managedByPm2 || cluster.isWorker, 'SIGINT', stop)
     })
     .httpServer()
     .start(keepAliveServer)
@@ -80,23 +103,40 @@ async function webProcesses(): Promise<number> {
 /** The primary: forks the web processes, replaces one that dies, and stops them all on a signal. */
 function supervise(count: number) {
   let stopping = false
-  for (let i = 0; i < count; i++) cluster.fork()
+  // The processes still running. cluster.workers is no guide while stopping: a web process
+  // leaves it when it lets go of its IPC channel, before it has exited.
+  const running = new Map<number, ChildProcess>()
+  const fork = () => {
+    const worker = cluster.fork()
+    running.set(worker.id, worker.process)
+  }
+  for (let i = 0; i < count; i++) fork()
   cluster.on('exit', (worker, code, signal) => {
+    running.delete(worker.id)
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      if (running.size === 0) process.exit(0)
       return
     }
     console.error(
       `[server] web process ${worker.process.pid} exited (${signal ?? code}); restarting it`
     )
     // A process that dies at once would be restarted in a tight loop: wait a little.
-    setTimeout(() => cluster.fork(), 1000)
+    setTimeout(() => {
+      if (!stopping) fork()
+    }, 1000)
   })
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
+      if (stopping) return
       stopping = true
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal)
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      if (running.size === 0) process.exit(0)
+      for (const child of running.values()) child.kill(signal)
+      // Each web process gives up on its own after STOP_GRACE_MS; this is the last resort
+      // for one that cannot even do that (blocked event loop).
+      setTimeout(() => {
+        for (const child of running.values()) child.kill('SIGKILL')
+        process.exit(1)
+      }, STOP_GRACE_MS + 3000).unref()
     })
   }
 }

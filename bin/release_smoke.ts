@@ -1,0 +1,850 @@
+/*
+| npm run test:release: the release smoke (docs/testing.md, "Release smoke").
+|
+| What the README tells a new user to do, on a fresh clone of this checkout's HEAD: `npm
+| install`, `npm start` with nothing configured, the printed sign-in link followed in
+| Chromium, then the main journeys of a builder and a visitor on that production server, a
+| restart, and a second "scaled" run of the same build: two web processes on PostgreSQL,
+| BullMQ with a separate `queue:work` worker, and a SIGTERM that must stop them all.
+|
+| Settings (all optional):
+|   RELEASE_SMOKE_PORT         first of three ports it uses (default 3420: app, host page, scaled app)
+|   RELEASE_SMOKE_LINK_MODULES=1   symlink this checkout's node_modules instead of `npm install`
+|                              (quick local runs only; CI runs the real install)
+|   RELEASE_SMOKE_KEEP=1       keep the temporary clone
+|   RELEASE_SMOKE_ARTIFACTS    folder for failure screenshots and server logs (default tmp/release-smoke)
+|   RELEASE_SMOKE_DATABASE_URL PostgreSQL database the scaled smoke drops and recreates
+|                              (default postgres://root@127.0.0.1:5432/release_smoke)
+|   REDIS_URL                  Redis for the scaled smoke (default redis://127.0.0.1:6379)
+*/
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createServer, type Server } from 'node:http'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright'
+import { launchChromium } from '../tests/chromium.js'
+
+const CHECKOUT = fileURLToPath(new URL('../', import.meta.url))
+const BASE_PORT = Number(process.env.RELEASE_SMOKE_PORT || 3420)
+const APP_PORT = BASE_PORT
+const HOST_PAGE_PORT = BASE_PORT + 1
+const SCALED_PORT = BASE_PORT + 2
+const APP = `http://localhost:${APP_PORT}`
+const ARTIFACTS = process.env.RELEASE_SMOKE_ARTIFACTS || join(CHECKOUT, 'tmp', 'release-smoke')
+const DATABASE_URL =
+  process.env.RELEASE_SMOKE_DATABASE_URL || 'postgres://root@127.0.0.1:5432/release_smoke'
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
+const TAG = `rs${Date.now().toString(36)}`
+
+const startedAt = Date.now()
+const seconds = (from: number) => ((Date.now() - from) / 1000).toFixed(1)
+const log = (line: string) => console.log(`[release-smoke +${seconds(startedAt)}s] ${line}`)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const processes = new Set<ChildProcess>()
+const pages = new Set<Page>()
+const timings: string[] = []
+let browser: Browser | undefined
+let hostPage: Server | undefined
+let workdir = ''
+
+class StepError extends Error {}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new StepError(message)
+}
+
+async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  ms = 30_000
+) {
+  const deadline = Date.now() + ms
+  let last: unknown
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe()
+      if (value) return value
+    } catch (error) {
+      last = error
+    }
+    await sleep(250)
+  }
+  throw new StepError(
+    `timed out after ${ms / 1000} s waiting for ${what}${last ? ` (${last})` : ''}`
+  )
+}
+
+async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
+  const at = Date.now()
+  log(`▶ ${name}`)
+  try {
+    const value = await body()
+    log(`✔ ${name} (${seconds(at)} s)`)
+    timings.push(`${seconds(at).padStart(6)} s  ${name}`)
+    return value
+  } catch (error) {
+    log(`✖ FAILED at step "${name}" after ${seconds(at)} s`)
+    console.error(error)
+    await saveArtifacts(name)
+    await cleanUp()
+    log(
+      `release smoke FAILED at "${name}" (total ${seconds(startedAt)} s); artifacts in ${ARTIFACTS}`
+    )
+    process.exit(1)
+  }
+}
+
+async function saveArtifacts(stepName: string) {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  const slug = stepName.replace(/[^a-z0-9]+/gi, '-').toLowerCase()
+  let n = 0
+  for (const page of pages) {
+    if (page.isClosed()) continue
+    n += 1
+    const path = join(ARTIFACTS, `${slug}-${n}.png`)
+    await page.screenshot({ path, fullPage: true }).catch(() => {})
+    log(`screenshot: ${path} (${page.url()})`)
+  }
+  for (const child of processes) {
+    const output = (child as any).output as string | undefined
+    if (output) writeFileSync(join(ARTIFACTS, `${slug}-pid${child.pid}.log`), output)
+  }
+}
+
+async function cleanUp() {
+  await browser?.close().catch(() => {})
+  hostPage?.close()
+  for (const child of processes) {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {}
+    }
+  }
+  if (workdir && !process.env.RELEASE_SMOKE_KEEP) rmSync(workdir, { recursive: true, force: true })
+}
+
+/** What a shell with nothing configured passes on: no NODE_ENV, DB_*, PORT of the caller's. */
+function userEnv(extra: Record<string, string> = {}) {
+  const env: Record<string, string> = {}
+  for (const name of ['PATH', 'HOME', 'LANG', 'TMPDIR', 'USER', 'SHELL', 'TERM']) {
+    if (process.env[name]) env[name] = process.env[name]!
+  }
+  return { ...env, ...extra }
+}
+
+type Child = ChildProcess & { output: string }
+
+/** Starts a command in its own process group, keeping its output for the log. */
+function launch(cmd: string, args: string[], cwd: string, env: Record<string, string>): Child {
+  const child = spawn(cmd, args, {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  }) as Child
+  child.output = ''
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString()
+    child.output += text
+    // The milestones of a start, so a slow build or boot shows where it is.
+    for (const line of text.split('\n')) {
+      if (
+        /^\[start\]|started HTTP server|Sign in as|\[server\]|Working \d+ job types/.test(
+          line.trim()
+        )
+      ) {
+        log(`  | ${line.trim()}`)
+      }
+    }
+  }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  processes.add(child)
+  return child
+}
+
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
+  const result = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  if (result.status !== 0) {
+    throw new StepError(
+      `"${cmd} ${args.join(' ')}" exited ${result.status}:\n${result.stdout}\n${result.stderr}`
+    )
+  }
+  return result.stdout
+}
+
+function groupPids(leader: number) {
+  return spawnSync('ps', ['-o', 'pid=', '-g', String(leader)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((pid) => pid > 0)
+}
+
+/** SIGTERM to one process; resolves with the seconds until every process of its group is gone. */
+async function terminate(child: Child, limitMs: number) {
+  const at = Date.now()
+  process.kill(child.pid!, 'SIGTERM')
+  await waitUntil(
+    `every process of ${child.pid} to exit after SIGTERM`,
+    async () => groupPids(child.pid!).length === 0,
+    limitMs
+  )
+  return (Date.now() - at) / 1000
+}
+
+async function healthy(base: string) {
+  const response = await fetch(`${base}/health`, { signal: AbortSignal.timeout(5000) })
+  return response.status === 200
+}
+
+async function newPage(context: BrowserContext) {
+  const page = await context.newPage()
+  page.setDefaultTimeout(30_000)
+  pages.add(page)
+  return page
+}
+
+/** The guided tours start by themselves for a new user: closed as a person would, with Skip. */
+async function skipTours(page: Page) {
+  const skip = page.getByTestId('tour-skip')
+  if (await skip.isVisible().catch(() => false)) {
+    await skip.click()
+    await skip.waitFor({ state: 'detached' })
+  }
+}
+
+/** A pointer drag in small steps: press on one element, release over another. */
+async function pointerDrag(page: Page, from: Locator, to: Locator, at?: { x: number; y: number }) {
+  const start = (await from.boundingBox())!
+  const end = (await to.boundingBox())!
+  check(start && end, 'drag: an element is not on screen')
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(end.x + (at ? at.x : end.width / 2), end.y + (at ? at.y : end.height / 2), {
+    steps: 15,
+  })
+  await page.mouse.up()
+}
+
+/** A Typebot v6.1 export: a greeting, a question, an answer that repeats it. */
+function typebotExport(publicId: string) {
+  const now = new Date().toISOString()
+  const text = (id: string, words: string) => ({
+    id,
+    type: 'text',
+    content: { richText: [{ type: 'p', children: [{ text: words }] }] },
+  })
+  return {
+    version: '6.1',
+    id: `${TAG}tb`,
+    name: 'Imported from Typebot',
+    events: [
+      { id: 'ev_start', type: 'start', graphCoordinates: { x: -200, y: 0 }, outgoingEdgeId: 'e0' },
+    ],
+    groups: [
+      {
+        id: 'g1',
+        title: 'Ask',
+        graphCoordinates: { x: 0, y: 0 },
+        blocks: [
+          text('b1', 'Hi from the imported bot. Your city?'),
+          {
+            id: 'b2',
+            type: 'text input',
+            options: { labels: { placeholder: 'Type your answer...' }, variableId: 'v_city' },
+            outgoingEdgeId: 'e1',
+          },
+        ],
+      },
+      {
+        id: 'g2',
+        title: 'Answer',
+        graphCoordinates: { x: 400, y: 0 },
+        blocks: [text('b3', 'Noted: {{City}}.')],
+      },
+    ],
+    edges: [
+      { id: 'e0', from: { eventId: 'ev_start' }, to: { groupId: 'g1' } },
+      { id: 'e1', from: { blockId: 'b2' }, to: { groupId: 'g2' } },
+    ],
+    variables: [{ id: 'v_city', name: 'City', isSessionVariable: false }],
+    theme: {},
+    selectedThemeTemplateId: null,
+    settings: {},
+    createdAt: now,
+    updatedAt: now,
+    icon: null,
+    folderId: null,
+    publicId,
+    customDomain: null,
+    workspaceId: 'typebot-workspace',
+    resultsTablePreferences: null,
+    isArchived: false,
+    isClosed: false,
+    whatsAppCredentialsId: null,
+    riskLevel: null,
+  }
+}
+
+function messageTexts(body: any): string {
+  return JSON.stringify(body?.messages ?? [])
+}
+
+/** Imports the export through the API, publishes it and has a conversation over the chat API. */
+async function importAndChat(base: string, token: string, publicId: string) {
+  const auth = {
+    'Authorization': `Bearer ${token}`,
+    'Content-Type': 'application/json',
+    'Accept': 'application/json',
+  }
+  const spaces = await (await fetch(`${base}/api/v1/workspaces`, { headers: auth })).json()
+  const workspaceId = spaces.workspaces?.[0]?.id
+  check(workspaceId, `no workspace for the token: ${JSON.stringify(spaces)}`)
+  const imported = await fetch(`${base}/api/v1/typebots/import`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ workspaceId, typebot: typebotExport(publicId) }),
+  })
+  check(imported.status === 200, `import answered ${imported.status}: ${await imported.text()}`)
+  const typebotId = (await imported.json()).typebot.id
+  const published = await fetch(`${base}/api/v1/typebots/${typebotId}/publish`, {
+    method: 'POST',
+    headers: auth,
+  })
+  check(published.status === 200, `publish answered ${published.status}: ${await published.text()}`)
+
+  const json = { 'Content-Type': 'application/json', 'Accept': 'application/json' }
+  const start = await fetch(`${base}/api/v1/typebots/${publicId}/startChat`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({}),
+  })
+  const started = await start.json()
+  check(start.status === 200, `startChat answered ${start.status}: ${JSON.stringify(started)}`)
+  check(
+    messageTexts(started).includes('Your city?'),
+    `startChat messages: ${messageTexts(started)}`
+  )
+  const next = await fetch(`${base}/api/v1/sessions/${started.sessionId}/continueChat`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ message: 'Lisbon' }),
+  })
+  const answered = await next.json()
+  check(next.status === 200, `continueChat answered ${next.status}: ${JSON.stringify(answered)}`)
+  check(
+    messageTexts(answered).includes('Noted: Lisbon.'),
+    `continueChat messages: ${messageTexts(answered)}`
+  )
+  return { workspaceId, typebotId }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+log(`release smoke of ${CHECKOUT} (ports ${APP_PORT}-${SCALED_PORT})`)
+
+const reuse = process.env.RELEASE_SMOKE_CLONE
+const clone = reuse
+  ? reuse
+  : await step('fresh clone of HEAD', async () => {
+      workdir = mkdtempSync(join(tmpdir(), 'flowcraft-release-'))
+      const dir = join(workdir, 'flowcraft')
+      run('git', ['clone', '--quiet', CHECKOUT, dir], workdir, userEnv())
+      log(`  ${run('git', ['log', '-1', '--format=%h %s'], dir, userEnv()).trim()} in ${dir}`)
+      return dir
+    })
+if (reuse) log(`RELEASE_SMOKE_CLONE: reusing ${reuse} as it is (not a release check)`)
+
+if (!reuse) {
+  await step('npm install', async () => {
+    if (process.env.RELEASE_SMOKE_LINK_MODULES) {
+      symlinkSync(join(CHECKOUT, 'node_modules'), join(clone, 'node_modules'))
+      log('  RELEASE_SMOKE_LINK_MODULES: node_modules linked from the checkout, not installed')
+      return
+    }
+    run('npm', ['install', '--no-audit', '--no-fund'], clone, userEnv())
+  })
+}
+
+let signinLink = ''
+let server: Child
+async function npmStart(firstRun: boolean) {
+  server = launch('npm', ['start'], clone, userEnv({ PORT: String(APP_PORT) }))
+  await waitUntil(
+    'the server to answer /health',
+    async () => {
+      check(server.exitCode === null, `npm start exited ${server.exitCode}:\n${server.output}`)
+      return healthy(APP)
+    },
+    // A quiet 2-core machine builds in about a minute; a loaded one can take ten times that.
+    firstRun ? 1_500_000 : 300_000
+  )
+  const links = [...server.output.matchAll(/(https?:\/\/\S+\/auth\/magic\/\S+)/g)]
+  if (firstRun) {
+    check(links.length > 0, `no sign-in link printed:\n${server.output}`)
+    signinLink = links.at(-1)![1]
+    log(`  sign-in link printed: ${signinLink.replace(/magic\/.*/, 'magic/…')}`)
+  }
+}
+
+await step('npm start with nothing configured (build, migrate, serve)', () => npmStart(true))
+
+await step("the chat-vendor chunk is React's production build", async () => {
+  const assets = join(clone, 'build', 'public', 'assets')
+  const chunk = readdirSync(assets).find((name) => /^chat-vendor.*\.js$/.test(name))
+  check(chunk, `no chat-vendor chunk in ${assets}`)
+  const response = await fetch(`${APP}/assets/${chunk}`)
+  check(response.status === 200, `/assets/${chunk} answered ${response.status}`)
+  const code = await response.text()
+  check(
+    !code.includes('not wrapped in act('),
+    `${chunk} carries React's development act() warnings`
+  )
+  check(
+    /react\.dev\/errors\/|Minified React error/.test(code),
+    `${chunk} has no minified React error codes`
+  )
+  log(`  /assets/${chunk}: ${(code.length / 1024).toFixed(0)} KB, production React`)
+})
+
+browser = await step('Chromium', () => launchChromium())
+const builder = await browser.newContext({
+  baseURL: APP,
+  viewport: { width: 1440, height: 900 },
+  acceptDownloads: true,
+})
+const page = await newPage(builder)
+
+await step('follow the printed sign-in link; skip the guided tour', async () => {
+  await page.goto(signinLink)
+  await page.waitForURL(/\/bots$/)
+  await page.getByTestId('tour-skip').waitFor({ timeout: 15_000 })
+  await skipTours(page)
+})
+
+await step('create a bot from a template', async () => {
+  await page.getByTestId('create-bot').first().click()
+  await page.getByTestId('create-from-template').click()
+  const gallery = page.getByTestId('template-gallery')
+  await gallery.getByTestId('template-quiz').click()
+  await gallery.getByTestId('template-preview').getByText('What is your name, astronaut?').waitFor()
+  await gallery.getByTestId('use-template').click()
+  await page.waitForURL(/\/bots\/[a-z0-9]+\/edit$/)
+  await page.getByTestId('group-node').filter({ hasText: 'Question 2' }).first().waitFor()
+  await skipTours(page)
+})
+
+const scratch = await step('create a bot from scratch', async () => {
+  await page.goto('/bots')
+  await skipTours(page)
+  await page.getByTestId('create-bot').first().click()
+  await page.getByTestId('create-from-scratch').click()
+  await page.getByTestId('new-bot-name').fill('Smoke signup')
+  await page.getByTestId('create-bot-submit').click()
+  await page.waitForURL(/\/bots\/[a-z0-9]+\/edit$/)
+  return { id: new URL(page.url()).pathname.split('/')[2] }
+})
+
+await step(
+  'edit it: drag blocks from the sidebar, connect the start by dragging its handle',
+  async () => {
+    const canvas = page.getByTestId('editor-canvas')
+    await canvas.waitFor()
+    await skipTours(page)
+    await pointerDrag(page, page.getByTestId('sidebar-block-text'), canvas, { x: 700, y: 300 })
+    const group = page.getByTestId('group-node').first()
+    await group.waitFor()
+    const bubble = page.getByTestId('text-bubble-input')
+    await bubble.waitFor()
+    await bubble.fill('Welcome to the smoke test. What is your name?')
+    await page.keyboard.press('Escape')
+    await pointerDrag(page, page.getByTestId('sidebar-block-text-input'), group)
+    await waitUntil(
+      'the text input in the group',
+      async () => (await group.getByTestId('block-item').count()) === 2
+    )
+    await pointerDrag(page, page.getByTestId('event-handle'), group, { x: 150, y: 22 })
+    await page.locator('.react-flow__edge').first().waitFor()
+    await page
+      .getByTestId('save-status')
+      .getByText(/saved/i)
+      .waitFor()
+      .catch(() => {})
+  }
+)
+
+const publicId = await step('publish it', async () => {
+  await page.getByTestId('publish').click()
+  await page.getByTestId('share-button').click()
+  const input = page.getByTestId('public-id-input')
+  await input.waitFor()
+  const id = await input.inputValue()
+  check(id, 'no public id in the share dialog')
+  await page.keyboard.press('Escape')
+  await waitUntil('the public page', async () => (await fetch(`${APP}/${id}`)).status === 200)
+  return id
+})
+
+await step('chat on the public page, signed out', async () => {
+  const visitor = await browser!.newContext()
+  const chat = await newPage(visitor)
+  await chat.goto(`${APP}/${publicId}`)
+  await chat.getByText('Welcome to the smoke test. What is your name?').waitFor()
+  await chat.getByRole('textbox').fill('Ada Visitor')
+  await chat.getByRole('button', { name: 'Send' }).click()
+  await chat.getByText('Ada Visitor').waitFor()
+  await visitor.close()
+})
+
+await step('chat through /embed.js on another origin', async () => {
+  const html = `<!doctype html><html><body><h1>A customer site</h1>
+    <div id="inline" style="width: 600px; height: 500px"></div>
+    <script src="${APP}/embed.js"></script>
+    <script>Flowcraft.initStandard({ publicId: ${JSON.stringify(publicId)}, element: '#inline' })</script>
+    </body></html>`
+  hostPage = createServer((_, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end(html)
+  )
+  await new Promise<void>((resolve) => hostPage!.listen(HOST_PAGE_PORT, '127.0.0.1', resolve))
+  const visitor = await browser!.newContext()
+  const site = await newPage(visitor)
+  await site.goto(`http://127.0.0.1:${HOST_PAGE_PORT}/`)
+  const frame = site.frameLocator('#inline iframe')
+  await frame.getByText('Welcome to the smoke test. What is your name?').waitFor()
+  await frame.getByRole('textbox').fill('Bob Embedded')
+  await frame.getByRole('button', { name: 'Send' }).click()
+  await frame.getByText('Bob Embedded').waitFor()
+  await visitor.close()
+})
+
+await step('the answers in Results and in the CSV export', async () => {
+  await page.goto(`/bots/${scratch.id}/results`)
+  await page.getByTestId('results-table').waitFor()
+  await waitUntil(
+    'two result rows',
+    async () => (await page.getByTestId('result-row').count()) >= 2
+  )
+  await page.getByText('Ada Visitor').first().waitFor()
+  await page.getByText('Bob Embedded').first().waitFor()
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('results-export').click(),
+  ])
+  const csv = readFileSync((await download.path())!, 'utf8')
+  check(
+    csv.includes('Ada Visitor') && csv.includes('Bob Embedded'),
+    `the CSV lacks the answers:\n${csv}`
+  )
+})
+
+const token = await step('an API token, created in Account settings', async () => {
+  await page.goto('/settings/account/keys')
+  await page.getByTestId('create-token').click()
+  await page.getByTestId('token-name').fill('release smoke')
+  await page.getByTestId('token-submit').click()
+  const value = (await page.getByTestId('created-token-value').innerText()).trim()
+  check(value.length > 10, 'no token shown')
+  return value
+})
+
+await step('import a Typebot v6.1 export through the API and chat over the chat API', () =>
+  importAndChat(APP, token, `${TAG}-imported`)
+)
+
+const workflowId = await step(
+  'create a workflow in the editor: add nodes, connect by dragging',
+  async () => {
+    await page.goto('/workflows')
+    await skipTours(page)
+    await page.getByTestId('create-workflow').first().click()
+    await page.waitForURL(/\/workflows\/[^/]+$/)
+    await page.getByTestId('workflow-canvas').waitFor()
+    await skipTours(page)
+    const id = new URL(page.url()).pathname.split('/')[2]
+    const node = (type: string) =>
+      page.locator(`[data-testid="workflow-node"][data-node-type="${type}"]`)
+    const closeSettings = async () => {
+      if (await page.getByTestId('node-settings').isVisible()) {
+        await page.getByTestId('node-settings-close').click()
+        await page.getByTestId('node-settings').waitFor({ state: 'detached' })
+      }
+    }
+    await page.getByTestId('palette-node-webhook-trigger').click()
+    await node('webhook-trigger').waitFor()
+    await closeSettings()
+    await page.getByTestId('palette-node-respond-to-webhook').click()
+    await node('respond-to-webhook').waitFor()
+    await closeSettings()
+    // The palette places a new node after the selected one and may link them already: the
+    // edge is drawn by hand only when it is missing.
+    if ((await page.locator('.react-flow__edge').count()) === 0) {
+      await pointerDrag(
+        page,
+        node('webhook-trigger').getByTestId('node-handle-out'),
+        node('respond-to-webhook').getByTestId('node-handle-in')
+      )
+    }
+    await page.locator('.react-flow__edge').first().waitFor()
+    return id
+  }
+)
+
+await step('test-run the workflow from the editor with a sample payload', async () => {
+  await page.getByTestId('workflow-run-sample').click()
+  await page.getByTestId('test-run-payload').fill('{ "order": 7 }')
+  await page.getByTestId('test-run-start').click()
+  for (const type of ['webhook-trigger', 'respond-to-webhook']) {
+    await page
+      .locator(`[data-testid="workflow-node"][data-node-type="${type}"][data-run-status="success"]`)
+      .waitFor({ timeout: 30_000 })
+  }
+})
+
+await step('publish, switch on, call its webhook, see the run in the history', async () => {
+  await page.getByTestId('workflow-publish').click()
+  await waitUntil(
+    'the workflow published',
+    async () => (await page.getByTestId('workflow-status').getAttribute('data-status')) !== 'DRAFT'
+  )
+  await page.getByTestId('workflow-active').click()
+  await waitUntil(
+    'the workflow switched on',
+    async () => (await page.getByTestId('workflow-active').getAttribute('aria-checked')) === 'true'
+  )
+  const called = await fetch(`${APP}/api/v1/workflows/${workflowId}/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ order: 8 }),
+  })
+  check(called.status < 300, `the webhook answered ${called.status}: ${await called.text()}`)
+  await page.getByTestId('workflow-runs-link').click()
+  await page.waitForURL(new RegExp(`/workflows/${workflowId}/runs`))
+  await waitUntil(
+    'a successful run in the history',
+    async () => {
+      await page.reload()
+      await page.getByTestId('run-row').first().waitFor()
+      return (await page.locator('[data-testid="run-row"][data-status="success"]').count()) >= 1
+    },
+    60_000
+  )
+})
+
+await step('a knowledge store: add text, search it', async () => {
+  await page.goto('/vectors')
+  await skipTours(page)
+  await page.getByTestId('create-store').first().click()
+  await page.getByTestId('store-name').fill('Smoke facts')
+  await page.getByTestId('store-name').press('Enter')
+  await page.waitForURL(/\/vectors\/[a-z0-9]+$/)
+  await page
+    .getByTestId('source-text')
+    .fill('The cafeteria serves pancakes on Fridays.\n\nThe library closes at six.')
+  await page.getByTestId('add-text-source').click()
+  await page
+    .locator('[data-testid="source-status"][data-status="COMPLETED"]')
+    .waitFor({ timeout: 60_000 })
+  await page.getByTestId('store-search').fill('pancakes')
+  await page.getByTestId('store-search').press('Enter')
+  await page
+    .getByTestId('search-hit')
+    .first()
+    .getByText(/serves pancakes on Fridays/)
+    .first()
+    .waitFor()
+})
+
+await step('stop npm start (SIGTERM) and start it again', async () => {
+  const took = await terminate(server, 20_000)
+  log(`  npm start stopped ${took.toFixed(1)} s after SIGTERM`)
+  await npmStart(false)
+})
+
+await step(
+  'after the restart: bots, results, runs, knowledge and the public bot are kept',
+  async () => {
+    await page.goto('/bots')
+    await page.getByText('Smoke signup').first().waitFor()
+    await page.getByText('Space quiz').first().waitFor()
+    await page.goto(`/bots/${scratch.id}/results`)
+    await page.getByText('Bob Embedded').first().waitFor()
+    await page.goto(`/workflows/${workflowId}/runs`)
+    await page.locator('[data-testid="run-row"][data-status="success"]').first().waitFor()
+    await page.goto('/vectors')
+    await page.getByTestId('store-card').getByText('Smoke facts').first().waitFor()
+    const visitor = await browser!.newContext()
+    const chat = await newPage(visitor)
+    await chat.goto(`${APP}/${publicId}`)
+    await chat.getByText('Welcome to the smoke test. What is your name?').waitFor()
+    await visitor.close()
+  }
+)
+
+await step('stop the server', async () => {
+  await browser!.close()
+  browser = undefined
+  hostPage?.close()
+  const took = await terminate(server, 20_000)
+  log(`  stopped ${took.toFixed(1)} s after SIGTERM`)
+})
+
+// --- The scaled smoke: the same build, two web processes, PostgreSQL, BullMQ and a worker. ---
+
+const scaledEnv = userEnv({
+  PORT: String(SCALED_PORT),
+  WEB_CONCURRENCY: '2',
+  DB_CONNECTION: 'pg',
+  DATABASE_URL,
+  QUEUE_DRIVER: 'bullmq',
+  REDIS_URL,
+  QUEUE_PREFIX: `release_smoke_${TAG}`,
+})
+const SCALED = `http://localhost:${SCALED_PORT}`
+const node = process.execPath
+
+await step('scaled: a fresh PostgreSQL database, migrated and seeded from the build', async () => {
+  const url = new URL(DATABASE_URL)
+  const name = url.pathname.slice(1)
+  check(/^[a-z0-9_]+$/.test(name), `unexpected database name ${name}`)
+  const admin = new pg.Client({
+    connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).href,
+  })
+  await admin.connect()
+  await admin.query(`drop database if exists ${name} with (force)`)
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  run(node, ['--no-node-snapshot', 'build/ace.js', 'migration:run', '--force'], clone, scaledEnv)
+  run(node, ['--no-node-snapshot', 'build/ace.js', 'db:seed'], clone, scaledEnv)
+})
+
+let scaled: Child
+let worker: Child
+await step('scaled: WEB_CONCURRENCY=2 server and a queue:work worker', async () => {
+  worker = launch(node, ['--no-node-snapshot', 'build/ace.js', 'queue:work'], clone, scaledEnv)
+  scaled = launch(node, ['--no-node-snapshot', 'build/bin/server.js'], clone, scaledEnv)
+  await waitUntil(
+    'the scaled server',
+    async () => {
+      check(scaled.exitCode === null, `the server exited:\n${scaled.output}`)
+      check(worker.exitCode === null, `the worker exited:\n${worker.output}`)
+      return healthy(SCALED)
+    },
+    120_000
+  )
+  await waitUntil(
+    'the worker to work the queue',
+    async () => /Working \d+ job types/.test(worker.output),
+    60_000
+  )
+  const pids = groupPids(scaled.pid!)
+  check(pids.length >= 3, `expected a primary and two web processes, found ${pids.join(', ')}`)
+})
+
+await step('scaled: a bot chat end to end', async () => {
+  const out = run(
+    node,
+    ['--no-node-snapshot', 'build/ace.js', 'user:token', 'scaled@example.com'],
+    clone,
+    scaledEnv
+  )
+  const scaledToken = out.trim().split('\n').at(-1)!.trim()
+  const { workspaceId } = await importAndChat(SCALED, scaledToken, `${TAG}-scaled`)
+  return Object.assign(globalThis, { scaledToken, scaledWorkspace: workspaceId })
+})
+
+await step('scaled: a webhook workflow run on the worker', async () => {
+  const { scaledToken, scaledWorkspace } = globalThis as any
+  const auth = {
+    'Authorization': `Bearer ${scaledToken}`,
+    'Content-Type': 'application/json',
+    'Accept': 'application/json',
+  }
+  const workflow = {
+    name: 'Scaled webhook',
+    blocks: [
+      {
+        id: 'hook',
+        type: 'webhook-trigger',
+        graphCoordinates: { x: 0, y: 0 },
+        options: { method: 'POST' },
+      },
+      {
+        id: 'calc',
+        type: 'workflow-script',
+        graphCoordinates: { x: 300, y: 0 },
+        options: { code: 'return { doubled: input.body.n * 2 }' },
+      },
+    ],
+    edges: [{ id: 'e1', from: { blockId: 'hook' }, to: { blockId: 'calc' } }],
+    variables: [],
+    settings: {},
+  }
+  const created = await fetch(`${SCALED}/api/v1/workflows`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ workspaceId: scaledWorkspace, workflow }),
+  })
+  const body = await created.json()
+  check(created.status === 201, `create answered ${created.status}: ${JSON.stringify(body)}`)
+  const id = body.workflow.id
+  for (const action of ['publish', 'activate']) {
+    const answer = await fetch(`${SCALED}/api/v1/workflows/${id}/${action}`, {
+      method: 'POST',
+      headers: auth,
+    })
+    check(answer.status === 200, `${action} answered ${answer.status}: ${await answer.text()}`)
+  }
+  const called = await fetch(`${SCALED}/api/v1/workflows/${id}/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ n: 21 }),
+  })
+  const { runId } = await called.json()
+  check(called.status === 202 && runId, `the webhook answered ${called.status}`)
+  const finished = await waitUntil(
+    'the run to finish on the worker',
+    async () => {
+      const { run: r } = await (
+        await fetch(`${SCALED}/api/v1/runs/${runId}`, { headers: auth })
+      ).json()
+      return ['success', 'error', 'cancelled'].includes(r?.status) && r
+    },
+    60_000
+  )
+  check(
+    finished.status === 'success',
+    `the run ended ${finished.status}: ${JSON.stringify(finished)}`
+  )
+  check(
+    JSON.stringify(finished).includes('"doubled":42'),
+    `the run lacks its output: ${JSON.stringify(finished)}`
+  )
+})
+
+await step('scaled: SIGTERM to the primary stops every web process within 15 s', async () => {
+  const took = await terminate(scaled, 15_000)
+  check(scaled.exitCode === 0, `the primary exited ${scaled.exitCode ?? scaled.signalCode}`)
+  log(`  primary and web processes gone ${took.toFixed(1)} s after SIGTERM`)
+  const workerTook = await terminate(worker, 15_000)
+  log(`  worker gone ${workerTook.toFixed(1)} s after SIGTERM`)
+})
+
+await cleanUp()
+log('step times:')
+for (const line of timings) console.log(`  ${line}`)
+log(`release smoke PASSED in ${seconds(startedAt)} s`)
+process.exit(0)
