@@ -100,10 +100,10 @@ export class VerifyCustomDomain {
     if (bot.customDomainVerifiedAt) return bot
     const host = domainHost(bot.customDomain)
     if (!(await hostProvesControl(bot.workspaceId, host))) {
-      const record = verificationRecord(bot.workspaceId, host)
+      // The record to add is in customDomainStatusOf (the Share panel, the API).
       throw new AppError('Domain not verified yet', {
         status: 422,
-        description: `Add a TXT record named ${record.name} with the value ${record.value}, then verify again. DNS changes can take a while to be seen.`,
+        description: 'The TXT record was not found yet. DNS changes can take a while to be seen.',
         field: 'customDomain',
       })
     }
