@@ -2,7 +2,7 @@ import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/shield'
 import { isPublicApiPath } from '#services/public_api'
 import { viewerBaseUrl } from '#services/public_surface'
-import { carriesToken } from '#services/auth/web_session_guard'
+import { carriesToken, routeTakesApiToken } from '#services/auth/web_session_guard'
 import { supportScriptSource } from '#services/support_widget'
 
 /** The viewer host, where the editor's share dialog and previews may point. */
@@ -40,9 +40,11 @@ const shieldConfig = defineConfig({
   csrf: {
     enabled: true,
     exceptRoutes: (ctx) =>
-      // Only requests no cookie can authenticate: the public endpoints (chat API, webhooks)
-      // and token calls, which the session guard refuses (app/services/auth/web_session_guard.ts).
-      carriesToken(ctx) || isPublicApiPath(ctx.request.url()),
+      // Only requests no cookie can authenticate: the public endpoints (chat API, webhooks),
+      // and token calls to routes that take a token instead of the session (the session
+      // guard refuses them: app/services/auth/web_session_guard.ts). A header alone never
+      // exempts a session route (issue 27).
+      (carriesToken(ctx) && routeTakesApiToken(ctx)) || isPublicApiPath(ctx.request.url()),
     enableXsrfCookie: true,
     methods: ['POST', 'PUT', 'PATCH', 'DELETE'],
   },

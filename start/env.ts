@@ -37,6 +37,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   APP_URL: Env.schema.string.optional(),
   // Public bot pages, /embed.js and the chat API on their own host (docs/security.md).
   VIEWER_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  // DNS servers (comma separated, ip[:port]) that custom domain checks ask; the system's by default.
+  DNS_SERVERS: Env.schema.string.optional(),
   // The brain service behind Text to Video and Zemantic AI (docs/spec/03-integrations.md).
   BRAIN_SERVICE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   APP_KEY: Env.schema.string(),

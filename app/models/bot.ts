@@ -39,6 +39,10 @@ export default class Bot extends BaseModelWithId {
   @column()
   declare customDomain: string | null
 
+  /** When the owner proved control of the custom domain's host; null while pending. */
+  @column.dateTime()
+  declare customDomainVerifiedAt: DateTime | null
+
   @column(jsonText)
   declare groups: Group[]
 

@@ -26,6 +26,8 @@ router
     router.post('/bots/:id/publish', [ApiBotsController, 'publish'])
     router.post('/bots/:id/unpublish', [ApiBotsController, 'unpublish'])
     router.post('/bots/:id/restore-published', [ApiBotsController, 'restorePublished'])
+    router.get('/bots/:id/custom-domain', [ApiBotsController, 'customDomain'])
+    router.post('/bots/:id/custom-domain/verify', [ApiBotsController, 'verifyCustomDomain'])
     router.get('/bots/:id/channels', [ChannelsController, 'index'])
     router.put('/bots/:id/channels/:channel', [ChannelsController, 'update'])
     router.delete('/bots/:id/channels/:channel', [ChannelsController, 'destroy'])

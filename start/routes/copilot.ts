@@ -6,11 +6,13 @@ const CopilotController = () => import('#controllers/copilot/copilot_controller'
 /*
 | The AI copilot of the workflow and bot editors (docs/copilot.md): session + XSRF header.
 */
+// Opening the conversation greets it, or notes the builder's edits, the first time: it
+// writes, so it is a POST behind CSRF, never a GET (docs/security.md).
 router
   .group(() => {
-    router.get('/api/workflows/:workflowId/copilot', [CopilotController, 'show'])
+    router.post('/api/workflows/:workflowId/copilot', [CopilotController, 'show'])
     router.post('/api/workflows/:workflowId/copilot/messages', [CopilotController, 'send'])
-    router.get('/api/bots/:botId/copilot', [CopilotController, 'show'])
+    router.post('/api/bots/:botId/copilot', [CopilotController, 'show'])
     router.post('/api/bots/:botId/copilot/messages', [CopilotController, 'send'])
   })
   .use(middleware.auth())

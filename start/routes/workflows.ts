@@ -14,8 +14,9 @@ router
   .group(() => {
     router.get('/workflows', [WorkflowsController, 'index'])
     router.post('/workflows', [WorkflowsController, 'create'])
-    // Before /workflows/:id, which would take "create" for an id.
-    router.get('/workflows/create', [WorkflowsController, 'create'])
+    // Before /workflows/:id, which would take "create" for an id. A GET changes nothing
+    // (docs/security.md): creating is the list's button, a POST behind CSRF.
+    router.get('/workflows/create', ({ response }) => response.redirect('/workflows'))
     router.post('/workflows/import', [WorkflowsController, 'import'])
     router.get('/workflows/:id', [WorkflowEditorController, 'show'])
     router.get('/workflows/:id/export', [WorkflowsController, 'export'])

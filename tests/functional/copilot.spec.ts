@@ -98,7 +98,10 @@ test.group('Copilot: conversation', (group) => {
     const standIn = await withStandIn([], cleanup)
     const who = await builder(standIn.baseUrl, 'FREE')
     const workflow = await emptyWorkflow(who)
-    const response = await client.get(`/api/workflows/${workflow.id}/copilot`).loginAs(who.user)
+    const response = await client
+      .post(`/api/workflows/${workflow.id}/copilot`)
+      .loginAs(who.user)
+      .withCsrfToken()
     response.assertStatus(200)
     const body = response.body()
     assert.lengthOf(body.messages, 2)
@@ -112,7 +115,10 @@ test.group('Copilot: conversation', (group) => {
       [[who.credentialsId, 'openai', 'gpt-4o-mini']]
     )
     // Loading again does not greet twice.
-    const again = await client.get(`/api/workflows/${workflow.id}/copilot`).loginAs(who.user)
+    const again = await client
+      .post(`/api/workflows/${workflow.id}/copilot`)
+      .loginAs(who.user)
+      .withCsrfToken()
     assert.lengthOf(again.body().messages, 2)
   })
 
@@ -468,9 +474,9 @@ test.group('Copilot: conversation', (group) => {
         revision: doc.revision,
       })
     edited.assertStatus(200)
-    const shown = await client.get(`${path}/copilot`).loginAs(who.user)
+    const shown = await client.post(`${path}/copilot`).loginAs(who.user).withCsrfToken()
     assert.equal(shown.body().messages.at(-1).content, COPILOT_TEXTS.manualUpdate)
-    const again = await client.get(`${path}/copilot`).loginAs(who.user)
+    const again = await client.post(`${path}/copilot`).loginAs(who.user).withCsrfToken()
     assert.equal(
       again.body().messages.filter((m: any) => m.content === COPILOT_TEXTS.manualUpdate).length,
       1

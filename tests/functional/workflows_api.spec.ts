@@ -172,7 +172,12 @@ test.group('Workflows REST API', (group) => {
       .json({ workspaceId: workspace.id, workflow: workflowFile() })
     second.assertStatus(403)
     second.assertBodyContains({ message: 'Workflow limit reached' })
-    const fromPage = await client.get('/workflows/create').loginAs(user).redirects(0)
+    const fromPage = await client
+      .post('/workflows')
+      .form({})
+      .loginAs(user)
+      .withCsrfToken()
+      .redirects(0)
     fromPage.assertStatus(302)
     assert.notMatch(fromPage.header('location') ?? '', /^\/workflows\/c/)
 
@@ -707,7 +712,7 @@ test.group('Workflows REST API', (group) => {
     assert.lengthOf(await WorkflowVersion.query().where('workflow_id', id), 0)
   })
 
-  test('pages: the list, /workflows/create and the editor page props', async ({
+  test('pages: the list, creating by POST (GET /workflows/create creates nothing) and the editor page props', async ({
     client,
     assert,
   }) => {
@@ -717,7 +722,21 @@ test.group('Workflows REST API', (group) => {
     assert.deepEqual(empty.inertiaProps.workflows, [])
     assert.equal(empty.inertiaProps.q, '')
 
-    const created = await client.get('/workflows/create').loginAs(user).redirects(0)
+    const asked = await client.get('/workflows/create').loginAs(user).redirects(0)
+    asked.assertStatus(302)
+    assert.equal(asked.header('location'), '/workflows')
+    assert.equal((await Workflow.query().where('workspace_id', workspace.id)).length, 0)
+    // Without the CSRF token, nothing either: a cross-site form cannot create one.
+    const forged = await client.post('/workflows').form({}).loginAs(user).redirects(0)
+    assert.notMatch(forged.header('location') ?? '', /^\/workflows\/[a-z0-9]+$/)
+    assert.equal((await Workflow.query().where('workspace_id', workspace.id)).length, 0)
+
+    const created = await client
+      .post('/workflows')
+      .form({})
+      .loginAs(user)
+      .withCsrfToken()
+      .redirects(0)
     created.assertStatus(302)
     const location = created.header('location') ?? ''
     assert.match(location, /^\/workflows\/[a-z0-9]+$/)

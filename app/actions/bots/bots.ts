@@ -10,6 +10,12 @@ import { assertFeature, effectivePlan, featureError } from '#services/capabiliti
 import { withinPlanLimit, workspaceOwner } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { newId } from '#services/ids'
+import {
+  domainHost,
+  hostProvesControl,
+  isReservedHost,
+  verificationRecord,
+} from '#services/custom_domains'
 import { pluginRegistry } from '#services/plugin_registry'
 import { assertNoIssues, issuesOfBlocks } from '#plugins/block_issues'
 import type { BlockIssue } from '#shared/block_issues'
@@ -33,6 +39,90 @@ const IMPORTED_ID_PATTERN = /^[^\s/?#%\\"<>]{1,32}$/
 /** A domain with an optional path. */
 export const CUSTOM_DOMAIN_PATTERN =
   /^(?=.{1,253}(\/|$))([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(\/[\w\-./~%]*)?$/i
+
+/** `Host/Path` as stored: the host in lower case (host names ignore case), the path as typed. */
+function normalizeDomain(value: string) {
+  const slash = value.indexOf('/')
+  const host = (slash === -1 ? value : value.slice(0, slash)).toLowerCase()
+  return slash === -1 ? host : host + value.slice(slash).replace(/\/+$/, '')
+}
+
+/**
+ * Whether `bot` may ask for `domain`: well formed, not the app's own hosts, and not held
+ * by another bot that proved it. Another workspace's verified host is refused whatever the
+ * path: a path under it would shadow that tenant's pages.
+ */
+async function assertDomainClaimable(bot: Bot, domain: string) {
+  if (!CUSTOM_DOMAIN_PATTERN.test(domain)) {
+    throw new AppError('Invalid domain', {
+      status: 422,
+      description: 'Enter a domain like bot.example.com, with an optional path.',
+      field: 'customDomain',
+    })
+  }
+  const host = domainHost(domain)
+  if (isReservedHost(host)) {
+    throw new AppError('This domain cannot be used', {
+      status: 422,
+      description: "The app's own domains and their subdomains cannot be a bot's domain.",
+      field: 'customDomain',
+    })
+  }
+  const taken = await Bot.query()
+    .whereNot('id', bot.id)
+    .whereNotNull('custom_domain_verified_at')
+    .where((query) =>
+      query
+        .where('custom_domain', domain)
+        .orWhere((other) =>
+          other
+            .whereNot('workspace_id', bot.workspaceId)
+            .where((hosts) =>
+              hosts.where('custom_domain', host).orWhere('custom_domain', 'like', `${host}/%`)
+            )
+        )
+    )
+    .first()
+  if (taken) throw new AppError('Domain already used', { status: 409, field: 'customDomain' })
+}
+
+/**
+ * Checks the TXT record of a bot's pending custom domain (docs/custom_domains.md) and, when
+ * it holds the workspace's value, serves the bot there from now on.
+ */
+export class VerifyCustomDomain {
+  async handle(bot: Bot) {
+    if (!bot.customDomain) {
+      throw new AppError('No custom domain', { status: 422, field: 'customDomain' })
+    }
+    // The rules may have changed since it was saved (a new VIEWER_URL, a host proven by another).
+    await assertDomainClaimable(bot, bot.customDomain)
+    if (bot.customDomainVerifiedAt) return bot
+    const host = domainHost(bot.customDomain)
+    if (!(await hostProvesControl(bot.workspaceId, host))) {
+      // The record to add is in customDomainStatusOf (the Share panel, the API).
+      throw new AppError('Domain not verified yet', {
+        status: 422,
+        description: 'The TXT record was not found yet. DNS changes can take a while to be seen.',
+        field: 'customDomain',
+      })
+    }
+    bot.customDomainVerifiedAt = DateTime.now()
+    await bot.save()
+    return bot
+  }
+}
+
+/** What the Share panel and the API show about a bot's custom domain. */
+export function customDomainStatusOf(bot: Bot) {
+  if (!bot.customDomain) return { domain: null, status: null, record: null }
+  return {
+    domain: bot.customDomain,
+    status: bot.customDomainVerifiedAt ? ('verified' as const) : ('pending' as const),
+    verifiedAt: bot.customDomainVerifiedAt?.toISO() ?? null,
+    record: verificationRecord(bot.workspaceId, domainHost(bot.customDomain)),
+  }
+}
 
 type Content = Pick<BotV6, 'groups' | 'events' | 'edges' | 'variables' | 'theme' | 'settings'>
 
@@ -317,21 +407,13 @@ export class UpdateBot {
       if (patch.customDomain !== null && actor) {
         await assertFeature(actor.user, actor.workspace, 'customDomain')
       }
-      if (patch.customDomain !== null) {
-        if (!CUSTOM_DOMAIN_PATTERN.test(patch.customDomain)) {
-          throw new AppError('Invalid domain', {
-            status: 422,
-            description: 'Enter a domain like bot.example.com, with an optional path.',
-            field: 'customDomain',
-          })
-        }
-        const taken = await Bot.query()
-          .where('custom_domain', patch.customDomain)
-          .whereNot('id', bot.id)
-          .first()
-        if (taken) throw new AppError('Domain already used', { status: 409, field: 'customDomain' })
+      const domain = patch.customDomain === null ? null : normalizeDomain(patch.customDomain)
+      if (domain !== null) await assertDomainClaimable(bot, domain)
+      if (domain !== bot.customDomain) {
+        bot.customDomain = domain
+        // A new domain is served only once its host is proven (VerifyCustomDomain).
+        bot.customDomainVerifiedAt = null
       }
-      bot.customDomain = patch.customDomain
     }
     if (patch.isClosed !== undefined) bot.isClosed = patch.isClosed
     if (patch.resultsTablePreferences !== undefined)

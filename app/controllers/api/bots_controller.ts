@@ -10,6 +10,8 @@ import {
   RestorePublishedBot,
   UnpublishBot,
   UpdateBot,
+  VerifyCustomDomain,
+  customDomainStatusOf,
   publishedBotIds,
 } from '#actions/bots/bots'
 import { findWorkspaceFor } from '#services/workspace_access'
@@ -100,6 +102,19 @@ export default class ApiBotsController {
     await new RestorePublishedBot().handle(bot, { user: auth.user!, workspace })
     const published = await PublishedBot.findBy('bot_id', bot.id)
     return response.ok(toBotDto(bot, mode, published))
+  }
+
+  /** GET /api/v1/bots/:id/custom-domain: the domain, pending or verified, and the TXT record to add. */
+  async customDomain({ auth, params, response }: HttpContext) {
+    const { bot } = await findBotFor(auth.user!, params.id, 'read')
+    return response.ok(customDomainStatusOf(bot))
+  }
+
+  /** POST /api/v1/bots/:id/custom-domain/verify: checks the TXT record now. */
+  async verifyCustomDomain({ auth, params, response }: HttpContext) {
+    const { bot } = await findBotFor(auth.user!, params.id, 'write')
+    await new VerifyCustomDomain().handle(bot)
+    return response.ok(customDomainStatusOf(bot))
   }
 
   /** GET /api/v1/bots/:id/versions: the history, newest first. */

@@ -45,7 +45,7 @@ export default class WorkflowsController {
     return ctx.inertia.render('workflows/index', { ...props })
   }
 
-  /** POST /workflows and GET /workflows/create: a new empty workflow opens in the editor. */
+  /** POST /workflows: a new empty workflow opens in the editor. */
   async create(ctx: HttpContext) {
     const { workspace } = await currentWorkspaceOf(ctx, true)
     const payload = await ctx.request.validateUsing(createWorkflowValidator)

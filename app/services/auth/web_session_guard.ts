@@ -17,6 +17,21 @@ export function carriesToken(ctx: HttpContext) {
   return ctx.request.header('authorization') !== undefined
 }
 
+/**
+ * Whether the matched route authenticates by API token (the `apiAuth` middleware, /api/v1).
+ * Only there does an Authorization header mean the cookies are not read, so only there may
+ * CSRF be skipped for it (config/shield.ts): a session route such as /signin/two-factor
+ * reads its session whatever other headers come along.
+ */
+export function routeTakesApiToken(ctx: HttpContext) {
+  const middleware = ctx.route?.middleware.all()
+  if (!middleware) return false
+  for (const entry of middleware) {
+    if (typeof entry !== 'function' && entry.name === 'apiAuth') return true
+  }
+  return false
+}
+
 type Inner = SessionGuard<boolean, any>
 
 function unauthorized() {

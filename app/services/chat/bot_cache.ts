@@ -1,3 +1,4 @@
+import { domainHost, isReservedHost } from '#services/custom_domains'
 import db from '@adonisjs/lucid/services/db'
 import { migrateBot } from '#shared/bot/migrate'
 import type { BotV6 } from '#shared/bot/types'
@@ -59,6 +60,10 @@ async function loadFromDatabase(where: {
     .from('bots')
     .join('published_bots', 'published_bots.bot_id', 'bots.id')
     .where(`bots.${where.column}`, where.value)
+    // A custom domain is served only once its host is proven (docs/custom_domains.md).
+    .if(where.column === 'custom_domain', (query) =>
+      query.whereNotNull('bots.custom_domain_verified_at')
+    )
     .select(
       'bots.id',
       'bots.name',
@@ -161,8 +166,12 @@ export async function publishedBotByPublicId(publicId: string): Promise<Publishe
   )
 }
 
+/** The bot served at `host[/path]`: verified domains only, never on the app's own hosts. */
 export async function publishedBotByDomain(domain: string): Promise<PublishedBotEntry | null> {
-  return load({ column: 'custom_domain', value: domain })
+  const slash = domain.indexOf('/')
+  const host = domainHost(domain).replace(/:\d+$/, '')
+  if (!host || isReservedHost(host)) return null
+  return load({ column: 'custom_domain', value: slash === -1 ? host : host + domain.slice(slash) })
 }
 
 /** Called when this process publishes, unpublishes, closes or deletes a bot. */

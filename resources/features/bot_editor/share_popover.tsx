@@ -354,7 +354,96 @@ function CustomDomainSection() {
       <p id={hintId} className="text-xs text-muted-foreground">
         {t('editor.share.customDomainHint')}
       </p>
+      {stored && <CustomDomainVerification domain={stored} />}
     </form>
+  )
+}
+
+interface DomainStatus {
+  domain: string | null
+  status: 'pending' | 'verified' | null
+  record: { type: 'TXT'; name: string; value: string } | null
+}
+
+/**
+ * A saved domain is served only once its host is proven (docs/custom_domains.md): while
+ * pending, the TXT record to add and a button that checks it now.
+ */
+function CustomDomainVerification({ domain }: { domain: string }) {
+  const { t } = useTranslation()
+  const botId = useBotEditor((state) => state.botId)
+  const [status, setStatus] = useState<DomainStatus | null>(null)
+  const [error, setError] = useState<FieldError | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    let current = true
+    setError(null)
+    jsonFetch<DomainStatus>(`/api/v1/bots/${botId}/custom-domain`)
+      .then((answer) => current && setStatus(answer))
+      .catch((caught) => current && setError(toFieldError(caught)))
+    return () => {
+      current = false
+    }
+  }, [botId, domain])
+
+  async function verify() {
+    setBusy(true)
+    setError(null)
+    try {
+      setStatus(
+        await jsonFetch<DomainStatus>(`/api/v1/bots/${botId}/custom-domain/verify`, {
+          method: 'POST',
+        })
+      )
+    } catch (caught) {
+      setError(toFieldError(caught))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (!status || status.domain !== domain) {
+    return error ? <FieldMessage id="" testId="custom-domain-status-error" error={error} /> : null
+  }
+  if (status.status === 'verified') {
+    return (
+      <p className="text-xs text-emerald-700" data-testid="custom-domain-status">
+        <CheckIcon className="mr-1 inline size-3" aria-hidden />
+        {t('editor.share.customDomainVerified')}
+      </p>
+    )
+  }
+  return (
+    <div className="grid gap-1.5 rounded-md border p-2 text-xs" data-testid="custom-domain-status">
+      <p className="font-medium text-amber-700">{t('editor.share.customDomainPending')}</p>
+      <p className="text-muted-foreground">{t('editor.share.customDomainRecordHint')}</p>
+      {status.record && (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-1 font-mono break-all">
+          <dt className="font-sans text-muted-foreground">
+            {t('editor.share.customDomainRecordName')}
+          </dt>
+          <dd data-testid="custom-domain-record-name">{status.record.name}</dd>
+          <dt className="font-sans text-muted-foreground">
+            {t('editor.share.customDomainRecordValue')}
+          </dt>
+          <dd data-testid="custom-domain-record-value">{status.record.value}</dd>
+        </dl>
+      )}
+      <div>
+        <Button
+          type="button"
+          size="sm"
+          variant="secondary"
+          data-testid="custom-domain-verify"
+          disabled={busy}
+          onClick={verify}
+        >
+          {t('editor.share.customDomainVerify')}
+        </Button>
+      </div>
+      {error && <FieldMessage id="" testId="custom-domain-status-error" error={error} />}
+    </div>
   )
 }
 

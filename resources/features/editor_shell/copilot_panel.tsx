@@ -140,7 +140,7 @@ export function CopilotPanel<S>({
       await adapter.flush()
       setLoad({
         state: 'loaded',
-        data: await jsonFetch<CopilotStateDto>(`${adapter.apiBase}/copilot`),
+        data: await jsonFetch<CopilotStateDto>(`${adapter.apiBase}/copilot`, { method: 'POST' }),
       })
     } catch (error) {
       setLoad({ state: 'error', message: errorDescription(error) ?? (error as Error).message })
