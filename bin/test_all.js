@@ -189,6 +189,9 @@ function runJob(job) {
       cwd: ROOT,
       env: { ...job.env, TEST_TIMINGS_FILE: join(OUT, `${job.name}.timings.json`) },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: `ace test` runs the tests in a child of its own, and a stop
+      // must reach that one and the browsers and servers it started.
+      detached: true,
     })
     children.add(child)
     const collect = (chunk) => {
@@ -259,7 +262,13 @@ async function runShards() {
   }
 
   const forward = (signal) => {
-    for (const child of children) child.kill(signal)
+    for (const child of children) {
+      try {
+        process.kill(-child.pid, signal)
+      } catch {
+        child.kill(signal)
+      }
+    }
     process.exit(1)
   }
   process.once('SIGINT', () => forward('SIGINT'))
