@@ -189,6 +189,9 @@ function runJob(job) {
       cwd: ROOT,
       env: { ...job.env, TEST_TIMINGS_FILE: join(OUT, `${job.name}.timings.json`) },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: `ace test` runs the tests in a child of its own, and a stop
+      // must reach that one and the browsers and servers it started.
+      detached: true,
     })
     children.add(child)
     const collect = (chunk) => {
@@ -254,10 +257,18 @@ async function runShards() {
       { cwd: ROOT, stdio: 'inherit' }
     )
     if (built.status !== 0) return 1
+    // The shards use this build as it is, whatever changes under its inputs meanwhile.
+    process.env.TEST_ASSETS_BUILT = '1'
   }
 
   const forward = (signal) => {
-    for (const child of children) child.kill(signal)
+    for (const child of children) {
+      try {
+        process.kill(-child.pid, signal)
+      } catch {
+        child.kill(signal)
+      }
+    }
     process.exit(1)
   }
   process.once('SIGINT', () => forward('SIGINT'))

@@ -88,6 +88,11 @@ export function runsBrowserSuite(argv: string[], suites: string[]) {
  */
 export function prepareTestAssets(options: { browserSuite: boolean }) {
   if (process.env.TEST_ASSETS === 'dev') return 'dev'
+  // `npm test` built them before starting its shards: a shard rebuilding public/assets would
+  // swap the files under the pages of the others (docs/testing.md, "Shards").
+  if (process.env.TEST_ASSETS_BUILT === '1' && existsSync(MANIFEST)) {
+    return (process.env.TEST_ASSETS = 'build')
+  }
   const fingerprint = assetsFingerprint()
   const wanted = process.env.TEST_ASSETS === 'build' || options.browserSuite
   if (!isFresh(fingerprint)) {

@@ -52,16 +52,22 @@ test.group('make:plugin', () => {
     const locale = JSON.parse(await readFile(join(folder, 'locales/en.json'), 'utf8'))
     assert.equal(locale.credentials.apiKey.label, 'API key')
 
+    // A failing tool's report is on its stdout: show it, not only its exit code.
+    const tool = async (script: string, args: string[]) => {
+      try {
+        await run(process.execPath, [join(root, 'node_modules', script), ...args], {
+          cwd: root,
+          timeout,
+        })
+      } catch (error: any) {
+        assert.fail(
+          `${script} ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`
+        )
+      }
+    }
     // The project's typecheck (server side) covers plugins/ and their tests.
-    await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit'], {
-      cwd: root,
-      timeout,
-    })
-    await run(
-      process.execPath,
-      [join(root, 'node_modules/eslint/bin/eslint.js'), `plugins/${slug}`],
-      { cwd: root, timeout }
-    )
+    await tool('typescript/bin/tsc', ['--noEmit'])
+    await tool('eslint/bin/eslint.js', [`plugins/${slug}`])
 
     // Its own test, in a process with a database of its own.
     const { stdout } = await node(['test', 'unit', `--files=plugins/${slug}/runner.spec.ts`], {
