@@ -140,7 +140,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     // a server error never shows its internals (SQL, paths): the log has them, under the
     // request id given here.
     if (json && typeof (error as { handle?: unknown } | null)?.handle !== 'function') {
-      const { status, message, code } = httpErrorOf(error)
+      const { status, message, code: errorCode } = httpErrorOf(error)
       if (status >= 500) {
         return ctx.response.status(status).send({
           message: 'Internal server error',
@@ -148,7 +148,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
           requestId: ctx.request.id() ?? null,
         })
       }
-      return ctx.response.status(status).send({ message, ...(code ? { code } : {}) })
+      return ctx.response
+        .status(status)
+        .send({ message, ...(errorCode ? { code: errorCode } : {}) })
     }
 
     return super.handle(error, ctx)

@@ -61,9 +61,25 @@ test.group('Build check', (group) => {
     assert,
   }) => {
     await put(root, {
-      'plugins/with-icon/index.js': manifest({ id: 'with-icon', name: 'A', category: 'logic', icon: 'icon.svg' }),
-      'plugins/bad-category/index.js': manifest({ id: 'bad-category', name: 'B', category: 'nope' }),
-      'plugins/fine/index.js': manifest({ id: 'fine', name: 'C', category: 'logic', icon: 'icon.svg' }),
+      // build/ has the app's package.json: its .js files are ES modules.
+      'package.json': '{"type":"module"}',
+      'plugins/with-icon/index.js': manifest({
+        id: 'with-icon',
+        name: 'A',
+        category: 'logic',
+        icon: 'icon.svg',
+      }),
+      'plugins/bad-category/index.js': manifest({
+        id: 'bad-category',
+        name: 'B',
+        category: 'nope',
+      }),
+      'plugins/fine/index.js': manifest({
+        id: 'fine',
+        name: 'C',
+        category: 'logic',
+        icon: 'icon.svg',
+      }),
       'plugins/fine/icon.svg': '<svg/>',
     })
     const result = await pluginProblemsInBuild(root)
@@ -78,7 +94,8 @@ test.group('Build check', (group) => {
   }) => {
     const assets = join(root, 'public/assets')
     await put(assets, {
-      'dev-chunk.js': 'function x(e){e._debugTask=null;console.error("Each child in a list should have a unique")}',
+      'dev-chunk.js':
+        'function x(e){e._debugTask=null;console.error("Each child in a list should have a unique")}',
       'prod-chunk.js': 'throw Error("Minified React error #31; visit https://react.dev/errors/31")',
       'dev-chunk.js.br': '_debugTask',
       'style.css': '._debugTask{}',
