@@ -600,7 +600,7 @@ export function openApiDocument(serverUrl: string) {
       '/api/v1/bots/{id}/channels/{channel}': {
         put: {
           summary:
-            'Connect the bot to telegram ({botToken, baseUrl?}: checked with getMe; the webhook is set when the bot is published with Telegram enabled) or whatsapp ({systemUserAccessToken, phoneNumberId, appSecret?, verifyToken?, baseUrl?}; plans with the whatsApp feature). An empty secret keeps the saved one',
+            'Connect the bot to telegram ({botToken, baseUrl?}: checked with getMe; the webhook is set when the bot is published with Telegram enabled) or whatsapp ({systemUserAccessToken, phoneNumberId, appSecret, verifyToken?, baseUrl?}; plans with the whatsApp feature; the app secret is required, calls not signed with it are refused). An empty secret keeps the saved one',
           parameters: [
             idParam('id', 'Bot id'),
             {
