@@ -568,6 +568,27 @@ export function openApiDocument(serverUrl: string) {
           responses: { 200: { description: 'The restored bot' }, 400: error, 404: error },
         },
       },
+      '/api/v1/bots/{id}/custom-domain': {
+        get: {
+          summary:
+            "The bot's custom domain: {domain, status: pending or verified, record: {type, name, value}}, the DNS TXT record that proves control (docs/custom_domains.md)",
+          parameters: [idParam('id', 'Bot id')],
+          responses: { 200: { description: '{domain, status, verifiedAt, record}' }, 404: error },
+        },
+      },
+      '/api/v1/bots/{id}/custom-domain/verify': {
+        post: {
+          summary:
+            'Check the TXT record of the pending custom domain now; once found, the bot is served at the domain',
+          parameters: [idParam('id', 'Bot id')],
+          responses: {
+            200: { description: '{domain, status, verifiedAt, record}' },
+            404: error,
+            409: error,
+            422: error,
+          },
+        },
+      },
       '/api/v1/bots/{id}/versions': {
         get: {
           summary:
@@ -600,7 +621,7 @@ export function openApiDocument(serverUrl: string) {
       '/api/v1/bots/{id}/channels/{channel}': {
         put: {
           summary:
-            'Connect the bot to telegram ({botToken, baseUrl?}: checked with getMe; the webhook is set when the bot is published with Telegram enabled) or whatsapp ({systemUserAccessToken, phoneNumberId, appSecret?, verifyToken?, baseUrl?}; plans with the whatsApp feature). An empty secret keeps the saved one',
+            'Connect the bot to telegram ({botToken, baseUrl?}: checked with getMe; the webhook is set when the bot is published with Telegram enabled) or whatsapp ({systemUserAccessToken, phoneNumberId, appSecret, verifyToken?, baseUrl?}; plans with the whatsApp feature; the app secret is required, calls not signed with it are refused). An empty secret keeps the saved one',
           parameters: [
             idParam('id', 'Bot id'),
             {

@@ -325,14 +325,20 @@ test.group('Messaging channels: several files at once', (group) => {
     const connected = await client
       .put(`/api/v1/bots/${botId}/channels/whatsapp`)
       .bearerToken(token)
-      .json({ systemUserAccessToken: 'EAAG-album', phoneNumberId, baseUrl: whatsapp.baseUrl })
+      .json({
+        systemUserAccessToken: 'EAAG-album',
+        phoneNumberId,
+        appSecret: 'album-secret',
+        baseUrl: whatsapp.baseUrl,
+      })
     connected.assertStatus(200)
     const { callbackUrl } = connected.body()
+    const signed = { appSecret: 'album-secret' }
     const from = '33611223344'
     whatsapp.addMedia('2001', { bytes: Buffer.from('%PDF one'), mimeType: 'application/pdf' })
     whatsapp.addMedia('2002', { bytes: Buffer.from('%PDF two'), mimeType: 'application/pdf' })
 
-    await whatsapp.deliver(callbackUrl, whatsapp.message(from, { text: 'hi' }))
+    await whatsapp.deliver(callbackUrl, whatsapp.message(from, { text: 'hi' }), signed)
     assert.equal(whatsapp.sent.at(-1)!.body.text.body, 'Your photos?')
     const before = whatsapp.sent.length
     const first = whatsapp.message(from, {
@@ -345,10 +351,10 @@ test.group('Messaging channels: several files at once', (group) => {
       type: 'document',
       filename: 'two.pdf',
     })
-    await whatsapp.deliver(callbackUrl, first)
-    await whatsapp.deliver(callbackUrl, second)
+    await whatsapp.deliver(callbackUrl, first, signed)
+    await whatsapp.deliver(callbackUrl, second, signed)
     // Meta delivers the first again: no second turn.
-    await whatsapp.deliver(callbackUrl, first)
+    await whatsapp.deliver(callbackUrl, first, signed)
     await sentCount(whatsapp.sent, before + 1)
     await sleep(filesWindowMs())
     assert.lengthOf(whatsapp.sent, before + 1)

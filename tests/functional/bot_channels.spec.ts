@@ -13,6 +13,10 @@ import { startWhatsAppStandIn } from '#tests/stand_ins/whatsapp'
 import type User from '#models/user'
 import { readStoredFile, storedKeyOf } from '#services/storage'
 import { closeQueue, startWorkers } from '#queue/queue'
+import env from '#start/env'
+import BotChannel from '#models/bot_channel'
+import { channelSecrets } from '#actions/bots/bot_channels'
+import { encryptCredentials } from '#plugins/vault'
 
 /**
  * Messaging channels end to end (docs/channels.md): a bot imported and published through
@@ -348,6 +352,57 @@ test.group('Messaging channels: WhatsApp', (group) => {
       refused.body().description,
       'WhatsApp is not available on your plan. Please upgrade your plan.'
     )
+  })
+
+  test('WhatsApp needs the app secret: refused without it; a channel saved without one refuses every call', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const phoneNumberId = '106540352242955'
+    const whatsapp = await startWhatsAppStandIn({ token: 'EAAG-unsigned', phoneNumberId })
+    cleanup(() => whatsapp.close())
+    const who = await owner()
+    const botId = await importBot(client, who, { whatsApp: { isEnabled: true } })
+    await publish(client, who, botId)
+    const url = `/api/v1/bots/${botId}/channels/whatsapp`
+    const input = {
+      systemUserAccessToken: 'EAAG-unsigned',
+      phoneNumberId,
+      baseUrl: whatsapp.baseUrl,
+    }
+
+    const refused = await client.put(url).bearerToken(who.token).json(input)
+    refused.assertStatus(422)
+    assert.equal(refused.body().field, 'appSecret')
+    assert.isNull(await BotChannel.findBy('bot_id', botId))
+
+    const connected = await client
+      .put(url)
+      .bearerToken(who.token)
+      .json({ ...input, appSecret: 'unsigned-secret' })
+    connected.assertStatus(200)
+    const { callbackUrl } = connected.body()
+
+    // As saved before the secret was required: no app secret in the stored secrets.
+    const record = await BotChannel.findByOrFail('bot_id', botId)
+    const withoutSecret = channelSecrets<Record<string, unknown>>(record)
+    delete withoutSecret.appSecret
+    const sealed = encryptCredentials(withoutSecret, env.get('ENCRYPTION_SECRET'))
+    record.iv = sealed.iv
+    record.data = sealed.data
+    await record.save()
+    const status = await client.get(`/api/v1/bots/${botId}/channels`).bearerToken(who.token)
+    assert.isFalse(status.body().channels[1].hasAppSecret)
+
+    const from = '33600000001'
+    const unsigned = await whatsapp.deliver(callbackUrl, whatsapp.message(from, { text: 'hi' }))
+    assert.equal(unsigned.status, 401)
+    const guessed = await whatsapp.deliver(callbackUrl, whatsapp.message(from, { text: 'hi' }), {
+      appSecret: 'unsigned-secret',
+    })
+    assert.equal(guessed.status, 401)
+    assert.lengthOf(whatsapp.sent, 0)
   })
 
   test('a whole conversation through the Cloud API: handshake, signature, retry, list message', async ({
@@ -704,20 +759,27 @@ test.group('Messaging channels: files and voice notes', (group) => {
     const connected = await client
       .put(`/api/v1/bots/${botId}/channels/whatsapp`)
       .bearerToken(who.token)
-      .json({ systemUserAccessToken: 'EAAG-files', phoneNumberId, baseUrl: whatsapp.baseUrl })
+      .json({
+        systemUserAccessToken: 'EAAG-files',
+        phoneNumberId,
+        appSecret: 'files-secret',
+        baseUrl: whatsapp.baseUrl,
+      })
     connected.assertStatus(200)
     const { callbackUrl } = connected.body()
+    const signed = { appSecret: 'files-secret' }
     const from = '33698765432'
     const photo = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])
     whatsapp.addMedia('1001', { bytes: photo, mimeType: 'image/jpeg' })
     whatsapp.addMedia('1002', { bytes: Buffer.from('OggS note'), mimeType: 'audio/ogg' })
 
-    await whatsapp.deliver(callbackUrl, whatsapp.message(from, { text: 'hi' }))
+    await whatsapp.deliver(callbackUrl, whatsapp.message(from, { text: 'hi' }), signed)
     assert.equal(whatsapp.sent.at(-1)!.body.text.body, 'Your receipt?')
 
     await whatsapp.deliver(
       callbackUrl,
-      whatsapp.message(from, { mediaId: '1001', type: 'image', caption: 'receipt' })
+      whatsapp.message(from, { mediaId: '1001', type: 'image', caption: 'receipt' }),
+      signed
     )
     await heldReply(whatsapp.sent, whatsapp.sent.length + 1)
     assert.deepEqual(whatsapp.fetched, ['lookup:1001', 'download:1001'])
@@ -725,7 +787,8 @@ test.group('Messaging channels: files and voice notes', (group) => {
 
     await whatsapp.deliver(
       callbackUrl,
-      whatsapp.message(from, { mediaId: '1002', type: 'audio', voice: true })
+      whatsapp.message(from, { mediaId: '1002', type: 'audio', voice: true }),
+      signed
     )
     await heldReply(whatsapp.sent, whatsapp.sent.length + 1)
     const bye = String(whatsapp.sent.at(-1)!.body.text.body)

@@ -160,6 +160,14 @@ export class ConnectWhatsApp {
     } catch (error) {
       throw connectError((error as Error).message, 'systemUserAccessToken')
     }
+    // Meta signs every webhook call with the app secret; without it anyone who learns the
+    // callback URL could speak for any WhatsApp user (issue 27).
+    if (!secrets.appSecret) {
+      throw connectError(
+        'The app secret is required: Meta signs each webhook call with it (App settings > Basic), and unsigned calls are refused.',
+        'appSecret'
+      )
+    }
     const record = existing ?? new BotChannel()
     if (!existing) {
       record.botId = bot.id

@@ -72,8 +72,10 @@ export default class ChannelWebhooksController {
     const record = await this.channel(params.id, 'whatsapp')
     if (!record) return response.notFound({ error: 'Unknown channel' })
     const secrets = channelSecrets<WhatsAppSecrets>(record)
+    // No secret, no check possible: a channel saved before the secret was required refuses
+    // every call until its owner adds it (the settings show a warning).
     if (
-      secrets.appSecret &&
+      !secrets.appSecret ||
       !validSignature(request.raw() ?? '', request.header('x-hub-signature-256'), secrets.appSecret)
     ) {
       return response.unauthorized({ error: 'Invalid signature' })

@@ -22,7 +22,7 @@ const FIELDS: Record<ChannelName, { name: string; secret?: boolean; optional?: b
   whatsapp: [
     { name: 'systemUserAccessToken', secret: true },
     { name: 'phoneNumberId' },
-    { name: 'appSecret', secret: true, optional: true },
+    { name: 'appSecret', secret: true },
     { name: 'verifyToken', optional: true },
   ],
 }
@@ -149,6 +149,11 @@ export function ChannelConnection({ channel }: { channel: ChannelName }) {
           <FieldError>
             {t('botSettings.channels.lastError', { error: status.lastError })}
           </FieldError>
+        </div>
+      )}
+      {channel === 'whatsapp' && connected && !status.hasAppSecret && (
+        <div role="alert" data-testid="channel-whatsapp-no-app-secret">
+          <FieldError>{t('botSettings.channels.appSecretMissing')}</FieldError>
         </div>
       )}
       {channel === 'telegram' && (
