@@ -671,10 +671,13 @@ async function setUp() {
     await stop(server)
   }
   try {
-    for (let i = 0; i < 300; i++) {
+    // Up to 2 minutes: on a machine shared with builds and browsers, a start takes long.
+    for (let i = 0; ; i++) {
+      if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`)
       try {
         if ((await fetch(`${BASE}/health`)).ok) break
       } catch {}
+      if (i >= 1200) throw new Error('the server did not answer /health within 2 minutes')
       await new Promise((r) => setTimeout(r, 100))
     }
     const auth = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
