@@ -39,10 +39,12 @@ const AIM = 440
 /** Executions/s as a multiple of n8n's in the same run (issue 32). */
 const PEER_AIM: Record<Driver, number> = { 'in-process': 8, 'bullmq': 5 }
 /**
- * The guard's aim: in-process executions/s per PostgreSQL single-row upsert/s in the same run
- * (measured: see docs/benchmarks/workflows.md, "Guard"). It fails below half of it.
+ * The guard's aim: in-process executions/s per PostgreSQL single-row upsert/s in the same run.
+ * Issue 32's figures: 442/s per 8,215 upserts/s (0.054) before claims took the workflow's row
+ * lock, 114 per 4,786 (0.024) with it; the slots gave 0.047 at a load average of 40
+ * (docs/benchmarks/workflows.md). The guard fails below half of the aim: 0.03.
  */
-export const GUARD_RATIO_AIM = 0.1
+export const GUARD_RATIO_AIM = 0.06
 
 type Driver = 'in-process' | 'bullmq'
 
