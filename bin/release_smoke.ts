@@ -187,11 +187,16 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   return result.stdout
 }
 
-function groupPids(leader: number) {
-  return spawnSync('ps', ['-o', 'pid=', '-g', String(leader)], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .map((line) => Number(line.trim()))
-    .filter((pid) => pid > 0)
+function groupPids(leader: number): number[] {
+  // A zombie has exited already (its parent went first and nothing has reaped it yet).
+  const out = spawnSync('ps', ['-o', 'pid=,stat=', '-g', String(leader)], {
+    encoding: 'utf8',
+  }).stdout
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, stat]) => Number(pid) > 0 && !stat?.startsWith('Z'))
+    .map(([pid]) => Number(pid))
 }
 
 /** SIGTERM to one process; resolves with the seconds until every process of its group is gone. */
