@@ -187,11 +187,16 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   return result.stdout
 }
 
-function groupPids(leader: number) {
-  return spawnSync('ps', ['-o', 'pid=', '-g', String(leader)], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .map((line) => Number(line.trim()))
-    .filter((pid) => pid > 0)
+function groupPids(leader: number): number[] {
+  // A zombie has exited already (its parent went first and nothing has reaped it yet).
+  const out = spawnSync('ps', ['-o', 'pid=,stat=', '-g', String(leader)], {
+    encoding: 'utf8',
+  }).stdout
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, stat]) => Number(pid) > 0 && !stat?.startsWith('Z'))
+    .map(([pid]) => Number(pid))
 }
 
 /** SIGTERM to one process; resolves with the seconds until every process of its group is gone. */
@@ -469,7 +474,16 @@ await step(
     const group = page.getByTestId('group-node').first()
     await group.waitFor()
     const bubble = page.getByTestId('text-bubble-input')
-    await bubble.waitFor()
+    // A new text bubble opens its editor; should it not, a click on the block does.
+    if (
+      !(await bubble.waitFor({ timeout: 5000 }).then(
+        () => true,
+        () => false
+      ))
+    ) {
+      await group.getByTestId('block-item').first().click()
+      await bubble.waitFor()
+    }
     await bubble.fill('Welcome to the smoke test. What is your name?')
     await page.keyboard.press('Escape')
     await pointerDrag(page, page.getByTestId('sidebar-block-text-input'), group)
@@ -492,8 +506,13 @@ const publicId = await step('publish it', async () => {
   await page.getByTestId('share-button').click()
   const input = page.getByTestId('public-id-input')
   await input.waitFor()
-  const id = await input.inputValue()
-  check(id, 'no public id in the share dialog')
+  let id = await input.inputValue()
+  if (!id) {
+    id = `${TAG}-signup`
+    await input.fill(id)
+    await page.getByTestId('public-id-save').click()
+    await waitUntil('the public id saved', async () => (await input.inputValue()) === id)
+  }
   await page.keyboard.press('Escape')
   await waitUntil('the public page', async () => (await fetch(`${APP}/${id}`)).status === 200)
   return id

@@ -11,7 +11,7 @@
 import 'reflect-metadata'
 import cluster from 'node:cluster'
 import type { ChildProcess } from 'node:child_process'
-import { createServer, type RequestListener } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 
@@ -39,8 +39,11 @@ function keepAliveServer(handler: RequestListener) {
   const server = createServer((request, response) => {
     if (request.headers['x-request-id'] === undefined)
       request.headers['x-request-id'] = randomUUID()
+    // Stopping: the answer closes its connection, so the client does not send another.
+    if (webProcessStopping) response.setHeader('Connection', 'close')
     handler(request, response)
   })
+  httpServer = server
   server.keepAliveTimeout = KEEP_ALIVE_MS
   // Must be longer than the keep-alive time, or Node cuts a slow first request's headers.
   server.headersTimeout = KEEP_ALIVE_MS + 1000
@@ -57,7 +60,15 @@ function keepAliveServer(handler: RequestListener) {
  */
 const STOP_GRACE_MS = 10_000
 
+let httpServer: Server | undefined
+let webProcessStopping = false
+
 async function stopWebProcess(app: { terminate(): Promise<void> }) {
+  if (webProcessStopping) return
+  webProcessStopping = true
+  // Closing the server waits for every open connection, and a keep-alive one that finished
+  // its request stays open for KEEP_ALIVE_MS: those are closed as soon as they are idle.
+  setInterval(() => httpServer?.closeIdleConnections(), 200).unref()
   setTimeout(() => {
     console.error(
       `[server] web process ${process.pid} still busy after ${STOP_GRACE_MS / 1000} s: exiting`

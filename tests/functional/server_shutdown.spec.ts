@@ -43,13 +43,17 @@ async function redisAnswers() {
   }
 }
 
-/** Process ids in the process group led by `pid` (the primary and its web processes). */
-function groupPids(pid: number): number[] {
-  const out = spawnSync('ps', ['-o', 'pid=', '-g', String(pid)], { encoding: 'utf8' }).stdout
+/** Live processes in the process group led by `leader` (the primary and its web processes). */
+function groupPids(leader: number): number[] {
+  // A zombie has exited already (its parent went first and nothing has reaped it yet).
+  const out = spawnSync('ps', ['-o', 'pid=,stat=', '-g', String(leader)], {
+    encoding: 'utf8',
+  }).stdout
   return out
     .split('\n')
-    .map((line) => Number(line.trim()))
-    .filter((n) => n > 0)
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, stat]) => Number(pid) > 0 && !stat?.startsWith('Z'))
+    .map(([pid]) => Number(pid))
 }
 
 function psOf(pids: number[]) {
