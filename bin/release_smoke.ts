@@ -396,7 +396,8 @@ async function npmStart(firstRun: boolean) {
     // A quiet 2-core machine builds in about a minute; a loaded one can take ten times that.
     firstRun ? 1_500_000 : 300_000
   )
-  const links = [...server.output.matchAll(/(https?:\/\/\S+\/auth\/magic\/\S+)/g)]
+  // The link also appears inside JSON log lines, where the text after it starts with "\n".
+  const links = [...server.output.matchAll(/(https?:\/\/[^\s"\\]+\/auth\/magic\/[^\s"\\]+)/g)]
   if (firstRun) {
     check(links.length > 0, `no sign-in link printed:\n${server.output}`)
     signinLink = links.at(-1)![1]
