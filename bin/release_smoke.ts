@@ -469,7 +469,8 @@ await step(
     const canvas = page.getByTestId('editor-canvas')
     await canvas.waitFor()
     await skipTours(page)
-    await pointerDrag(page, page.getByTestId('sidebar-block-text'), canvas, { x: 700, y: 300 })
+    // Below and left of the start event, so its handle stays free for the connection.
+    await pointerDrag(page, page.getByTestId('sidebar-block-text'), canvas, { x: 360, y: 560 })
     const group = page.getByTestId('group-node').first()
     await group.waitFor()
     const bubble = page.getByTestId('text-bubble-input')
