@@ -486,7 +486,12 @@ await step(
     }
     await bubble.fill('Welcome to the smoke test. What is your name?')
     await page.keyboard.press('Escape')
-    await pointerDrag(page, page.getByTestId('sidebar-block-text-input'), group)
+    // Dropped at the foot of the group, after the bubble (its middle would put it before).
+    const groupBox = (await group.boundingBox())!
+    await pointerDrag(page, page.getByTestId('sidebar-block-text-input'), group, {
+      x: groupBox.width / 2,
+      y: groupBox.height - 8,
+    })
     await waitUntil(
       'the text input in the group',
       async () => (await group.getByTestId('block-item').count()) === 2
