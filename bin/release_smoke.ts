@@ -322,8 +322,9 @@ async function importAndChat(base: string, token: string, publicId: string) {
     headers: auth,
     body: JSON.stringify({ workspaceId, typebot: typebotExport(publicId) }),
   })
-  check(imported.status === 200, `import answered ${imported.status}: ${await imported.text()}`)
-  const typebotId = (await imported.json()).typebot.id
+  const importedBody = await imported.text()
+  check(imported.status === 200, `import answered ${imported.status}: ${importedBody}`)
+  const typebotId = JSON.parse(importedBody).typebot.id
   const published = await fetch(`${base}/api/v1/typebots/${typebotId}/publish`, {
     method: 'POST',
     headers: auth,
