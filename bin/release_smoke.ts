@@ -623,7 +623,8 @@ const workflowId = await step(
         node('respond-to-webhook').getByTestId('node-handle-in')
       )
     }
-    await page.locator('.react-flow__edge').first().waitFor()
+    // A straight edge between nodes on one line has no height: Playwright calls it hidden.
+    await page.locator('.react-flow__edge').first().waitFor({ state: 'attached' })
     return id
   }
 )
