@@ -387,6 +387,9 @@ if (!reuse) {
 let signinLink = ''
 let server: Child
 async function npmStart(firstRun: boolean) {
+  // Another server on the port (a run stopped half-way) would answer for this one.
+  const taken = await healthy(APP).catch(() => false)
+  check(!taken, `something already answers on ${APP}: stop it first`)
   server = launch('npm', ['start'], clone, userEnv({ PORT: String(APP_PORT) }))
   await waitUntil(
     'the server to answer /health',
@@ -509,9 +512,17 @@ await step(
 
 const publicId = await step('publish it', async () => {
   await page.getByTestId('publish').click()
-  await page.getByTestId('share-button').click()
+  await page.getByTestId('publish').getByText('Published').waitFor()
   const input = page.getByTestId('public-id-input')
-  await input.waitFor()
+  // A click landing while the header re-renders after the publish can be lost: a person
+  // clicks again.
+  await waitUntil('the share popover', async () => {
+    if (!(await input.isVisible())) await page.getByTestId('share-button').click()
+    return input.waitFor({ timeout: 3000 }).then(
+      () => true,
+      () => false
+    )
+  })
   let id = await input.inputValue()
   if (!id) {
     id = `${TAG}-signup`
