@@ -39,6 +39,7 @@ import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import knex, { type Knex } from 'knex'
+import { measureUpserts } from './upserts.js'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
 // @ts-expect-error plain JavaScript helper without types
@@ -320,31 +321,6 @@ function post(path: string, body: string, due?: number): Promise<Reply> {
 const EMPTY = '{}'
 function answerBody() {
   return `{"message":"${Math.floor(Math.random() * 100)}"}`
-}
-
-/** Single-row upserts/s PostgreSQL sustains here (16 connections, 5 s by default). */
-async function measureUpserts(ms = 5000): Promise<number> {
-  const pool = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 16, max: 16 } })
-  await pool.raw(
-    'CREATE TABLE IF NOT EXISTS bench_upserts (id text PRIMARY KEY, n integer, payload text)'
-  )
-  let count = 0
-  const until = Date.now() + ms
-  await Promise.all(
-    Array.from({ length: 16 }, async (_, worker) => {
-      let i = 0
-      while (Date.now() < until) {
-        await pool.raw(
-          'INSERT INTO bench_upserts (id, n, payload) VALUES (?, 1, ?) ON CONFLICT (id) DO UPDATE SET n = bench_upserts.n + 1, payload = EXCLUDED.payload',
-          [`w${worker}-${i++ % 1000}`, 'x'.repeat(200)]
-        )
-        count++
-      }
-    })
-  )
-  await pool.raw('DROP TABLE bench_upserts')
-  await pool.destroy()
-  return Math.round(count / (ms / 1000))
 }
 
 async function writesSoFar(client: Knex) {
@@ -719,7 +695,7 @@ export async function run(): Promise<BenchReport> {
     // light warm-up the first seconds of the closed loop ran at a third of the later rate).
     refuseEarlyEnds('warm-up', await closedLoop(publicId, VISITORS, 8000))
 
-    const upsertsPerSecond = await measureUpserts()
+    const upsertsPerSecond = await measureUpserts(DATABASE_URL)
     // PostgreSQL counts a connection's writes in pg_stat_user_tables when it commits, at most
     // once a second, and only after 10 s once the connection is idle: wait for the counts of
     // the warm-up (and, below, of the measurement) to be in before reading them.
@@ -865,10 +841,10 @@ export async function guard() {
   try {
     refuseEarlyEnds('warm-up', await closedLoop(publicId, VISITORS, 3000))
     // The probe on both sides of the run: a neighbour's burst of work skews both the same.
-    const upsertsBefore = await measureUpserts(2000)
+    const upsertsBefore = await measureUpserts(DATABASE_URL, 2000)
     renewSockets()
     const closed = await closedLoop(publicId, VISITORS, 5000)
-    const upsertsAfter = await measureUpserts(2000)
+    const upsertsAfter = await measureUpserts(DATABASE_URL, 2000)
     const upserts = Math.round((upsertsBefore + upsertsAfter) / 2)
     const turnsPerSecond = Math.round(closed.turns / closed.seconds)
     const ratio = Number((turnsPerSecond / upserts).toFixed(3))

@@ -21,6 +21,7 @@ import { join } from 'node:path'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import knex from 'knex'
+import { measureUpserts } from './upserts.js'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
 // @ts-expect-error plain JavaScript helper without types
@@ -223,34 +224,6 @@ async function measure(driver: Driver, token: string) {
     }
   } finally {
     await bench.stop()
-  }
-}
-
-/** Single-row upserts/s PostgreSQL sustains here (16 connections): the same-run reference. */
-async function measureUpserts(ms: number): Promise<number> {
-  const pool = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 16, max: 16 } })
-  try {
-    await pool.raw(
-      'CREATE TABLE IF NOT EXISTS bench_upserts (id text PRIMARY KEY, n integer, payload text)'
-    )
-    let count = 0
-    const until = Date.now() + ms
-    await Promise.all(
-      Array.from({ length: 16 }, async (_, worker) => {
-        let i = 0
-        while (Date.now() < until) {
-          await pool.raw(
-            'INSERT INTO bench_upserts (id, n, payload) VALUES (?, 1, ?) ON CONFLICT (id) DO UPDATE SET n = bench_upserts.n + 1, payload = EXCLUDED.payload',
-            [`w${worker}-${i++ % 1000}`, 'x'.repeat(200)]
-          )
-          count++
-        }
-      })
-    )
-    await pool.raw('DROP TABLE bench_upserts')
-    return Math.round(count / (ms / 1000))
-  } finally {
-    await pool.destroy()
   }
 }
 
@@ -492,7 +465,7 @@ async function prepare() {
 
 export async function run(): Promise<BenchReport> {
   const token = await prepare()
-  const upserts = await measureUpserts(4000)
+  const upserts = await measureUpserts(DATABASE_URL, 4000)
 
   // Found before the drivers are measured, so that a missing peer fails at once.
   const peerScript = process.env.BENCH_PEER ? findPeerScript() : null
@@ -717,9 +690,9 @@ export async function guard() {
   const bench = await startBench('in-process', token)
   try {
     const warmUp = await load(bench.url, 10, 2000)
-    const upsertsBefore = await measureUpserts(2000)
+    const upsertsBefore = await measureUpserts(DATABASE_URL, 2000)
     const result = await load(bench.url, CALLERS, 5000)
-    const upsertsAfter = await measureUpserts(2000)
+    const upsertsAfter = await measureUpserts(DATABASE_URL, 2000)
     const upserts = Math.round((upsertsBefore + upsertsAfter) / 2)
     const perSecond = Math.round(result.latencies.length / result.seconds)
     const ratio = Number((perSecond / upserts).toFixed(3))
