@@ -81,8 +81,10 @@ test.group('Server with WEB_CONCURRENCY=2', () => {
           PORT: String(port),
           HOST: '127.0.0.1',
           WEB_CONCURRENCY: '2',
-          DB_CONNECTION: 'pg',
-          DATABASE_URL: process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/test',
+          // Several web processes need PostgreSQL or MySQL: the run's own when it uses one.
+          ...(process.env.DB_CONNECTION === 'pg' || process.env.DB_CONNECTION === 'mysql'
+            ? { DB_CONNECTION: process.env.DB_CONNECTION, DATABASE_URL: process.env.DATABASE_URL }
+            : { DB_CONNECTION: 'pg', DATABASE_URL: 'postgres://root@127.0.0.1:5432/test' }),
           QUEUE_DRIVER: 'bullmq',
           REDIS_URL,
           QUEUE_PREFIX: `shutdown_${process.pid}`,
