@@ -5,6 +5,7 @@
 */
 import { Env } from '@adonisjs/core/env'
 import { trustedProxies } from '#services/trusted_proxies'
+import { parseHostList } from '#plugins/guarded_http'
 
 function oneOf<T extends string>(allowed: readonly T[], fallback: T) {
   return (name: string, value?: string): T => {
@@ -132,6 +133,15 @@ export default await Env.create(new URL('../', import.meta.url), {
   S3_REGION: Env.schema.string.optional(),
 
   ALLOW_INTERNAL_HTTP: bool(false),
+  // Internal hosts that integrations using a credential may reach (docs/self_hosting_ai.md).
+  CREDENTIAL_INTERNAL_HOSTS: (name: string, value?: string) => {
+    try {
+      parseHostList(value)
+    } catch (error) {
+      throw new Error(`${name}: ${(error as Error).message}`)
+    }
+    return value || undefined
+  },
   // How long a channel contact's files are held to arrive together (docs/channels.md).
   CHANNEL_FILES_WINDOW_MS: Env.schema.number.optional(),
   // Sandbox for user code, per process (docs/sandbox.md).

@@ -56,6 +56,7 @@ export default definePlugin({
     }),
     region: field.string({ label: 'Region', defaultValue: BEDROCK_DEFAULT_REGION, required: true }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Endpoint',
       helperText:
         "Empty uses the region's Bedrock runtime endpoint; set it for a VPC endpoint or a proxy.",

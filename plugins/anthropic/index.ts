@@ -46,6 +46,7 @@ export default definePlugin({
       helperText: 'Create one in the Anthropic console under API keys.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: ANTHROPIC_BASE_URL,
       helperText: 'Change it only to go through a proxy speaking the same API.',

@@ -31,6 +31,7 @@ export default definePlugin({
       helperText: 'Create one in Google AI Studio under Get API key.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: GEMINI_DEFAULT_BASE_URL,
       helperText: 'Change it only to reach the Gemini API through a proxy.',

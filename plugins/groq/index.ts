@@ -31,6 +31,7 @@ export default definePlugin({
       helperText: 'Create one in the Groq console under API keys.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: GROQ_DEFAULT_BASE_URL,
       helperText: 'Change it only to reach Groq through a proxy.',

@@ -35,7 +35,12 @@ export default definePlugin({
     }),
     // Not in the form (docs/spec/03-integrations.md: Mistral credentials are the key); kept for proxies and the
     // local stand-in the tests talk to.
-    baseUrl: field.string({ label: 'Base URL', defaultValue: MISTRAL_BASE_URL, hidden: true }),
+    baseUrl: field.string({
+      format: 'url',
+      label: 'Base URL',
+      defaultValue: MISTRAL_BASE_URL,
+      hidden: true,
+    }),
   },
   options: {
     credentialsId: field.credentials({

@@ -111,7 +111,11 @@ export default definePlugin({
       false,
       'A Twilio number of the account, used as the sender unless a node gives one.'
     ),
-    baseUrl: field.string({ label: 'API base URL', defaultValue: TWILIO_DEFAULT_BASE_URL }),
+    baseUrl: field.string({
+      format: 'url',
+      label: 'API base URL',
+      defaultValue: TWILIO_DEFAULT_BASE_URL,
+    }),
   },
   options: {
     credentialsId: field.credentials({

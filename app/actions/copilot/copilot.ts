@@ -12,10 +12,11 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { effectivePlan } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { aiPort, AiCreditLimitExceededError } from '#services/ai/credits'
-import { createGuardedHttp } from '#plugins/guarded_http'
+import { BlockedRequestError, RequestTimeoutError, createGuardedHttp } from '#plugins/guarded_http'
+import { ModelUnreachableError } from '#plugins/ai/agent'
+import { ProviderError } from '#plugins/ai/errors'
 import { chatWithTools } from '#plugins/ai/openai_compatible'
 import type { ChatMessage, ToolCall } from '#plugins/ai/messages'
-import env from '#start/env'
 import { UpdateWorkflow } from '#actions/workflows/workflows'
 import { UpdateBot } from '#actions/bots/bots'
 import { recordBotVersion, botSnapshotOf } from '#actions/bots/bot_history'
@@ -41,6 +42,7 @@ import { copilotCredentials, copilotModel } from '#services/copilot/provider'
 import { ToolRefusal, type CopilotAdapter, type ToolContext } from '#services/copilot/tools'
 import { workflowAdapter } from '#services/copilot/workflow_adapter'
 import { botAdapter } from '#services/copilot/bot_adapter'
+import { credentialEgress } from '#services/egress'
 
 /**
  * The AI copilot (docs/spec/01-app.md sections 3, 4, 5, 7, 8; docs/copilot.md): a
@@ -60,6 +62,25 @@ export type CopilotTarget =
 const HISTORY_SENT = 20
 
 /** Rounds of tool calls the model may make for one message. */
+
+/**
+ * What a builder can act on when the model call fails: the provider's own answer, a refused or
+ * unreachable host, a timeout. Anything else (a bug, a database error) stays in the server log.
+ */
+function failureCause(error: unknown): string | null {
+  let cause: string | null = null
+  if (error instanceof ProviderError)
+    cause = `the model server answered ${error.status}: ${error.message}`
+  else if (
+    error instanceof BlockedRequestError ||
+    error instanceof RequestTimeoutError ||
+    error instanceof ModelUnreachableError
+  )
+    cause = error.message
+  else if (error instanceof AppError) cause = error.message
+  return cause && cause.length > 500 ? `${cause.slice(0, 500)}…` : cause
+}
+
 const MAX_ROUNDS = 12
 
 function documentIdOf(target: CopilotTarget) {
@@ -291,7 +312,7 @@ async function runModel(
   const catalogue = catalogueText(catalogueOf(registry, adapter.surface, availability))
   const port = aiPort({ ownerId: user.id, workspaceId: target.workspace.id, source: 'copilot' })
   const result = await chatWithTools({
-    http: createGuardedHttp({ allowInternal: env.get('ALLOW_INTERNAL_HTTP') }),
+    http: createGuardedHttp(credentialEgress()),
     endpoint: config.endpoint,
     ai: port,
     maxRounds: MAX_ROUNDS,
@@ -445,10 +466,13 @@ export class SendCopilotMessage {
       }
     } catch (error) {
       logger.warn({ err: error }, 'copilot: the model call failed')
+      const cause = failureCause(error)
       const text =
         error instanceof AiCreditLimitExceededError
           ? 'You have no AI credits left: the copilot cannot answer until credits are added.'
-          : COPILOT_TEXTS.failure
+          : cause
+            ? `${COPILOT_TEXTS.failure}\n\nCause: ${cause}`
+            : COPILOT_TEXTS.failure
       await addMessage(user, target, { content: text })
       return this.#reply(user, target, false)
     }
