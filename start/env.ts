@@ -40,7 +40,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   VIEWER_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   // DNS servers (comma separated, ip[:port]) that custom domain checks ask; the system's by default.
   DNS_SERVERS: Env.schema.string.optional(),
-  // The brain service behind Text to Video and Zemantic AI (docs/spec/03-integrations.md).
+  // The brain service behind Text to Video and Zemantic AI (spec 03).
   BRAIN_SERVICE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   APP_KEY: Env.schema.string(),
   LOG_LEVEL: Env.schema.enum.optional([

@@ -8,7 +8,7 @@ import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } fr
 
 /**
  * The one place that answers "may this person do this here?" from the plans
- * (docs/spec/01-app.md section 5). A workspace's creator is judged by their own plan, every
+ * (spec 01 section 5). A workspace's creator is judged by their own plan, every
  * other member by the workspace's plan.
  */
 
@@ -36,7 +36,7 @@ const runtimePlans = stampedCache<PlanDefinition>()
 
 /**
  * The plan that judges what a workspace's bots and workflows may run when no member is
- * acting (a visitor's turn, a scheduled run): its creator's (docs/spec/01-app.md
+ * acting (a visitor's turn, a scheduled run): its creator's (spec 01
  * section 5). Cached per process until a capability change (capability_stamp.ts).
  */
 export function runtimePlanOf(workspaceId: string): Promise<PlanDefinition> {

@@ -266,7 +266,7 @@ async function applyInvoice(
 }
 
 /**
- * A workspace's creator is judged by their own plan (docs/spec/01-app.md section 5), so a
+ * A workspace's creator is judged by their own plan (spec 01 section 5), so a
  * plan bought for a workspace must reach its creator too: the creator takes the best plan
  * among the live subscriptions of the workspaces they created, when it is better than
  * theirs or when theirs came from the subscription that changed (`previousPlan`). A plan an

@@ -29,7 +29,7 @@ import { botFieldProblems } from '#shared/bot/settings_bounds'
 import { recordBotVersion } from './bot_history.js'
 import { syncTelegramWebhook } from './bot_channels.js'
 
-/** publicId: letters, digits, hyphen and dot (docs/spec/02-bots.md section 5). */
+/** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
 /**
  * An id a file brings: kept whatever its shape (other tools' ids, hand-written ones) as long

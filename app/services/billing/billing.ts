@@ -102,7 +102,7 @@ export async function canManageBilling(user: User, workspace: Workspace) {
 
 /**
  * Billing & Usage: the subscription and this month's chats against the limit of the plan
- * that judges the workspace's chats (its creator's, docs/spec/01-app.md section 5).
+ * that judges the workspace's chats (its creator's, spec 01 section 5).
  */
 export async function billingTab(user: User, workspace: Workspace): Promise<BillingTabDto> {
   const [subscription, used, plan, canManage] = await Promise.all([

@@ -42,7 +42,7 @@ export function BillingTab({
     )
   }
 
-  // The workspace owner is judged by their own plan, other members by the workspace's (docs/spec/01-app.md section 5).
+  // The workspace owner is judged by their own plan, other members by the workspace's (spec 01 section 5).
   const owner = currentWorkspace.isOwner
   const remainingDays = owner ? (user?.remainingDays ?? null) : currentWorkspace.remainingDays
   const endsAt = owner ? (user?.planEndsAt ?? null) : currentWorkspace.planEndsAt
