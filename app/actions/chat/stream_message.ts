@@ -1,5 +1,5 @@
 import AppError from '#exceptions/app_error'
-import { awaitedBlockOf, type TurnEffects } from '#engine/bot/engine'
+import { awaitedBlockOf, resultVariablesOf, type TurnEffects } from '#engine/bot/engine'
 import type { EngineBot } from '#engine/bot/ports'
 import type { SessionState } from '#engine/bot/state'
 import { errorToLog, type LogEntry, type Streamer } from '#plugins/define_plugin'
@@ -58,9 +58,7 @@ async function persist(
     if (variablesSet.length > 0) {
       effects.results.set(head.resultId, {
         botId: head.botId,
-        variables: head.variables
-          .filter((v) => !v.isSessionVariable && v.value !== undefined && v.value !== null)
-          .map(({ id, name, value }) => ({ id, name, value })),
+        variables: resultVariablesOf(head.variables),
       })
     }
   }
