@@ -132,6 +132,10 @@ export default await Env.create(new URL('../', import.meta.url), {
   S3_BUCKET: Env.schema.string.optional(),
   S3_REGION: Env.schema.string.optional(),
 
+  // Product analytics (docs/analytics.md): the server log, a PostHog-compatible collector, or off.
+  ANALYTICS_SINK: Env.schema.enum.optional(['log', 'posthog', 'off'] as const),
+  POSTHOG_HOST: Env.schema.string.optional({ format: 'url', tld: false }),
+  POSTHOG_API_KEY: Env.schema.string.optional(),
   ALLOW_INTERNAL_HTTP: bool(false),
   // Internal hosts that integrations using a credential may reach (docs/self_hosting_ai.md).
   CREDENTIAL_INTERNAL_HOSTS: (name: string, value?: string) => {

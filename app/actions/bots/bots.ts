@@ -28,6 +28,7 @@ import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types
 import { botFieldProblems } from '#shared/bot/settings_bounds'
 import { recordBotVersion } from './bot_history.js'
 import { syncTelegramWebhook } from './bot_channels.js'
+import { track } from '#services/analytics/analytics'
 
 /** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
@@ -292,7 +293,7 @@ export class CreateBot {
         publicId = wanted
       }
     }
-    return withinPlanLimit({ user, workspace }, 'botCreation', (trx) =>
+    const created = await withinPlanLimit({ user, workspace }, 'botCreation', (trx) =>
       Bot.create(
         {
           ...(id ? { id } : {}),
@@ -311,6 +312,13 @@ export class CreateBot {
         { client: trx }
       )
     )
+    track({
+      name: 'Bot created',
+      userId: user.id,
+      workspaceId: workspace.id,
+      properties: { botId: created.id },
+    })
+    return created
   }
 }
 
@@ -368,6 +376,18 @@ export class UpdateBot {
           throw featureError('brandingRemoval', 'settings.general.isBrandingEnabled')
         }
         patch = { ...patch, settings: withBranding(patch.settings) }
+      }
+      if (
+        actor &&
+        (patch.settings as BotSettings | undefined)?.general?.isBrandingEnabled === false &&
+        resolveSettings(bot.settings).general?.isBrandingEnabled !== false
+      ) {
+        track({
+          name: 'Branding removed',
+          userId: actor.user.id,
+          workspaceId: bot.workspaceId,
+          properties: { botId: bot.id },
+        })
       }
       const next = assertValid({
         version: '6',
@@ -490,6 +510,12 @@ export class PublishBot {
     await recordBotVersion(bot, user, { kind: 'publish' })
     // Telegram's webhook follows the published settings (docs/channels.md).
     await syncTelegramWebhook(bot.id)
+    track({
+      name: 'Bot published',
+      userId: user.id,
+      workspaceId: workspace.id,
+      properties: { botId: bot.id, firstTime: !existing },
+    })
     return published
   }
 }

@@ -130,12 +130,12 @@ function prefill(variables: EngineVariable[], values: Record<string, unknown> | 
  * isSessionVariable (spec 01); the flag travels with the bot format but hides nothing, since
  * builders set variables precisely to see them beside the answers.
  */
-export function resultVariablesOf(
-  variables: readonly { id: string; name: string; value?: unknown }[]
-) {
+export function resultVariablesOf<V>(
+  variables: readonly { id: string; name: string; value?: V | null }[]
+): { id: string; name: string; value: V }[] {
   return variables
     .filter((v) => v.value !== undefined && v.value !== null)
-    .map(({ id, name, value }) => ({ id, name, value }))
+    .map(({ id, name, value }) => ({ id, name, value: value as V }))
 }
 
 export function textContent(text: string, format: TextBubbleContentFormat): TextMessageContent {
