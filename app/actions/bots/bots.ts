@@ -29,6 +29,7 @@ import { botFieldProblems } from '#shared/bot/settings_bounds'
 import { recordBotVersion } from './bot_history.js'
 import { syncTelegramWebhook } from './bot_channels.js'
 import { track } from '#services/analytics/analytics'
+import { uniqueName } from '#actions/workspaces/default_workspace_name'
 
 /** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
@@ -266,10 +267,28 @@ export class CreateBot {
   async handle(
     user: User,
     workspace: Workspace,
-    input: { name?: string | null; folderId?: string | null; content?: BotV6; keepIds?: boolean }
+    input: {
+      name?: string | null
+      folderId?: string | null
+      content?: BotV6
+      keepIds?: boolean
+      /** A file imported beside its original: " (1)", " (2)"… keep the two apart in the list. */
+      uniqueName?: boolean
+    }
   ) {
     const source = input.content ?? createBotContent({ name: input.name ?? undefined })
-    const bot = assertValid({ ...source, name: input.name?.trim() || source.name || 'My bot' })
+    let name = input.name?.trim() || source.name || 'My bot'
+    if (input.uniqueName) {
+      const taken = await Bot.query()
+        .where('workspace_id', workspace.id)
+        .where('is_archived', false)
+        .select('name')
+      name = uniqueName(
+        name,
+        taken.map((row) => row.name)
+      )
+    }
+    const bot = assertValid({ ...source, name })
     if (!(await canRemoveBranding({ user, workspace }))) bot.settings = withBranding(bot.settings)
     const folderId = await assertFolderIn(workspace.id, input.folderId, user)
 

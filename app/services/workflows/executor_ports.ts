@@ -181,5 +181,6 @@ export async function workflowPorts(
     now: () => new Date(),
     newId,
     sleep,
+    typeName: (type) => registry.get(type)?.name,
   }
 }
