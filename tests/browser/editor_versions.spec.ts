@@ -242,6 +242,12 @@ test.group('Editors: autosave, history, test runs', (group) => {
     const changed = compare.locator('[data-testid="compare-change"][data-item-id="calc"]')
     assert.equal(await changed.getAttribute('data-kind'), 'changed')
     assert.equal(await changed.getByTestId('compare-change-fields').innerText(), 'options.code')
+    // The old and the new code side by side, not only the field's name.
+    const code = changed.locator(
+      '[data-testid="compare-change-values"] [data-field="options.code"]'
+    )
+    assert.equal(await code.locator('del').count(), 1)
+    assert.notEqual(await code.locator('del').innerText(), await code.locator('ins').innerText())
     assert.equal(
       await compare
         .locator('[data-testid="compare-change"][data-item-id="mail"]')

@@ -18,6 +18,8 @@ export interface ItemChange {
   label: string
   /** Changed fields (one level into options and content: 'options.code'); empty unless changed. */
   fields: string[]
+  /** Each changed field's value in the older and the newer version, by its name in `fields`. */
+  values?: Record<string, { before: unknown; after: unknown }>
   /** Blocks: the group they are in (in the newer version, else the older one). */
   groupId?: string
   /** Nodes and blocks: their plugin type, for an editor to name them. */
@@ -84,6 +86,15 @@ interface Keyed {
   id: string
 }
 
+/** The value at a `changedFields` name ('title', 'options.code') of an item. */
+function valueAt(item: object, field: string): unknown {
+  let value: unknown = item
+  for (const key of field.split('.')) {
+    value = isObject(value) ? value[key] : undefined
+  }
+  return value
+}
+
 function compare<T extends Keyed>(
   type: ItemType,
   before: readonly T[],
@@ -121,12 +132,17 @@ function compare<T extends Keyed>(
       options.ignore
     )
     if (fields.length > 0) {
+      const values: Record<string, { before: unknown; after: unknown }> = {}
+      for (const field of fields) {
+        values[field] = { before: valueAt(previous, field), after: valueAt(item, field) }
+      }
       out.push({
         kind: 'changed',
         type,
         id: item.id,
         label: options.label(item),
         fields,
+        values,
         ...group(item, 'after'),
       })
     }

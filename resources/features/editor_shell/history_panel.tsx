@@ -500,6 +500,13 @@ function CompareDialog<S>({
   )
 }
 
+/** A field's value as one short line: text as it is, anything else as JSON; absent as a dash. */
+function shownValue(value: unknown) {
+  if (value === undefined || value === null || value === '') return '—'
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text
+}
+
 function ChangeRow({ change, label }: { change: ItemChange; label: string }) {
   const { t } = useTranslation()
   return (
@@ -519,6 +526,24 @@ function ChangeRow({ change, label }: { change: ItemChange; label: string }) {
         <p className="text-muted-foreground" data-testid="compare-change-fields">
           {change.fields.join(', ')}
         </p>
+      )}
+      {change.values && (
+        <dl className="mt-1 grid gap-1" data-testid="compare-change-values">
+          {change.fields.map((field) => (
+            <div key={field} className="grid gap-0.5" data-field={field}>
+              <dt className="font-medium">{field}</dt>
+              <dd className="break-words">
+                <del className="text-red-700 dark:text-red-300">
+                  {shownValue(change.values![field]?.before)}
+                </del>
+                {' → '}
+                <ins className="text-green-700 no-underline dark:text-green-300">
+                  {shownValue(change.values![field]?.after)}
+                </ins>
+              </dd>
+            </div>
+          ))}
+        </dl>
       )}
     </li>
   )

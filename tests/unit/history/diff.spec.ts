@@ -94,6 +94,14 @@ test.group('History diff', () => {
     )
     assert.equal(diff.changes[0].label, 'Compute')
     assert.equal(diff.changes[0].pluginType, 'workflow-script')
+    // What each changed field held before and after, for the history panel to show.
+    assert.deepEqual(diff.changes[0].values!['options.code'], {
+      before: workflow().blocks[1].options!.code,
+      after: 'return 2',
+    })
+    assert.deepEqual(diff.changes[5].values, {
+      name: { before: workflow().variables[0].name, after: 'sum' },
+    })
     assert.equal(diff.changes[2].label, 'send-email')
     assert.equal(diff.changes[3].label, 'calc → reply')
     assert.deepEqual(diff.byId, {
