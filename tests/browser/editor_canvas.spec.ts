@@ -259,6 +259,16 @@ test.group('Bot editor canvas', () => {
     await page.goto(`/bots/${bot.id}/edit`)
     await page.getByTestId('start-node').waitFor()
     assert.isAtMost(await page.evaluate(() => document.documentElement.scrollWidth), 390)
+    // Readable as it opens: at full size on the start event, not the whole bot shrunk to fit.
+    const zoom = await page.evaluate(
+      () =>
+        new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform)
+          .a
+    )
+    assert.equal(zoom, 1)
+    const start = (await page.getByTestId('start-node').boundingBox())!
+    assert.isAtLeast(start.x, 0)
+    assert.isAtMost(start.x + start.width, 390)
     // The blocks sidebar is a rail, even when pinned on a desktop: the canvas keeps the screen.
     const rail = (await page.getByTestId('blocks-sidebar').boundingBox())!
     assert.isAtMost(rail.width, 60)

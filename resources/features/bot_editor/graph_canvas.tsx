@@ -150,6 +150,13 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
   // Large bots open on their start event at full size and render only what is on screen;
   // fitting 300 groups into view would paint every one of them at once.
   const [largeBot] = useState(() => api.getState().history.present.groups.length > LARGE_BOT_GROUPS)
+  // On a phone, a whole bot fitted into 390 px is too small to read: it opens on its start
+  // event at full size too, and the builder pans from there.
+  const [openOnStart] = useState(
+    () =>
+      largeBot ||
+      (typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches)
+  )
   const [startViewport] = useState(() => {
     const start = api.getState().history.present.events[0]?.graphCoordinates ?? { x: 0, y: 0 }
     // Right of the blocks sidebar, which would hide it.
@@ -162,7 +169,7 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     setNodes((previous) => reconcileNodes(previous, api.getState().history.present, largeBot))
   }, [groups, events, api, largeBot])
 
-  useInitialFit(!largeBot, fitViewOptions)
+  useInitialFit(!openOnStart, fitViewOptions)
 
   const diff = useBotEditor((state) => state.diff)
   const edges = useMemo(() => {
@@ -377,7 +384,7 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
           minZoom={0.1}
           maxZoom={2}
           fitViewOptions={fitViewOptions}
-          defaultViewport={largeBot ? startViewport : undefined}
+          defaultViewport={openOnStart ? startViewport : undefined}
           onlyRenderVisibleElements={largeBot}
         >
           <Background gap={20} />
