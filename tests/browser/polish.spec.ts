@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import type { Page } from 'playwright'
+import Bot from '#models/bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/bots'
 import { CreateWorkflow } from '#actions/workflows/workflows'
@@ -92,5 +93,51 @@ test.group('Polish in the browser', () => {
     await page.goto('/bots/plans')
     await page.getByText('Période : 1 mois').first().waitFor()
     assert.notInclude(await page.locator('body').innerText(), 'month')
+  })
+
+  test('opening a block at the right edge moves its group out from under the settings panel', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('keptclear')
+    const page = await visit('/signin')
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    const created = await new CreateBot().handle(user, await firstWorkspaceOf(user), {
+      name: 'Wide',
+    })
+    const bot = await Bot.findOrFail(created.id)
+    bot.groups = [
+      {
+        id: 'g1',
+        title: 'Left',
+        graphCoordinates: { x: 300, y: 0 },
+        blocks: [{ id: 'b1', type: 'text', content: {} }],
+      },
+      {
+        id: 'g2',
+        title: 'Far right',
+        graphCoordinates: { x: 1500, y: 0 },
+        blocks: [{ id: 'b2', type: 'text', content: {} }],
+      },
+    ] as any
+    await bot.save()
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`/bots/${bot.id}/edit`)
+    const block = page.locator('[data-testid="block-item"][data-block-id="b2"]')
+    await block.waitFor()
+    await block.click()
+    const panel = page.getByTestId('block-settings')
+    await panel.waitFor()
+    const group = page.locator('[data-group-id="g2"]')
+    // The canvas glides over 200 ms; wait until it stopped clear of the panel.
+    let clear = false
+    for (let i = 0; i < 50 && !clear; i++) {
+      const groupBox = (await group.boundingBox())!
+      const panelBox = (await panel.boundingBox())!
+      clear = groupBox.x + groupBox.width <= panelBox.x
+      if (!clear) await page.waitForTimeout(100)
+    }
+    assert.isTrue(clear, 'the group is left of the settings panel')
   })
 })

@@ -1,4 +1,13 @@
-import { createContext, useContext, useEffect, useId, useRef, useState } from 'react'
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type RefObject,
+} from 'react'
+import { useReactFlow } from '@xyflow/react'
 import { useTranslation } from 'react-i18next'
 import { PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
 import {
@@ -39,6 +48,32 @@ import { VariablesPicker } from './variables_picker'
 import type { EditorPlugin } from './types'
 
 /**
+ * Pans the canvas so that the group of the block just opened is not under its settings
+ * panel (a block near the right edge, a group just dropped there): the builder sees what
+ * they edit. On a phone the panel takes the width, and nothing moves.
+ */
+function useKeptClearOfPanel(panelRef: RefObject<HTMLElement | null>, openBlockId: string | null) {
+  const api = useBotEditorApi()
+  const { getViewport, setViewport } = useReactFlow()
+  useEffect(() => {
+    if (!openBlockId) return
+    const groupId = locateBlock(api.getState().history.present, openBlockId)?.group.id
+    const panel = panelRef.current
+    const group = groupId
+      ? document.querySelector<HTMLElement>(`[data-group-id="${CSS.escape(groupId)}"]`)
+      : null
+    if (!panel || !group) return
+    const panelBox = panel.getBoundingClientRect()
+    const groupBox = group.getBoundingClientRect()
+    const overlap = groupBox.right + 24 - panelBox.left
+    const besideIt = groupBox.bottom < panelBox.top || groupBox.top > panelBox.bottom
+    if (overlap <= 0 || besideIt || panelBox.left < groupBox.width) return
+    const viewport = getViewport()
+    void setViewport({ ...viewport, x: viewport.x - overlap }, { duration: 200 })
+  }, [openBlockId, api, panelRef, getViewport, setViewport])
+}
+
+/**
  * The settings of the open block, in a panel over the right of the canvas: the plugin's
  * generated form (PluginForm), an action select for plugins with actions, the item editor
  * for blocks with items, and the variable picker.
@@ -62,6 +97,8 @@ export function BlockSettings() {
   useEffect(() => {
     if (openBlockId) panelRef.current?.focus()
   }, [openBlockId])
+
+  useKeptClearOfPanel(panelRef, openBlockId)
 
   if (!block) return null
   const close = () => api.getState().openBlock(null)
