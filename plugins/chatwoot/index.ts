@@ -21,6 +21,7 @@ export default definePlugin({
   docsUrl:
     'https://www.chatwoot.com/hc/user-guide/articles/1677587234-how-to-send-additional-user-information-to-chatwoot-using-sdk',
   serves: ['bot'],
+  hostScripts: [CHATWOOT_DEFAULT_BASE_URL],
   options: {
     task: field.enum({ label: 'Task', options: CHATWOOT_TASKS, defaultValue: 'Show widget' }),
     baseUrl: field.string({
