@@ -270,8 +270,8 @@ test.group('Embed: scripts a bot may load into the host page', () => {
     assert.isUndefined(await page.evaluate(() => (window as any).chatwootSDK))
     assert.equal(await page.locator('script[src*="packs/js/sdk.js"]').count(), 0)
     assert.isTrue(
-      consoleErrors.some((text) =>
-        text.includes(`refused to load ${attackerUrl}/packs/js/sdk.js into this page`)
+      consoleErrors.some((line) =>
+        line.includes(`refused to load ${attackerUrl}/packs/js/sdk.js into this page`)
       ),
       consoleErrors.join('\n')
     )
