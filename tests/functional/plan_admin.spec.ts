@@ -251,6 +251,8 @@ test.group('Plans: /admin/workspaces', () => {
       [
         ['plan', 'workspace', boss.id, boss.email],
         ['plan', 'user', boss.id, boss.email],
+        // An account's plan also sets the workspaces it created (what is enforced there).
+        ['plan', 'workspace', boss.id, boss.email],
         ['suspend', 'workspace', boss.id, boss.email],
         ['unsuspend', 'workspace', boss.id, boss.email],
         ['ai_credits', 'user', boss.id, boss.email],
@@ -260,7 +262,8 @@ test.group('Plans: /admin/workspaces', () => {
     const after = log[0].details.after as { plan: string; endsAt: string }
     assert.equal(after.plan, 'STANDARD')
     assert.equal(DateTime.fromISO(after.endsAt).toUTC().toISODate(), ends)
-    assert.deepEqual(log[4].details, { amount: '2.5', balance: '12.500000000' })
+    assert.equal((log[2].details.after as any).plan, 'UNLIMITED')
+    assert.deepEqual(log[5].details, { amount: '2.5', balance: '12.500000000' })
 
     // The page lists the changes, newest first.
     const page = await client.get('/admin/workspaces').loginAs(boss).withInertia()
