@@ -27,7 +27,8 @@ export default definePlugin({
     baseUrl: field.string({
       label: 'Chatwoot URL',
       defaultValue: CHATWOOT_DEFAULT_BASE_URL,
-      helperText: 'Your own address if you host Chatwoot yourself.',
+      helperText:
+        'Your own address if you host Chatwoot yourself (sites embedding the bot list it in allowedScriptOrigins).',
       showIf: showing,
     }),
     websiteToken: field.string({
