@@ -41,6 +41,7 @@ export default defineConfig({
     () => import('#start/workflows'),
     () => import('#start/knowledge'),
     () => import('#start/channels'),
+    () => import('#start/analytics'),
     { file: () => import('#start/plugins'), environment: ['web'] },
     // Server-sent events: the stream routes and who may listen to which channel.
     { file: () => import('#start/transmit'), environment: ['web', 'test'] },

@@ -33,6 +33,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright'
 import { launchChromium } from '../tests/chromium.js'
+import { groupPids } from './process_group.js'
 
 const CHECKOUT = fileURLToPath(new URL('../', import.meta.url))
 const BASE_PORT = Number(process.env.RELEASE_SMOKE_PORT || 3420)
@@ -183,18 +184,6 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
     )
   }
   return result.stdout
-}
-
-function groupPids(leader: number): number[] {
-  // A zombie has exited already (its parent went first and nothing has reaped it yet).
-  const out = spawnSync('ps', ['-o', 'pid=,stat=', '-g', String(leader)], {
-    encoding: 'utf8',
-  }).stdout
-  return out
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([pid, stat]) => Number(pid) > 0 && !stat?.startsWith('Z'))
-    .map(([pid]) => Number(pid))
 }
 
 /** SIGTERM to one process; resolves with the seconds until every process of its group is gone. */

@@ -5,6 +5,7 @@
 */
 import { Env } from '@adonisjs/core/env'
 import { trustedProxies } from '#services/trusted_proxies'
+import { parseHostList } from '#plugins/guarded_http'
 
 function oneOf<T extends string>(allowed: readonly T[], fallback: T) {
   return (name: string, value?: string): T => {
@@ -39,7 +40,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   VIEWER_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   // DNS servers (comma separated, ip[:port]) that custom domain checks ask; the system's by default.
   DNS_SERVERS: Env.schema.string.optional(),
-  // The brain service behind Text to Video and Zemantic AI (docs/spec/03-integrations.md).
+  // The brain service behind Text to Video and Zemantic AI (spec 03).
   BRAIN_SERVICE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   APP_KEY: Env.schema.string(),
   LOG_LEVEL: Env.schema.enum.optional([
@@ -131,7 +132,20 @@ export default await Env.create(new URL('../', import.meta.url), {
   S3_BUCKET: Env.schema.string.optional(),
   S3_REGION: Env.schema.string.optional(),
 
+  // Product analytics (docs/analytics.md): the server log, a PostHog-compatible collector, or off.
+  ANALYTICS_SINK: Env.schema.enum.optional(['log', 'posthog', 'off'] as const),
+  POSTHOG_HOST: Env.schema.string.optional({ format: 'url', tld: false }),
+  POSTHOG_API_KEY: Env.schema.string.optional(),
   ALLOW_INTERNAL_HTTP: bool(false),
+  // Internal hosts that integrations using a credential may reach (docs/self_hosting_ai.md).
+  CREDENTIAL_INTERNAL_HOSTS: (name: string, value?: string) => {
+    try {
+      parseHostList(value)
+    } catch (error) {
+      throw new Error(`${name}: ${(error as Error).message}`)
+    }
+    return value || undefined
+  },
   // How long a channel contact's files are held to arrive together (docs/channels.md).
   CHANNEL_FILES_WINDOW_MS: Env.schema.number.optional(),
   // Sandbox for user code, per process (docs/sandbox.md).

@@ -119,3 +119,31 @@ export async function publishThroughApi(client: ApiClient, bot: Record<string, u
   ;(await client.post(`/api/v1/bots/${id}/publish`).bearerToken(token)).assertStatus(200)
   return (await Bot.findOrFail(id)).publicId!
 }
+
+/**
+ * A Typebot v6 export with one group, reached from the start event: the smallest bot a test can
+ * import, publish and chat through.
+ */
+export function oneGroupExport(
+  id: string,
+  name: string,
+  blocks: Record<string, unknown>[],
+  variables: { id: string; name: string }[] = []
+) {
+  return {
+    version: '6',
+    id,
+    name,
+    events: [{ id: 'ev', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } }],
+    groups: [{ id: 'g1', title: 'Hello', graphCoordinates: { x: 200, y: 0 }, blocks }],
+    edges: [{ id: 'e0', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],
+    variables,
+    theme: {},
+    settings: {},
+  }
+}
+
+/** A text bubble block saying `text`. */
+export function textBubble(id: string, text: string) {
+  return { id, type: 'text', content: { richText: [{ type: 'p', children: [{ text }] }] } }
+}

@@ -14,7 +14,7 @@ import type {
   WorkflowVariable,
 } from '#shared/workflow/types'
 
-/** A workflow's draft plus what publishing compiled (docs/spec/01-app.md "Workflow", docs/spec/03-integrations.md). */
+/** A workflow's draft plus what publishing compiled (spec 01 "Workflow", spec 03). */
 export default class Workflow extends BaseModelWithId {
   @column({ isPrimary: true })
   declare id: string

@@ -405,7 +405,7 @@ export interface BotRunContext {
   canStreamTo?(variableId: string | undefined): boolean
 }
 
-/** Token counts of one AI provider call, for the owner's AI credits (docs/spec/03-integrations.md section 9). */
+/** Token counts of one AI provider call, for the owner's AI credits (spec 03 section 9). */
 export interface AiUsage {
   /** The model the provider ran; the default price row is used when it is absent. */
   model?: string

@@ -178,6 +178,30 @@ const patternRule = vine.createRule<{ pattern: string; message?: string }>(
   }
 )
 
+/**
+ * One absolute http(s) URL. A second scheme inside it (a default value left in place and a
+ * new one pasted after it) parses as a path, so it is refused by name.
+ */
+export function urlProblem(value: string): string | null {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'must be a full URL, such as https://example.com/v1'
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'must start with http:// or https://'
+  if (/\s/.test(value) || /[a-z]+:\/\//i.test(value.slice(url.protocol.length + 2)))
+    return 'must hold one URL only'
+  return null
+}
+
+const urlRule = vine.createRule((value, _, field) => {
+  if (typeof value !== 'string' || value === '' || value.includes('{{')) return
+  const problem = urlProblem(value)
+  if (problem) field.report(`{{ field }} ${problem}`, 'url', field)
+})
+
 const jsonRule = vine.createRule((value, _, field) => {
   if (typeof value !== 'string' || value.trim() === '' || value.includes('{{')) return
   try {
@@ -201,6 +225,7 @@ function schemaOfField(declared: Field, path: string, ctx: BuildContext): Schema
     case 'string': {
       let schema = vine.string()
       if (declared.maxLength !== undefined) schema = schema.maxLength(declared.maxLength)
+      if (declared.format === 'url') schema = schema.use(urlRule())
       if (declared.pattern) {
         schema = schema.use(
           patternRule({ pattern: declared.pattern, message: declared.patternMessage })

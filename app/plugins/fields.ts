@@ -75,6 +75,8 @@ export interface StringField extends Common<string> {
   /** A regular expression source the value must match (unless it holds a {{Variable}}). */
   pattern?: string
   patternMessage?: string
+  /** 'url': one absolute http(s) URL (a server's base URL), checked on save. */
+  format?: 'url'
   optionsFrom?: OptionsFrom
   /**
    * The value is the id of another bot of the workspace (a link): when bots are imported

@@ -21,6 +21,12 @@ export type LookupFunction = (hostname: string) => Promise<{ address: string; fa
 export interface GuardedHttpOptions {
   /** Let requests reach private, loopback and link-local hosts (ALLOW_INTERNAL_HTTP). */
   allowInternal?: boolean
+  /**
+   * Internal hosts reachable even without allowInternal (CREDENTIAL_INTERNAL_HOSTS): a
+   * self-hosted model server an operator lets credentials reach, without opening the rest of
+   * the network. Entries are `host` (any port) or `host:port`, as parseHostList reads them.
+   */
+  allowedInternalHosts?: readonly AllowedHost[]
   timeoutMs?: number
   maxRedirects?: number
   /** For tests: replaces the DNS lookup. */
@@ -162,16 +168,58 @@ export function isInternalAddress(address: string): boolean {
 // URL checks
 // ---------------------------------------------------------------------------
 
+/** One entry of an operator's list of reachable internal hosts. */
+export interface AllowedHost {
+  /** Lower case; an IPv6 address without its brackets. */
+  host: string
+  /** Null: any port. */
+  port: number | null
+}
+
+/**
+ * Reads `host`, `host:port`, `[v6]` and `[v6]:port` entries separated by commas or spaces.
+ * Throws on an entry that is not one of them, so a typo stops the boot instead of leaving a
+ * server silently unreachable.
+ */
+export function parseHostList(value: string | undefined): AllowedHost[] {
+  if (!value) return []
+  return value
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((entry) => {
+      const match = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::(\d{1,5}))?$/i.exec(entry)
+      const port = match?.[3] === undefined ? null : Number(match[3])
+      if (!match || (port !== null && (port < 1 || port > 65535))) {
+        throw new Error(`"${entry}" is not a host or host:port`)
+      }
+      return { host: (match[1] ?? match[2]).toLowerCase(), port }
+    })
+}
+
+function defaultPort(url: URL) {
+  return url.protocol === 'https:' ? 443 : 80
+}
+
+function isAllowedHost(url: URL, allowed: readonly AllowedHost[] | undefined) {
+  if (!allowed?.length) return false
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  const port = url.port ? Number(url.port) : defaultPort(url)
+  return allowed.some(
+    (entry) => entry.host === host && (entry.port === null || entry.port === port)
+  )
+}
+
 const defaultLookup: LookupFunction = (hostname) =>
   dnsLookup(hostname, { all: true, verbatim: true })
 
 /**
  * Throws a BlockedRequestError unless the URL is http(s) and its host resolves only to
- * public addresses (or allowInternal is set). Returns the parsed URL.
+ * public addresses (or allowInternal is set, or the host is on allowedInternalHosts). Returns the
+ * parsed URL.
  */
 export async function assertAllowedUrl(
   input: string | URL,
-  options: Pick<GuardedHttpOptions, 'allowInternal' | 'lookup'> = {}
+  options: Pick<GuardedHttpOptions, 'allowInternal' | 'allowedInternalHosts' | 'lookup'> = {}
 ): Promise<URL> {
   let url: URL
   try {
@@ -185,7 +233,7 @@ export async function assertAllowedUrl(
       { url: url.href }
     )
   }
-  if (options.allowInternal) return url
+  if (options.allowInternal || isAllowedHost(url, options.allowedInternalHosts)) return url
 
   const hostname = url.hostname.replace(/^\[|\]$/g, '')
   let addresses: string[]
@@ -207,7 +255,8 @@ export async function assertAllowedUrl(
   if (internal.length > 0) {
     throw new BlockedRequestError(
       `Requests to internal network addresses are not allowed (${hostname} resolves to ${internal.join(', ')}). ` +
-        'An administrator can allow them with ALLOW_INTERNAL_HTTP=true.',
+        'An administrator can let credentials reach this host with CREDENTIAL_INTERNAL_HOSTS, ' +
+        'or allow every internal address with ALLOW_INTERNAL_HTTP=true.',
       { url: url.href, addresses }
     )
   }

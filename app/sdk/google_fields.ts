@@ -32,8 +32,12 @@ export function googleOAuthCredentials(apiBaseUrl: string) {
         "From an OAuth client (Web application) of your Google Cloud project; add this app's /settings/credentials/oauth/callback as an authorized redirect URI.",
     }),
     clientSecret: field.string({ label: 'OAuth client secret', secret: true, required: true }),
-    baseUrl: field.string({ label: 'API base URL', defaultValue: apiBaseUrl }),
-    authorizeUrl: field.string({ label: 'Consent page URL', defaultValue: GOOGLE_AUTHORIZE_URL }),
-    tokenUrl: field.string({ label: 'Token URL', defaultValue: GOOGLE_TOKEN_URL }),
+    baseUrl: field.string({ format: 'url', label: 'API base URL', defaultValue: apiBaseUrl }),
+    authorizeUrl: field.string({
+      format: 'url',
+      label: 'Consent page URL',
+      defaultValue: GOOGLE_AUTHORIZE_URL,
+    }),
+    tokenUrl: field.string({ format: 'url', label: 'Token URL', defaultValue: GOOGLE_TOKEN_URL }),
   }
 }

@@ -16,7 +16,7 @@ import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } fr
  * applies to whoever acts, its creator, a member, a visitor of its bots or a scheduled run
  * alike. That is what `/api/v1/workspaces` shows, what billing buys and what
  * `node ace workspace:plan` and /admin/workspaces change. The spec judged a creator by their
- * own account plan (docs/spec/01-app.md section 5); that made the same workspace answer two
+ * own account plan (spec 01 section 5); that made the same workspace answer two
  * ways, so we do not. A person's account plan answers only outside any workspace: how many
  * workspaces they may create.
  */

@@ -35,6 +35,7 @@ import {
   errorToLog,
 } from '#plugins/define_plugin'
 import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
+import { credentialEgress } from '#services/egress'
 
 /**
  * Builds what a plugin runner receives (docs/plugins.md) and runs it. Engines (bot chat,
@@ -91,6 +92,11 @@ export interface RunPluginInput {
   runnerIsOptional?: boolean
   /** What every attempt of this work shares (RunnerContext.idempotencyKey). */
   idempotencyKey?: string
+  /**
+   * Calls go out with a credential held elsewhere (a model node attached to an agent), so
+   * they may reach the operator's listed internal hosts as the block's own credential would.
+   */
+  usesCredentials?: boolean
 }
 
 export interface RunPluginOutput {
@@ -259,8 +265,12 @@ export function buildContext(
       info: (description, details) => logs.push({ status: 'info', description, details }),
       error: (description, details) => logs.push({ status: 'error', description, details }),
     },
+    // A block using a credential may reach the operator's listed internal hosts (a local model
+    // server); one without (the HTTP block) may not.
     http: createGuardedHttp({
-      allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+      ...(input.options.credentialsId || input.usesCredentials
+        ? credentialEgress()
+        : { allowInternal: env.get('ALLOW_INTERNAL_HTTP') }),
       idempotencyKey: input.idempotencyKey,
     }),
     storage: {

@@ -11,7 +11,7 @@ export const PAID_PLANS = ['BASIC', 'STANDARD', 'ENTERPRIZE'] as const satisfies
 export type PaidPlanName = (typeof PAID_PLANS)[number]
 
 /**
- * Marketing names of the pricing cards (docs/spec/01-app.md section 9 names Starter and
+ * Marketing names of the pricing cards (spec 01 section 9 names Starter and
  * Pro): Starter is BASIC, Pro is STANDARD, the one marked most popular.
  */
 export const PRICING_CARDS: Record<PaidPlanName, { key: string; mostPopular: boolean }> = {

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Workflows (docs/spec/01-app.md "Workflow", docs/spec/03-integrations.md "Workflow and related entities") and their
+ * Workflows (spec 01 "Workflow", spec 03 "Workflow and related entities") and their
  * history. Runs and their logs have their own migration.
  */
 export default class extends BaseSchema {

@@ -57,6 +57,7 @@ export default definePlugin({
         'Create one at airtable.com/create/tokens with data.records:read and write scopes.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'API URL',
       defaultValue: AIRTABLE_DEFAULT_BASE_URL,
       hidden: true,

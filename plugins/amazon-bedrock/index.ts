@@ -3,7 +3,7 @@ import { modelNodeAction } from '#sdk/ai_fields'
 
 export const BEDROCK_DEFAULT_REGION = 'us-east-1'
 export const BEDROCK_DEFAULT_MODEL = 'anthropic.claude-3-haiku-20240307-v1:0'
-/** docs/spec/03-integrations.md: Bedrock temperature 0.7, maxRetries 0 to 5. */
+/** spec 03: Bedrock temperature 0.7, maxRetries 0 to 5. */
 export const BEDROCK_DEFAULT_TEMPERATURE = 0.7
 export const BEDROCK_MAX_RETRIES = 5
 export const BEDROCK_DEFAULT_RETRIES = 2
@@ -56,6 +56,7 @@ export default definePlugin({
     }),
     region: field.string({ label: 'Region', defaultValue: BEDROCK_DEFAULT_REGION, required: true }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Endpoint',
       helperText:
         "Empty uses the region's Bedrock runtime endpoint; set it for a VPC endpoint or a proxy.",

@@ -2,13 +2,13 @@ import { definePlugin, field } from '#sdk/plugin'
 import { chatMessagesField, functionToolsField, knowledgeFields } from '#sdk/ai_fields'
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com'
-/** docs/spec/03-integrations.md section 9: Claude 3 Opus, temperature 1, 1024 tokens. */
+/** spec 03 section 9: Claude 3 Opus, temperature 1, 1024 tokens. */
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-3-opus-20240229'
 export const ANTHROPIC_DEFAULT_TEMPERATURE = 1
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
 /**
  * The models offered before a key is chosen (with a key, the list comes live from the
- * API). docs/spec/03-integrations.md section 9 names Claude 3 Opus and Haiku; the later generations follow.
+ * API). spec 03 section 9 names Claude 3 Opus and Haiku; the later generations follow.
  * Older 2.x and instant models are hidden.
  */
 export const ANTHROPIC_MODELS = [
@@ -46,6 +46,7 @@ export default definePlugin({
       helperText: 'Create one in the Anthropic console under API keys.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: ANTHROPIC_BASE_URL,
       helperText: 'Change it only to go through a proxy speaking the same API.',

@@ -25,6 +25,7 @@ export default definePlugin({
       helperText: 'Create one in your ChatNode account settings.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: CHAT_NODE_DEFAULT_BASE_URL,
       helperText: 'Change it only to reach another server speaking the same API.',

@@ -27,6 +27,7 @@ export default definePlugin({
       helperText: 'Find it in your ElevenLabs profile settings.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: ELEVENLABS_DEFAULT_BASE_URL,
       helperText: 'Change it only to reach another server speaking the same API.',

@@ -51,6 +51,7 @@ export default definePlugin({
         'Firebase console > Project settings > Service accounts > Generate new private key: paste the whole file.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Firestore API base URL',
       defaultValue: FIRESTORE_DEFAULT_BASE_URL,
     }),

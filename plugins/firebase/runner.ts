@@ -9,7 +9,7 @@ import {
 } from './lib/firestore.js'
 
 /**
- * The Firestore actions with the spec's rules and messages (docs/spec/03-integrations.md
+ * The Firestore actions with the spec's rules and messages (spec 03
  * sections 5 and 8): insert and update do nothing without fields, update and delete do
  * nothing without conditions; failures are logged with Firestore's message and the flow
  * goes on.

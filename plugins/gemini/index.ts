@@ -3,7 +3,7 @@ import { modelNodeAction } from '#sdk/ai_fields'
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com'
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.0-flash'
-/** docs/spec/03-integrations.md section 4: Gemini's maxTokens is 1 to 4096. */
+/** spec 03 section 4: Gemini's maxTokens is 1 to 4096. */
 export const GEMINI_MAX_TOKENS = 4096
 
 const modelNode = modelNodeAction({ defaultModel: GEMINI_DEFAULT_MODEL })
@@ -31,6 +31,7 @@ export default definePlugin({
       helperText: 'Create one in Google AI Studio under Get API key.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: GEMINI_DEFAULT_BASE_URL,
       helperText: 'Change it only to reach the Gemini API through a proxy.',

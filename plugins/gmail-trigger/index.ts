@@ -33,8 +33,16 @@ export default definePlugin({
     }),
     clientId: field.string({ label: 'OAuth client ID' }),
     clientSecret: field.string({ label: 'OAuth client secret', secret: true }),
-    baseUrl: field.string({ label: 'Gmail API base URL', defaultValue: GMAIL_DEFAULT_BASE_URL }),
-    tokenUrl: field.string({ label: 'Token URL', defaultValue: GOOGLE_DEFAULT_TOKEN_URL }),
+    baseUrl: field.string({
+      format: 'url',
+      label: 'Gmail API base URL',
+      defaultValue: GMAIL_DEFAULT_BASE_URL,
+    }),
+    tokenUrl: field.string({
+      format: 'url',
+      label: 'Token URL',
+      defaultValue: GOOGLE_DEFAULT_TOKEN_URL,
+    }),
   },
   options: {
     credentialsId: field.credentials({

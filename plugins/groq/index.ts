@@ -1,7 +1,7 @@
 import { definePlugin, field } from '#sdk/plugin'
 import { chatCompletionFields, modelNodeAction } from '#sdk/ai_fields'
 
-/** The product's default (docs/spec/03-integrations.md section 9: "defined by the product"). */
+/** The product's default (spec 03 section 9: "defined by the product"). */
 export const GROQ_DEFAULT_BASE_URL = 'https://api.groq.com/openai/v1'
 
 /**
@@ -31,6 +31,7 @@ export default definePlugin({
       helperText: 'Create one in the Groq console under API keys.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: GROQ_DEFAULT_BASE_URL,
       helperText: 'Change it only to reach Groq through a proxy.',

@@ -26,6 +26,7 @@ export default definePlugin({
       helperText: 'Create one in your Hugging Face settings under Access Tokens.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: HUGGING_FACE_DEFAULT_BASE_URL,
       helperText: 'Change it to use a dedicated inference endpoint or another compatible server.',

@@ -47,7 +47,7 @@ export const run: Runner<typeof plugin> = async ({
   ai,
   signal,
 }) => {
-  // docs/spec/03-integrations.md section 5: model, text and save variable are required.
+  // spec 03 section 5: model, text and save variable are required.
   const modelId = options.modelId?.trim()
   if (!modelId) {
     logger.error('Model ID is missing')

@@ -44,12 +44,21 @@ export default definePlugin({
       secret: true,
       helperText: 'With the client ID and secret, new access tokens are fetched when needed.',
     }),
-    baseUrl: field.string({ label: 'API base URL', defaultValue: LINKEDIN_DEFAULT_BASE_URL }),
+    baseUrl: field.string({
+      format: 'url',
+      label: 'API base URL',
+      defaultValue: LINKEDIN_DEFAULT_BASE_URL,
+    }),
     authorizeUrl: field.string({
+      format: 'url',
       label: 'Consent page URL',
       defaultValue: LINKEDIN_DEFAULT_AUTHORIZE_URL,
     }),
-    tokenUrl: field.string({ label: 'Token URL', defaultValue: LINKEDIN_DEFAULT_TOKEN_URL }),
+    tokenUrl: field.string({
+      format: 'url',
+      label: 'Token URL',
+      defaultValue: LINKEDIN_DEFAULT_TOKEN_URL,
+    }),
     apiVersion: field.string({
       label: 'API version',
       defaultValue: LINKEDIN_DEFAULT_API_VERSION,

@@ -33,9 +33,14 @@ export default definePlugin({
       required: true,
       helperText: 'Create one in the Mistral AI console under API keys.',
     }),
-    // Not in the form (docs/spec/03-integrations.md: Mistral credentials are the key); kept for proxies and the
+    // Not in the form (spec 03: Mistral credentials are the key); kept for proxies and the
     // local stand-in the tests talk to.
-    baseUrl: field.string({ label: 'Base URL', defaultValue: MISTRAL_BASE_URL, hidden: true }),
+    baseUrl: field.string({
+      format: 'url',
+      label: 'Base URL',
+      defaultValue: MISTRAL_BASE_URL,
+      hidden: true,
+    }),
   },
   options: {
     credentialsId: field.credentials({

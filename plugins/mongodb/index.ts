@@ -38,6 +38,7 @@ export default definePlugin({
   serves: ['bot', 'workflow'],
   credentials: {
     baseUrl: field.string({
+      format: 'url',
       label: 'Connection URL',
       secret: true,
       required: true,

@@ -71,6 +71,7 @@ export default definePlugin({
   serves: ['bot', 'workflow'],
   credentials: {
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: NOCODB_DEFAULT_BASE_URL,
       placeholder: NOCODB_DEFAULT_BASE_URL,

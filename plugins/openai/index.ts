@@ -34,6 +34,7 @@ export default definePlugin({
       helperText: 'Create one in your OpenAI account under API keys.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: OPENAI_DEFAULT_BASE_URL,
       helperText: 'Change it to use an OpenAI-compatible server.',

@@ -27,6 +27,7 @@ export default definePlugin({
       helperText: 'Create one in the Pinecone console under API keys.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: PINECONE_DEFAULT_BASE_URL,
       helperText: "Pinecone's control plane; change it only for a proxy.",

@@ -35,6 +35,7 @@ export default definePlugin({
       helperText: "In your Slack app's OAuth & Permissions page.",
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'API base URL',
       defaultValue: SLACK_DEFAULT_BASE_URL,
     }),

@@ -44,6 +44,7 @@ export default definePlugin({
       helperText: 'The token @BotFather gave you when you created the bot.',
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: TELEGRAM_DEFAULT_BASE_URL,
       helperText: 'Change it only for a self-hosted Bot API server.',

@@ -2,7 +2,7 @@ import { definePlugin, field } from '#sdk/plugin'
 
 export const TWILIO_DEFAULT_BASE_URL = 'https://api.twilio.com'
 
-/** The voice agent's defaults (docs/spec/03-integrations.md, "Limits and defaults"). */
+/** The voice agent's defaults (spec 03, "Limits and defaults"). */
 export const VOICE_DEFAULTS = {
   language: 'en-US',
   voice: 'alice',
@@ -16,7 +16,7 @@ export const VOICE_DEFAULTS = {
   questionTimeout: 10,
 } as const
 
-/** The AI voice agent's defaults (docs/spec/03-integrations.md, "Limits and defaults"). */
+/** The AI voice agent's defaults (spec 03, "Limits and defaults"). */
 export const VOICE_AGENT_DEFAULTS = {
   /** The most tokens of one answer of the model: a spoken answer stays short. */
   maxTokens: 150,
@@ -111,7 +111,11 @@ export default definePlugin({
       false,
       'A Twilio number of the account, used as the sender unless a node gives one.'
     ),
-    baseUrl: field.string({ label: 'API base URL', defaultValue: TWILIO_DEFAULT_BASE_URL }),
+    baseUrl: field.string({
+      format: 'url',
+      label: 'API base URL',
+      defaultValue: TWILIO_DEFAULT_BASE_URL,
+    }),
   },
   options: {
     credentialsId: field.credentials({

@@ -26,6 +26,7 @@ export default definePlugin({
       required: true,
     }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       defaultValue: VISION_DEFAULT_BASE_URL,
       helperText: 'Change it to use another OpenAI-compatible server.',

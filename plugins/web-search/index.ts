@@ -38,6 +38,7 @@ export default definePlugin({
     }),
     apiKey: field.string({ label: 'API key', secret: true, required: true }),
     baseUrl: field.string({
+      format: 'url',
       label: 'Base URL',
       helperText: "Empty uses the search API's own address; set it only for a proxy.",
     }),

@@ -3,7 +3,7 @@ import { create } from 'zustand'
 import { APPEARANCES, type Appearance } from '#shared/workspace_roles'
 
 /**
- * Colour mode (docs/spec/01-app.md section 4): follows the user's preferredAppAppearance; 'system' follows
+ * Colour mode (spec 01 section 4): follows the user's preferredAppAppearance; 'system' follows
  * the operating system live. The choice is kept in localStorage 'colorMode' so the edge layout
  * can apply it before the first paint.
  */

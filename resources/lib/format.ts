@@ -1,4 +1,5 @@
 import i18n from 'i18next'
+import { parseDuration } from '#shared/plans'
 
 /** Dates and numbers in the interface language. */
 export function formatDate(
@@ -27,6 +28,22 @@ export function formatPrice(cents: number, currency = 'USD') {
     minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
     maximumFractionDigits: 2,
   }).format(cents / 100)
+}
+
+/** A plan's period ('2 years', '1 month') in the interface language: "2 Jahre", "1 mois". */
+export function formatPlanDuration(duration: string) {
+  const { years, months, days } = parseDuration(duration)
+  const [value, unit] =
+    years !== undefined
+      ? [years, 'year']
+      : months !== undefined
+        ? [months, 'month']
+        : [days ?? 0, 'day']
+  return new Intl.NumberFormat(i18n.language || 'en', {
+    style: 'unit',
+    unit,
+    unitDisplay: 'long',
+  }).format(value)
 }
 
 const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [

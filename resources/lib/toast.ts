@@ -5,7 +5,7 @@ import type { ToastDto } from '#shared/types'
 import { translateServerMessage } from '~/lib/i18n_core'
 
 /**
- * Toasts (docs/spec/01-app.md sections 8-9): 300px wide, 450px with a description; error toasts with a
+ * Toasts (spec 01 sections 8-9): 300px wide, 450px with a description; error toasts with a
  * description stay until closed.
  */
 /*

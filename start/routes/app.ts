@@ -28,7 +28,7 @@ const ViewerController = () => import('#controllers/chat/viewer_controller')
 // A custom domain shows its bot at its root; the app's own host goes to the dashboard.
 router.get('/', [ViewerController, 'root']).as('viewer.root')
 
-// Exempt from the sign-in redirect (docs/spec/01-app.md section 2); the controller decides the mode.
+// Exempt from the sign-in redirect (spec 01 section 2); the controller decides the mode.
 router.get('/bots/:id/edit', [EditorController, 'show'])
 router.get('/bots/:id/theme', [EditorController, 'show'])
 router.get('/bots/:id/settings', [EditorController, 'show'])

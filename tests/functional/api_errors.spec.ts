@@ -1,7 +1,14 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
-import { createUser, firstWorkspaceOf, publishThroughApi, setUserPlan } from '#tests/helpers'
+import {
+  createUser,
+  firstWorkspaceOf,
+  oneGroupExport,
+  publishThroughApi,
+  setUserPlan,
+  textBubble,
+} from '#tests/helpers'
 
 /*
  * API clients get JSON on every error, whatever they ask for in Accept: a 503 with
@@ -32,31 +39,12 @@ async function withDatabaseOut(during: () => Promise<void>) {
 }
 
 function chatBot() {
-  return {
-    version: '6',
-    id: 'outagebot00001',
-    name: 'Outage',
-    events: [{ id: 'ev', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } }],
-    groups: [
-      {
-        id: 'g1',
-        title: 'Hello',
-        graphCoordinates: { x: 200, y: 0 },
-        blocks: [
-          {
-            id: 'b1',
-            type: 'text',
-            content: { richText: [{ type: 'p', children: [{ text: 'Hi' }] }] },
-          },
-          { id: 'b2', type: 'text input', options: { variableId: 'v1' } },
-        ],
-      },
-    ],
-    edges: [{ id: 'e0', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],
-    variables: [{ id: 'v1', name: 'Name' }],
-    theme: {},
-    settings: {},
-  }
+  return oneGroupExport(
+    'outagebot00001',
+    'Outage',
+    [textBubble('b1', 'Hi'), { id: 'b2', type: 'text input', options: { variableId: 'v1' } }],
+    [{ id: 'v1', name: 'Name' }]
+  )
 }
 
 test.group('API errors', () => {

@@ -7,6 +7,8 @@ import Workspace from '#models/workspace'
 import WorkspaceMember from '#models/workspace_member'
 import { forgetChatLimits } from '#actions/chat/chat'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import { collectAnalytics } from '#tests/stand_ins/posthog'
+import { flushAnalytics } from '#services/analytics/analytics'
 import {
   deliverStripeEvent,
   signStripePayload,
@@ -452,14 +454,21 @@ test.group('Billing: webhooks', (group) => {
   test('a failed payment sends members to /past-due except the plans page, until paid', async ({
     client,
     assert,
+    cleanup,
   }) => {
     const { user, workspace, subscription } = await subscribed(client)
+    const analytics = await collectAnalytics(cleanup)
     const failed = await send(
       stripeEvent('invoice.payment_failed', stripe.renewalInvoice(subscription.id, 'open'))
     )
     assert.equal(failed.status, 200)
     await workspace.refresh()
     assert.isTrue(!!workspace.isPastDue)
+    await flushAnalytics()
+    assert.deepEqual(
+      analytics.named('Workspace past due').map((event) => event.properties.workspaceId),
+      [workspace.id]
+    )
     ;(await client.get('/bots').loginAs(user).redirects(0)).assertHeader('location', '/past-due')
     ;(await client.get('/workflows').loginAs(user).redirects(0)).assertHeader(
       'location',

@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import PluginsList from '../../commands/plugins_list.js'
 import { forgetPluginRegistry, pluginRegistry } from '#services/plugin_registry'
-import { createUser, publishThroughApi } from '#tests/helpers'
+import { createUser, oneGroupExport, publishThroughApi, textBubble } from '#tests/helpers'
 
 /*
  * A plugin folder whose manifest names an icon.svg that is not there: the server leaves that
@@ -33,30 +33,7 @@ async function addBrokenPlugin() {
 }
 
 function greetingBot() {
-  return {
-    version: '6',
-    id: 'brokenpluginbot1',
-    name: 'Still works',
-    events: [{ id: 'ev', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } }],
-    groups: [
-      {
-        id: 'g1',
-        title: 'Hello',
-        graphCoordinates: { x: 200, y: 0 },
-        blocks: [
-          {
-            id: 'b1',
-            type: 'text',
-            content: { richText: [{ type: 'p', children: [{ text: 'Still here' }] }] },
-          },
-        ],
-      },
-    ],
-    edges: [{ id: 'e0', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],
-    variables: [],
-    theme: {},
-    settings: {},
-  }
+  return oneGroupExport('brokenpluginbot1', 'Still works', [textBubble('b1', 'Still here')])
 }
 
 test.group('A broken plugin', (group) => {

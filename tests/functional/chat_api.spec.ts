@@ -118,8 +118,8 @@ test.group('Chat API: fixture conversations', (group) => {
             `result ${name}`
           )
         }
-        for (const name of last.resultVariablesExclude ?? []) {
-          assert.isUndefined(result.variables.find((v) => v.name === name))
+        for (const [name, value] of Object.entries(last.resultVariables ?? {})) {
+          assert.deepEqual(result.variables.find((v) => v.name === name)?.value, value, name)
         }
       })
     }

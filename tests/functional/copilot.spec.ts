@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
 import AiUsage from '#models/ai_usage'
 import Workflow from '#models/workflow'
 import WorkflowVersion from '#models/workflow_version'
@@ -17,7 +18,7 @@ import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
 /**
- * The AI copilot (docs/copilot.md, docs/spec/01-app.md sections 3, 4, 5, 7, 8) against the
+ * The AI copilot (docs/copilot.md, spec 01 sections 3, 4, 5, 7, 8) against the
  * OpenAI stand-in scripted to answer with tool calls: each tool on workflows and bots,
  * refusals, the usage limit, AI credits, the history versions and the manual-edit note.
  */
@@ -393,7 +394,7 @@ test.group('Copilot: conversation', (group) => {
     const standIn = await withStandIn([{ text: 'Hello' }], cleanup)
     const who = await builder(standIn.baseUrl, 'FREE')
     const workflow = await emptyWorkflow(who)
-    // FREE allows 100 answered messages (docs/spec/01-app.md section 9).
+    // FREE allows 100 answered messages (spec 01 section 9).
     const now = new Date()
     await db.table('copilot_messages').multiInsert(
       Array.from({ length: 100 }, () => ({
@@ -428,8 +429,44 @@ test.group('Copilot: conversation', (group) => {
     const workflow = await emptyWorkflow(who)
     const response = await send(client, who, `/api/workflows/${workflow.id}`, 'Hello')
     response.assertStatus(200)
-    assert.equal(response.body().messages.at(-1).content, COPILOT_TEXTS.failure)
+    assert.equal(
+      response.body().messages.at(-1).content,
+      `${COPILOT_TEXTS.failure}\n\nCause: the model server answered 500: boom`
+    )
     assert.equal(response.body().usage.totalMessages, 0)
+  })
+
+  test('a model server on the internal network: refused with the cause shown, reachable once the operator lists it', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const standIn = await withStandIn([{ text: 'Hello from the local model' }], cleanup)
+    const who = await builder(standIn.baseUrl)
+    const workflow = await emptyWorkflow(who)
+    env.set('ALLOW_INTERNAL_HTTP', false)
+    cleanup(() => {
+      env.set('ALLOW_INTERNAL_HTTP', true)
+      env.set('CREDENTIAL_INTERNAL_HOSTS', undefined as any)
+    })
+
+    const refused = await send(client, who, `/api/workflows/${workflow.id}`, 'Hello')
+    refused.assertStatus(200)
+    const apology = refused.body().messages.at(-1).content as string
+    assert.isTrue(apology.startsWith(`${COPILOT_TEXTS.failure}\n\nCause: `))
+    assert.include(apology, 'internal network addresses are not allowed')
+    assert.include(apology, 'CREDENTIAL_INTERNAL_HOSTS')
+
+    // Another port of the same host stays closed; the listed host:port opens.
+    const port = Number(new URL(standIn.baseUrl).port)
+    env.set('CREDENTIAL_INTERNAL_HOSTS', `127.0.0.1:${port + 1}`)
+    const otherPort = await send(client, who, `/api/workflows/${workflow.id}`, 'Hello again')
+    assert.include(otherPort.body().messages.at(-1).content, 'not allowed')
+
+    env.set('CREDENTIAL_INTERNAL_HOSTS', `localhost, 127.0.0.1:${port}`)
+    const answered = await send(client, who, `/api/workflows/${workflow.id}`, 'Hello once more')
+    answered.assertStatus(200)
+    assert.equal(answered.body().messages.at(-1).content, 'Hello from the local model')
   })
 
   test('without AI credits the chat says so and the model is not called', async ({

@@ -80,6 +80,33 @@ test.group('Credentials', (group) => {
       .json({ workspaceId: workspace.id, type: 'openai', name: 'x', data: {} })
     missing.assertStatus(422)
     missing.assertBodyContains({ errors: [{ field: 'apiKey' }] })
+    // A new address pasted after the default one, and an address without its scheme.
+    for (const baseUrl of [
+      'https://api.openai.com/v1http://localhost:8098/v1',
+      'localhost:8098/v1',
+    ]) {
+      const wrongUrl = await client
+        .post('/api/v1/credentials')
+        .bearerToken(value)
+        .json({
+          workspaceId: workspace.id,
+          type: 'openai',
+          name: 'x',
+          data: { apiKey: 'k', baseUrl },
+        })
+      wrongUrl.assertStatus(422)
+      wrongUrl.assertBodyContains({ errors: [{ field: 'baseUrl' }] })
+    }
+    const rightUrl = await client
+      .post('/api/v1/credentials')
+      .bearerToken(value)
+      .json({
+        workspaceId: workspace.id,
+        type: 'openai',
+        name: 'x',
+        data: { apiKey: 'k', baseUrl: 'http://ollama.lan:11434/v1' },
+      })
+    rightUrl.assertStatus(201)
   })
 
   test('test against the local stand-in: a good key passes, a wrong key fails', async ({

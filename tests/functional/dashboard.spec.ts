@@ -179,6 +179,21 @@ test.group('Dashboard: bots and folders', () => {
     assert.match(exported.header('content-disposition') ?? '', /From-file\.json/)
     assert.equal(exported.body().version, '6')
     assert.equal(exported.body().name, 'From file')
+
+    // The same file imported again sits beside its original under a name of its own.
+    for (let i = 0; i < 2; i++) {
+      await client
+        .post('/bots/import')
+        .file('file', good)
+        .loginAs(user)
+        .withCsrfToken()
+        .redirects(0)
+    }
+    const names = await Bot.query().where('workspace_id', workspace.id).orderBy('name')
+    assert.deepEqual(
+      names.map((row) => row.name),
+      ['From file', 'From file (1)', 'From file (2)']
+    )
   })
 })
 

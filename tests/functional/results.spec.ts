@@ -248,6 +248,129 @@ test.group('Results', (group) => {
     ])
   })
 
+  test('variables created in the editor and set during the chat are columns of the table and the CSV', async ({
+    client,
+    assert,
+  }) => {
+    // The shape a builder draws: a text input, buttons, a condition, then a Set variable on a
+    // variable the editor's picker created (isSessionVariable) and a closing bubble.
+    const drawn = await publish(client, who, {
+      version: '6',
+      id: 'drawnbot000001',
+      name: 'Drawn',
+      events: [{ id: 'ev', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } }],
+      groups: [
+        {
+          id: 'g1',
+          title: 'Ask',
+          graphCoordinates: { x: 200, y: 0 },
+          blocks: [
+            {
+              id: 'b1',
+              type: 'text',
+              content: { richText: [{ type: 'p', children: [{ text: 'Name?' }] }] },
+            },
+            { id: 'b2', type: 'text input', options: { variableId: 'vname' } },
+            {
+              id: 'b3',
+              type: 'choice input',
+              options: { variableId: 'vmood' },
+              items: [
+                { id: 'i1', content: 'Good', outgoingEdgeId: 'e1' },
+                { id: 'i2', content: 'Bad', outgoingEdgeId: 'e1' },
+              ],
+            },
+          ],
+        },
+        {
+          id: 'g2',
+          title: 'Check',
+          graphCoordinates: { x: 400, y: 0 },
+          blocks: [
+            {
+              id: 'b4',
+              type: 'Condition',
+              options: {},
+              items: [
+                {
+                  id: 'c1',
+                  content: {
+                    comparisons: [
+                      { variableId: 'vmood', comparisonOperator: 'Equal to', value: 'Good' },
+                    ],
+                    logicalOperator: 'AND',
+                  },
+                  outgoingEdgeId: 'e2',
+                },
+              ],
+              outgoingEdgeId: 'e2',
+            },
+          ],
+        },
+        {
+          id: 'g3',
+          title: 'Greet',
+          graphCoordinates: { x: 600, y: 0 },
+          blocks: [
+            {
+              id: 'b5',
+              type: 'Set variable',
+              options: {
+                variableId: 'vgreeting',
+                type: 'Custom',
+                expressionToEvaluate: 'Hello {{Name}}',
+              },
+            },
+            {
+              id: 'b6',
+              type: 'text',
+              content: { richText: [{ type: 'p', children: [{ text: '{{Greeting}}' }] }] },
+            },
+          ],
+        },
+      ],
+      edges: [
+        { id: 'e0', from: { eventId: 'ev' }, to: { groupId: 'g1' } },
+        { id: 'e1', from: { blockId: 'b3' }, to: { groupId: 'g2' } },
+        { id: 'e2', from: { blockId: 'b4', itemId: 'c1' }, to: { groupId: 'g3' } },
+      ],
+      variables: [
+        { id: 'vname', name: 'Name', isSessionVariable: true },
+        { id: 'vmood', name: 'Mood', isSessionVariable: true },
+        { id: 'vgreeting', name: 'Greeting', isSessionVariable: true },
+      ],
+      theme: {},
+      settings: {},
+    })
+    const resultId = await chat(client, drawn.publicId, ['Lin', 'Good'])
+    const saved = await Result.findOrFail(resultId)
+    assert.deepEqual(
+      saved.variables.map((v) => [v.name, v.value]),
+      [
+        ['Name', 'Lin'],
+        ['Mood', 'Good'],
+        ['Greeting', 'Hello Lin'],
+      ]
+    )
+
+    const table = await client.get(`/api/v1/bots/${drawn.id}/results`).bearerToken(who.token)
+    table.assertStatus(200)
+    assert.deepInclude(table.body().results[0].variables, {
+      id: 'vgreeting',
+      name: 'Greeting',
+      value: 'Hello Lin',
+    })
+
+    const csv = await client
+      .post(`/api/bots/${drawn.id}/results/export`)
+      .json({ all: true })
+      .loginAs(who.user)
+      .withCsrfToken()
+    csv.assertStatus(200)
+    const [header, row] = parseCsv(csv.text())
+    assert.equal(row[header.indexOf('Greeting')], 'Hello Lin')
+  })
+
   test('the log view and the logs route', async ({ client, assert }) => {
     await seed(client)
     const logs = await client

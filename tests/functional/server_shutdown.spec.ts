@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { connect, createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
+import { groupPids } from '../../bin/process_group.js'
 
 /*
 | bin/server.ts with WEB_CONCURRENCY=2, as a process tree of its own: a primary and two web
@@ -41,19 +42,6 @@ async function redisAnswers() {
   } finally {
     redis.disconnect()
   }
-}
-
-/** Live processes in the process group led by `leader` (the primary and its web processes). */
-function groupPids(leader: number): number[] {
-  // A zombie has exited already (its parent went first and nothing has reaped it yet).
-  const out = spawnSync('ps', ['-o', 'pid=,stat=', '-g', String(leader)], {
-    encoding: 'utf8',
-  }).stdout
-  return out
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([pid, stat]) => Number(pid) > 0 && !stat?.startsWith('Z'))
-    .map(([pid]) => Number(pid))
 }
 
 function psOf(pids: number[]) {

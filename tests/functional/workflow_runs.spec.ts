@@ -98,6 +98,26 @@ test.group('Workflow runs', () => {
     assert.lengthOf(await nodesOf(runId), 3)
   })
 
+  test('an untitled node that fails is named in the run’s error as builders know its type', async ({
+    assert,
+  }) => {
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        // Stored as 'Webhook' (the format's name); its plugin is the HTTP request.
+        {
+          id: 'call',
+          type: 'Webhook',
+          options: { webhook: { method: 'GET', url: 'http://127.0.0.1:9/down' } },
+        },
+      ],
+      { name: 'Untitled call' }
+    )
+    const outcome = await executeRun(await createRun(workflow, 'api', null))
+    assert.equal(outcome?.status, 'error')
+    assert.match(outcome!.error!, /^HTTP request: /)
+  })
+
   test('a failed run is recorded and mailed to the creator when asked', async ({ assert }) => {
     const workflow = await publishedWorkflow(
       [

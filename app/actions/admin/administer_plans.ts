@@ -8,6 +8,7 @@ import { grantAiCredits } from '#services/ai/credits'
 import { clampPlanEnd, getPlan, planEndDate } from '#services/plans'
 import type { AuditAction, AuditTargetType } from '#shared/plan_admin'
 import type { PlanName } from '#shared/plans'
+import { track } from '#services/analytics/analytics'
 
 /**
  * What instance admins change on accounts and workspaces, from /admin/workspaces and from
@@ -110,6 +111,9 @@ export async function setSuspended(actor: AdminActor, workspace: Workspace, susp
       {}
     )
   })
+  if (suspended) {
+    track({ name: 'Workspace quarantined', userId: actor.id, workspaceId: workspace.id })
+  }
   return workspace
 }
 

@@ -19,6 +19,7 @@ import {
 } from '#services/plans'
 import { BILLING_PERIODS, PAID_PLANS, type BillingPeriod, type PaidPlanName } from '#shared/billing'
 import { PLAN_NAMES, type PlanDefinition, type PlanName } from '#shared/plans'
+import { track } from '#services/analytics/analytics'
 
 /**
  * Stripe's webhook events drive the billing state (docs/billing.md): a checkout completed,
@@ -213,9 +214,17 @@ async function applySubscription(subscription: Stripe.Subscription, ctx: Apply):
       workspace.isPastDue = false
     }
   }
+  notePastDue(workspace)
   await workspace.save()
   await syncCreatorPlan(workspace, previousPlan, ctx)
   return true
+}
+
+/** Counts the moment a workspace falls past due (not each event that keeps it there). */
+function notePastDue(workspace: Workspace) {
+  if (workspace.isPastDue && !workspace.$original.isPastDue) {
+    track({ name: 'Workspace past due', workspaceId: workspace.id })
+  }
 }
 
 /** An invoice of a subscription: paid lifts past due and extends the period, failed sets it. */
@@ -242,6 +251,7 @@ async function applyInvoice(
       row.status = 'past_due'
       await row.save()
     }
+    notePastDue(workspace)
     await workspace.save()
     return true
   }

@@ -28,8 +28,10 @@ import { resolveSettings, type BotSettings, type BotV6 } from '#shared/bot/types
 import { botFieldProblems } from '#shared/bot/settings_bounds'
 import { recordBotVersion } from './bot_history.js'
 import { syncTelegramWebhook } from './bot_channels.js'
+import { track } from '#services/analytics/analytics'
+import { uniqueName } from '#actions/workspaces/default_workspace_name'
 
-/** publicId: letters, digits, hyphen and dot (docs/spec/02-bots.md section 5). */
+/** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
 /**
  * An id a file brings: kept whatever its shape (other tools' ids, hand-written ones) as long
@@ -265,10 +267,28 @@ export class CreateBot {
   async handle(
     user: User,
     workspace: Workspace,
-    input: { name?: string | null; folderId?: string | null; content?: BotV6; keepIds?: boolean }
+    input: {
+      name?: string | null
+      folderId?: string | null
+      content?: BotV6
+      keepIds?: boolean
+      /** A file imported beside its original: " (1)", " (2)"… keep the two apart in the list. */
+      uniqueName?: boolean
+    }
   ) {
     const source = input.content ?? createBotContent({ name: input.name ?? undefined })
-    const bot = assertValid({ ...source, name: input.name?.trim() || source.name || 'My bot' })
+    let name = input.name?.trim() || source.name || 'My bot'
+    if (input.uniqueName) {
+      const taken = await Bot.query()
+        .where('workspace_id', workspace.id)
+        .where('is_archived', false)
+        .select('name')
+      name = uniqueName(
+        name,
+        taken.map((row) => row.name)
+      )
+    }
+    const bot = assertValid({ ...source, name })
     if (!(await canRemoveBranding({ user, workspace }))) bot.settings = withBranding(bot.settings)
     const folderId = await assertFolderIn(workspace.id, input.folderId, user)
 
@@ -292,7 +312,7 @@ export class CreateBot {
         publicId = wanted
       }
     }
-    return withinPlanLimit({ user, workspace }, 'botCreation', (trx) =>
+    const created = await withinPlanLimit({ user, workspace }, 'botCreation', (trx) =>
       Bot.create(
         {
           ...(id ? { id } : {}),
@@ -311,6 +331,13 @@ export class CreateBot {
         { client: trx }
       )
     )
+    track({
+      name: 'Bot created',
+      userId: user.id,
+      workspaceId: workspace.id,
+      properties: { botId: created.id },
+    })
+    return created
   }
 }
 
@@ -368,6 +395,18 @@ export class UpdateBot {
           throw featureError('brandingRemoval', 'settings.general.isBrandingEnabled')
         }
         patch = { ...patch, settings: withBranding(patch.settings) }
+      }
+      if (
+        actor &&
+        (patch.settings as BotSettings | undefined)?.general?.isBrandingEnabled === false &&
+        resolveSettings(bot.settings).general?.isBrandingEnabled !== false
+      ) {
+        track({
+          name: 'Branding removed',
+          userId: actor.user.id,
+          workspaceId: bot.workspaceId,
+          properties: { botId: bot.id },
+        })
       }
       const next = assertValid({
         version: '6',
@@ -490,6 +529,12 @@ export class PublishBot {
     await recordBotVersion(bot, user, { kind: 'publish' })
     // Telegram's webhook follows the published settings (docs/channels.md).
     await syncTelegramWebhook(bot.id)
+    track({
+      name: 'Bot published',
+      userId: user.id,
+      workspaceId: workspace.id,
+      properties: { botId: bot.id, firstTime: !existing },
+    })
     return published
   }
 }

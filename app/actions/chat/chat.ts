@@ -34,7 +34,7 @@ import db from '@adonisjs/lucid/services/db'
 import { capabilityTurn } from '#services/capability_stamp'
 
 /**
- * The chat use cases behind the public chat API (docs/spec/02-bots.md section 7): start a chat on a
+ * The chat use cases behind the public chat API (spec 02 section 7): start a chat on a
  * published bot, continue a session, preview a draft. They take explicit arguments (no
  * HTTP context) so that messaging channels and workers can call them too.
  */

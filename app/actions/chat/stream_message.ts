@@ -1,5 +1,5 @@
 import AppError from '#exceptions/app_error'
-import { awaitedBlockOf, type TurnEffects } from '#engine/bot/engine'
+import { awaitedBlockOf, resultVariablesOf, type TurnEffects } from '#engine/bot/engine'
 import type { EngineBot } from '#engine/bot/ports'
 import type { SessionState } from '#engine/bot/state'
 import { errorToLog, type LogEntry, type Streamer } from '#plugins/define_plugin'
@@ -11,13 +11,13 @@ import { claimStream, persistTurn } from '#services/chat/chat_store'
 import { openSession, type VisitorInfo } from './chat.js'
 
 /**
- * POST /api/v2/sessions/{sessionId}/streamMessage (docs/spec/03-integrations.md, streaming): the session is
+ * POST /api/v2/sessions/{sessionId}/streamMessage (spec 03, streaming): the session is
  * paused on a block that returned streamReply(); its plugin's streamer runs with the
  * context the runner had and its text goes to the visitor chunk by chunk. The client then
  * calls continueChat with the full text, which the engine saves in the variable.
  */
 
-/** The credits of the bot's owner are used up (docs/spec/03-integrations.md section 9). */
+/** The credits of the bot's owner are used up (spec 03 section 9). */
 export const AI_CREDITS_STATUS = 402
 
 export type StreamOutcome =
@@ -58,9 +58,7 @@ async function persist(
     if (variablesSet.length > 0) {
       effects.results.set(head.resultId, {
         botId: head.botId,
-        variables: head.variables
-          .filter((v) => !v.isSessionVariable && v.value !== undefined && v.value !== null)
-          .map(({ id, name, value }) => ({ id, name, value })),
+        variables: resultVariablesOf(head.variables),
       })
     }
   }

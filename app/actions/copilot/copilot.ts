@@ -12,10 +12,11 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { planFor } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { aiPort, AiCreditLimitExceededError } from '#services/ai/credits'
-import { createGuardedHttp } from '#plugins/guarded_http'
+import { BlockedRequestError, RequestTimeoutError, createGuardedHttp } from '#plugins/guarded_http'
+import { ModelUnreachableError } from '#plugins/ai/agent'
+import { ProviderError } from '#plugins/ai/errors'
 import { chatWithTools } from '#plugins/ai/openai_compatible'
 import type { ChatMessage, ToolCall } from '#plugins/ai/messages'
-import env from '#start/env'
 import { UpdateWorkflow } from '#actions/workflows/workflows'
 import { UpdateBot } from '#actions/bots/bots'
 import { recordBotVersion, botSnapshotOf } from '#actions/bots/bot_history'
@@ -41,9 +42,10 @@ import { copilotCredentials, copilotModel } from '#services/copilot/provider'
 import { ToolRefusal, type CopilotAdapter, type ToolContext } from '#services/copilot/tools'
 import { workflowAdapter } from '#services/copilot/workflow_adapter'
 import { botAdapter } from '#services/copilot/bot_adapter'
+import { credentialEgress } from '#services/egress'
 
 /**
- * The AI copilot (docs/spec/01-app.md sections 3, 4, 5, 7, 8; docs/copilot.md): a
+ * The AI copilot (spec 01 sections 3, 4, 5, 7, 8; docs/copilot.md): a
  * conversation per builder and document in which the model answers from the plugin
  * catalogue and changes the document through tool calls. Every change the model makes in
  * one answer is saved once, through the same action as a builder's save (format, plan and
@@ -60,6 +62,25 @@ export type CopilotTarget =
 const HISTORY_SENT = 20
 
 /** Rounds of tool calls the model may make for one message. */
+
+/**
+ * What a builder can act on when the model call fails: the provider's own answer, a refused or
+ * unreachable host, a timeout. Anything else (a bug, a database error) stays in the server log.
+ */
+function failureCause(error: unknown): string | null {
+  let cause: string | null = null
+  if (error instanceof ProviderError)
+    cause = `the model server answered ${error.status}: ${error.message}`
+  else if (
+    error instanceof BlockedRequestError ||
+    error instanceof RequestTimeoutError ||
+    error instanceof ModelUnreachableError
+  )
+    cause = error.message
+  else if (error instanceof AppError) cause = error.message
+  return cause && cause.length > 500 ? `${cause.slice(0, 500)}…` : cause
+}
+
 const MAX_ROUNDS = 12
 
 function documentIdOf(target: CopilotTarget) {
@@ -184,7 +205,7 @@ async function versionContent(type: CopilotDocumentType, versionId: string): Pro
 }
 
 /**
- * docs/spec/01-app.md "Copilot flow": after the first assistant change, a builder's own
+ * spec 01 "Copilot flow": after the first assistant change, a builder's own
  * edit adds the note 'Workflow manually updated by user.' (once per edit: the note is not
  * repeated until the copilot changes the document again).
  */
@@ -291,7 +312,7 @@ async function runModel(
   const catalogue = catalogueText(catalogueOf(registry, adapter.surface, availability))
   const port = aiPort({ ownerId: user.id, workspaceId: target.workspace.id, source: 'copilot' })
   const result = await chatWithTools({
-    http: createGuardedHttp({ allowInternal: env.get('ALLOW_INTERNAL_HTTP') }),
+    http: createGuardedHttp(credentialEgress()),
     endpoint: config.endpoint,
     ai: port,
     maxRounds: MAX_ROUNDS,
@@ -380,7 +401,7 @@ function documentOf(target: CopilotTarget): WorkflowSnapshot | BotV6 {
 
 export class SendCopilotMessage {
   /**
-   * docs/spec/01-app.md "Copilot flow": the message is kept; the limit is checked; the
+   * spec 01 "Copilot flow": the message is kept; the limit is checked; the
    * model answers (with tool calls); when the document changed, it is saved and a version
    * made. Failures answer in the chat with the spec's words and count nothing.
    */
@@ -445,10 +466,13 @@ export class SendCopilotMessage {
       }
     } catch (error) {
       logger.warn({ err: error }, 'copilot: the model call failed')
+      const cause = failureCause(error)
       const text =
         error instanceof AiCreditLimitExceededError
           ? 'You have no AI credits left: the copilot cannot answer until credits are added.'
-          : COPILOT_TEXTS.failure
+          : cause
+            ? `${COPILOT_TEXTS.failure}\n\nCause: ${cause}`
+            : COPILOT_TEXTS.failure
       await addMessage(user, target, { content: text })
       return this.#reply(user, target, false)
     }

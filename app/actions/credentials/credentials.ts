@@ -10,6 +10,7 @@ import { validatorFor } from '#plugins/derive'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type { AnyPlugin } from '#plugins/registry'
 import { withOAuthClient } from '#services/oauth_clients'
+import { credentialEgress } from '#services/egress'
 
 /**
  * Credentials belong to a workspace. Those of plugins with scope "user" (AI providers)
@@ -153,7 +154,7 @@ export class TestCredential {
     const module = await credentialsModuleOf(plugin)
     if (!module?.test) return { ok: false, message: 'These credentials have no test.' }
     const http = createGuardedHttp({
-      allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+      ...credentialEgress(),
       timeoutMs: 10_000,
     })
     try {

@@ -21,7 +21,7 @@ import {
 } from '#services/pinecone'
 import Credential from '#models/credential'
 import { createGuardedHttp } from '#plugins/guarded_http'
-import env from '#start/env'
+import { credentialEgress } from '#services/egress'
 import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_OVERLAP,
@@ -174,7 +174,7 @@ export async function pineconeIndexesOf(workspaceId: string, credentialsId: stri
     throw pineconeInvalid((error as Error).message, 'pineconeCredentialsId')
   }
   const http = createGuardedHttp({
-    allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+    ...credentialEgress(),
     timeoutMs: 30_000,
   })
   try {

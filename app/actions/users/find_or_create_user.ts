@@ -8,6 +8,7 @@ import AppError from '#exceptions/app_error'
 import CreateWorkspace from '#actions/workspaces/create_workspace'
 import { defaultPlanName, getPlan, planEndDate } from '#services/plans'
 import { isAdminEmail } from '#services/admins'
+import { track } from '#services/analytics/analytics'
 
 export function normaliseEmail(email: string) {
   return email.trim().toLowerCase()
@@ -75,6 +76,7 @@ export default class FindOrCreateUser {
       return created
     })
 
+    track({ name: 'User created', userId: user.id })
     await new CreateWorkspace().handle(user)
     return { user, created: true }
   }

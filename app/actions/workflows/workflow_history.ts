@@ -10,7 +10,7 @@ import { snapshotOf } from '#dtos/workflow_dto'
 import type { WorkflowEditor } from '#shared/workflow/types'
 import type { VersionKind } from '#shared/history/types'
 
-/** The first version is 'Initial Version', the n-th 'Version n' (docs/spec/01-app.md "Copilot flow"). */
+/** The first version is 'Initial Version', the n-th 'Version n' (spec 01 "Copilot flow"). */
 export function versionName(position: number) {
   return position <= 1 ? 'Initial Version' : `Version ${position}`
 }

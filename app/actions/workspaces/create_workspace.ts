@@ -5,6 +5,7 @@ import { withinPlanLimit } from '#services/plan_limits'
 import { defaultPlanName, getPlan, planEndDate } from '#services/plans'
 import { workspacesOf } from '#services/workspace_access'
 import { defaultWorkspaceName, uniqueName } from '#actions/workspaces/default_workspace_name'
+import { track } from '#services/analytics/analytics'
 
 export interface CreateWorkspaceInput {
   name?: string | null
@@ -24,11 +25,11 @@ export default class CreateWorkspace {
       : defaultWorkspaceName(user.name, taken)
     const plan = await getPlan(defaultPlanName())
 
-    return withinPlanLimit(
+    const workspace = await withinPlanLimit(
       { user, workspace: null },
       'multipleWorkspace',
       async (trx) => {
-        const workspace = await Workspace.create(
+        const made = await Workspace.create(
           {
             name,
             icon: input.icon ?? null,
@@ -42,12 +43,19 @@ export default class CreateWorkspace {
           { client: trx }
         )
         await WorkspaceMember.create(
-          { workspaceId: workspace.id, userId: user.id, role: 'ADMIN' },
+          { workspaceId: made.id, userId: user.id, role: 'ADMIN' },
           { client: trx }
         )
-        return workspace
+        return made
       },
       { requireActivePlan: true }
     )
+    track({
+      name: 'Workspace created',
+      userId: user.id,
+      workspaceId: workspace.id,
+      properties: { plan: workspace.plan },
+    })
+    return workspace
   }
 }

@@ -1,6 +1,6 @@
 /**
  * "{name}'s workspace" (or "My workspace" without a name), with " (1)", " (2)" … appended
- * while the name is taken among the user's workspaces (docs/spec/01-app.md section 5).
+ * while the name is taken among the user's workspaces (spec 01 section 5).
  */
 export function defaultWorkspaceName(userName: string | null | undefined, taken: string[]) {
   const base = userName?.trim() ? `${userName.trim()}'s workspace` : 'My workspace'

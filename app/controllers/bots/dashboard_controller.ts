@@ -107,7 +107,11 @@ export default class DashboardController {
         throw new AppError(error.message, { status: 422, field: 'file' })
       throw error
     }
-    const bot = await new CreateBot().handle(ctx.auth.user!, workspace, { content, folderId })
+    const bot = await new CreateBot().handle(ctx.auth.user!, workspace, {
+      content,
+      folderId,
+      uniqueName: true,
+    })
     ctx.session.flash('toast', { type: 'success', title: 'Bot imported', description: bot.name })
     return ctx.response.redirect(bot.folderId ? `/bots?folderId=${bot.folderId}` : '/bots')
   }

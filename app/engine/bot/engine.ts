@@ -124,6 +124,20 @@ function prefill(variables: EngineVariable[], values: Record<string, unknown> | 
   }
 }
 
+/**
+ * What a result keeps of the chat's variables: every one holding a value, as Results, the CSV
+ * and the results API show them. A variable the editor's picker created is flagged
+ * isSessionVariable (spec 01); the flag travels with the bot format but hides nothing, since
+ * builders set variables precisely to see them beside the answers.
+ */
+export function resultVariablesOf<V>(
+  variables: readonly { id: string; name: string; value?: V | null }[]
+): { id: string; name: string; value: V }[] {
+  return variables
+    .filter((v) => v.value !== undefined && v.value !== null)
+    .map(({ id, name, value }) => ({ id, name, value: value as V }))
+}
+
 export function textContent(text: string, format: TextBubbleContentFormat): TextMessageContent {
   return format === 'markdown'
     ? { type: 'markdown', markdown: text }
@@ -215,9 +229,7 @@ class Turn {
       update = { botId: this.current.botId, variables: [] }
       this.effects.results.set(id, update)
     }
-    update.variables = this.variables
-      .filter((v) => !v.isSessionVariable && v.value !== undefined && v.value !== null)
-      .map(({ id: variableId, name, value }) => ({ id: variableId, name, value }))
+    update.variables = resultVariablesOf(this.variables)
     return update
   }
 

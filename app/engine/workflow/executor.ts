@@ -93,10 +93,6 @@ function clamp(value: unknown, min: number, max: number, fallback: number) {
   return Math.min(Math.max(number, min), max)
 }
 
-function labelOf(block: WorkflowBlock) {
-  return block.title?.trim() || block.type
-}
-
 function validDate(value: unknown): Date | undefined {
   if (typeof value !== 'string' && !(value instanceof Date)) return undefined
   const date = new Date(value)
@@ -137,6 +133,11 @@ class Step {
 
   get interrupted() {
     return !!this.options.interrupt?.aborted
+  }
+
+  /** A node's title, else its type's name (not the stored type: 'Webhook' is an HTTP request). */
+  private labelOf(block: WorkflowBlock) {
+    return block.title?.trim() || this.ports.typeName?.(block.type) || block.type
   }
 
   now() {
@@ -315,7 +316,7 @@ class Step {
       const output = { error: failure.description }
       await this.nodeEvent(block, executionId, 'error', { ...done, output })
       if (!handling.continueOnFail) {
-        return this.result('error', `${labelOf(block)}: ${failure.description}`)
+        return this.result('error', `${this.labelOf(block)}: ${failure.description}`)
       }
       this.complete(block, output, this.graph.defaultEdges(block))
       return undefined

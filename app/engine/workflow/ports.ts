@@ -98,4 +98,9 @@ export interface ExecutorPorts {
   newId(): string
   /** Waits between retries; resolves early when the signal aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>
+  /**
+   * The name builders know a node type by (its plugin's), for messages about a node left
+   * untitled; without it the stored type is shown.
+   */
+  typeName?(type: string): string | undefined
 }

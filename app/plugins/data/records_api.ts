@@ -2,7 +2,7 @@ import type { RunnerContext } from '../define_plugin.js'
 
 /**
  * What the plugins of hosted record stores (Airtable, NocoDB) share: one API key, JSON
- * answers whose failures are logged with their status and body (docs/spec/03-integrations.md
+ * answers whose failures are logged with their status and body (spec 03
  * section 8), and key/value lists turned into records.
  */
 

@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type User from '#models/user'
+import { track } from '#services/analytics/analytics'
 
 /*
 | The last step of every sign-in (magic link, OAuth): people with two-factor sign-in on are
@@ -25,6 +26,7 @@ export async function completeSignIn(ctx: HttpContext, user: User, redirectPath:
   if (!user.twoFactorEnabledAt) {
     clearTwoFactorState(ctx)
     await guard.login(user)
+    track({ name: 'User logged in', userId: user.id })
     return redirectPath ?? '/bots'
   }
   // Whoever this browser had signed in is signed out: the half-way state is the only one.
@@ -54,6 +56,7 @@ export async function finishTwoFactorSignIn(ctx: HttpContext, user: User) {
   ctx.session.forget(TWO_FACTOR_PENDING_KEY)
   await ctx.auth.use('web').login(user)
   ctx.session.put(TWO_FACTOR_VERIFIED_KEY, new Date().toISOString())
+  track({ name: 'User logged in', userId: user.id, properties: { twoFactor: true } })
 }
 
 /** GET /api/2fa/clearTwoFA and logout: no pending or verified second factor is left. */

@@ -1,4 +1,3 @@
-import env from '#start/env'
 import Credential from '#models/credential'
 import { readCredentials } from '#actions/credentials/credentials'
 import { pluginRegistry } from '#services/plugin_registry'
@@ -8,6 +7,7 @@ import type { RunnerAi } from '#plugins/define_plugin'
 import { aiPort } from '#services/ai/credits'
 import type KnowledgeStore from '#models/knowledge_store'
 import type { EmbeddingCredentialOption } from '#shared/knowledge'
+import { credentialEgress } from '#services/egress'
 
 /**
  * The embedder of a store: the `embeddings` export of the plugin whose credentials the
@@ -80,7 +80,7 @@ export async function embedderOf(
   if (!provider) return null
   const credentials = readCredentials(record) as Record<string, unknown>
   const http = createGuardedHttp({
-    allowInternal: env.get('ALLOW_INTERNAL_HTTP'),
+    ...credentialEgress(),
     timeoutMs: 60_000,
   })
   const model = store.embeddingModel?.trim() || provider.defaultModel

@@ -1,4 +1,3 @@
-import env from '#start/env'
 import Credential from '#models/credential'
 import type KnowledgeStore from '#models/knowledge_store'
 import { readCredentials } from '#actions/credentials/credentials'
@@ -19,6 +18,7 @@ import {
 import type { KnowledgeHit, KnowledgeSearchResult } from '#shared/knowledge'
 import { embedderOf, estimateEmbeddingTokens, storeAiPort } from './embeddings.js'
 import { searchStore } from './search.js'
+import { credentialEgress } from '#services/egress'
 
 /**
  * Where a store's chunks live (docs/knowledge.md, "Stores in Pinecone"): this app's
@@ -51,7 +51,7 @@ interface PineconeTarget {
 }
 
 function pineconeHttp() {
-  return createGuardedHttp({ allowInternal: env.get('ALLOW_INTERNAL_HTTP'), timeoutMs: 30_000 })
+  return createGuardedHttp({ ...credentialEgress(), timeoutMs: 30_000 })
 }
 
 /** The Pinecone account of workspace credentials, or an error saying what is wrong. */

@@ -107,6 +107,17 @@ export function idempotencyKeyOf(runId: string, nodeId: string, visit = 0) {
   return `fc-${digest.slice(0, 40)}`
 }
 
+/** Whether a node attached to the running one (an agent's model or tool) uses a credential. */
+function attachedCredentials(request: NodeRunRequest) {
+  const blocks = request.workflow.executable.blocks ?? []
+  return (request.workflow.executable.edges ?? []).some(
+    (edge) =>
+      edge.isAttachment &&
+      edge.from?.blockId === request.block.id &&
+      blocks.some((block) => block.id === edge.to?.blockId && block.options?.credentialsId)
+  )
+}
+
 export async function runNodeWith(
   registry: PluginRegistry,
   request: NodeRunRequest
@@ -149,6 +160,7 @@ export async function runNodeWith(
     ownerId: workflow.ownerId,
     signal: request.signal,
     idempotencyKey: idempotencyKeyOf(request.context.runId, block.id, request.visit),
+    usesCredentials: attachedCredentials(request),
     timeoutMs:
       Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds * 1000 : undefined,
   })
@@ -169,5 +181,6 @@ export async function workflowPorts(
     now: () => new Date(),
     newId,
     sleep,
+    typeName: (type) => registry.get(type)?.name,
   }
 }

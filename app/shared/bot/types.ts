@@ -247,7 +247,7 @@ export interface BotV6 {
 }
 
 // ---------------------------------------------------------------------------
-// Defaults (docs/spec/02-bots.md section 9)
+// Defaults (spec 02 section 9)
 // ---------------------------------------------------------------------------
 
 export const DEFAULT_BOT_NAME = 'My bot'

@@ -41,7 +41,7 @@ export function PortalButton({ variant = 'outline' }: { variant?: 'outline' | 'd
   )
 }
 
-/** The past-due alert (docs/spec/01-app.md section 4: its text begins 'Last payment failed'). */
+/** The past-due alert (spec 01 section 4: its text begins 'Last payment failed'). */
 export function PastDueAlert({ billing }: { billing: BillingTabDto }) {
   const { t } = useTranslation()
   if (!billing.isPastDue) return null

@@ -269,6 +269,8 @@ function NodeForm({
       .edit((doc) => updateNodeOptions(doc, block.id, next), { coalesceKey: `node:${block.id}` })
 
   if (actions.length === 0 && fields.length === 0) {
+    // A node configured through its branches alone (a condition) has plenty to configure.
+    if (form.items) return null
     return <p className="text-sm text-muted-foreground">{t('workflowEditor.settings.noOptions')}</p>
   }
 

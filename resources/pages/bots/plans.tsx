@@ -9,7 +9,7 @@ import { AppLayout, PageHeader } from '~/features/shell/app_layout'
 import { Badge } from '~/components/ui/badge'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { cn } from '~/lib/utils'
-import { formatPrice } from '~/lib/format'
+import { formatPlanDuration, formatPrice } from '~/lib/format'
 import { FEATURE_KEYS, FeatureMark, LIMIT_KEYS, useLimitText } from '~/features/plans/plan_values'
 
 export default function Plans({
@@ -104,7 +104,7 @@ export default function Plans({
                         <span className="text-xs text-muted-foreground">{t('plans.perMonth')}</span>
                       </div>
                       <div className="text-xs font-normal text-muted-foreground">
-                        {t('plans.duration', { duration: plan.duration })}
+                        {t('plans.duration', { duration: formatPlanDuration(plan.duration) })}
                       </div>
                     </th>
                   )

@@ -82,11 +82,12 @@ function check(
       `${where}: actions`
     )
   }
-  for (const name of expect.resultVariablesExclude ?? []) {
+  for (const [name, value] of Object.entries(expect.resultVariables ?? {})) {
     const saved = effects.results.get(resultId)?.variables ?? []
-    assert.isFalse(
-      saved.some((v) => v.name === name),
-      `${where}: ${name} is not saved in the result`
+    assert.deepEqual(
+      saved.find((v) => v.name === name)?.value,
+      value,
+      `${where}: ${name} is saved in the result`
     )
   }
 }

@@ -21,7 +21,8 @@ export interface TurnExpectation {
   completed?: boolean
   logsContain?: string[]
   actions?: string[]
-  resultVariablesExclude?: string[]
+  /** Values the result holds after the turn, by variable name. */
+  resultVariables?: Record<string, unknown>
 }
 
 export interface Turn {

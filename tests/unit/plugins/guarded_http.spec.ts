@@ -7,7 +7,9 @@ import {
   assertAllowedUrl,
   createGuardedHttp,
   isInternalAddress,
+  parseHostList,
 } from '#plugins/guarded_http'
+import { urlProblem } from '#plugins/derive'
 
 /** A loopback stand-in: /ok, /redirect -> /ok, /loop -> /loop, /slow never answers in time. */
 function startServer(): Promise<Server> {
@@ -121,6 +123,48 @@ test.group('Guarded HTTP: addresses', () => {
       () => assertAllowedUrl('https://nowhere.test/', { lookup: publicLookup }),
       /Could not resolve the host nowhere\.test/
     )
+  })
+})
+
+test.group('Guarded HTTP: hosts an operator lists', () => {
+  test('reads host, host:port and bracketed IPv6 entries, and refuses anything else', ({
+    assert,
+  }) => {
+    assert.deepEqual(parseHostList(' Ollama.lan:11434, 10.0.0.5 [fd00::1]:8000 '), [
+      { host: 'ollama.lan', port: 11434 },
+      { host: '10.0.0.5', port: null },
+      { host: 'fd00::1', port: 8000 },
+    ])
+    assert.deepEqual(parseHostList(undefined), [])
+    assert.throws(() => parseHostList('http://ollama.lan'), /not a host or host:port/)
+    assert.throws(() => parseHostList('ollama.lan:99999'), /not a host or host:port/)
+  })
+
+  test('a listed host (and port) passes; its neighbours and other ports stay refused', async ({
+    assert,
+  }) => {
+    const allowedInternalHosts = parseHostList('10.0.0.5:11434, ollama.lan')
+    const lookup = async () => [{ address: '192.168.1.20', family: 4 }]
+    const options = { allowedInternalHosts, lookup }
+    assert.equal((await assertAllowedUrl('http://10.0.0.5:11434/v1', options)).port, '11434')
+    await assert.rejects(() => assertAllowedUrl('http://10.0.0.5:6379/', options), /10\.0\.0\.5/)
+    await assert.rejects(() => assertAllowedUrl('http://10.0.0.6:11434/', options), /10\.0\.0\.6/)
+    // A name is matched as written, whatever it resolves to; any port when none is listed.
+    assert.equal((await assertAllowedUrl('https://OLLAMA.lan/v1', options)).hostname, 'ollama.lan')
+    await assert.rejects(
+      () => assertAllowedUrl('http://other.lan/', options),
+      /CREDENTIAL_INTERNAL_HOSTS/
+    )
+  })
+
+  test('a base URL field holds one absolute http(s) URL', ({ assert }) => {
+    assert.isNull(urlProblem('https://api.openai.com/v1'))
+    assert.isNull(urlProblem('http://localhost:8098/v1'))
+    assert.match(urlProblem('https://api.openai.com/v1http://localhost:8098/v1')!, /one URL only/)
+    assert.match(urlProblem('localhost:8098/v1')!, /http/)
+    assert.match(urlProblem('api.openai.com/v1')!, /full URL/)
+    assert.match(urlProblem('ftp://example.com')!, /http/)
+    assert.match(urlProblem('https://a.com/v1 https://b.com')!, /one URL only/)
   })
 })
 
