@@ -30,10 +30,22 @@ export async function firstWorkspaceOf(user: User): Promise<Workspace> {
   return (await Workspace.find(first.id))!
 }
 
+/**
+ * Puts a person on a plan as an admin does (administer_plans.ts setPlan): their account
+ * (how many workspaces they may create) and every workspace they created, where the
+ * workspace's plan is what applies (planFor).
+ */
 export async function setUserPlan(user: User, plan: User['plan'], endsInDays = 30) {
+  const endsAt = DateTime.now().plus({ days: endsInDays })
   user.plan = plan
-  user.planEndsAt = DateTime.now().plus({ days: endsInDays })
+  user.planEndsAt = endsAt
   await user.save()
+  const created = await Workspace.query().where('created_by', user.id)
+  for (const workspace of created) {
+    workspace.plan = plan
+    workspace.planEndsAt = endsAt
+    await workspace.save()
+  }
 }
 
 /** The newest sign-in link mailed to this address (dev mailbox). */

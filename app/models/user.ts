@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
-import { afterUpdate, beforeUpdate, column, hasMany } from '@adonisjs/lucid/orm'
-import { capabilitiesChangedAfterWrite } from '#services/capability_stamp'
+import { column, hasMany } from '@adonisjs/lucid/orm'
 import type { HasMany } from '@adonisjs/lucid/types/relations'
 import { DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
 import BaseModelWithId from '#models/base_model_with_id'
@@ -97,20 +96,4 @@ export default class User extends BaseModelWithId {
     type: 'api_token',
     tokenSecretLength: 40,
   })
-
-  /** Set between the update hooks: the plan judging this user's workspaces changed. */
-  private planChanged = false
-
-  @beforeUpdate()
-  static notePlanChange(user: User) {
-    user.planChanged = 'plan' in user.$dirty
-  }
-
-  /** Runtimes cache which plan judges a workspace; a new plan must reach them at once. */
-  @afterUpdate()
-  static async announcePlanChange(user: User) {
-    if (!user.planChanged) return
-    user.planChanged = false
-    await capabilitiesChangedAfterWrite(user)
-  }
 }

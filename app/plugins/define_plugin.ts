@@ -108,6 +108,13 @@ export interface PluginDeclaration<
   docsUrl?: string
   serves: readonly PluginSurface[]
   /**
+   * Origins (`https://host`) of the scripts the plugin's client-side action loads into the
+   * page that embeds a bot (an analytics tag, a support widget's SDK). An embed loads no
+   * script into its host page from any other origin, unless the site owner lists it in the
+   * embed's options (docs/embed.md).
+   */
+  hostScripts?: readonly string[]
+  /**
    * Ids this plugin was stored under before (two plugins folded into one): bots and
    * workflows that still use them load, validate and run as this plugin.
    */

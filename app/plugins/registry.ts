@@ -126,6 +126,17 @@ export function serverOnlyImportsOf(source: string): string[] {
   return found
 }
 
+/** The https origin a `hostScripts` entry stands for, or undefined when it is not one. */
+function hostScriptOrigin(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' ? url.origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Checks a manifest's own fields; returns the problems found. `folder` is the name of its
  * folder under plugins/, or null for a package (its folder name is the package's business).
@@ -181,6 +192,11 @@ export function manifestProblems(
       problems.push(
         `${where}: categories.${surface} is set but the plugin does not serve ${surface}s`
       )
+    }
+  }
+  for (const origin of manifest.hostScripts ?? []) {
+    if (hostScriptOrigin(origin) !== origin) {
+      problems.push(`${where}: hostScripts "${origin}" must be an https origin (https://host)`)
     }
   }
   if (typeof manifest.id === 'string') {

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import db from '@adonisjs/lucid/services/db'
@@ -7,48 +8,74 @@ import { stampedCache } from '#services/capability_stamp'
 import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } from '#shared/plans'
 
 /**
- * The one place that answers "may this person do this here?" from the plans
- * (spec 01 section 5). A workspace's creator is judged by their own plan, every
- * other member by the workspace's plan.
+ * The one place that decides which plan (limits, features) applies: `planFor`. Every action,
+ * page, the chat engine, the channels, widgets and the API ask it, and nothing else reads a
+ * plan name to decide.
+ *
+ * The rule (docs/security.md, "One plan rule"): inside a workspace, the workspace's own plan
+ * applies to whoever acts, its creator, a member, a visitor of its bots or a scheduled run
+ * alike. That is what `/api/v1/workspaces` shows, what billing buys and what
+ * `node ace workspace:plan` and /admin/workspaces change. The spec judged a creator by their
+ * own account plan (spec 01 section 5); that made the same workspace answer two
+ * ways, so we do not. A person's account plan answers only outside any workspace: how many
+ * workspaces they may create.
  */
 
 export interface EffectivePlan {
   plan: PlanDefinition
   expired: boolean
+  /** Whose plan answered: the workspace's, or the person's account (no workspace). */
   judgedBy: 'user' | 'workspace'
 }
 
-export async function effectivePlan(
-  user: User,
-  workspace?: Workspace | null
-): Promise<EffectivePlan> {
-  if (!workspace || workspace.createdBy === user.id) {
-    return { plan: await getPlan(user.plan), expired: isExpired(user.planEndsAt), judgedBy: 'user' }
-  }
+interface PlanHolder {
+  plan: string
+  planEndsAt: DateTime | null
+}
+
+async function decide(holder: PlanHolder, judgedBy: EffectivePlan['judgedBy']) {
   return {
-    plan: await getPlan(workspace.plan),
-    expired: isExpired(workspace.planEndsAt),
-    judgedBy: 'workspace',
+    plan: await getPlan(holder.plan),
+    expired: isExpired(holder.planEndsAt),
+    judgedBy,
   }
 }
 
-const runtimePlans = stampedCache<PlanDefinition>()
+const workspacePlans = stampedCache<EffectivePlan>()
 
 /**
- * The plan that judges what a workspace's bots and workflows may run when no member is
- * acting (a visitor's turn, a scheduled run): its creator's (spec 01
- * section 5). Cached per process until a capability change (capability_stamp.ts).
+ * The plan that applies to `actor` in `workspace`. With a loaded workspace the answer
+ * comes from its row as loaded (callers inside a transaction must call this first: on
+ * SQLite the transaction holds the only connection). With a workspace id (runtimes: a
+ * visitor's turn, a webhook, a scheduled run) it is cached per process until the capability
+ * stamp moves (capability_stamp.ts; a workspace's plan change moves it). Without a
+ * workspace, the actor's account plan (creating a workspace).
  */
-export function runtimePlanOf(workspaceId: string): Promise<PlanDefinition> {
-  return runtimePlans(workspaceId, async () => {
-    const row = await db
-      .from('workspaces')
-      .leftJoin('users', 'users.id', 'workspaces.created_by')
-      .where('workspaces.id', workspaceId)
-      .select('users.plan as plan')
-      .first()
-    return getPlan(row?.plan ?? 'FREE')
-  })
+export async function planFor(
+  actor: User | null,
+  workspace: Workspace | string | null
+): Promise<EffectivePlan> {
+  if (workspace && typeof workspace === 'object') return decide(workspace, 'workspace')
+  if (typeof workspace === 'string') {
+    return workspacePlans(workspace, async () => {
+      const row = await db
+        .from('workspaces')
+        .where('id', workspace)
+        .select('plan', 'plan_ends_at')
+        .first()
+      const endsAt = row?.plan_ends_at ? toDateTime(row.plan_ends_at) : null
+      return decide({ plan: row?.plan ?? 'FREE', planEndsAt: endsAt }, 'workspace')
+    })
+  }
+  if (!actor) return decide({ plan: 'FREE', planEndsAt: null }, 'user')
+  return decide(actor, 'user')
+}
+
+function toDateTime(value: Date | string | number): DateTime {
+  if (value instanceof Date) return DateTime.fromJSDate(value)
+  if (typeof value === 'number') return DateTime.fromMillis(value)
+  const iso = DateTime.fromISO(value)
+  return iso.isValid ? iso : DateTime.fromSQL(value, { zone: 'utc' })
 }
 
 export function isBelowLimit(limit: number, current: number) {
@@ -154,7 +181,7 @@ export async function assertWithinLimit(
   current: number,
   options: { requireActivePlan?: boolean } = {}
 ) {
-  checkLimit(await effectivePlan(user, workspace), key, current, options)
+  checkLimit(await planFor(user, workspace), key, current, options)
 }
 
 export function featureError(feature: keyof PlanFeatures, field?: string) {
@@ -171,7 +198,7 @@ export async function hasFeature(
   workspace: Workspace | null,
   feature: keyof PlanFeatures
 ) {
-  const { plan } = await effectivePlan(user, workspace)
+  const { plan } = await planFor(user, workspace)
   return !!plan.features[feature]
 }
 

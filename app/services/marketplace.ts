@@ -2,7 +2,7 @@ import PluginPlanSetting from '#models/plugin_plan_setting'
 import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
 import { capabilitiesChanged, stampedCache } from '#services/capability_stamp'
-import { runtimePlanOf } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { PLAN_NAMES, type PlanDefinition, type PlanName } from '#shared/plans'
 
 /**
@@ -90,12 +90,12 @@ export async function resetPluginSettings() {
 
 /**
  * May a block of this type run in this workspace? What both runtimes ask before a block
- * or node reaches its runner; the workspace is judged by its creator's plan.
+ * or node reaches its runner, by the workspace's plan (planFor).
  */
 export async function isPluginAllowedIn(pluginId: string, workspaceId: string) {
   const settings = await planSettings()
   if (!settings.has(pluginId)) return true
-  return isEnabledIn(settings, pluginId, (await runtimePlanOf(workspaceId)).name)
+  return isEnabledIn(settings, pluginId, (await planFor(null, workspaceId)).plan.name)
 }
 
 /**

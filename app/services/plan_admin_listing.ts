@@ -3,9 +3,9 @@ import AdminAuditLog from '#models/admin_audit_log'
 import User from '#models/user'
 import Workspace from '#models/workspace'
 import { creditsText } from '#services/ai/credits'
-import { getPlan } from '#services/plans'
+import { planFor } from '#services/capabilities'
 import type { AdminUserRow, AdminWorkspaceRow, AuditEntryDto, LimitUsage } from '#shared/plan_admin'
-import type { PlanDefinition, PlanName } from '#shared/plans'
+import type { PlanDefinition } from '#shared/plans'
 
 /** Rows of /admin/workspaces: at most this many workspaces and as many accounts per search. */
 const PAGE = 50
@@ -26,9 +26,13 @@ async function countsBy(
   return new Map(rows.map((row: any) => [row.scope, Number(row.total)]))
 }
 
-async function plansByName(names: PlanName[]) {
-  const plans = new Map<PlanName, PlanDefinition>()
-  for (const name of new Set(names)) plans.set(name, await getPlan(name))
+/** What applies to each row, as planFor decides it (the listing shows what is enforced). */
+async function plansOf<T extends { id: string }>(
+  rows: T[],
+  decide: (row: T) => ReturnType<typeof planFor>
+) {
+  const plans = new Map<string, PlanDefinition>()
+  for (const row of rows) plans.set(row.id, (await decide(row)).plan)
   return plans
 }
 
@@ -52,9 +56,9 @@ export async function searchWorkspaces(q?: string): Promise<AdminWorkspaceRow[]>
     countsBy('workspace_members', ids),
     countsBy('workspace_invitations', ids),
   ])
-  const plans = await plansByName(workspaces.map((w) => w.plan))
+  const plans = await plansOf(workspaces, (w) => planFor(null, w))
   return workspaces.map((w) => {
-    const limits = plans.get(w.plan)!.limits
+    const limits = plans.get(w.id)!.limits
     const of = (used: number, limit: number): LimitUsage => ({ used, limit })
     return {
       id: w.id,
@@ -101,7 +105,7 @@ export async function searchUsers(q?: string): Promise<AdminUserRow[]> {
       .count('* as total')
     for (const row of rows) created.set(row.scope, Number(row.total))
   }
-  const plans = await plansByName(users.map((u) => u.plan))
+  const plans = await plansOf(users, (u) => planFor(u, null))
   return users.map((u) => ({
     id: u.id,
     email: u.email,
@@ -112,7 +116,7 @@ export async function searchUsers(q?: string): Promise<AdminUserRow[]> {
     twoFactorEnabled: !!u.twoFactorEnabledAt,
     workspaces: {
       used: created.get(u.id) ?? 0,
-      limit: plans.get(u.plan)!.limits.multipleWorkspace,
+      limit: plans.get(u.id)!.limits.multipleWorkspace,
     },
     createdAt: u.createdAt.toISO()!,
   }))

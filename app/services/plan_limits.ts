@@ -2,7 +2,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User from '#models/user'
 import Workspace from '#models/workspace'
-import { checkLimit, effectivePlan } from '#services/capabilities'
+import { checkLimit, planFor } from '#services/capabilities'
 import { COUNTED_LIMITS, type CountedLimit, type PlanUsageDto } from '#shared/plan_admin'
 
 /**
@@ -92,7 +92,7 @@ export interface LimitActor {
 
 /**
  * Runs `write` in a transaction after checking, under the lock, that the count of `key`
- * is below the actor's plan limit; throws the spec's refusal otherwise. `write` must use
+ * is below the limit of the plan that applies (planFor); throws the spec's refusal otherwise. `write` must use
  * `trx` for every query: on SQLite the transaction holds the only connection.
  */
 export async function withinPlanLimit<T>(
@@ -102,7 +102,7 @@ export async function withinPlanLimit<T>(
   options: { requireActivePlan?: boolean } = {}
 ): Promise<T> {
   // The plan is read first, outside the transaction, for the same reason.
-  const plan = await effectivePlan(actor.user, actor.workspace)
+  const plan = await planFor(actor.user, actor.workspace)
   const scope =
     key === 'multipleWorkspace'
       ? { table: 'users' as const, id: actor.user.id }
@@ -133,9 +133,10 @@ export function countUsage(key: CountedLimit, scopeId: string, client: Client = 
  * (docs/security.md, "Plan limits"). The write itself is still checked under the lock.
  */
 export async function planUsage(user: User, workspace: Workspace): Promise<PlanUsageDto> {
-  const { plan, judgedBy } = await effectivePlan(user, workspace)
-  // New workspaces are judged by the person's own plan, wherever they stand (CreateWorkspace).
-  const own = await effectivePlan(user, null)
+  const { plan, judgedBy } = await planFor(user, workspace)
+  // Outside any workspace the account's plan answers: how many workspaces the person may
+  // create (CreateWorkspace).
+  const own = await planFor(user, null)
   const entries = await Promise.all(
     COUNTED_LIMITS.map(async (key) => {
       const ownCount = key === 'multipleWorkspace'

@@ -2,6 +2,7 @@ import env from '#start/env'
 import { appUrl } from '#config/app'
 import { PLAN_LABELS } from '#shared/plans'
 import { viewerBaseUrl } from '#services/public_surface'
+import { planFor } from '#services/capabilities'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import type { SupportWidgetDto } from '#shared/onboarding'
@@ -38,9 +39,14 @@ export function supportScriptSource() {
  * host): one of this instance's published bots, SUPPORT_BOT_PUBLIC_ID, served from
  * SUPPORT_VIEWER_URL, else VIEWER_URL, else this host. Null on Free and when not configured.
  */
-export function supportWidgetFor(user: User, workspace: Workspace): SupportWidgetDto | null {
+export async function supportWidgetFor(
+  user: User,
+  workspace: Workspace
+): Promise<SupportWidgetDto | null> {
   const publicId = supportBotId()
-  if (!publicId || workspace.plan === 'FREE') return null
+  if (!publicId) return null
+  const { plan } = await planFor(user, workspace)
+  if (plan.name === 'FREE') return null
   return {
     publicId,
     viewerUrl: supportViewerUrl(),
@@ -49,7 +55,7 @@ export function supportWidgetFor(user: User, workspace: Workspace): SupportWidge
       firstName: (user.name ?? '').trim().split(/\s+/)[0] ?? '',
       email: user.email,
       avatarUrl: absoluteUrl(user.image),
-      planLabel: PLAN_LABELS[workspace.plan] ?? workspace.plan,
+      planLabel: PLAN_LABELS[plan.name] ?? plan.label,
       workspaceId: workspace.id,
     },
   }

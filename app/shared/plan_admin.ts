@@ -27,7 +27,7 @@ export interface PlanUsageDto {
   label: string
   /** The person's own plan has expired: no new workspace. */
   expired: boolean
-  /** The workspace's creator is judged by their own plan, other members by the workspace's. */
+  /** Always 'workspace' inside a workspace: its plan applies to everyone (planFor). */
   judgedBy: 'user' | 'workspace'
   usage: Record<CountedLimit, LimitUsage>
 }
@@ -57,7 +57,7 @@ export interface AdminUserRow {
   aiCredits: string
   /** Two-factor sign-in is on (an admin may reset it). */
   twoFactorEnabled: boolean
-  /** Workspaces they created, against their own plan. */
+  /** Workspaces they created, against their account plan (the one limit it decides). */
   workspaces: LimitUsage
   createdAt: string
 }

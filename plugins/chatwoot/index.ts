@@ -21,12 +21,14 @@ export default definePlugin({
   docsUrl:
     'https://www.chatwoot.com/hc/user-guide/articles/1677587234-how-to-send-additional-user-information-to-chatwoot-using-sdk',
   serves: ['bot'],
+  hostScripts: [CHATWOOT_DEFAULT_BASE_URL],
   options: {
     task: field.enum({ label: 'Task', options: CHATWOOT_TASKS, defaultValue: 'Show widget' }),
     baseUrl: field.string({
       label: 'Chatwoot URL',
       defaultValue: CHATWOOT_DEFAULT_BASE_URL,
-      helperText: 'Your own address if you host Chatwoot yourself.',
+      helperText:
+        'Your own address if you host Chatwoot yourself (sites embedding the bot list it in allowedScriptOrigins).',
       showIf: showing,
     }),
     websiteToken: field.string({

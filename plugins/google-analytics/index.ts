@@ -16,6 +16,8 @@ export default definePlugin({
   version: 1,
   docsUrl: 'https://developers.google.com/analytics/devguides/collection/ga4/events',
   serves: ['bot'],
+  // gtag.js, loaded when the page has no gtag of its own.
+  hostScripts: ['https://www.googletagmanager.com'],
   options: {
     trackingId: field.string({
       label: 'Measurement ID',

@@ -37,6 +37,8 @@ export default definePlugin({
   version: 1,
   docsUrl: 'https://developers.facebook.com/docs/meta-pixel/reference',
   serves: ['bot'],
+  // fbevents.js, loaded when the page has no fbq of its own.
+  hostScripts: ['https://connect.facebook.net'],
   options: {
     pixelId: field.string({
       label: 'Pixel ID',

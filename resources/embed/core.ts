@@ -9,7 +9,13 @@
  * and must not clash with their scripts or styles (every class is prefixed).
  */
 
-import { isHostAction, runHostAction } from './host_actions'
+import {
+  ScriptRefused,
+  isHostAction,
+  normalizeOrigins,
+  runHostAction,
+  type ScriptPolicy,
+} from './host_actions'
 
 export interface BaseOptions {
   publicId: string
@@ -17,6 +23,16 @@ export interface BaseOptions {
   apiHost?: string
   /** Sent to the bot as query parameters (prefilled variables). */
   prefilledVariables?: Record<string, string | number | boolean>
+  /**
+   * false: the bot's actions on this page (analytics events, the Chatwoot widget) are
+   * ignored. On by default.
+   */
+  hostActions?: boolean
+  /**
+   * Script origins the bot's actions may load into this page beyond the ones integrations
+   * declare (a self-hosted Chatwoot: ['https://chat.example.com']).
+   */
+  allowedScriptOrigins?: string[]
 }
 
 export interface StandardOptions extends BaseOptions {
@@ -50,6 +66,21 @@ export const PREFIX = 'flowcraft'
 /** The server's VIEWER_URL, written in when /embed.js is built ('' without one). */
 // eslint-disable-next-line @typescript-eslint/naming-convention -- replaced at build time
 declare const __FLOWCRAFT_VIEWER_URL__: string
+
+/**
+ * The script origins integrations declare in their manifests (`hostScripts`), written in
+ * when the embed script is built (app/services/chat/embed_script.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/naming-convention -- replaced at build time
+declare const __FLOWCRAFT_SCRIPT_ORIGINS__: string[]
+
+function scriptPolicy(options: BaseOptions): ScriptPolicy {
+  const declared =
+    typeof __FLOWCRAFT_SCRIPT_ORIGINS__ === 'undefined' ? [] : __FLOWCRAFT_SCRIPT_ORIGINS__
+  return {
+    origins: [...normalizeOrigins(declared), ...normalizeOrigins(options.allowedScriptOrigins)],
+  }
+}
 
 let scriptOrigin = ''
 
@@ -151,6 +182,7 @@ function botUrl(options: BaseOptions) {
  * the actions on the host page (analytics events, the Chatwoot widget: host_actions.ts).
  */
 function createFrame(options: BaseOptions, onClose?: () => void) {
+  const policy = scriptPolicy(options)
   const frame = element('iframe', `${PREFIX}-frame`, {
     src: botUrl(options),
     title: 'Chat',
@@ -160,10 +192,17 @@ function createFrame(options: BaseOptions, onClose?: () => void) {
     if (event.source !== frame.contentWindow) return
     const data = event.data as { type?: unknown; url?: unknown; action?: unknown } | null
     if (data?.type === `${PREFIX}:close`) onClose?.()
-    if (data?.type === `${PREFIX}:hostAction` && isHostAction(data.action)) {
-      runHostAction(window, data.action).catch((error) =>
-        console.error('[flowcraft] the bot action on this page failed', error)
-      )
+    // The bot asks; the page decides: the action runs only when the site owner left host
+    // actions on, and loads scripts only from the policy's origins.
+    if (
+      data?.type === `${PREFIX}:hostAction` &&
+      options.hostActions !== false &&
+      isHostAction(data.action)
+    ) {
+      runHostAction(window, data.action, policy).catch((error) => {
+        if (error instanceof ScriptRefused) console.error(`[flowcraft] ${error.message}`)
+        else console.error('[flowcraft] the bot action on this page failed', error)
+      })
     }
     if (data?.type !== `${PREFIX}:redirect` || typeof data.url !== 'string') return
     if (/^https?:\/\//i.test(data.url)) window.location.href = data.url
@@ -405,7 +444,14 @@ export function defineStandardElement(tag: string, idAttribute: string) {
       connectedCallback() {
         const publicId = this.getAttribute(idAttribute)
         if (!publicId || this.querySelector('iframe')) return
-        mountStandard(this, { publicId, apiHost: this.getAttribute('api-host') ?? undefined })
+        mountStandard(this, {
+          publicId,
+          apiHost: this.getAttribute('api-host') ?? undefined,
+          hostActions: this.getAttribute('host-actions') !== 'off',
+          allowedScriptOrigins: (this.getAttribute('allowed-script-origins') ?? '')
+            .split(/\s+/)
+            .filter(Boolean),
+        })
       }
     }
   )

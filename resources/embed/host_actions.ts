@@ -60,7 +60,55 @@ export function isHostAction(action: unknown): action is HostAction {
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 
-function addScript(win: HostWindow, src: string): Promise<void> {
+/**
+ * What a host page lets a bot's actions load. The bot chooses the URLs (a Chatwoot block's
+ * base URL is any address), so a script is loaded only from an origin an integration
+ * declares in its manifest (`hostScripts`, written into the embed script by the server) or
+ * one the site owner lists in the embed's options; anything else is refused.
+ * Without a policy (the bot's own public page, where its head code runs anyway) nothing is
+ * filtered.
+ */
+export interface ScriptPolicy {
+  /** Origins such as https://app.chatwoot.com. */
+  origins: readonly string[]
+}
+
+function originOf(src: string): string | undefined {
+  try {
+    return new URL(src).origin
+  } catch {
+    return undefined
+  }
+}
+
+export function scriptAllowed(policy: ScriptPolicy | undefined, src: string) {
+  if (!policy) return true
+  const origin = originOf(src)
+  return !!origin && origin !== 'null' && policy.origins.includes(origin)
+}
+
+/** The policy's origins in the one form comparisons use (scheme://host[:port]). */
+export function normalizeOrigins(values: readonly unknown[] | undefined): string[] {
+  const origins: string[] = []
+  for (const value of values ?? []) {
+    const origin = typeof value === 'string' ? originOf(value.trim()) : undefined
+    if (origin && origin !== 'null' && /^https?:/.test(origin)) origins.push(origin)
+  }
+  return origins
+}
+
+export class ScriptRefused extends Error {
+  constructor(src: string) {
+    super(
+      `refused to load ${src} into this page: its origin is not declared by an integration ` +
+        'nor listed in the embed option `allowedScriptOrigins`'
+    )
+    this.name = 'ScriptRefused'
+  }
+}
+
+function addScript(win: HostWindow, src: string, policy: ScriptPolicy | undefined): Promise<void> {
+  if (!scriptAllowed(policy, src)) return Promise.reject(new ScriptRefused(src))
   return new Promise((resolve, reject) => {
     const script = win.document.createElement('script')
     script.async = true
@@ -71,8 +119,17 @@ function addScript(win: HostWindow, src: string): Promise<void> {
   })
 }
 
+/** A refused script is said on the console (the site owner's place to look); a failed load is not. */
+function reportRefusal(error: unknown) {
+  if (error instanceof ScriptRefused) console.error(`[flowcraft] ${error.message}`)
+}
+
 /** gtag as Google's snippet defines it, loaded only when the page has none. */
-function ensureGtag(win: HostWindow, trackingId: string): Call | undefined {
+function ensureGtag(
+  win: HostWindow,
+  trackingId: string,
+  policy: ScriptPolicy | undefined
+): Call | undefined {
   if (typeof win.gtag === 'function') return win.gtag
   if (!/^[A-Z]{1,3}-[A-Z0-9-]+$/i.test(trackingId)) return undefined
   win.dataLayer = win.dataLayer ?? []
@@ -85,13 +142,18 @@ function ensureGtag(win: HostWindow, trackingId: string): Call | undefined {
   win.gtag('config', trackingId)
   void addScript(
     win,
-    `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(trackingId)}`
-  ).catch(() => {})
+    `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(trackingId)}`,
+    policy
+  ).catch(reportRefusal)
   return win.gtag
 }
 
-export function trackGoogleAnalytics(win: HostWindow, options: GoogleAnalyticsOptions) {
-  const gtag = ensureGtag(win, text(options.trackingId))
+export function trackGoogleAnalytics(
+  win: HostWindow,
+  options: GoogleAnalyticsOptions,
+  policy?: ScriptPolicy
+) {
+  const gtag = ensureGtag(win, text(options.trackingId), policy)
   if (!gtag) return
   const params: Record<string, unknown> = {}
   if (text(options.category)) params.event_category = text(options.category)
@@ -106,7 +168,11 @@ export function trackGoogleAnalytics(win: HostWindow, options: GoogleAnalyticsOp
 }
 
 /** fbq as Meta's snippet defines it (calls queued until fbevents.js runs them). */
-function ensureFbq(win: HostWindow, pixelId: string): Call | undefined {
+function ensureFbq(
+  win: HostWindow,
+  pixelId: string,
+  policy: ScriptPolicy | undefined
+): Call | undefined {
   if (typeof win.fbq === 'function') return win.fbq
   if (!/^\d{5,20}$/.test(pixelId)) return undefined
   const fbq = function (this: unknown, ...args: unknown[]) {
@@ -118,16 +184,16 @@ function ensureFbq(win: HostWindow, pixelId: string): Call | undefined {
   fbq.version = '2.0'
   win.fbq = fbq
   win._fbq = win._fbq ?? fbq
-  void addScript(win, 'https://connect.facebook.net/en_US/fbevents.js').catch(() => {})
+  void addScript(win, 'https://connect.facebook.net/en_US/fbevents.js', policy).catch(reportRefusal)
   fbq('init', pixelId)
   return fbq
 }
 
-export function trackPixel(win: HostWindow, options: PixelOptions) {
+export function trackPixel(win: HostWindow, options: PixelOptions, policy?: ScriptPolicy) {
   const custom = options.eventType === 'Custom'
   const event = custom ? text(options.name) : text(options.eventType)
   if (!event) return
-  const fbq = ensureFbq(win, text(options.pixelId))
+  const fbq = ensureFbq(win, text(options.pixelId), policy)
   if (!fbq) return
   const params: Record<string, unknown> = {}
   if (Array.isArray(options.params)) {
@@ -168,7 +234,11 @@ function chatwootUser(win: HostWindow, user: ChatwootOptions['user']) {
  * with the inbox's website token; the widget announces itself with `chatwoot:ready`, then
  * `$chatwoot.toggle('open' | 'close')` shows or hides the conversation.
  */
-export async function runChatwoot(win: HostWindow, options: ChatwootOptions) {
+export async function runChatwoot(
+  win: HostWindow,
+  options: ChatwootOptions,
+  policy?: ScriptPolicy
+) {
   if (options.task === 'Close widget') {
     win.$chatwoot?.toggle('close')
     return
@@ -181,12 +251,15 @@ export async function runChatwoot(win: HostWindow, options: ChatwootOptions) {
   const baseUrl = chatwootBase(options.baseUrl)
   const websiteToken = text(options.websiteToken)
   if (!baseUrl || !websiteToken) return
+  const sdk = `${baseUrl}/packs/js/sdk.js`
+  // Refused before listening for the widget: nothing is left waiting on the page.
+  if (!win.chatwootSDK && !scriptAllowed(policy, sdk)) throw new ScriptRefused(sdk)
   // A wrong token never gets ready: give up after a while rather than wait forever.
   const ready = new Promise<void>((resolve) => {
     win.addEventListener('chatwoot:ready', () => resolve(), { once: true })
     setTimeout(resolve, 15_000)
   })
-  if (!win.chatwootSDK) await addScript(win, `${baseUrl}/packs/js/sdk.js`)
+  if (!win.chatwootSDK) await addScript(win, sdk, policy)
   win.chatwootSDK?.run({ websiteToken, baseUrl })
   await ready
   chatwootUser(win, options.user)
@@ -195,14 +268,18 @@ export async function runChatwoot(win: HostWindow, options: ChatwootOptions) {
   widget?.toggle('open')
 }
 
-export async function runHostAction(win: Window, action: HostAction) {
+/**
+ * Runs a host action; with a policy (an embed on another site), scripts load only from its
+ * origins. Actions that load nothing (an event for the page's own gtag) run either way.
+ */
+export async function runHostAction(win: Window, action: HostAction, policy?: ScriptPolicy) {
   const host = win as HostWindow
   switch (action.type) {
     case 'googleAnalytics':
-      return trackGoogleAnalytics(host, action.googleAnalytics ?? {})
+      return trackGoogleAnalytics(host, action.googleAnalytics ?? {}, policy)
     case 'pixel':
-      return trackPixel(host, action.pixel ?? {})
+      return trackPixel(host, action.pixel ?? {}, policy)
     case 'chatwoot':
-      return runChatwoot(host, action.chatwoot ?? {})
+      return runChatwoot(host, action.chatwoot ?? {}, policy)
   }
 }

@@ -27,6 +27,9 @@ interface TypebotOptions {
   typebot: string
   apiHost?: string
   prefilledVariables?: Variables
+  /** Ours, not Typebot's: see BaseOptions in core.ts. */
+  hostActions?: boolean
+  allowedScriptOrigins?: string[]
 }
 
 interface StandardProps extends TypebotOptions {
@@ -52,6 +55,8 @@ function base(props: TypebotOptions | undefined): BaseOptions {
     publicId: props.typebot,
     apiHost: props.apiHost,
     prefilledVariables: props.prefilledVariables,
+    hostActions: props.hostActions,
+    allowedScriptOrigins: props.allowedScriptOrigins,
   }
 }
 

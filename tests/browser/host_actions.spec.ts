@@ -9,6 +9,11 @@ import { publishThroughApi } from '#tests/helpers'
  * Analytics and Pixel events to that page's gtag and fbq (stubs recording their calls), and
  * its Chatwoot blocks open and close the widget of a stand-in Chatwoot SDK served by that
  * site (`/packs/js/sdk.js`, defining window.chatwootSDK as Chatwoot's does).
+ *
+ * A bot chooses the addresses its actions load (a Chatwoot block's base URL is any URL), so
+ * the host page loads scripts only from origins the integrations declare (`hostScripts`)
+ * or the site owner allows (`allowedScriptOrigins`), and `hostActions: false` ignores them
+ * all (docs/embed.md).
  */
 
 const CHATWOOT_SDK = `
@@ -129,6 +134,22 @@ function trackingBot(chatwootUrl: string) {
   }
 }
 
+/** Records the host actions the bot's iframe posts, to wait for them. */
+const RECORD_MESSAGES = `
+  window.hostActions = []
+  window.addEventListener('message', function (event) {
+    if (event.data && event.data.type === 'flowcraft:hostAction') {
+      window.hostActions.push(event.data.action.type)
+    }
+  })
+`
+
+async function hostActionsPosted(page: import('playwright').Page, count: number) {
+  await page.waitForFunction((n) => ((window as any).hostActions ?? []).length >= n, count, {
+    timeout: 60_000,
+  })
+}
+
 test.group('Embed: actions on the host page', () => {
   test('GA and Pixel events reach the host page gtag and fbq; Chatwoot opens, then closes', async ({
     visit,
@@ -154,7 +175,12 @@ test.group('Embed: actions on the host page', () => {
       <typebot-standard style="width: 100%; height: 500px"></typebot-standard>
       <script type="module">
         import Typebot from '${origin}/typebot/web.js'
-        Typebot.initStandard({ typebot: ${JSON.stringify(publicId)}, apiHost: '${origin}' })
+        Typebot.initStandard({
+          typebot: ${JSON.stringify(publicId)},
+          apiHost: '${origin}',
+          // The site hosts its own Chatwoot: its owner allows that origin.
+          allowedScriptOrigins: ['${siteUrl}'],
+        })
       </script></body></html>`)
     await page.goto(`${siteUrl}/`)
 
@@ -190,5 +216,166 @@ test.group('Embed: actions on the host page', () => {
     await widget.waitFor({ state: 'hidden' })
     // The SDK is loaded once; closing needs no second load.
     assert.equal(site.requests.filter((url) => url === '/packs/js/sdk.js').length, 1)
+  })
+})
+
+test.group('Embed: scripts a bot may load into the host page', () => {
+  test('a script from an origin nobody declared or allowed is refused and said on the console', async ({
+    visit,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const site = hostSite()
+    const siteUrl = await site.start()
+    // The bot's author serves the script: any page embedding the bot would run it.
+    const attacker = hostSite()
+    const attackerUrl = await attacker.start()
+    cleanup(() => {
+      site.server.close()
+      attacker.server.close()
+    })
+    const publicId = await publishThroughApi(client, trackingBot(attackerUrl))
+
+    const page = await visit('/signin')
+    const origin = new URL(page.url()).origin
+    const consoleErrors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text())
+    })
+    site.setHtml(`<!doctype html><html><body>
+      <script>
+        ${RECORD_MESSAGES}
+        window.calls = []
+        window.gtag = function () { window.calls.push(['gtag'].concat([].slice.call(arguments))) }
+        window.fbq = function () { window.calls.push(['fbq'].concat([].slice.call(arguments))) }
+      </script>
+      <typebot-standard style="width: 100%; height: 500px"></typebot-standard>
+      <script type="module">
+        import Typebot from '${origin}/typebot/web.js'
+        Typebot.initStandard({ typebot: ${JSON.stringify(publicId)}, apiHost: '${origin}' })
+      </script></body></html>`)
+    const refused = page.waitForEvent('console', {
+      predicate: (message) => message.text().includes('refused to load'),
+      timeout: 60_000,
+    })
+    await page.goto(`${siteUrl}/`)
+
+    const chat = page.frameLocator('typebot-standard iframe')
+    await chat.getByText('Welcome, let me get someone for you.').waitFor()
+    await hostActionsPosted(page, 3)
+    await refused
+
+    assert.deepEqual(attacker.requests, [], 'nothing was fetched from the bot-chosen origin')
+    assert.isUndefined(await page.evaluate(() => (window as any).chatwootSDK))
+    assert.equal(await page.locator('script[src*="packs/js/sdk.js"]').count(), 0)
+    assert.isTrue(
+      consoleErrors.some((line) =>
+        line.includes(`refused to load ${attackerUrl}/packs/js/sdk.js into this page`)
+      ),
+      consoleErrors.join('\n')
+    )
+    // Events for the page's own gtag and fbq load nothing: they still arrive.
+    const calls = await page.evaluate(() => (window as any).calls)
+    assert.deepEqual(
+      calls.map((call: unknown[]) => call[0]),
+      ['gtag', 'fbq']
+    )
+  })
+
+  test('scripts from the origins integrations declare load (gtag.js, fbevents.js, Chatwoot cloud)', async ({
+    visit,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const site = hostSite()
+    const siteUrl = await site.start()
+    cleanup(() => {
+      site.server.close()
+    })
+    const publicId = await publishThroughApi(client, trackingBot('https://app.chatwoot.com'))
+
+    const page = await visit('/signin')
+    const origin = new URL(page.url()).origin
+    // The declared origins answer from here (nothing outside is reachable in tests).
+    const loaded: string[] = []
+    await page.route(
+      /^https:\/\/(www\.googletagmanager\.com|connect\.facebook\.net|app\.chatwoot\.com)\//,
+      (route) => {
+        loaded.push(route.request().url())
+        const body = route.request().url().endsWith('/packs/js/sdk.js') ? CHATWOOT_SDK : ''
+        return route.fulfill({ status: 200, contentType: 'text/javascript', body })
+      }
+    )
+    site.setHtml(`<!doctype html><html><body>
+      <div id="chat" style="width: 100%; height: 500px"></div>
+      <script src="${origin}/embed.js"></script>
+      <script>
+        Flowcraft.initStandard({ publicId: ${JSON.stringify(publicId)}, apiHost: '${origin}', element: '#chat' })
+      </script></body></html>`)
+    await page.goto(`${siteUrl}/`)
+
+    const chat = page.frameLocator('#chat iframe')
+    await chat.getByText('Welcome, let me get someone for you.').waitFor()
+    await page.getByRole('dialog', { name: 'Chatwoot conversation' }).waitFor({ state: 'visible' })
+    assert.deepEqual(await page.evaluate(() => (window as any).chatwootRuns), [
+      { websiteToken: 'web-token-1', baseUrl: 'https://app.chatwoot.com' },
+    ])
+    assert.sameMembers(loaded, [
+      'https://www.googletagmanager.com/gtag/js?id=G-TEST123',
+      'https://connect.facebook.net/en_US/fbevents.js',
+      'https://app.chatwoot.com/packs/js/sdk.js',
+    ])
+  })
+
+  test('hostActions: false ignores every action of the bot on the page', async ({
+    visit,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const site = hostSite()
+    const siteUrl = await site.start()
+    cleanup(() => {
+      site.server.close()
+    })
+    const publicId = await publishThroughApi(client, trackingBot(siteUrl))
+
+    const page = await visit('/signin')
+    const origin = new URL(page.url()).origin
+    site.setHtml(`<!doctype html><html><body>
+      <script>
+        ${RECORD_MESSAGES}
+        window.calls = []
+        window.gtag = function () { window.calls.push(['gtag'].concat([].slice.call(arguments))) }
+        window.fbq = function () { window.calls.push(['fbq'].concat([].slice.call(arguments))) }
+      </script>
+      <div id="chat" style="width: 100%; height: 500px"></div>
+      <script src="${origin}/embed.js"></script>
+      <script>
+        Flowcraft.initStandard({
+          publicId: ${JSON.stringify(publicId)},
+          apiHost: '${origin}',
+          element: '#chat',
+          hostActions: false,
+          // Even an allowed origin: off is off.
+          allowedScriptOrigins: ['${siteUrl}'],
+        })
+      </script></body></html>`)
+    await page.goto(`${siteUrl}/`)
+
+    const chat = page.frameLocator('#chat iframe')
+    await chat.getByText('Welcome, let me get someone for you.').waitFor()
+    await hostActionsPosted(page, 3)
+    // The embed's listener ran with the page's (same message events); one more round trip.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)))
+
+    assert.deepEqual(await page.evaluate(() => (window as any).calls), [])
+    assert.isUndefined(await page.evaluate(() => (window as any).chatwootRuns))
+    assert.deepEqual(
+      site.requests.filter((url) => url === '/packs/js/sdk.js'),
+      []
+    )
   })
 })

@@ -133,7 +133,8 @@ test.group('Plans in the browser', () => {
       .orderBy('id')
     assert.deepEqual(
       logged.map((row) => row.action),
-      ['plan', 'suspend', 'unsuspend', 'ai_credits']
+      // The account's plan, then the plan of the workspace it created (what is enforced there).
+      ['plan', 'plan', 'suspend', 'unsuspend', 'ai_credits']
     )
 
     // Back as the customer: a new bot is one click away again.

@@ -251,6 +251,8 @@ test.group('Plans: /admin/workspaces', () => {
       [
         ['plan', 'workspace', boss.id, boss.email],
         ['plan', 'user', boss.id, boss.email],
+        // An account's plan also sets the workspaces it created (what is enforced there).
+        ['plan', 'workspace', boss.id, boss.email],
         ['suspend', 'workspace', boss.id, boss.email],
         ['unsuspend', 'workspace', boss.id, boss.email],
         ['ai_credits', 'user', boss.id, boss.email],
@@ -260,7 +262,8 @@ test.group('Plans: /admin/workspaces', () => {
     const after = log[0].details.after as { plan: string; endsAt: string }
     assert.equal(after.plan, 'STANDARD')
     assert.equal(DateTime.fromISO(after.endsAt).toUTC().toISODate(), ends)
-    assert.deepEqual(log[4].details, { amount: '2.5', balance: '12.500000000' })
+    assert.equal((log[2].details.after as any).plan, 'UNLIMITED')
+    assert.deepEqual(log[5].details, { amount: '2.5', balance: '12.500000000' })
 
     // The page lists the changes, newest first.
     const page = await client.get('/admin/workspaces').loginAs(boss).withInertia()
@@ -347,6 +350,15 @@ test.group('Plans: node ace workspace:plan', () => {
     assert.equal(byEmail.exitCode, 0)
     await owner.refresh()
     assert.equal(owner.plan, 'UNLIMITED')
+    // The account and the workspaces it created: what is enforced there (planFor).
+    await workspace.refresh()
+    assert.equal(workspace.plan, 'UNLIMITED')
+    assert.isTrue(
+      byEmail.logs.some((line) =>
+        line.includes(`workspace ${workspace.name} (${workspace.id}) is on UNLIMITED`)
+      ),
+      byEmail.logs.join('\n')
+    )
 
     const log = await AdminAuditLog.query()
       .whereIn('target_id', [workspace.id, owner.id])
@@ -356,6 +368,7 @@ test.group('Plans: node ace workspace:plan', () => {
       [
         ['plan', 'workspace', null, 'cli'],
         ['plan', 'user', null, 'cli'],
+        ['plan', 'workspace', null, 'cli'],
       ]
     )
   })
@@ -384,7 +397,8 @@ test.group('Plans: node ace workspace:plan', () => {
     assert.equal((await ace([uniqueEmail('ghost'), 'BASIC'])).exitCode, 1)
     assert.equal((await ace([owner.email, 'GOLD'])).exitCode, 1)
     assert.equal((await ace([owner.email, '--suspend'])).exitCode, 1)
-    assert.equal((await ace([owner.email])).exitCode, 1)
+    // Without a change it shows the plans that apply, and changes nothing.
+    assert.equal((await ace([owner.email])).exitCode, 0)
     assert.equal((await ace([owner.email, 'BASIC', '--ends', 'soon'])).exitCode, 1)
     await owner.refresh()
     assert.equal(owner.plan, 'FREE')
@@ -430,12 +444,13 @@ test.group('Plans: usage sent to the pages', () => {
     const page = await client.get('/bots').loginAs(owner).withInertia()
     const usage = page.inertiaProps.planUsage as any
     assert.equal(usage.plan, 'FREE')
-    assert.equal(usage.judgedBy, 'user')
+    assert.equal(usage.judgedBy, 'workspace')
     assert.deepEqual(usage.usage.botCreation, { used: 1, limit: 1 })
     assert.deepEqual(usage.usage.multipleWorkspace, { used: 1, limit: 1 })
     assert.deepEqual(usage.usage.workflowCreation, { used: 0, limit: 1 })
 
-    // A member is judged by the workspace's plan, new workspaces by their own.
+    // The workspace's plan applies to the member and the creator alike; new workspaces
+    // count against each person's account plan.
     const workspace = await firstWorkspaceOf(owner)
     const member = await createUser()
     await workspace.related('members').create({ userId: member.id, role: 'MEMBER' })
@@ -449,5 +464,9 @@ test.group('Plans: usage sent to the pages', () => {
     assert.equal(memberUsage.judgedBy, 'workspace')
     assert.deepEqual(memberUsage.usage.botCreation, { used: 1, limit: 50 })
     assert.deepEqual(memberUsage.usage.multipleWorkspace, { used: 1, limit: 1 })
+    const asOwner = (await client.get('/bots').loginAs(owner).withInertia()).inertiaProps
+      .planUsage as any
+    assert.deepEqual(asOwner.usage.botCreation, { used: 1, limit: 50 })
+    assert.deepEqual(asOwner.usage.multipleWorkspace, { used: 1, limit: 1 })
   })
 })

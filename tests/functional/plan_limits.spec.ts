@@ -162,6 +162,7 @@ test.group('Plan limits on every path', () => {
 
     // BASIC allows 10: from 9, five concurrent duplicates make one.
     await setUserPlan(user, 'BASIC')
+    await workspace.refresh()
     for (let i = 0; i < 8; i++) {
       await new CreateBot().handle(user, workspace, { name: `Bot ${i}` })
     }

@@ -316,7 +316,7 @@ test.group('Members and invitations', () => {
     assert.notInclude(emails, other.email)
   })
 
-  test("invitations stay below the plan's multipleUser; the owner is judged by their own plan", async ({
+  test("invitations stay below the workspace plan's multipleUser, for its owner and admins alike", async ({
     client,
     assert,
   }) => {
@@ -340,8 +340,20 @@ test.group('Members and invitations', () => {
     second.assertStatus(403)
     second.assertBodyContains({ message: 'Member limit reached' })
 
-    // The owner's own plan rises; the workspace's plan stays FREE.
-    await setUserPlan(owner, 'STANDARD')
+    // The owner's account plan rises alone: the workspace's plan (FREE) still applies.
+    owner.plan = 'STANDARD'
+    await owner.save()
+    const stillRefused = await client
+      .post(`/workspaces/${workspace.id}/invitations`)
+      .header('accept', 'application/json')
+      .json({ email: uniqueEmail() })
+      .loginAs(owner)
+      .withCsrfToken()
+    stillRefused.assertStatus(403)
+
+    // The workspace's plan rises (STANDARD: 5 seats): the owner may invite again.
+    workspace.plan = 'STANDARD'
+    await workspace.save()
     const third = await client
       .post(`/workspaces/${workspace.id}/invitations`)
       .header('accept', 'application/json')
@@ -351,18 +363,22 @@ test.group('Members and invitations', () => {
       .redirects(0)
     third.assertStatus(302)
 
-    // Another admin is judged by the workspace's (FREE) plan.
+    // Another admin, whatever their own account plan, is held by the same plan: with the
+    // owner, the admin and 2 invitations, one seat of 5 is left.
     const admin = await createUser()
     await setUserPlan(admin, 'UNLIMITED')
     await WorkspaceMember.create({ workspaceId: workspace.id, userId: admin.id, role: 'ADMIN' })
-    const byAdmin = await client
-      .post(`/workspaces/${workspace.id}/invitations`)
-      .header('accept', 'application/json')
-      .json({ email: uniqueEmail() })
-      .loginAs(admin)
-      .withCsrfToken()
-    byAdmin.assertStatus(403)
-    assert.lengthOf(await WorkspaceInvitation.query().where('workspace_id', workspace.id), 2)
+    const invite = () =>
+      client
+        .post(`/workspaces/${workspace.id}/invitations`)
+        .header('accept', 'application/json')
+        .json({ email: uniqueEmail() })
+        .loginAs(admin)
+        .withCsrfToken()
+        .redirects(0)
+    ;(await invite()).assertStatus(302)
+    ;(await invite()).assertStatus(403)
+    assert.lengthOf(await WorkspaceInvitation.query().where('workspace_id', workspace.id), 3)
   })
 
   test('change a role, remove a member, cancel an invitation; the last admin stays', async ({

@@ -60,23 +60,40 @@ function describe(target: Target) {
     : { type: target.type, id: target.model.id, label: target.model.email }
 }
 
-/** Sets the plan and its end date of a workspace (binds its members) or of an account. */
+/**
+ * Sets the plan and its end date of a workspace (what applies to everyone in it: planFor), or
+ * of an account: the account's plan decides how many workspaces the person may create, and
+ * every workspace they created gets the same plan, so that what an admin sets for a person
+ * is what that person's workspaces enforce. Each change is audited; `workspaces` lists the
+ * workspaces whose plan was set.
+ */
 export async function setPlan(actor: AdminActor, target: Target, input: PlanInput) {
   const plan = await getPlan(input.plan)
   const endsAt = input.endsAt ? clampPlanEnd(input.endsAt) : planEndDate(plan)
   const model = target.model
-  const before = { plan: model.plan, endsAt: model.planEndsAt?.toISO() ?? null }
+  const workspaces: Workspace[] = []
   await db.transaction(async (trx) => {
-    model.useTransaction(trx)
-    model.plan = plan.name
-    model.planEndsAt = endsAt
-    await model.save()
-    await audit(trx, actor, 'plan', describe(target), {
-      before,
-      after: { plan: plan.name, endsAt: endsAt.toISO() },
-    })
+    const models: Target[] = [target]
+    if (target.type === 'user') {
+      const created = await Workspace.query({ client: trx })
+        .where('created_by', target.model.id)
+        .orderBy('created_at', 'asc')
+      models.push(...created.map((workspace) => ({ type: 'workspace' as const, model: workspace })))
+    }
+    for (const each of models) {
+      const before = { plan: each.model.plan, endsAt: each.model.planEndsAt?.toISO() ?? null }
+      each.model.useTransaction(trx)
+      each.model.plan = plan.name
+      each.model.planEndsAt = endsAt
+      await each.model.save()
+      if (each.type === 'workspace') workspaces.push(each.model)
+      await audit(trx, actor, 'plan', describe(each), {
+        before,
+        after: { plan: plan.name, endsAt: endsAt.toISO() },
+      })
+    }
   })
-  return model
+  return { model, workspaces }
 }
 
 /** Suspends a workspace (its members land on /suspended) or lifts the suspension. */

@@ -276,8 +276,8 @@ async function applyInvoice(
 }
 
 /**
- * A workspace's creator is judged by their own plan (spec 01 section 5), so a
- * plan bought for a workspace must reach its creator too: the creator takes the best plan
+ * A plan bought for a workspace applies there to everyone (planFor). The creator's account
+ * plan, which decides how many workspaces they may create, follows: it takes the best plan
  * among the live subscriptions of the workspaces they created, when it is better than
  * theirs or when theirs came from the subscription that changed (`previousPlan`). A plan an
  * admin granted above it stays.

@@ -8,7 +8,7 @@ import PublishedBot from '#models/published_bot'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import { decryptCredentials, encryptCredentials } from '#plugins/vault'
-import { effectivePlan, featureError } from '#services/capabilities'
+import { planFor, featureError } from '#services/capabilities'
 import { resolveSettings, type BotSettings } from '#shared/bot/types'
 import type { ChannelStatus } from '#shared/bot/channels'
 
@@ -136,7 +136,7 @@ export class ConnectTelegram {
 
 export class ConnectWhatsApp {
   async handle(user: User, workspace: Workspace, bot: Bot, input: WhatsAppConnectInput) {
-    const { plan } = await effectivePlan(user, workspace)
+    const { plan } = await planFor(user, workspace)
     if (!plan.features.whatsApp) throw featureError('whatsApp')
     const existing = await findRecord(bot, 'whatsapp')
     const stored = existing ? channelSecrets<WhatsAppSecrets>(existing) : undefined

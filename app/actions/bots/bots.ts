@@ -6,7 +6,7 @@ import PublishedBot from '#models/published_bot'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
-import { assertFeature, effectivePlan, featureError } from '#services/capabilities'
+import { assertFeature, planFor, featureError } from '#services/capabilities'
 import { withinPlanLimit, workspaceOwner } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { newId } from '#services/ids'
@@ -192,7 +192,7 @@ function withBranding(settings: BotSettings): BotSettings {
 }
 
 async function canRemoveBranding(actor: { user: User; workspace: Workspace | null }) {
-  return (await effectivePlan(actor.user, actor.workspace)).plan.features.brandingRemoval
+  return (await planFor(actor.user, actor.workspace)).plan.features.brandingRemoval
 }
 
 /**
@@ -375,7 +375,7 @@ export class UpdateBot {
       const before = new Set(blockTypes(bot.groups))
       const added = blockTypes(patch.groups).filter((type) => !before.has(type))
       if (added.length > 0) {
-        const { plan } = await effectivePlan(actor.user, actor.workspace)
+        const { plan } = await planFor(actor.user, actor.workspace)
         await assertPluginsEnabled(added, plan)
       }
     }
@@ -500,7 +500,7 @@ export class PublishBot {
   /** Stores the published copy the chat engine runs; the bot gets a publicId if it has none. */
   async handle(user: User, workspace: Workspace, bot: Bot) {
     const existing = await PublishedBot.findBy('bot_id', bot.id)
-    const { plan } = await effectivePlan(user, workspace)
+    const { plan } = await planFor(user, workspace)
     await assertPluginsEnabled(blockTypes(bot.groups), plan)
     await assertBotHasNoIssues(bot.groups, 'publishing')
     if (!bot.publicId) {

@@ -2,8 +2,7 @@ import AppError from '#exceptions/app_error'
 import Bot from '#models/bot'
 import type User from '#models/user'
 import { newId } from '#services/ids'
-import { getPlan } from '#services/plans'
-import { isBelowLimit } from '#services/capabilities'
+import { isBelowLimit, planFor } from '#services/capabilities'
 import { UNLIMITED } from '#shared/plans'
 import { findBotFor } from '#actions/bots/bot_access'
 import { continueChat, startChat, type TurnOutput } from '#engine/bot/engine'
@@ -159,10 +158,8 @@ export function chatLimitOf(bot: EngineBot): Promise<ChatLimit> | ChatLimit {
 
 async function readChatLimit(bot: EngineBot): Promise<ChatLimit> {
   const startedIn = limitGeneration
-  const owner = bot.ownerId
-    ? await db.from('users').where('id', bot.ownerId).select('plan').first()
-    : null
-  const plan = await getPlan(owner?.plan ?? 'FREE')
+  // The workspace's plan, cached per process (planFor): no read of its own in a warm turn.
+  const { plan } = await planFor(null, bot.workspaceId)
   const used = await chatsThisMonth(bot.workspaceId)
   const limit = plan.limits.conversations
   const reached = !isBelowLimit(limit, used)

@@ -9,7 +9,7 @@ import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
-import { effectivePlan } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { aiPort, AiCreditLimitExceededError } from '#services/ai/credits'
 import { BlockedRequestError, RequestTimeoutError, createGuardedHttp } from '#plugins/guarded_http'
@@ -107,7 +107,7 @@ async function usedMessages(user: User): Promise<number> {
 }
 
 async function usageOf(user: User, workspace: Workspace) {
-  const { plan } = await effectivePlan(user, workspace)
+  const { plan } = await planFor(user, workspace)
   return { totalMessages: await usedMessages(user), messagesLimit: plan.limits.userCopilotLimit }
 }
 
@@ -300,7 +300,7 @@ async function runModel(
   working: Working
 ) {
   const registry = await pluginRegistry()
-  const { plan } = await effectivePlan(user, target.workspace)
+  const { plan } = await planFor(user, target.workspace)
   const availability = await availabilityFor(plan)
   const { config } = await copilotModel(registry, user, target.workspace.id, credentialsId)
   const credentials = (await listCredentials(user, target.workspace.id)).map((record) => ({

@@ -4,7 +4,7 @@ import type Workspace from '#models/workspace'
 import KnowledgeStore from '#models/knowledge_store'
 import KnowledgeSource from '#models/knowledge_source'
 import AppError from '#exceptions/app_error'
-import { checkLimit, effectivePlan } from '#services/capabilities'
+import { checkLimit, planFor } from '#services/capabilities'
 import { lockRow } from '#services/plan_limits'
 import { isEmbeddingCredential } from '#services/knowledge/embeddings'
 import { dispatchIndexing } from '#services/knowledge/jobs'
@@ -234,7 +234,7 @@ export class CreateStore {
     const indexName = input.indexName || indexNameOf(input.name)
     if (backend === 'pinecone') await checkPinecone(workspace.id, input, indexName)
     // The plan is read before the transaction: on SQLite it holds the only connection.
-    const plan = await effectivePlan(user, workspace)
+    const plan = await planFor(user, workspace)
     return db.transaction(async (trx) => {
       // Counted under the workspace's lock so that two creations cannot pass together
       // (app/services/plan_limits.ts says why).

@@ -4,7 +4,7 @@ import type Workflow from '#models/workflow'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
-import { effectivePlan } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { withinPlanLimit } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
@@ -24,7 +24,7 @@ async function assertRunnableOnPlan(
   workspace: Workspace,
   executable: ExecutableWorkflow
 ) {
-  const { plan } = await effectivePlan(user, workspace)
+  const { plan } = await planFor(user, workspace)
   await assertPluginsEnabled(nodeTypesOf(executable, { enabledOnly: true }), plan.name)
 }
 

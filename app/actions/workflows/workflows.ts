@@ -5,7 +5,7 @@ import WorkflowVersion from '#models/workflow_version'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
-import { effectivePlan } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { withinPlanLimit } from '#services/plan_limits'
 import { assertPluginsEnabled } from '#services/marketplace'
 import { emitWorkflowDeactivated } from '#services/workflow_events'
@@ -144,7 +144,7 @@ export class UpdateWorkflow {
     const before = new Set(nodeTypesOf(workflow))
     const added = nodeTypesOf(next).filter((type) => !before.has(type))
     if (added.length > 0) {
-      const { plan } = await effectivePlan(user, workspace)
+      const { plan } = await planFor(user, workspace)
       await assertPluginsEnabled(added, plan)
     }
 

@@ -15,7 +15,8 @@ export interface CreateWorkspaceInput {
 export default class CreateWorkspace {
   /**
    * Creates a workspace owned by `user`, who becomes its ADMIN. The count of workspaces the
-   * user created is checked against their own plan, which must not have expired.
+   * user created is checked against their account plan (planFor without a workspace),
+   * which must not have expired. The new workspace starts on the default plan.
    */
   async handle(user: User, input: CreateWorkspaceInput = {}) {
     const taken = (await workspacesOf(user)).map((w) => w.name)

@@ -3,7 +3,7 @@ import { TestBlock } from '#actions/bots/test_block'
 import { testBlockValidator } from '#validators/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
 import { availabilityFor } from '#services/marketplace'
-import { effectivePlan } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { editorViewOf, validatorFor } from '#plugins/derive'
 import AppError from '#exceptions/app_error'
@@ -18,7 +18,7 @@ export default class PluginsController {
   async index({ auth, request, response }: HttpContext) {
     const { workspaceId, surface } = request.qs()
     const { workspace } = await findWorkspaceFor(auth.user!, String(workspaceId ?? ''))
-    const { plan } = await effectivePlan(auth.user!, workspace)
+    const { plan } = await planFor(auth.user!, workspace)
     const availability = await availabilityFor(plan)
     const registry = await pluginRegistry()
     const plugins = (surface === 'workflow' ? registry.forWorkflows() : registry.forBots())

@@ -6,9 +6,8 @@ import { toBotJson } from '#dtos/bot_dto'
 import { roleIn } from '#services/workspace_access'
 import { invitationFor, memberModeOnBot } from '#actions/bots/bot_access'
 import { userModeForInvitation } from '#models/bot_invitation'
-import { getPlan } from '#services/plans'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
-import { effectivePlan } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { botIssues } from '#actions/bots/bots'
 import { pluginRegistry } from '#services/plugin_registry'
@@ -85,8 +84,7 @@ export default class EditorController {
     const published = mode === 'guest' ? null : await PublishedBot.findBy('bot_id', bot.id)
     const workspace = await Workspace.findOrFail(bot.workspaceId)
     const registry = await pluginRegistry()
-    const planDefinition =
-      user && role ? (await effectivePlan(user, workspace)).plan : await getPlan(workspace.plan)
+    const planDefinition = (await planFor(user ?? null, workspace)).plan
     const availability = await availabilityFor(planDefinition)
     const plugins = registry
       .forBots()

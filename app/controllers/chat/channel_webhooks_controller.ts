@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import logger from '@adonisjs/core/services/logger'
 import BotChannel from '#models/bot_channel'
 import { channelSecrets } from '#actions/bots/bot_channels'
-import { runtimePlanOf } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { receiveChannelMessage } from '#services/channels/conversation'
 import { sendChannelReply } from '#services/channels/replies'
 import {
@@ -84,7 +84,7 @@ export default class ChannelWebhooksController {
     if (messages.length === 0) return response.ok({ ok: true, ignored: true })
     const bot = await Bot.find(record.botId)
     // WhatsApp is a plan feature: the workspace's plan judges each message, not the connection.
-    if (!bot || !(await runtimePlanOf(bot.workspaceId)).features.whatsApp) {
+    if (!bot || !(await planFor(null, bot.workspaceId)).plan.features.whatsApp) {
       return response.ok({ ok: true, ignored: true })
     }
     for (const message of messages) {

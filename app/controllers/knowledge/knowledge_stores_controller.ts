@@ -4,7 +4,7 @@ import KnowledgeStore from '#models/knowledge_store'
 import KnowledgeSource from '#models/knowledge_source'
 import AppError from '#exceptions/app_error'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
-import { effectivePlan } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { aiPort } from '#services/ai/credits'
 import { embeddingCredentialsOf } from '#services/knowledge/embeddings'
 import { searchCapabilities } from '#services/knowledge/search'
@@ -72,7 +72,7 @@ export default class KnowledgeStoresController {
     const workspace = await currentWorkspace(ctx)
     await ctx.bouncer.with('KnowledgeStorePolicy').authorize('viewAny', workspace)
     const rows = await listStores(workspace.id)
-    const { plan } = await effectivePlan(ctx.auth.user!, workspace)
+    const { plan } = await planFor(ctx.auth.user!, workspace)
     const props: VectorsPageProps = {
       stores: rows.map(({ store, counts }) => toStoreDto(store, counts)),
       canWrite: await ctx.bouncer.with('KnowledgeStorePolicy').allows('create', workspace),

@@ -4,7 +4,7 @@ import WorkspaceInvitation from '#models/workspace_invitation'
 import { listApiTokens } from '#actions/api_tokens/api_tokens'
 import { twoFactorStatus } from '#actions/users/two_factor'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
-import { effectivePlan } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { toInvitationDto, toMemberDto } from '#dtos/workspace_dto'
 import { PHOTO_MAX_BYTES } from '#validators/user'
 import { credentialsTabProps } from '#controllers/settings/credentials_controller'
@@ -66,7 +66,7 @@ export default class SettingsController {
         .orderBy('created_at', 'asc')
       props.members = members.map((m) => toMemberDto(m, current.workspace))
       props.invitations = invitations.map(toInvitationDto)
-      const { plan } = await effectivePlan(user, current.workspace)
+      const { plan } = await planFor(user, current.workspace)
       props.memberLimit = plan.limits.multipleUser
     }
     if (tab === 'billing') {
@@ -74,7 +74,7 @@ export default class SettingsController {
       props.aiUsage = ctx.inertia.defer(() => aiUsageSummary(user.id))
     }
     if (tab === 'billing' && current) {
-      const { plan, expired } = await effectivePlan(user, current.workspace)
+      const { plan, expired } = await planFor(user, current.workspace)
       props.plan = plan
       props.planExpired = expired
       const billing = await billingTab(user, current.workspace)

@@ -4,7 +4,7 @@ import Workspace from '#models/workspace'
 import { toWorkflowJson } from '#dtos/workflow_dto'
 import { roleIn } from '#services/workspace_access'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
-import { effectivePlan } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { workflowIssues } from '#actions/workflows/workflow_publishing'
 import { pluginRegistry } from '#services/plugin_registry'
@@ -30,7 +30,7 @@ export default class WorkflowEditorController {
     }
     await resolveCurrentWorkspace(ctx, user, workflow.workspaceId)
     const workspace = await Workspace.findOrFail(workflow.workspaceId)
-    const { plan } = await effectivePlan(user, workspace)
+    const { plan } = await planFor(user, workspace)
     const availability = await availabilityFor(plan)
     const registry = await pluginRegistry()
     const plugins = registry

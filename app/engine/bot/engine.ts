@@ -233,6 +233,18 @@ class Turn {
     return update
   }
 
+  /** Counted once per result: the chat starts with the visitor's first answer or message. */
+  markStarted() {
+    const id = this.current.resultId
+    if (!id) return
+    const started = (this.state.startedResultIds ??= [])
+    if (started.includes(id)) return
+    const update = this.touchResult()
+    if (!update) return
+    started.push(id)
+    update.hasStarted = true
+  }
+
   setVariable(id: string | undefined, value: EngineVariableValue) {
     if (!id) return
     const variable = this.variables.find((v) => v.id === id)
@@ -691,13 +703,8 @@ class Turn {
         content: parsed.value,
         attachedFileUrls: parsed.attachedFileUrls ?? message.attachedFileUrls,
       })
-      const update = this.touchResult()
-      const started = (this.state.startedResultIds ??= [])
-      if (update && !started.includes(this.current.resultId)) {
-        // Counted once per result: the chat starts with its first answer.
-        started.push(this.current.resultId)
-        update.hasStarted = true
-      }
+      this.touchResult()
+      this.markStarted()
     }
     this.state.awaiting = undefined
     // Answered: the question is no longer pending in this turn's reply.
@@ -818,7 +825,15 @@ export async function startChat(ports: EnginePorts, input: StartInput): Promise<
     return turn.output()
   }
   await turn.walk(turn.startPoint(input.startFrom))
-  if (input.message) await turn.answerOpening(input.message)
+  if (input.message) {
+    await turn.answerOpening(input.message)
+    // A visitor who wrote started a chat, also when the message came before the bot's first
+    // question and answered nothing (docs/security.md, "Chats of the month").
+    const { text, attachedFileUrls } = input.message
+    if ((typeof text === 'string' && text.trim() !== '') || attachedFileUrls?.length) {
+      turn.markStarted()
+    }
+  }
   return turn.output()
 }
 

@@ -4,7 +4,7 @@ import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import Subscription from '#models/subscription'
 import { chatsThisMonth } from '#services/chat/chat_store'
-import { runtimePlanOf } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { billingEnabled } from '#services/plans'
 import { roleIn } from '#services/workspace_access'
 import { priceIdOf, stripeClient } from '#services/billing/stripe'
@@ -101,14 +101,14 @@ export async function canManageBilling(user: User, workspace: Workspace) {
 }
 
 /**
- * Billing & Usage: the subscription and this month's chats against the limit of the plan
- * that judges the workspace's chats (its creator's, spec 01 section 5).
+ * Billing & Usage: the subscription and this month's chats against the limit of the
+ * workspace's plan (planFor).
  */
 export async function billingTab(user: User, workspace: Workspace): Promise<BillingTabDto> {
-  const [subscription, used, plan, canManage] = await Promise.all([
+  const [subscription, used, { plan }, canManage] = await Promise.all([
     liveSubscriptionOf(workspace.id),
     chatsThisMonth(workspace.id),
-    runtimePlanOf(workspace.id),
+    planFor(user, workspace),
     canManageBilling(user, workspace),
   ])
   const limit = plan.limits.conversations

@@ -4,7 +4,7 @@ import { DEFAULT_FILE_LIMIT_MB, chatFileKey } from '#actions/chat/upload_chat_fi
 import { newId } from '#services/ids'
 import { putFile, safeFileName } from '#services/storage'
 import { readBodyWithin } from '#services/limited_body'
-import { runtimePlanOf } from '#services/capabilities'
+import { planFor } from '#services/capabilities'
 import { pluginRegistry } from '#services/plugin_registry'
 import type { SessionState } from '#engine/bot/state'
 import type { PluginDeclaration } from '#plugins/define_plugin'
@@ -106,7 +106,7 @@ export async function answerWithMedia(
   }
   if (!head || taken.length === 0) return null
   // Receiving files is the file upload feature of the plans, as on the web.
-  if (!(await runtimePlanOf(head.workspaceId)).features.fileUpload) {
+  if (!(await planFor(null, head.workspaceId)).plan.features.fileUpload) {
     return { kind: 'refused', message: MEDIA_NOT_ACCEPTED }
   }
   const urls: string[] = []

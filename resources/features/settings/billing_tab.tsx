@@ -26,7 +26,7 @@ export function BillingTab({
   billing?: BillingTabDto
 }) {
   const { t } = useTranslation()
-  const { currentWorkspace, user } = usePageProps()
+  const { currentWorkspace } = usePageProps()
   const limitText = useLimitText()
 
   if (!plan || !currentWorkspace) {
@@ -42,10 +42,9 @@ export function BillingTab({
     )
   }
 
-  // The workspace owner is judged by their own plan, other members by the workspace's (spec 01 section 5).
-  const owner = currentWorkspace.isOwner
-  const remainingDays = owner ? (user?.remainingDays ?? null) : currentWorkspace.remainingDays
-  const endsAt = owner ? (user?.planEndsAt ?? null) : currentWorkspace.planEndsAt
+  // The workspace's plan applies to everyone in it, its creator too (planFor, docs/security.md).
+  const remainingDays = currentWorkspace.remainingDays
+  const endsAt = currentWorkspace.planEndsAt
 
   return (
     <div className="grid gap-6">
@@ -73,9 +72,7 @@ export function BillingTab({
                 date: formatDate(endsAt),
               })}
         </p>
-        <p className="text-xs text-muted-foreground">
-          {owner ? t('settings.billing.ownerNote') : t('settings.billing.memberNote')}
-        </p>
+        <p className="text-xs text-muted-foreground">{t('settings.billing.memberNote')}</p>
         <div>
           <Link
             href="/bots/plans"

@@ -5,6 +5,7 @@ import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   loadPlugins,
+  manifestProblems,
   PluginManifestError,
   serverOnlyImportsOf,
   type PluginRegistry,
@@ -343,5 +344,30 @@ test.group('Plugin registry: checks', (group) => {
   test('an empty or missing folder gives an empty registry', async ({ assert }) => {
     assert.lengthOf((await loadPlugins(root)).all(), 0)
     assert.lengthOf((await loadPlugins(join(root, 'missing'))).all(), 0)
+  })
+  test('hostScripts must be https origins (what an embed may load into a host page)', ({
+    assert,
+  }) => {
+    const manifest = (hostScripts: string[]) => ({
+      id: 'widget',
+      name: 'Widget',
+      category: 'integration',
+      scope: 'user',
+      version: 1,
+      serves: ['bot'],
+      hostScripts,
+    })
+    assert.deepEqual(manifestProblems(manifest(['https://cdn.example.com']), 'widget'), [])
+    for (const bad of [
+      'http://cdn.example.com',
+      'https://cdn.example.com/sdk.js',
+      'https://cdn.example.com/',
+      'javascript:alert(1)',
+      '*',
+    ]) {
+      assert.deepEqual(manifestProblems(manifest([bad]), 'widget'), [
+        `plugins/widget: hostScripts "${bad}" must be an https origin (https://host)`,
+      ])
+    }
   })
 })
