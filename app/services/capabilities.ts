@@ -6,6 +6,7 @@ import AppError from '#exceptions/app_error'
 import { getPlan, isExpired } from '#services/plans'
 import { stampedCache } from '#services/capability_stamp'
 import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } from '#shared/plans'
+import { track } from '#services/analytics/analytics'
 
 /**
  * The one place that decides which plan (limits, features) applies: `planFor`. Every action,
@@ -162,10 +163,22 @@ export function checkLimit(
   { plan, expired }: Pick<EffectivePlan, 'plan' | 'expired'>,
   key: LimitKey,
   current: number,
-  options: { requireActivePlan?: boolean } = {}
+  options: {
+    requireActivePlan?: boolean
+    /** Who met the limit, for the "Limit reached" analytics event. */
+    who?: { userId?: string | null; workspaceId?: string | null }
+  } = {}
 ) {
   if (options.requireActivePlan && expired) throw planExpiredError()
-  if (!isBelowLimit(plan.limits[key], current)) throw planLimitError(key)
+  if (!isBelowLimit(plan.limits[key], current)) {
+    track({
+      name: 'Limit reached',
+      userId: options.who?.userId,
+      workspaceId: options.who?.workspaceId,
+      properties: { limit: key, plan: plan.name, value: plan.limits[key] },
+    })
+    throw planLimitError(key)
+  }
 }
 
 /**
@@ -181,7 +194,10 @@ export async function assertWithinLimit(
   current: number,
   options: { requireActivePlan?: boolean } = {}
 ) {
-  checkLimit(await planFor(user, workspace), key, current, options)
+  checkLimit(await planFor(user, workspace), key, current, {
+    ...options,
+    who: { userId: user.id, workspaceId: workspace?.id },
+  })
 }
 
 export function featureError(feature: keyof PlanFeatures, field?: string) {

@@ -109,7 +109,10 @@ export async function withinPlanLimit<T>(
       : { table: 'workspaces' as const, id: actor.workspace!.id }
   return db.transaction(async (trx) => {
     await lockRow(trx, scope.table, scope.id)
-    checkLimit(plan, key, await COUNTERS[key](trx, scope.id), options)
+    checkLimit(plan, key, await COUNTERS[key](trx, scope.id), {
+      ...options,
+      who: { userId: actor.user.id, workspaceId: actor.workspace?.id },
+    })
     return write(trx)
   })
 }

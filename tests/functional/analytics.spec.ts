@@ -1,5 +1,9 @@
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import Bot from '#models/bot'
+import Workspace from '#models/workspace'
+import CreateWorkspace from '#actions/workspaces/create_workspace'
+import { forgetChatLimits } from '#actions/chat/chat'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import { flushAnalytics, track } from '#services/analytics/analytics'
@@ -9,6 +13,7 @@ import {
   firstWorkspaceOf,
   lastMagicLink,
   oneGroupExport,
+  publishThroughApi,
   setUserPlan,
   textBubble,
   uniqueEmail,
@@ -160,5 +165,80 @@ test.group('Analytics events', () => {
     restore()
     await flushAnalytics()
     assert.deepEqual(posthog.events, [])
+  })
+
+  test('a plan limit met sends "Limit reached"; the chat limit once, not for every chat refused', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const posthog = await collectAnalytics(cleanup)
+    const user = await createUser()
+    await flushAnalytics()
+    posthog.events.length = 0
+    // FREE: one workspace of one's own.
+    const refusal = await new CreateWorkspace().handle(user, { name: 'Second' }).catch((e) => e)
+    assert.instanceOf(refusal, Error, String(refusal?.message ?? refusal))
+    await flushAnalytics()
+    assert.deepEqual(
+      posthog.events.map((event) => [event.event, event.distinct_id, event.properties.limit]),
+      [['Limit reached', user.id, 'multipleWorkspace']]
+    )
+
+    posthog.events.length = 0
+    const publicId = await publishThroughApi(
+      client,
+      oneGroupExport(
+        'limitbot000001',
+        'Full',
+        [textBubble('b1', 'Hi'), { id: 'b2', type: 'text input', options: { variableId: 'v1' } }],
+        [{ id: 'v1', name: 'Name' }]
+      )
+    )
+    const bot = await Bot.findByOrFail('publicId', publicId)
+    const workspace = await Workspace.findOrFail(bot.workspaceId)
+    workspace.plan = 'FREE'
+    await workspace.save()
+    const period = new Date().toISOString().slice(0, 7)
+    await db.table('chat_usage').insert({ workspace_id: bot.workspaceId, period, chats: 200 })
+    forgetChatLimits()
+    for (const name of ['Ada', 'Grace']) {
+      const start = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+      await client
+        .post(`/api/v1/sessions/${start.body().sessionId}/continueChat`)
+        .json({ message: name })
+    }
+    await flushAnalytics()
+    assert.deepEqual(
+      posthog
+        .named('Limit reached')
+        .map((event) => [event.properties.workspaceId, event.properties.limit]),
+      [[bot.workspaceId, 'conversations']]
+    )
+  })
+
+  test('new results are counted per workspace into one "Results collected"', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const posthog = await collectAnalytics(cleanup)
+    const publicId = await publishThroughApi(
+      client,
+      oneGroupExport('resultsbot0001', 'Counted', [textBubble('b1', 'Hi')])
+    )
+    const bot = await Bot.findByOrFail('publicId', publicId)
+    await flushAnalytics()
+    posthog.events.length = 0
+    for (let i = 0; i < 3; i++) {
+      ;(await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})).assertStatus(200)
+    }
+    await flushAnalytics()
+    assert.deepEqual(
+      posthog
+        .named('Results collected')
+        .map((event) => [event.properties.workspaceId, event.properties.total]),
+      [[bot.workspaceId, 3]]
+    )
   })
 })

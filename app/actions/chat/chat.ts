@@ -32,6 +32,7 @@ import {
 } from '#services/chat/chat_store'
 import db from '@adonisjs/lucid/services/db'
 import { capabilityTurn } from '#services/capability_stamp'
+import { countResults, track } from '#services/analytics/analytics'
 
 /**
  * The chat use cases behind the public chat API (spec 02 section 7): start a chat on a
@@ -164,13 +165,25 @@ async function readChatLimit(bot: EngineBot): Promise<ChatLimit> {
   const limit = plan.limits.conversations
   const reached = !isBelowLimit(limit, used)
   if (startedIn === limitGeneration) {
+    if (reached) noteLimitReached(bot, limit)
     limitCache.set(bot.workspaceId, { reached, limit, at: Date.now() })
   }
   return { reached, limit }
 }
 
+/** "Limit reached" when this process first sees the workspace full, not for every chat refused. */
+function noteLimitReached(bot: EngineBot, limit: number) {
+  if (limitCache.get(bot.workspaceId)?.reached) return
+  track({
+    name: 'Limit reached',
+    workspaceId: bot.workspaceId,
+    properties: { limit: 'conversations', value: limit, botId: bot.id },
+  })
+}
+
 /** A refused count: new chats of the workspace are turned away at start from now on. */
 function markChatLimitReached(bot: EngineBot, limit: number) {
+  noteLimitReached(bot, limit)
   limitCache.set(bot.workspaceId, { reached: true, limit, at: Date.now() })
 }
 
@@ -192,6 +205,8 @@ export async function persistPublishedTurn(
   const limit = startsChat(input.effects) ? (await chatLimitOf(bot)).limit : UNLIMITED
   try {
     await persistTurn({ ...input, botId: bot.id, workspaceId: bot.workspaceId, chatLimit: limit })
+    const results = (input.newResult ? 1 : 0) + input.effects.newResults.length
+    if (results > 0 && !input.sessionOnly) countResults(bot.workspaceId, results)
     return true
   } catch (error) {
     if (!(error instanceof ChatLimitExceeded)) throw error

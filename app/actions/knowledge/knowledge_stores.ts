@@ -239,7 +239,9 @@ export class CreateStore {
       // Counted under the workspace's lock so that two creations cannot pass together
       // (app/services/plan_limits.ts says why).
       await lockRow(trx, 'workspaces', workspace.id)
-      checkLimit(plan, 'vectorLimit', await countStores(trx, workspace.id))
+      checkLimit(plan, 'vectorLimit', await countStores(trx, workspace.id), {
+        who: { userId: user.id, workspaceId: workspace.id },
+      })
       if ((await countNamespaces(trx, workspace.id, indexName)) >= NAMESPACE_LIMIT) {
         throw namespaceLimitError(indexName)
       }
