@@ -404,6 +404,11 @@ export async function searchStore(
       'knowledge_sources.name as sourceName'
     )
   const byId = new Map(rows.map((row) => [Number(row.id), row]))
+  // Raw keyword ranks mean little on their own: SQLite's BM25 gives a word found in every
+  // chunk of a small store a weight near 0 (its IDF is floored), which read as "score 0" on a
+  // match. The score is relative to the best hit (1), whatever the engine or the mode.
+  const rankOf = (entry: (typeof ordered)[number]) => (hybrid ? entry.score : (entry.keyword ?? 0))
+  const best = Math.max(...ordered.map(rankOf))
   const hits: KnowledgeHit[] = []
   for (const entry of ordered) {
     const row = byId.get(entry.id)
@@ -414,8 +419,8 @@ export async function searchStore(
       sourceName: row.sourceName,
       position: Number(row.position),
       content: row.content,
-      score: hybrid ? round(entry.score) : round(entry.keyword ?? 0),
-      keywordScore: entry.keyword === null ? null : round(entry.keyword),
+      score: best > 0 ? round(rankOf(entry) / best) : 0,
+      keywordScore: entry.keyword === null ? null : significant(entry.keyword),
       vectorScore: entry.vector === null ? null : round(entry.vector),
     })
   }
@@ -424,4 +429,9 @@ export async function searchStore(
 
 function round(value: number) {
   return Math.round(value * 10_000) / 10_000
+}
+
+/** Four significant digits: a tiny positive rank stays positive. */
+function significant(value: number) {
+  return Number(value.toPrecision(4))
 }

@@ -172,6 +172,8 @@ export function descriptions(logs: { description: string }[]) {
 export async function apiOwner(): Promise<Owner & { token: string }> {
   const owner = await newOwner()
   await setUserPlan(owner.user, 'UNLIMITED')
+  // The plan applies through the workspace: the instance read before must see it.
+  await owner.workspace.refresh()
   const token = (await new CreateApiToken().handle(owner.user, `ai-${Math.random()}`)).value
   return { ...owner, token }
 }

@@ -152,6 +152,40 @@ test.group('Knowledge stores', (group) => {
     await site.close()
   })
 
+  test('a store of one text: its match scores 1, whatever the engine ranks it', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await knowledgeOwner()
+    const created = await client
+      .post('/vectors')
+      .loginAs(user)
+      .withCsrfToken()
+      .accept('json')
+      .json({ name: 'Single' })
+    created.assertStatus(201)
+    const store = created.body().store
+    const added = await client
+      .post(`/vectors/${store.id}/sources`)
+      .loginAs(user)
+      .withCsrfToken()
+      .accept('json')
+      .json({ type: 'TEXT', text: 'The lighthouse keeper feeds the gulls at dawn.' })
+    added.assertStatus(201)
+    assert.equal((await waitForSource(added.body().source.id)).status, 'COMPLETED')
+    const found = await client
+      .post(`/vectors/${store.id}/search`)
+      .loginAs(user)
+      .withCsrfToken()
+      .accept('json')
+      .json({ query: 'lighthouse', limit: 3 })
+    found.assertStatus(200)
+    const [hit] = found.body().hits
+    // SQLite's BM25 weighs a word found in every chunk near 0: it used to show as "score 0".
+    assert.equal(hit.score, 1)
+    assert.isAbove(hit.keywordScore, 0)
+  })
+
   test('hybrid search finds by meaning with embedding credentials', async ({ client, assert }) => {
     const { user, workspace } = await knowledgeOwner()
     const embeddings = await startEmbeddingsStandIn({ apiKey: 'sk-embed' })
