@@ -79,16 +79,16 @@ test.group('A fresh self-hosted install', () => {
       ace(['db:seed'], env)
       // `npm start` prints this link for the first ADMIN_EMAILS entry when no SMTP is set.
       // It needs only the seeded database, so it boots beside the server rather than after it.
-      const [started, printed] = await Promise.allSettled([
+      const [started, link] = await Promise.allSettled([
         startAppProcess(env),
         aceAsync(['user:signin-link'], env),
       ])
-      if (printed.status === 'rejected') {
+      if (link.status === 'rejected') {
         if (started.status === 'fulfilled') await started.value.stop()
-        throw printed.reason
+        throw link.reason
       }
       if (started.status === 'rejected') throw started.reason
-      return { app: started.value, printed: printed.value }
+      return { app: started.value, printed: link.value }
     })
     try {
       const link = /https?:\/\/\S+(\/auth\/magic\/[a-f0-9]+)/.exec(printed)

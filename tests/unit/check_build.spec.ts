@@ -106,9 +106,7 @@ test.group('Build check', (group) => {
     assert.deepEqual(developmentBundlesIn(join(root, 'missing')), [])
   })
 
-  test('`node ace build` runs the check once the build is written', async ({
-    assert,
-  }) => {
+  test('`node ace build` runs the check once the build is written', async ({ assert }) => {
     // The fixtures above prove what the check finds; this, that the build runs it (the hook
     // throws on a finding, which fails `node ace build`, not a request).
     const { default: rc } = await import('../../adonisrc.js')
