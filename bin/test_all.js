@@ -20,6 +20,7 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  rmSync,
   writeFileSync,
   createWriteStream,
 } from 'node:fs'
@@ -150,6 +151,8 @@ function slotEnv(base, index, count) {
     GITHUB_API_URL: `http://127.0.0.1:${port + 1}/api`,
     TEST_SHARD: `${index + 1}/${count}`,
   }
+  // Each shard migrates a database no other process migrates (tests/bootstrap.ts).
+  if (count > 1) env.TEST_OWN_DATABASE = '1'
   if (base.DB_CONNECTION === 'pg' || base.DB_CONNECTION === 'mysql') {
     env.DATABASE_URL = databaseUrlOf(base.DATABASE_URL, index)
   } else if (index > 0) {
@@ -184,6 +187,8 @@ function runJob(job) {
   return new Promise((resolve) => {
     const started = Date.now()
     const log = createWriteStream(join(OUT, `${job.name}.log`))
+    // A previous run's times must not pass for this one's when this process records none.
+    rmSync(join(OUT, `${job.name}.timings.json`), { force: true })
     let output = ''
     const child = spawn(ACE[0], ACE.slice(1).concat(job.args), {
       cwd: ROOT,

@@ -38,8 +38,21 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   setup: [
     async () => {
       const ace = await app.container.make('ace')
-      const command = await ace.exec('migration:fresh', ['--force'])
-      if (command.exitCode) throw command.error ?? new Error('migration:fresh failed')
+      // A shard of `npm test` migrates a database of its own (bin/test_all.js). Lucid's lock is
+      // one fixed key, and MySQL's GET_LOCK is server-wide: shards migrating their own
+      // databases at once would refuse each other, so they go without it. Wipe and run are
+      // separate because migration:fresh hands --disable-locks to db:wipe, which refuses it.
+      const steps: [string, string[]][] =
+        process.env.TEST_OWN_DATABASE === '1'
+          ? [
+              ['db:wipe', ['--force']],
+              ['migration:run', ['--force', '--disable-locks']],
+            ]
+          : [['migration:fresh', ['--force']]]
+      for (const [name, args] of steps) {
+        const command = await ace.exec(name, args)
+        if (command.exitCode) throw command.error ?? new Error(`${name} failed`)
+      }
     },
     () => testUtils.db().seed(),
   ],

@@ -31,13 +31,17 @@ export function recordFileTimings(): PluginFn {
     emitter.on('group:start', mark)
     emitter.on('test:start', mark)
     emitter.on('test:end', mark)
+    // Written after every group too: a run stopped part-way (a time-out, Ctrl-C) still leaves
+    // the times of the files it finished, which is how the browser files once went unmeasured.
+    const write = () => {
+      mkdirSync(dirname(target), { recursive: true })
+      writeFileSync(target, JSON.stringify(times, null, 1))
+    }
     emitter.on('group:end', (payload) => {
       mark(payload)
       current = undefined
+      write()
     })
-    emitter.on('runner:end', () => {
-      mkdirSync(dirname(target), { recursive: true })
-      writeFileSync(target, JSON.stringify(times, null, 1))
-    })
+    emitter.on('runner:end', write)
   }
 }

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
+import router from '@adonisjs/core/services/router'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import {
   createUser,
@@ -86,6 +87,58 @@ test.group('API errors', () => {
     chat.assertStatus(200)
     assert.isString(chat.body().sessionId)
   }).timeout(60_000)
+
+  test('with the database out, every /api route answers its errors in JSON, 503 and not 500', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser()
+    await setUserPlan(user, 'UNLIMITED')
+    const workspace = await firstWorkspaceOf(user)
+    const token = (await new CreateApiToken().handle(user, 'outage-walk')).value
+    const publicId = await publishThroughApi(client, chatBot())
+    // Real ids where the routes take them, so that a route's own lookups are what fails.
+    const known: Record<string, string> = {
+      workspaceId: workspace.id,
+      publicId,
+      typebotId: publicId,
+    }
+    const routes = Object.values(router.toJSON())
+      .flat()
+      .filter((route) => route.pattern.startsWith('/api/'))
+    assert.isAbove(routes.length, 30, 'the walk sees the API routes')
+
+    const offenders: string[] = []
+    let answered = 0
+    await withDatabaseOut(async () => {
+      for (const route of routes) {
+        const url = route.pattern
+          .replace(/:(\w+)\??/g, (_, name: string) => encodeURIComponent(known[name] ?? 'sample'))
+          .replace(/\*/g, 'sample')
+        for (const method of route.methods.filter((m) => m !== 'HEAD')) {
+          // With a token and without: both a caller's and a visitor's way in must hold.
+          for (const withToken of [true, false]) {
+            let request = client
+              .request(url, method.toLowerCase() as 'get')
+              .header('accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
+              .redirects(0)
+            if (withToken) request = request.bearerToken(token)
+            if (method !== 'GET') request = request.json({})
+            const response = await request
+            answered++
+            const type = response.header('content-type') ?? ''
+            const label = `${method} ${route.pattern}${withToken ? '' : ' (no token)'}`
+            if (response.status() >= 400 && !/^application\/(problem\+)?json/.test(type))
+              offenders.push(`${label}: ${response.status()} ${type}`)
+            else if (response.status() === 500)
+              offenders.push(`${label}: 500 during an outage (${response.text().slice(0, 120)})`)
+          }
+        }
+      }
+    })
+    assert.isAbove(answered, 60)
+    assert.deepEqual(offenders, [])
+  }).timeout(180_000)
 
   test('a server error on the API answers 500 JSON with the request id, never the SQL', async ({
     client,

@@ -106,6 +106,18 @@ test.group('Build check', (group) => {
     assert.deepEqual(developmentBundlesIn(join(root, 'missing')), [])
   })
 
+  test('`node ace build` runs the check once the build is written', async ({ assert }) => {
+    // The fixtures above prove what the check finds; this, that the build runs it (the hook
+    // throws on a finding, which fails `node ace build`, not a request).
+    const { default: rc } = await import('../../adonisrc.js')
+    const hooks = await Promise.all((rc.hooks?.onBuildCompleted ?? []).map((load) => load()))
+    const { default: checkBuildHook } = await import('../../bin/check_build.js')
+    assert.include(
+      hooks.map((hook) => hook.default),
+      checkBuildHook
+    )
+  })
+
   test('the build in build/ passes every check', async ({ assert }) => {
     const { failures, plugins } = await checkBuild(ROOT, join(ROOT, 'build'))
     assert.deepEqual(failures, [])

@@ -730,15 +730,18 @@ test.group('Queue | BullMQ driver', (group) => {
       return child
     }
 
+    // Both boot at once: neither depends on the other, and a boot is most of the time here.
     const embedded = ace({ QUEUE_DRIVER: 'in-process' })
     const embeddedOutput = outputOf(embedded)
-    const [code] = await once(embedded, 'exit')
-    assert.equal(code, 1)
-    assert.match(embeddedOutput.text, /the web process runs the jobs/)
-
+    const embeddedExit = once(embedded, 'exit')
     const prefix = newPrefix()
     const worker = ace({ QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix })
     const workerOutput = outputOf(worker)
+
+    const [code] = await embeddedExit
+    assert.equal(code, 1)
+    assert.match(embeddedOutput.text, /the web process runs the jobs/)
+
     await workerOutput.waitFor(/Working \d+ job types on bullmq/, 120_000)
     const exited = once(worker, 'exit')
     worker.kill('SIGTERM')
