@@ -89,6 +89,16 @@ export default await Env.create(new URL('../', import.meta.url), {
   SMTP_SECURE: bool(false),
   MAIL_FROM: Env.schema.string.optional(),
 
+  // How many users one Slack node may message in a run (spec 01/03 configuration defaults).
+  SLACK_USER_LIMIT: (name: string, value?: string) => {
+    if (value === undefined || value === '') return undefined
+    const limit = Number(value)
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new Error(`${name} must be a positive integer (got "${value}")`)
+    }
+    return limit
+  },
+
   DISABLE_SIGNUP: bool(false),
   ADMIN_EMAILS: Env.schema.string.optional(),
   // Empty: UNLIMITED without billing, FREE with it (app/services/plans.ts, defaultPlanName).

@@ -30,6 +30,8 @@ function deriveDescription(p: BotPlugin) {
   return {
     id: p.id,
     name: p.name,
+    fullName: p.fullName,
+    tags: p.tags,
     category: categoryOn(p, 'bot'),
     icon: p.icon ?? null,
     ...editorViewOf(p, 'bot'),

@@ -9,6 +9,8 @@ export type EditorTab = 'edit' | 'theme' | 'settings' | 'results'
 export interface EditorPlugin {
   id: string
   name: string
+  fullName: string
+  tags: readonly string[]
   category: 'bubble' | 'input' | 'logic' | 'integration'
   icon: string | null
   locked: boolean
