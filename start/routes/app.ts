@@ -24,6 +24,7 @@ const PluginCallsController = () => import('#controllers/api/plugin_calls_contro
 const KnowledgeStoresController = () => import('#controllers/knowledge/knowledge_stores_controller')
 
 const ViewerController = () => import('#controllers/chat/viewer_controller')
+const SessionController = () => import('#controllers/auth/session_controller')
 
 // A custom domain shows its bot at its root; the app's own host goes to the dashboard.
 router.get('/', [ViewerController, 'root']).as('viewer.root')
@@ -37,6 +38,7 @@ router.get('/bots/:id/results', [EditorController, 'show'])
 router
   .group(() => {
     router.get('/bots', [DashboardController, 'index'])
+    router.get('/bots/create', [DashboardController, 'create'])
     router.post('/bots', [DashboardController, 'createBot'])
     router.post('/bots/import', [DashboardController, 'importBot'])
     router.get('/bots/import-typebot', [TypebotImportController, 'show'])
@@ -127,6 +129,7 @@ router
   .group(() => {
     router.patch('/api/users/:id', [UsersController, 'update'])
     router.post('/api/updateTourStatus', [UsersController, 'updateTourStatus'])
+    router.get('/api/auth/session', [SessionController, 'show'])
     router.get('/api/onboarding/checklist', [OnboardingController, 'checklist'])
     router.post('/api/onboarding/checklist/dismiss', [OnboardingController, 'dismiss'])
     router.post('/api/credentials/:id/test', [CredentialsController, 'test'])
