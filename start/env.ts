@@ -42,6 +42,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   DNS_SERVERS: Env.schema.string.optional(),
   // The brain service behind Text to Video and Zemantic AI (spec 03).
   BRAIN_SERVICE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  // Where the editors' graph menu and the Help menu send builders; the app's /docs by default.
+  DOCS_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   APP_KEY: Env.schema.string(),
   LOG_LEVEL: Env.schema.enum.optional([
     'fatal',

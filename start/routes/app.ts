@@ -25,15 +25,21 @@ const KnowledgeStoresController = () => import('#controllers/knowledge/knowledge
 
 const ViewerController = () => import('#controllers/chat/viewer_controller')
 const SessionController = () => import('#controllers/auth/session_controller')
+const DocsController = () => import('#controllers/app/docs_controller')
 
 // A custom domain shows its bot at its root; the app's own host goes to the dashboard.
 router.get('/', [ViewerController, 'root']).as('viewer.root')
+
+// The guides of docs/, public (the menus' documentation entry, unless DOCS_URL is set).
+router.get('/docs', [DocsController, 'show'])
+router.get('/docs/:page', [DocsController, 'show'])
 
 // Exempt from the sign-in redirect (spec 01 section 2); the controller decides the mode.
 router.get('/bots/:id/edit', [EditorController, 'show'])
 router.get('/bots/:id/theme', [EditorController, 'show'])
 router.get('/bots/:id/settings', [EditorController, 'show'])
 router.get('/bots/:id/results', [EditorController, 'show'])
+router.get('/bots/:id/results/analytics', [EditorController, 'show'])
 
 router
   .group(() => {
