@@ -10,6 +10,7 @@
  */
 
 import { isHostAction, runHostAction } from './host_actions'
+import { injectStartProps } from './start_props'
 
 export interface BaseOptions {
   publicId: string
@@ -160,6 +161,7 @@ function createFrame(options: BaseOptions, onClose?: () => void) {
     if (event.source !== frame.contentWindow) return
     const data = event.data as { type?: unknown; url?: unknown; action?: unknown } | null
     if (data?.type === `${PREFIX}:close`) onClose?.()
+    if (data?.type === `${PREFIX}:startProps`) injectStartProps(window, (data as any).startProps)
     if (data?.type === `${PREFIX}:hostAction` && isHostAction(data.action)) {
       runHostAction(window, data.action).catch((error) =>
         console.error('[flowcraft] the bot action on this page failed', error)
