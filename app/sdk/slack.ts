@@ -1,4 +1,3 @@
-import env from '#start/env'
 import type { HttpClient } from '../plugins/define_plugin.js'
 
 /**
@@ -42,18 +41,4 @@ export async function callSlack<T = Record<string, unknown>>(
     throw new Error(`Slack refused ${method}: ${reason}`)
   }
   return answer
-}
-
-/**
- * How many Slack users one node may reach in a run (spec 01 and 03, "Configuration defaults":
- * Slack user limit 10; SLACK_USER_LIMIT changes it). A direct message to each is two Web API
- * calls, and Slack rate-limits chat.postMessage to about one message a second per
- * conversation: a variable that expands to a whole member list would otherwise flood a
- * workspace and stall the run for minutes.
- */
-export const SLACK_USER_LIMIT_DEFAULT = 10
-
-export function slackUserLimit(): number {
-  const limit = env.get('SLACK_USER_LIMIT')
-  return typeof limit === 'number' && limit > 0 ? limit : SLACK_USER_LIMIT_DEFAULT
 }

@@ -1,5 +1,6 @@
 import type { Runner } from '#sdk/plugin'
-import { callSlack, slackUserLimit } from '#sdk/slack'
+import { callSlack } from '#sdk/slack'
+import { slackUserLimit } from '#sdk/slack_users'
 import type plugin from './index.js'
 
 /** Slack's limit on a message's text (characters); longer texts are refused as msg_too_long. */
