@@ -97,7 +97,7 @@ export default definePlugin({
           allowVariables: true,
           required: true,
           helperText:
-            "Member IDs (profile > ⋮ > Copy member ID), separated by commas; each gets the message in a direct conversation with the app. At most 10 by default (SLACK_USER_LIMIT).",
+            'Member IDs (profile > ⋮ > Copy member ID), separated by commas; each gets the message in a direct conversation with the app. At most 10 by default (SLACK_USER_LIMIT).',
         }),
         text: field.string({
           label: 'Text',

@@ -243,7 +243,10 @@ test.group('Embed: inject start props', () => {
       </script></body></html>`)
     await page.goto(`${siteUrl}/`)
 
-    await page.frameLocator('typebot-standard iframe').getByText('Hello from a tagged bot.').waitFor()
+    await page
+      .frameLocator('typebot-standard iframe')
+      .getByText('Hello from a tagged bot.')
+      .waitFor()
     await page.waitForFunction(() => (window as any).announced.length > 0)
     assert.deepEqual(await page.evaluate(() => (window as any).announced), [
       { gtmId: 'GTM-TEST42' },

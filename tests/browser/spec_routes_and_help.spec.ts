@@ -155,7 +155,10 @@ test.group('Routes, help and fetch errors in the browser', () => {
     await page.getByTestId('palette-node-schedule-trigger').waitFor()
     assert.equal(await page.getByTestId('palette-node-send-email').count(), 0)
     assert.equal(
-      await page.getByTestId('palette-node-schedule-trigger').locator('[title]').getAttribute('title'),
+      await page
+        .getByTestId('palette-node-schedule-trigger')
+        .locator('[title]')
+        .getAttribute('title'),
       'Schedule trigger (cron)'
     )
   })

@@ -93,7 +93,8 @@ test.group('Docs, analytics page and the editors’ fetches', () => {
     const workspace = await firstWorkspaceOf(user)
     const workflow = await new CreateWorkflow().handle(user, workspace, {})
     await assert.rejects(
-      () => db.transaction((trx) => recordVersion(workflow, { user: null, updatedBy: 'user' }, trx)),
+      () =>
+        db.transaction((trx) => recordVersion(workflow, { user: null, updatedBy: 'user' }, trx)),
       'User not found.'
     )
     // The copilot's versions have no person behind them, by design.

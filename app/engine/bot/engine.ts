@@ -787,8 +787,8 @@ class Turn {
  */
 export function startPropsOf(bot: EngineBot): { gtmId: string } | null {
   const gtmId = String(
-    (bot.content.settings as { metadata?: { googleTagManagerId?: unknown } } | undefined)
-      ?.metadata?.googleTagManagerId ?? ''
+    (bot.content.settings as { metadata?: { googleTagManagerId?: unknown } } | undefined)?.metadata
+      ?.googleTagManagerId ?? ''
   ).trim()
   return /^GTM-[A-Z0-9]+$/i.test(gtmId) ? { gtmId } : null
 }

@@ -17,7 +17,13 @@ const VIEWS: { view: View; icon: typeof TableIcon }[] = [
 ]
 
 /** The editor's Results tab: the results table, or the analytics drawn on the flow. */
-export function ResultsTab({ botId, initialView = 'table' }: { botId: string; initialView?: View }) {
+export function ResultsTab({
+  botId,
+  initialView = 'table',
+}: {
+  botId: string
+  initialView?: View
+}) {
   const { t } = useTranslation()
   const [store] = useState(() => createResultsStore(botId))
   const [view, setView] = useState<View>(initialView)

@@ -111,9 +111,7 @@ test.group('Plugin slack (workflow actions)', (group) => {
     assert.lengthOf(slack.messages, 0)
   })
 
-  test('Send a direct message: each member once, in their own conversation', async ({
-    assert,
-  }) => {
+  test('Send a direct message: each member once, in their own conversation', async ({ assert }) => {
     const run = await runPluginTest({
       ...common(),
       action: 'Send a direct message',
@@ -149,7 +147,11 @@ test.group('Plugin slack (workflow actions)', (group) => {
   }) => {
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `U0M${i}`).join(', ')
     const send = (users: string) =>
-      runPluginTest({ ...common(), action: 'Send a direct message', options: { users, text: 'hi' } })
+      runPluginTest({
+        ...common(),
+        action: 'Send a direct message',
+        options: { users, text: 'hi' },
+      })
 
     const eleven = await send(ids(11))
     assert.deepEqual(eleven.errors, [
