@@ -34,8 +34,9 @@ async function holdSaves(page: Page, path: string) {
   return {
     held,
     async release() {
-      await page.unroute(`**${path}`)
+      // Continued before the handler goes: unrouting hands pending requests on by itself.
       for (const route of held.splice(0)) await route.continue()
+      await page.unroute(`**${path}`)
     },
   }
 }
