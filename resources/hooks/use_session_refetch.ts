@@ -26,7 +26,9 @@ export function useSessionRefetch(user: UserDto | null, workspaceId: string | nu
 
   useEffect(() => {
     if (!signedIn) return
-    let last = Date.now()
+    // The page was just loaded with fresh props: the first return counts from then only if
+    // it comes within the quiet time.
+    let last = 0
     let inFlight: AbortController | null = null
     async function refetch() {
       if (document.visibilityState !== 'visible' || Date.now() - last < QUIET_MS) return

@@ -163,3 +163,33 @@ test.group('Routes, help and fetch errors in the browser', () => {
     )
   })
 })
+
+/** The tab goes to the background and comes back, as switching tabs does. */
+async function hideAndShow(page: Page) {
+  await page.evaluate(() => {
+    for (const state of ['hidden', 'visible']) {
+      Object.defineProperty(document, 'visibilityState', { value: state, configurable: true })
+      document.dispatchEvent(new Event('visibilitychange'))
+    }
+  })
+}
+
+test.group('The session asked again when the tab comes back', () => {
+  test('a rename made elsewhere shows; signed out elsewhere, the tab goes to sign-in', async ({
+    visit,
+  }) => {
+    const { page, user } = await signedIn(visit, 'session-refetch')
+    await page.goto('/bots')
+    const menu = page.getByTestId('user-menu')
+    await menu.waitFor()
+    await User.query().where('id', user.id).update({ name: 'Renamed Elsewhere' })
+    await hideAndShow(page)
+    await menu.filter({ hasText: 'Renamed Elsewhere' }).waitFor()
+
+    // Another tab signed out: this one has no session left either.
+    await page.context().clearCookies()
+    await new Promise((resolve) => setTimeout(resolve, 10_500))
+    await hideAndShow(page)
+    await page.waitForURL(/\/signin\?redirectPath=%2Fbots/)
+  })
+})
