@@ -3,7 +3,7 @@ import type { Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
 import Workflow from '#models/workflow'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot, PublishBot } from '#actions/bots/bots'
 import { CreateWorkflow, UpdateWorkflow } from '#actions/workflows/workflows'
 import { signInWithLink } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
@@ -191,5 +191,36 @@ test.group('The session asked again when the tab comes back', () => {
     await new Promise((resolve) => setTimeout(resolve, 10_500))
     await hideAndShow(page)
     await page.waitForURL(/\/signin\?redirectPath=%2Fbots/)
+  })
+})
+
+test.group('Bot editor fetch errors', () => {
+  test('the published bot is fetched again when the tab comes back; a failure says so', async ({
+    visit,
+    assert,
+  }) => {
+    const { page, user, workspace } = await signedIn(visit, 'bot-fetch-toasts')
+    const bot = await new CreateBot().handle(user, workspace, { name: 'Fetched' })
+    await page.goto(`/bots/${bot.id}/edit`)
+    await page.getByTestId('bot-name').waitFor()
+
+    // Back to the tab: the published version is asked again; the server fails.
+    await page.route(`**/api/v1/bots/${bot.id}/published`, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Internal server error' }),
+      })
+    )
+    await hideAndShow(page)
+    await errorToast(page, 'Could not fetch published bot').waitFor()
+    await page.unroute(`**/api/v1/bots/${bot.id}/published`)
+
+    // Published meanwhile (another tab): the next return shows it as published.
+    await new PublishBot().handle(user, workspace, await Bot.findOrFail(bot.id))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await hideAndShow(page)
+    await page.getByTestId('publish').filter({ hasText: 'Published' }).waitFor()
+    assert.equal(await errorToast(page, 'Could not fetch published bot').count(), 1)
   })
 })
