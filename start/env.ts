@@ -42,6 +42,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   DNS_SERVERS: Env.schema.string.optional(),
   // The brain service behind Text to Video and Zemantic AI (spec 03).
   BRAIN_SERVICE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  // Where the editors' graph menu and the Help menu send builders; the app's /docs by default.
+  DOCS_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   APP_KEY: Env.schema.string(),
   LOG_LEVEL: Env.schema.enum.optional([
     'fatal',
@@ -88,6 +90,16 @@ export default await Env.create(new URL('../', import.meta.url), {
   SMTP_PASSWORD: Env.schema.string.optional(),
   SMTP_SECURE: bool(false),
   MAIL_FROM: Env.schema.string.optional(),
+
+  // How many users one Slack node may message in a run (spec 01/03 configuration defaults).
+  SLACK_USER_LIMIT: (name: string, value?: string) => {
+    if (value === undefined || value === '') return undefined
+    const limit = Number(value)
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new Error(`${name} must be a positive integer (got "${value}")`)
+    }
+    return limit
+  },
 
   DISABLE_SIGNUP: bool(false),
   ADMIN_EMAILS: Env.schema.string.optional(),

@@ -8,7 +8,7 @@ import { authApiClient } from '@adonisjs/auth/plugins/api_client'
 import { inertiaApiClient } from '@adonisjs/inertia/plugins/api_client'
 import { shieldApiClient } from '@adonisjs/shield/plugins/api_client'
 import testUtils from '@adonisjs/core/services/test_utils'
-import { browserClient } from '@japa/browser-client'
+import { browserClient, decoratorsCollection } from '@japa/browser-client'
 import { launchRelaunchingBrowser } from './browser_launcher.js'
 import { recordFileTimings } from './file_timings.js'
 
@@ -30,6 +30,21 @@ export const plugins: Config['plugins'] = [
   }),
   recordFileTimings(),
 ]
+
+/*
+ * The editors ask before the page is left with unsaved changes (spec 01's leave warning). A
+ * person asked answers "Leave" when they meant to go: a test that reloads or goes elsewhere
+ * right after an edit does too. Any other dialog is dismissed, as Playwright does when nobody
+ * listens. A test may listen as well to see the dialog; whichever answers first wins.
+ */
+decoratorsCollection.register({
+  page(page) {
+    page.on('dialog', (dialog) => {
+      const answer = dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()
+      answer.catch(() => {})
+    })
+  },
+})
 
 /**
  * The test database is migrated from scratch once per run and seeded with the plans.

@@ -83,3 +83,17 @@ export function toBotVersionDto(version: BotVersion): BotVersionDto<BotSnapshot>
 export function toBotHistoryDto(versions: BotVersion[]): BotHistoryDto<BotSnapshot> {
   return { versions: versions.map(toBotVersionDto) }
 }
+
+/** The published version as the editor compares it with the draft (unpublished changes). */
+export function toPublishedContentDto(published: PublishedBot) {
+  return {
+    version: published.version,
+    groups: published.groups,
+    events: published.events,
+    edges: published.edges,
+    variables: published.variables,
+    theme: published.theme,
+    settings: published.settings,
+    publishedAt: published.updatedAt.toISO(),
+  }
+}

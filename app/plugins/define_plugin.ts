@@ -92,7 +92,19 @@ export interface PluginDeclaration<
    * share a slug ('Webhook' and 'webhook').
    */
   slug?: string
+  /** The short label of palettes and block headers. */
   name: string
+  /**
+   * The plugin's full name (spec 03: every block has a name and a fullName), e.g. "PostgreSQL
+   * database" for "PostgreSQL": shown where there is room (the palette's tooltip, the
+   * settings header) and matched by the palette search.
+   */
+  fullName: string
+  /**
+   * Words a builder may search for that are not in the name ("llm" for OpenAI, "sql" for
+   * MySQL): the palette search matches them. Lower case.
+   */
+  tags: readonly string[]
   description?: string
   category: PluginCategory
   /**

@@ -154,6 +154,13 @@ export function manifestProblems(
     problems.push(`${where}: id is missing`)
   if (typeof manifest.name !== 'string' || manifest.name === '')
     problems.push(`${where}: name is missing`)
+  if (typeof manifest.fullName !== 'string' || manifest.fullName.trim() === '')
+    problems.push(`${where}: fullName is missing`)
+  if (
+    !Array.isArray(manifest.tags) ||
+    manifest.tags.some((tag: unknown) => typeof tag !== 'string' || tag.trim() === '')
+  )
+    problems.push(`${where}: tags must be a list of words`)
   if (!PLUGIN_CATEGORIES.includes(manifest.category)) {
     problems.push(
       `${where}: category "${manifest.category}" is not one of ${PLUGIN_CATEGORIES.join(', ')}`

@@ -33,6 +33,8 @@ export function manifestSource(s: Scaffold) {
     `export default definePlugin({`,
     `  id: ${q(s.id)},`,
     `  name: ${q(s.name)},`,
+    `  fullName: ${q(s.name)},`,
+    `  tags: [], // words builders may search for that are not in the name`,
     `  description: ${q(`Ask ${s.name} and keep its answer`)},`,
     `  category: ${q(s.category)},`,
     `  scope: ${q(s.scope)},`,

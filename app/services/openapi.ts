@@ -553,6 +553,14 @@ export function openApiDocument(serverUrl: string) {
           responses: { 204: { description: 'Deleted' } },
         },
       },
+      '/api/v1/bots/{id}/published': {
+        get: {
+          summary:
+            'The published version (groups, events, edges, variables, theme, settings, version, publishedAt), or {published: null} before the first publish',
+          parameters: [idParam('id', 'Bot id')],
+          responses: { 200: { description: '{published}' }, 404: error },
+        },
+      },
       '/api/v1/bots/{id}/publish': {
         post: {
           summary: 'Publish the draft',

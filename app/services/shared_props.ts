@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import app from '@adonisjs/core/services/app'
+import env from '#start/env'
 import { toUserDto } from '#dtos/user_dto'
 import { toWorkspaceDto, toWorkspaceSummaryDto } from '#dtos/workspace_dto'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
@@ -45,6 +46,7 @@ export const sharedProps = {
   oauthProviders: () => enabledOAuthProviders(),
   appVersion: () => process.env.npm_package_version ?? '0.1.0',
   viewerUrl: () => viewerBaseUrl(),
+  docsUrl: () => env.get('DOCS_URL') || '/docs',
   // The support chat bubble: paid plans only, when an instance bot is configured.
   supportWidget: async (ctx: HttpContext) => {
     const user = ctx.auth?.user

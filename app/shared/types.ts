@@ -93,6 +93,8 @@ export interface SharedProps {
   appVersion: string
   /** Where public bot pages and /embed.js are served (VIEWER_URL); '' for this host. */
   viewerUrl: string
+  /** The documentation the graph menu and the Help menu open (DOCS_URL, else /docs). */
+  docsUrl: string
   /** The support chat bubble (docs/onboarding.md); null on Free or when not configured. */
   supportWidget: SupportWidgetDto | null
   /** The counted limits in the current workspace, to disable an action at its limit. */

@@ -4,6 +4,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'AB test',
   name: 'AB test',
+  fullName: 'A/B test (random split)',
+  tags: ['split', 'experiment', 'random', 'branch'],
   description: 'Split visitors between two paths',
   category: 'logic',
   scope: 'user',

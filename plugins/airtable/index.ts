@@ -40,6 +40,8 @@ const typecast = () =>
 export default definePlugin({
   id: 'airtable',
   name: 'Airtable',
+  fullName: 'Airtable bases and tables',
+  tags: ['database', 'spreadsheet', 'records', 'no-code'],
   description: 'List, search, create, update and delete Airtable records',
   category: 'data',
   scope: 'workspace',

@@ -34,6 +34,8 @@ const modelNode = modelNodeAction({ defaultModel: BEDROCK_DEFAULT_MODEL })
 export default definePlugin({
   id: 'amazon-bedrock',
   name: 'Amazon Bedrock',
+  fullName: 'Amazon Bedrock chat model',
+  tags: ['ai', 'llm', 'aws', 'model'],
   description: 'Models hosted on Amazon Bedrock for LLM agents',
   category: 'model',
   scope: 'user',

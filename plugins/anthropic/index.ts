@@ -30,6 +30,8 @@ export const ANTHROPIC_MODELS = [
 export default definePlugin({
   id: 'anthropic',
   name: 'Anthropic',
+  fullName: 'Anthropic Claude',
+  tags: ['ai', 'llm', 'claude', 'chat'],
   description: 'Chat with Claude models',
   category: 'integration',
   scope: 'user',

@@ -13,6 +13,8 @@ import {
 export default definePlugin({
   id: 'api-tool',
   name: 'API tool',
+  fullName: 'API tool for an AI agent',
+  tags: ['agent', 'http', 'rest', 'tool'],
   description: 'An HTTP API an agent can call',
   category: 'tool',
   scope: 'user',

@@ -4,6 +4,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'audio',
   name: 'Audio',
+  fullName: 'Audio bubble',
+  tags: ['media', 'sound', 'voice', 'mp3'],
   description: 'Send an audio file (MP3 or WAV)',
   category: 'bubble',
   scope: 'user',

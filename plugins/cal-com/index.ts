@@ -13,6 +13,8 @@ export const CAL_LAYOUTS = { Month: 'month_view', Weekly: 'week_view', Columns: 
 export default definePlugin({
   id: 'cal-com',
   name: 'Cal.com',
+  fullName: 'Cal.com booking',
+  tags: ['calendar', 'booking', 'meeting', 'schedule'],
   description: 'Let the visitor book a meeting in the chat',
   category: 'integration',
   scope: 'user',

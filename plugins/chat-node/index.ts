@@ -10,6 +10,8 @@ export const CHAT_NODE_DEFAULT_BASE_URL = 'https://api.chatnode.ai'
 export default definePlugin({
   id: 'chat-node',
   name: 'ChatNode',
+  fullName: 'ChatNode AI chatbot',
+  tags: ['ai', 'chatbot', 'assistant'],
   description: 'Ask a ChatNode bot trained on your content',
   category: 'integration',
   scope: 'user',

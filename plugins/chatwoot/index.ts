@@ -13,6 +13,8 @@ const showing = { field: '$.task', notEquals: 'Close widget' }
 export default definePlugin({
   id: 'Chatwoot',
   name: 'Chatwoot',
+  fullName: 'Chatwoot live chat',
+  tags: ['support', 'live chat', 'handover', 'inbox'],
   description: "Open or close Chatwoot's live chat widget on the visitor's page",
   category: 'integration',
   scope: 'user',

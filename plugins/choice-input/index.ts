@@ -13,6 +13,8 @@ import {
 export default definePlugin({
   id: 'choice input',
   name: 'Buttons',
+  fullName: 'Buttons (multiple choice)',
+  tags: ['choice', 'options', 'select', 'quick replies'],
   description: 'Offer buttons to click',
   category: 'input',
   scope: 'user',

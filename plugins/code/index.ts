@@ -9,6 +9,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'Code',
   name: 'Script',
+  fullName: 'Script (JavaScript)',
+  tags: ['javascript', 'code', 'function', 'custom'],
   description: 'Run JavaScript',
   category: 'logic',
   categories: { workflow: 'flow' },

@@ -9,6 +9,8 @@ import { conditionFields, definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'Condition',
   name: 'Condition',
+  fullName: 'Condition (if / else)',
+  tags: ['if', 'branch', 'logic', 'compare'],
   description: 'Branch on variable values',
   category: 'logic',
   categories: { workflow: 'flow' },

@@ -8,6 +8,8 @@ import { agentToolFields } from '#sdk/ai_fields'
 export default definePlugin({
   id: 'custom-tool',
   name: 'Custom tool',
+  fullName: 'Custom tool for an AI agent',
+  tags: ['agent', 'javascript', 'function', 'tool'],
   description: 'Code an agent can call',
   category: 'tool',
   scope: 'user',

@@ -7,6 +7,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'date input',
   name: 'Date',
+  fullName: 'Date picker',
+  tags: ['date', 'time', 'calendar', 'form'],
   description: 'Ask for a date',
   category: 'input',
   scope: 'user',

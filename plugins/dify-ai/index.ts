@@ -29,6 +29,8 @@ export function difyOrigin(endpoint: unknown): string | undefined {
 export default definePlugin({
   id: 'dify-ai',
   name: 'Dify',
+  fullName: 'Dify.AI app',
+  tags: ['ai', 'llm', 'agent', 'workflow'],
   description: 'Ask a Dify app and keep the conversation going',
   category: 'integration',
   scope: 'user',

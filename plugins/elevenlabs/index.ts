@@ -10,6 +10,8 @@ export const ELEVENLABS_DEFAULT_BASE_URL = 'https://api.elevenlabs.io'
 export default definePlugin({
   id: 'elevenlabs',
   name: 'ElevenLabs',
+  fullName: 'ElevenLabs text to speech',
+  tags: ['ai', 'voice', 'speech', 'audio', 'tts'],
   description: 'Turn a text into natural-sounding speech',
   category: 'integration',
   scope: 'user',

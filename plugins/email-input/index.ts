@@ -4,6 +4,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'email input',
   name: 'Email',
+  fullName: 'Email address input',
+  tags: ['email', 'contact', 'form', 'lead'],
   description: 'Ask for an e-mail address',
   category: 'input',
   scope: 'user',

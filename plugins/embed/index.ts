@@ -4,6 +4,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'embed',
   name: 'Embed',
+  fullName: 'Embed (iframe)',
+  tags: ['iframe', 'website', 'pdf', 'map'],
   description: 'Embed a web page, a PDF, a calendar...',
   category: 'bubble',
   scope: 'user',

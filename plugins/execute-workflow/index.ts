@@ -7,6 +7,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'execute-workflow',
   name: 'Execute workflow',
+  fullName: 'Execute a workflow',
+  tags: ['workflow', 'automation', 'subflow'],
   description: 'Run a workflow and use its output',
   category: 'integration',
   scope: 'workspace',

@@ -4,6 +4,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'file input',
   name: 'File',
+  fullName: 'File upload',
+  tags: ['upload', 'attachment', 'document', 'image'],
   description: 'Ask for one or several files',
   category: 'input',
   scope: 'user',

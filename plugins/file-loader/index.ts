@@ -12,6 +12,8 @@ export const FILE_LOADER_MAX_MB = 50
 export default definePlugin({
   id: 'file-loader',
   name: 'File loader',
+  fullName: 'File loader (read a document)',
+  tags: ['document', 'pdf', 'text', 'extract'],
   description: 'Read the text of a PDF, Word, text, Markdown, CSV or HTML file',
   category: 'action',
   scope: 'workspace',

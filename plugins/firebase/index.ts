@@ -34,6 +34,8 @@ function recordFields(label: string) {
 export default definePlugin({
   id: 'firebase',
   name: 'Firebase',
+  fullName: 'Firebase Firestore',
+  tags: ['database', 'google', 'nosql', 'documents'],
   description: 'Add, find, update and delete documents of a Cloud Firestore collection',
   category: 'integration',
   categories: { workflow: 'data' },

@@ -15,6 +15,8 @@ const modelNode = modelNodeAction({ defaultModel: GEMINI_DEFAULT_MODEL })
 export default definePlugin({
   id: 'gemini',
   name: 'Gemini',
+  fullName: 'Google Gemini chat model',
+  tags: ['ai', 'llm', 'google', 'model'],
   description: "Google's Gemini models for LLM agents",
   category: 'model',
   scope: 'user',

@@ -12,6 +12,8 @@ export const GOOGLE_DEFAULT_TOKEN_URL = 'https://oauth2.googleapis.com/token'
 export default definePlugin({
   id: 'gmail-trigger',
   name: 'Gmail trigger',
+  fullName: 'Gmail new email trigger',
+  tags: ['email', 'google', 'inbox', 'event'],
   description: 'Start the workflow when a new e-mail arrives in Gmail',
   category: 'trigger',
   scope: 'user',

@@ -9,6 +9,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'Google Analytics',
   name: 'Google Analytics',
+  fullName: 'Google Analytics event',
+  tags: ['analytics', 'tracking', 'google', 'event'],
   description: "Send an event to the page's Google Analytics",
   category: 'integration',
   scope: 'user',

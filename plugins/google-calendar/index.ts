@@ -62,6 +62,8 @@ function eventFields(required: boolean) {
 export default definePlugin({
   id: 'google-calendar',
   name: 'Google Calendar',
+  fullName: 'Google Calendar events',
+  tags: ['calendar', 'google', 'meeting', 'schedule'],
   description: 'List, create, update and delete events of a Google calendar',
   category: 'action',
   scope: 'workspace',

@@ -55,6 +55,8 @@ function filterFields() {
 export default definePlugin({
   id: 'Google Sheets',
   name: 'Google Sheets',
+  fullName: 'Google Sheets',
+  tags: ['spreadsheet', 'google', 'rows', 'database'],
   description: 'Read, add and update rows of a Google spreadsheet',
   category: 'integration',
   categories: { workflow: 'data' },

@@ -12,6 +12,8 @@ export const GROQ_DEFAULT_BASE_URL = 'https://api.groq.com/openai/v1'
 export default definePlugin({
   id: 'groq',
   name: 'Groq',
+  fullName: 'Groq fast inference',
+  tags: ['ai', 'llm', 'chat', 'model'],
   description: 'Fast chat completions from the open models Groq hosts',
   category: 'integration',
   categories: { workflow: 'model' },

@@ -22,6 +22,8 @@ export default definePlugin({
   id: 'Webhook',
   slug: 'http-request',
   name: 'HTTP request',
+  fullName: 'HTTP request (REST API call)',
+  tags: ['api', 'rest', 'http', 'fetch'],
   description: 'Call an API and save parts of its answer',
   category: 'integration',
   scope: 'user',

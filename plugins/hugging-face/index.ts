@@ -10,6 +10,8 @@ export const HUGGING_FACE_DEFAULT_BASE_URL = 'https://api-inference.huggingface.
 export default definePlugin({
   id: 'hugging-face',
   name: 'Hugging Face',
+  fullName: 'Hugging Face Inference',
+  tags: ['ai', 'llm', 'models', 'inference'],
   description: 'Run a model of the Hugging Face hub on a text',
   category: 'integration',
   scope: 'user',

@@ -4,6 +4,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'image',
   name: 'Image',
+  fullName: 'Image bubble',
+  tags: ['media', 'picture', 'gif', 'photo'],
   description: 'Send an image',
   category: 'bubble',
   scope: 'user',

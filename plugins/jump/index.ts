@@ -4,6 +4,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'Jump',
   name: 'Jump',
+  fullName: 'Jump to a group',
+  tags: ['goto', 'navigation', 'loop', 'flow'],
   description: 'Go to another group',
   category: 'logic',
   scope: 'user',

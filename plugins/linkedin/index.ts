@@ -18,6 +18,8 @@ export const LINKEDIN_DEFAULT_API_VERSION = '202501'
 export default definePlugin({
   id: 'linkedin',
   name: 'LinkedIn',
+  fullName: 'LinkedIn posts',
+  tags: ['social', 'post', 'share', 'network'],
   description: 'Share a post on LinkedIn',
   category: 'action',
   scope: 'user',

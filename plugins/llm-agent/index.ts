@@ -15,6 +15,8 @@ const BOT: ['bot'] = ['bot']
 export default definePlugin({
   id: 'llm-agent',
   name: 'LLM agent',
+  fullName: 'LLM agent with tools',
+  tags: ['ai', 'agent', 'llm', 'tools'],
   description: 'Answer with a model that can call tools',
   category: 'integration',
   scope: 'user',

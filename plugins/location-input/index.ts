@@ -7,6 +7,8 @@ import { answerVariableField, definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'location input',
   name: 'Location',
+  fullName: 'Location (address) input',
+  tags: ['address', 'map', 'geolocation', 'form'],
   description: "Ask for the visitor's location",
   category: 'input',
   scope: 'user',

@@ -9,6 +9,8 @@ import { httpRequestFields } from '#sdk/http_fields'
 export default definePlugin({
   id: 'Make.com',
   name: 'Make',
+  fullName: 'Make (Integromat) scenario',
+  tags: ['automation', 'webhook', 'integromat', 'no-code'],
   description: 'Send the variables to a Make scenario and save its answer',
   category: 'integration',
   scope: 'user',

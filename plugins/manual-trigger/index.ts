@@ -7,6 +7,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'manual-trigger',
   name: 'Manual trigger',
+  fullName: 'Manual trigger (run by hand)',
+  tags: ['start', 'test', 'button'],
   description: 'Start the workflow by hand',
   category: 'trigger',
   scope: 'user',

@@ -11,6 +11,8 @@ export const MCP_MAX_TIMEOUT_MS = 120_000
 export default definePlugin({
   id: 'mcp-tool',
   name: 'MCP client',
+  fullName: 'Model Context Protocol client',
+  tags: ['agent', 'mcp', 'tools', 'ai'],
   description: 'Give an agent the tools of a remote MCP server',
   category: 'tool',
   scope: 'user',

@@ -19,6 +19,8 @@ const model = () =>
 export default definePlugin({
   id: 'mistral',
   name: 'Mistral',
+  fullName: 'Mistral AI',
+  tags: ['ai', 'llm', 'chat', 'model'],
   description: 'Chat completions and variable extraction with Mistral AI models',
   category: 'integration',
   scope: 'user',

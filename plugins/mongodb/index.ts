@@ -28,6 +28,8 @@ const keyValues = (label: string) =>
 export default definePlugin({
   id: 'mongodb',
   name: 'MongoDB',
+  fullName: 'MongoDB database',
+  tags: ['database', 'nosql', 'documents', 'query'],
   description: 'Find, add, update and delete the documents of a MongoDB collection',
   category: 'integration',
   categories: { workflow: 'data' },

@@ -9,6 +9,8 @@ import { sqlActions, sqlQueryAction } from '#sdk/data_fields'
 export default definePlugin({
   id: 'mysql',
   name: 'MySQL',
+  fullName: 'MySQL database',
+  tags: ['database', 'sql', 'query', 'mariadb'],
   description: 'Read and write the rows of a MySQL or MariaDB database',
   category: 'integration',
   categories: { workflow: 'data' },

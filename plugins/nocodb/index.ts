@@ -61,6 +61,8 @@ const keyValues = (label: string) =>
 export default definePlugin({
   id: 'nocodb',
   name: 'NocoDB',
+  fullName: 'NocoDB tables',
+  tags: ['database', 'spreadsheet', 'records', 'no-code'],
   description: 'Search, create and update the records of a NocoDB table',
   category: 'integration',
   categories: { workflow: 'data' },

@@ -4,6 +4,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'number input',
   name: 'Number',
+  fullName: 'Number input',
+  tags: ['number', 'quantity', 'amount', 'form'],
   description: 'Ask for a number',
   category: 'input',
   scope: 'user',

@@ -8,6 +8,8 @@ export const OPEN_ROUTER_BASE_URL = 'https://openrouter.ai/api/v1'
 export default definePlugin({
   id: 'open-router',
   name: 'OpenRouter',
+  fullName: 'OpenRouter models',
+  tags: ['ai', 'llm', 'chat', 'router'],
   description: 'Chat completions from the models OpenRouter serves',
   category: 'integration',
   scope: 'user',

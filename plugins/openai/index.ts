@@ -15,6 +15,8 @@ export const OPENAI_IMAGE_SIZES = ['256x256', '512x512', '1024x1024'] as const
 export default definePlugin({
   id: 'openai',
   name: 'OpenAI',
+  fullName: 'OpenAI (ChatGPT, DALL-E, Whisper)',
+  tags: ['ai', 'llm', 'gpt', 'chatgpt'],
   description: 'Chat completions, speech, transcription and images from OpenAI-compatible APIs',
   category: 'integration',
   categories: { workflow: 'model' },

@@ -9,6 +9,8 @@ import { httpRequestFields } from '#sdk/http_fields'
 export default definePlugin({
   id: 'Pabbly',
   name: 'Pabbly',
+  fullName: 'Pabbly Connect workflow',
+  tags: ['automation', 'webhook', 'no-code'],
   description: 'Send the variables to a Pabbly Connect workflow and save its answer',
   category: 'integration',
   scope: 'user',

@@ -4,6 +4,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'payment input',
   name: 'Payment',
+  fullName: 'Payment (Stripe checkout)',
+  tags: ['stripe', 'checkout', 'card', 'money'],
   description: 'Collect a payment',
   category: 'input',
   scope: 'workspace',

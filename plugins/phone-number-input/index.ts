@@ -4,6 +4,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'phone number input',
   name: 'Phone',
+  fullName: 'Phone number input',
+  tags: ['phone', 'contact', 'sms', 'form'],
   description: 'Ask for a phone number',
   category: 'input',
   scope: 'user',

@@ -10,6 +10,8 @@ import {
 export default definePlugin({
   id: 'picture choice input',
   name: 'Pic choice',
+  fullName: 'Picture choice',
+  tags: ['choice', 'images', 'gallery', 'select'],
   description: 'Offer pictures to choose from',
   category: 'input',
   scope: 'user',

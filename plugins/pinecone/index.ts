@@ -11,6 +11,8 @@ export const PINECONE_DEFAULT_TOP_K = 5
 export default definePlugin({
   id: 'pinecone',
   name: 'Pinecone',
+  fullName: 'Pinecone vector database',
+  tags: ['vector', 'embeddings', 'search', 'rag'],
   description: 'Search a Pinecone index and use the matching texts',
   category: 'integration',
   categories: { workflow: 'data' },

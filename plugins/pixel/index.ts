@@ -30,6 +30,8 @@ export const PIXEL_STANDARD_EVENTS = [
 export default definePlugin({
   id: 'Pixel',
   name: 'Pixel',
+  fullName: 'Meta (Facebook) Pixel',
+  tags: ['analytics', 'tracking', 'facebook', 'meta', 'ads'],
   description: "Track a tracking pixel event on the visitor's page",
   category: 'integration',
   scope: 'user',

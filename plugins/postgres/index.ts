@@ -9,6 +9,8 @@ import { sqlActions, sqlQueryAction } from '#sdk/data_fields'
 export default definePlugin({
   id: 'postgres',
   name: 'PostgreSQL',
+  fullName: 'PostgreSQL database',
+  tags: ['database', 'sql', 'query', 'postgres'],
   description: 'Read and write the rows of a PostgreSQL database',
   category: 'integration',
   categories: { workflow: 'data' },

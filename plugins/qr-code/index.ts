@@ -8,6 +8,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'qr-code',
   name: 'QR code',
+  fullName: 'QR code generator',
+  tags: ['qr', 'image', 'barcode', 'link'],
   description: 'Turn a text or a link into a QR code image',
   category: 'integration',
   scope: 'user',

@@ -4,6 +4,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'rating input',
   name: 'Rating',
+  fullName: 'Rating (stars or score)',
+  tags: ['rating', 'nps', 'feedback', 'stars'],
   description: 'Ask for a rating',
   category: 'input',
   scope: 'user',

@@ -4,6 +4,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'Redirect',
   name: 'Redirect',
+  fullName: 'Redirect to a URL',
+  tags: ['link', 'url', 'navigate', 'open'],
   description: 'Send the visitor to a web page',
   category: 'logic',
   scope: 'user',

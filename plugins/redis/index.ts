@@ -10,6 +10,8 @@ const saveIn = (label: string) => field.variable({ label, writes: true })
 export default definePlugin({
   id: 'redis',
   name: 'Redis',
+  fullName: 'Redis key-value store',
+  tags: ['database', 'cache', 'key-value', 'memory'],
   description: 'Keys, counters, lists and channels of a Redis server',
   category: 'data',
   scope: 'workspace',

@@ -7,6 +7,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'respond-to-webhook',
   name: 'Respond to webhook',
+  fullName: 'Respond to a webhook call',
+  tags: ['webhook', 'http', 'response', 'api'],
   description: 'Answer the webhook call that started the run',
   category: 'action',
   scope: 'user',

@@ -4,6 +4,8 @@ import { definePlugin } from '#sdk/plugin'
 export default definePlugin({
   id: 'Return',
   name: 'Return',
+  fullName: 'Return to the calling bot',
+  tags: ['end', 'back', 'flow', 'link'],
   description: 'Go back to where the last Jump left',
   category: 'logic',
   scope: 'user',

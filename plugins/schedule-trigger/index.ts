@@ -10,6 +10,8 @@ export const SCHEDULE_MODES = ['minutes', 'hourly', 'daily', 'weekly', 'monthly'
 export default definePlugin({
   id: 'schedule-trigger',
   name: 'Schedule trigger',
+  fullName: 'Schedule trigger (cron)',
+  tags: ['cron', 'timer', 'recurring', 'schedule'],
   description: 'Start the workflow at regular times',
   category: 'trigger',
   scope: 'user',

@@ -15,6 +15,8 @@ const properties = (label: string) =>
 export default definePlugin({
   id: 'segment',
   name: 'Segment',
+  fullName: 'Segment analytics',
+  tags: ['analytics', 'tracking', 'identify', 'event'],
   description: 'Send identify, track, alias and page calls to Segment',
   category: 'integration',
   scope: 'user',

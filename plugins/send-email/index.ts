@@ -12,6 +12,8 @@ export const BODY_TYPES = ['text', 'html'] as const
 export default definePlugin({
   id: 'send-email',
   name: 'Send e-mail',
+  fullName: 'Send an email (SMTP)',
+  tags: ['email', 'smtp', 'mail', 'notification'],
   description: 'Send an e-mail',
   category: 'action',
   scope: 'user',

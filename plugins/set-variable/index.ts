@@ -35,6 +35,8 @@ const BOT: ['bot'] = ['bot']
 export default definePlugin({
   id: 'Set variable',
   name: 'Set variable',
+  fullName: 'Set a variable',
+  tags: ['variable', 'assign', 'value', 'data'],
   description: 'Give a variable a value',
   category: 'logic',
   categories: { workflow: 'flow' },

@@ -9,6 +9,8 @@ import { SLACK_DEFAULT_BASE_URL } from '#sdk/slack'
 export default definePlugin({
   id: 'slack-trigger',
   name: 'Slack trigger',
+  fullName: 'Slack events trigger',
+  tags: ['slack', 'chat', 'message', 'event'],
   description: 'Start the workflow on events of your Slack app (messages, mentions...)',
   category: 'trigger',
   scope: 'user',

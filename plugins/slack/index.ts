@@ -16,6 +16,8 @@ const channel = field.string({
 export default definePlugin({
   id: 'slack',
   name: 'Slack',
+  fullName: 'Slack messages and files',
+  tags: ['chat', 'message', 'notification', 'team'],
   description: 'Post messages, reply in threads and upload files with your Slack app',
   category: 'action',
   scope: 'user',
@@ -28,7 +30,8 @@ export default definePlugin({
       label: 'Slack app',
       credentialType: 'slack-trigger',
       required: true,
-      helperText: 'The bot token needs the chat:write scope (files:write to upload).',
+      helperText:
+        'The bot token needs the chat:write scope (files:write to upload, im:write for direct messages).',
     }),
   },
   actions: {
@@ -83,6 +86,25 @@ export default definePlugin({
         title: field.string({ label: 'Title', allowVariables: true }),
         initialComment: field.string({ label: 'Message', multiline: true, allowVariables: true }),
         threadTs: field.string({ label: 'Thread (message ts)', allowVariables: true }),
+      },
+    },
+    'Send a direct message': {
+      label: 'Send a direct message',
+      options: {
+        users: field.string({
+          label: 'Users',
+          placeholder: 'U0123456789, U0987654321',
+          allowVariables: true,
+          required: true,
+          helperText:
+            'Member IDs (profile > ⋮ > Copy member ID), separated by commas; each gets the message in a direct conversation with the app. At most 10 by default (SLACK_USER_LIMIT).',
+        }),
+        text: field.string({
+          label: 'Text',
+          multiline: true,
+          allowVariables: true,
+          required: true,
+        }),
       },
     },
   },

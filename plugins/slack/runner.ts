@@ -1,5 +1,6 @@
 import type { Runner } from '#sdk/plugin'
 import { callSlack } from '#sdk/slack'
+import { slackUserLimit } from '#sdk/slack_users'
 import type plugin from './index.js'
 
 /** Slack's limit on a message's text (characters); longer texts are refused as msg_too_long. */
@@ -122,8 +123,54 @@ const uploadFile: Runner<typeof plugin, 'Upload a file'> = async (context) => {
   return { output: { fileId: target.file_id, channel, name, bytes: bytes.length } }
 }
 
+const USER_ID = /^[UW][A-Z0-9]{2,}$/
+
+/** The member IDs of the option, split on commas or spaces, each once, in order. */
+export function usersOf(value: string | undefined) {
+  const ids = [...new Set((value ?? '').split(/[\s,;]+/).filter(Boolean))]
+  if (ids.length === 0) throw new Error('Slack: no user to send to')
+  const wrong = ids.find((id) => !USER_ID.test(id))
+  if (wrong) throw new Error(`Slack: "${wrong}" is not a member ID (like U0123456789)`)
+  const limit = slackUserLimit()
+  if (ids.length > limit) {
+    throw new Error(
+      `Slack: ${ids.length} users given, at most ${limit} per node (SLACK_USER_LIMIT); nothing was sent`
+    )
+  }
+  return ids
+}
+
+/**
+ * conversations.open gives the app's direct conversation with a member (the same one each
+ * time), then chat.postMessage posts in it. The users are checked and counted before the
+ * first message so that a list over the limit sends nothing rather than half.
+ */
+const directMessage: Runner<typeof plugin, 'Send a direct message'> = async (context) => {
+  const { options, credentials, http, signal, logger } = context
+  const users = usersOf(options.users)
+  const text = textOf(options.text)
+  const io = { http, signal }
+  const messages: { user: string; channel: string; ts: string }[] = []
+  for (const user of users) {
+    const opened = await callSlack<{ channel: { id: string } }>(
+      credentials,
+      'conversations.open',
+      io,
+      { users: user }
+    )
+    const posted = await callSlack<Posted>(credentials, 'chat.postMessage', io, {
+      channel: opened.channel.id,
+      text,
+    })
+    messages.push({ user, channel: posted.channel, ts: posted.ts })
+  }
+  logger.success(`Direct message sent to ${users.length} user${users.length === 1 ? '' : 's'}`)
+  return { output: { messages } }
+}
+
 export default {
   'Post a message': postMessage,
   'Reply in a thread': replyInThread,
   'Upload a file': uploadFile,
+  'Send a direct message': directMessage,
 }

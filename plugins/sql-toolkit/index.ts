@@ -30,6 +30,8 @@ const common = {
 export default definePlugin({
   id: 'sql-toolkit',
   name: 'SQL toolkit',
+  fullName: 'SQL toolkit for an AI agent',
+  tags: ['agent', 'sql', 'database', 'query'],
   description: 'Lets an agent read a PostgreSQL or MySQL database',
   category: 'tool',
   scope: 'workspace',

@@ -8,6 +8,8 @@ import { sqlActions, sqlQueryAction } from '#sdk/data_fields'
 export default definePlugin({
   id: 'sqlite',
   name: 'SQLite',
+  fullName: 'SQLite database',
+  tags: ['database', 'sql', 'query', 'file'],
   description: "Read and write the rows of a SQLite database kept in the workspace's storage",
   category: 'data',
   scope: 'workspace',

@@ -24,6 +24,8 @@ export const TELEGRAM_UPDATE_OPTIONS = {
 export default definePlugin({
   id: 'telegram-trigger',
   name: 'Telegram trigger',
+  fullName: 'Telegram bot trigger',
+  tags: ['telegram', 'chat', 'message', 'event'],
   description: 'Start the workflow when your Telegram bot receives an update',
   category: 'trigger',
   scope: 'user',

@@ -35,6 +35,8 @@ const extras = {
 export default definePlugin({
   id: 'telegram',
   name: 'Telegram',
+  fullName: 'Telegram bot messages',
+  tags: ['chat', 'message', 'notification', 'messenger'],
   description: 'Send messages, photos and documents with your Telegram bot',
   category: 'action',
   scope: 'user',

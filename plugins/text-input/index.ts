@@ -4,6 +4,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'text input',
   name: 'Text',
+  fullName: 'Text input',
+  tags: ['text', 'question', 'answer', 'form'],
   description: 'Ask for a text answer',
   category: 'input',
   scope: 'user',

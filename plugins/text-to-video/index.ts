@@ -10,6 +10,8 @@ export const DEFAULT_VIDEO_FIELD = 'video_path'
 export default definePlugin({
   id: 'text-to-video',
   name: 'Text to Video',
+  fullName: 'Text to video generator',
+  tags: ['ai', 'video', 'generate', 'media'],
   description: 'Make a short video from a topic and save where it is',
   category: 'integration',
   scope: 'user',

@@ -7,6 +7,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'text',
   name: 'Text',
+  fullName: 'Text bubble',
+  tags: ['message', 'markdown', 'say', 'content'],
   description: 'Send a text message',
   category: 'bubble',
   scope: 'user',

@@ -8,6 +8,8 @@ export const TOGETHER_BASE_URL = 'https://api.together.xyz/v1'
 export default definePlugin({
   id: 'together-ai',
   name: 'Together AI',
+  fullName: 'Together AI models',
+  tags: ['ai', 'llm', 'chat', 'open source'],
   description: 'Chat completions from the open models Together AI hosts',
   category: 'integration',
   scope: 'user',

@@ -89,6 +89,8 @@ const voiceFields = () => ({
 export default definePlugin({
   id: 'twilio',
   name: 'Twilio',
+  fullName: 'Twilio SMS and calls',
+  tags: ['sms', 'phone', 'whatsapp', 'message'],
   description: 'Send SMS and place voice calls, with an AI agent if you like, through Twilio',
   category: 'action',
   scope: 'workspace',

@@ -7,6 +7,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'Typebot link',
   name: 'Bot link',
+  fullName: 'Link to another bot',
+  tags: ['bot', 'link', 'subflow', 'typebot'],
   description: 'Continue in another bot',
   category: 'logic',
   scope: 'user',

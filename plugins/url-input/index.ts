@@ -4,6 +4,8 @@ import { answerVariableField, definePlugin, field, retryMessageField } from '#sd
 export default definePlugin({
   id: 'url input',
   name: 'Website',
+  fullName: 'Website (URL) input',
+  tags: ['url', 'link', 'website', 'form'],
   description: 'Ask for a URL',
   category: 'input',
   scope: 'user',

@@ -12,6 +12,8 @@ export const DEFAULT_NUMBER_OF_DOCUMENTS = 2
 export default definePlugin({
   id: 'vector-store-lookup',
   name: 'Vector store lookup',
+  fullName: 'Vector store lookup (knowledge base)',
+  tags: ['rag', 'knowledge', 'embeddings', 'search'],
   description: 'Find the passages of a knowledge store that answer a query',
   category: 'integration',
   categories: { workflow: 'data' },

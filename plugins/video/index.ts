@@ -7,6 +7,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'video',
   name: 'Video',
+  fullName: 'Video bubble',
+  tags: ['media', 'youtube', 'vimeo', 'movie'],
   description: 'Send a video',
   category: 'bubble',
   scope: 'user',

@@ -11,6 +11,8 @@ export const VISION_DEFAULT_MODEL = 'gpt-4o-mini'
 export default definePlugin({
   id: 'vision-bot',
   name: 'Vision Bot',
+  fullName: 'Vision Bot (image understanding)',
+  tags: ['ai', 'image', 'vision', 'ocr'],
   description: 'Read an image into variables with a vision model',
   category: 'integration',
   scope: 'user',

@@ -15,6 +15,8 @@ const WORKFLOW: ['workflow'] = ['workflow']
 export default definePlugin({
   id: 'Wait',
   name: 'Wait',
+  fullName: 'Wait (pause)',
+  tags: ['delay', 'pause', 'sleep', 'timer'],
   description: 'Wait before going on',
   category: 'logic',
   categories: { workflow: 'flow' },

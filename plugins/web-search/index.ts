@@ -19,6 +19,8 @@ export const SEARCH_MAX_RESULTS = 10
 export default definePlugin({
   id: 'web-search',
   name: 'Web search',
+  fullName: 'Web search tool',
+  tags: ['search', 'google', 'internet', 'agent'],
   description: 'Let an agent search the web (Tavily, Brave Search or Serper)',
   category: 'tool',
   scope: 'user',

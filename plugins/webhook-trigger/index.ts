@@ -10,6 +10,8 @@ export const RESPONSE_MODES = ['immediately', 'lastNode', 'responseNode'] as con
 export default definePlugin({
   id: 'webhook-trigger',
   name: 'Webhook trigger',
+  fullName: 'Webhook trigger (incoming call)',
+  tags: ['webhook', 'http', 'api', 'incoming'],
   description: 'Start the workflow when its URL is called',
   category: 'trigger',
   scope: 'user',

@@ -8,6 +8,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'webhook',
   name: 'Webhook',
+  fullName: 'Webhook (wait for a call)',
+  tags: ['webhook', 'http', 'api', 'callback'],
   description: 'Wait for a call to a webhook URL',
   category: 'logic',
   scope: 'user',

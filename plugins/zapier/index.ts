@@ -9,6 +9,8 @@ import { httpRequestFields } from '#sdk/http_fields'
 export default definePlugin({
   id: 'Zapier',
   name: 'Zapier',
+  fullName: 'Zapier zap',
+  tags: ['automation', 'webhook', 'no-code', 'zap'],
   description: 'Send the variables to a Zap and save its answer',
   category: 'integration',
   scope: 'user',

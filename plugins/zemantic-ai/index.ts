@@ -8,6 +8,8 @@ import { definePlugin, field } from '#sdk/plugin'
 export default definePlugin({
   id: 'zemantic-ai',
   name: 'Zemantic AI',
+  fullName: 'Zemantic AI search',
+  tags: ['ai', 'search', 'knowledge', 'semantic'],
   description: 'Answer a question from a document',
   category: 'integration',
   scope: 'user',

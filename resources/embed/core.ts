@@ -16,6 +16,7 @@ import {
   runHostAction,
   type ScriptPolicy,
 } from './host_actions'
+import { injectStartProps } from './start_props'
 
 export interface BaseOptions {
   publicId: string
@@ -192,6 +193,10 @@ function createFrame(options: BaseOptions, onClose?: () => void) {
     if (event.source !== frame.contentWindow) return
     const data = event.data as { type?: unknown; url?: unknown; action?: unknown } | null
     if (data?.type === `${PREFIX}:close`) onClose?.()
+    // Host actions off: nothing of the bot's reaches the page, its start props included.
+    if (data?.type === `${PREFIX}:startProps` && options.hostActions !== false) {
+      injectStartProps(window, (data as any).startProps, policy)
+    }
     // The bot asks; the page decides: the action runs only when the site owner left host
     // actions on, and loads scripts only from the policy's origins.
     if (

@@ -5,6 +5,7 @@ import type { StoreApi } from 'zustand'
 /**
  * Saved this long after the last change (docs/workflows.md "Autosave"): soon enough that a
  * reload a moment later finds the edit, long enough that typing is one save, not one a key.
+ * The specification's 15 s is a deliberate departure (docs/departures.md).
  */
 export const AUTOSAVE_DEBOUNCE_MS = 1_500
 
@@ -32,8 +33,10 @@ export interface AutosaveAdapter<S> {
 /**
  * Autosave shared by the editors: 1.5 s after the last change; when the tab is hidden or
  * the page left, at once as a keepalive request; before an Inertia visit (which waits for
- * the save, then goes on). Only when the draft cannot be sent on leaving (too large for a
- * keepalive request, or invalid) does the browser ask before leaving the page.
+ * the save, then goes on). While unsaved changes exist (spec 01, "Autosave": the leave
+ * warning), the browser asks before the page is closed, reloaded or left for another site:
+ * the keepalive request on the way out is best effort (a browser may drop it, a draft may
+ * be too large for it), and the person may rather stay until the save is done.
  */
 export function useStoreAutosave<S>(store: StoreApi<S>, adapter: AutosaveAdapter<S>) {
   // Callers may pass an inline object: the effect must not restart on each render.
@@ -71,7 +74,9 @@ export function useStoreAutosave<S>(store: StoreApi<S>, adapter: AutosaveAdapter
       saveOnLeave()
     }
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (saveOnLeave()) return
+      // Asked, the person may stay: the debounced save then goes on as if nothing happened,
+      // and leaving anyway sends the draft from pagehide.
+      if (!isDirty()) return
       event.preventDefault()
       // Older browsers show the prompt only with a returnValue.
       event.returnValue = ''

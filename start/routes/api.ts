@@ -21,6 +21,7 @@ router
     router.post('/bots', [ApiBotsController, 'store'])
     router.get('/workspaces/:id/bots', [ApiBotsController, 'index'])
     router.get('/bots/:id', [ApiBotsController, 'show'])
+    router.get('/bots/:id/published', [ApiBotsController, 'published'])
     router.patch('/bots/:id', [ApiBotsController, 'update'])
     router.delete('/bots/:id', [ApiBotsController, 'destroy'])
     router.post('/bots/:id/publish', [ApiBotsController, 'publish'])

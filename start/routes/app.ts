@@ -24,19 +24,27 @@ const PluginCallsController = () => import('#controllers/api/plugin_calls_contro
 const KnowledgeStoresController = () => import('#controllers/knowledge/knowledge_stores_controller')
 
 const ViewerController = () => import('#controllers/chat/viewer_controller')
+const SessionController = () => import('#controllers/auth/session_controller')
+const DocsController = () => import('#controllers/app/docs_controller')
 
 // A custom domain shows its bot at its root; the app's own host goes to the dashboard.
 router.get('/', [ViewerController, 'root']).as('viewer.root')
+
+// The guides of docs/, public (the menus' documentation entry, unless DOCS_URL is set).
+router.get('/docs', [DocsController, 'show'])
+router.get('/docs/:page', [DocsController, 'show'])
 
 // Exempt from the sign-in redirect (spec 01 section 2); the controller decides the mode.
 router.get('/bots/:id/edit', [EditorController, 'show'])
 router.get('/bots/:id/theme', [EditorController, 'show'])
 router.get('/bots/:id/settings', [EditorController, 'show'])
 router.get('/bots/:id/results', [EditorController, 'show'])
+router.get('/bots/:id/results/analytics', [EditorController, 'show'])
 
 router
   .group(() => {
     router.get('/bots', [DashboardController, 'index'])
+    router.get('/bots/create', [DashboardController, 'create'])
     router.post('/bots', [DashboardController, 'createBot'])
     router.post('/bots/import', [DashboardController, 'importBot'])
     router.get('/bots/import-typebot', [TypebotImportController, 'show'])
@@ -127,6 +135,7 @@ router
   .group(() => {
     router.patch('/api/users/:id', [UsersController, 'update'])
     router.post('/api/updateTourStatus', [UsersController, 'updateTourStatus'])
+    router.get('/api/auth/session', [SessionController, 'show'])
     router.get('/api/onboarding/checklist', [OnboardingController, 'checklist'])
     router.post('/api/onboarding/checklist/dismiss', [OnboardingController, 'dismiss'])
     router.post('/api/credentials/:id/test', [CredentialsController, 'test'])

@@ -379,3 +379,71 @@ test.group('Embed: scripts a bot may load into the host page', () => {
     )
   })
 })
+
+test.group('Embed: inject start props', () => {
+  test("the bot's Tag Manager container reaches the embedding page, announced to it", async ({
+    visit,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const site = hostSite()
+    const siteUrl = await site.start()
+    cleanup(() => {
+      site.server.close()
+    })
+    const publicId = await publishThroughApi(client, {
+      version: '6',
+      name: 'Tagged',
+      groups: [
+        {
+          id: 'g1',
+          title: 'Start',
+          graphCoordinates: { x: 0, y: 100 },
+          blocks: [text('t1', 'Hello from a tagged bot.')],
+        },
+      ],
+      events: [{ id: 'ev_start', type: 'start', graphCoordinates: { x: 0, y: 0 } }],
+      edges: [{ id: 'e1', from: { eventId: 'ev_start' }, to: { groupId: 'g1' } }],
+      variables: [],
+      theme: {},
+      settings: { metadata: { googleTagManagerId: 'GTM-TEST42' } },
+    })
+
+    const page = await visit('/signin')
+    // Google is not reached from the tests: the tag's request is answered here.
+    await page.route('https://www.googletagmanager.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: 'window.gtmLoaded = 1' })
+    )
+    const origin = new URL(page.url()).origin
+    site.setHtml(`<!doctype html><html><head></head><body>
+      <script>
+        window.announced = []
+        window.addEventListener('flowcraft:startprops', function (event) {
+          window.announced.push(event.detail)
+        })
+      </script>
+      <typebot-standard style="width: 100%; height: 500px"></typebot-standard>
+      <script type="module">
+        import Typebot from '${origin}/typebot/web.js'
+        Typebot.initStandard({ typebot: ${JSON.stringify(publicId)}, apiHost: '${origin}' })
+      </script></body></html>`)
+    await page.goto(`${siteUrl}/`)
+
+    await page
+      .frameLocator('typebot-standard iframe')
+      .getByText('Hello from a tagged bot.')
+      .waitFor()
+    await page.waitForFunction(() => (window as any).announced.length > 0)
+    assert.deepEqual(await page.evaluate(() => (window as any).announced), [
+      { gtmId: 'GTM-TEST42' },
+    ])
+    const scripts = await page.evaluate(() =>
+      [...document.querySelectorAll('head script')].map((s) => (s as HTMLScriptElement).src)
+    )
+    assert.include(scripts, 'https://www.googletagmanager.com/gtm.js?id=GTM-TEST42')
+    await page.waitForFunction(() => (window as any).gtmLoaded === 1)
+    const dataLayer = await page.evaluate(() => (window as any).dataLayer)
+    assert.equal(dataLayer[0].event, 'gtm.js')
+  })
+})

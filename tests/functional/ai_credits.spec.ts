@@ -62,6 +62,8 @@ const DEFAULT = { input: 2_000_000, output: 500_000 }
 const probe = definePlugin({
   id: 'credits-probe',
   name: 'Credits probe',
+  fullName: 'Credits probe',
+  tags: [],
   category: 'integration',
   scope: 'user',
   version: 1,

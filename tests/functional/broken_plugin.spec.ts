@@ -23,7 +23,7 @@ async function addBrokenPlugin() {
     [
       `import { definePlugin } from '#sdk/plugin'`,
       `export default definePlugin({`,
-      `  id: '${SLUG}', name: 'Missing icon', category: 'logic', scope: 'user',`,
+      `  id: '${SLUG}', name: 'Missing icon', fullName: 'Missing icon', tags: [], category: 'logic', scope: 'user',`,
       `  icon: 'icon.svg', version: 1, serves: ['bot'], options: {},`,
       `})`,
       ``,

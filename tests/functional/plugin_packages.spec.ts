@@ -243,7 +243,7 @@ test.group('Plugins | npm packages', (group) => {
       )
       await writeFile(
         join(folder, 'index.js'),
-        `export default { id: 'Text', name: 'Text', category: 'bubble', scope: 'user', version: 1, serves: ['bot'] }`
+        `export default { id: 'Text', name: 'Text', fullName: 'Text', tags: [], category: 'bubble', scope: 'user', version: 1, serves: ['bot'] }`
       )
       const found = await findPluginPackages(root, ['texts'])
       assert.isTrue((await loadAppPlugins(app.makePath())).has('text'))

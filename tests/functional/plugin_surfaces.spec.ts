@@ -75,6 +75,8 @@ test.group('Plugins | one plugin for bots and workflows', () => {
     const both = definePlugin({
       id: 'x',
       name: 'X',
+      fullName: 'X',
+      tags: [],
       category: 'integration',
       scope: 'user',
       version: 1,
@@ -92,6 +94,8 @@ test.group('Plugins | one plugin for bots and workflows', () => {
       definePlugin({
         id: 'a',
         name: 'A',
+        fullName: 'A',
+        tags: [],
         category: 'action',
         scope: 'user',
         version: 1,

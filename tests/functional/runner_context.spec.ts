@@ -13,6 +13,8 @@ import { createUser, firstWorkspaceOf } from '#tests/helpers'
 const probe = definePlugin({
   id: 'probe',
   name: 'Probe',
+  fullName: 'Probe',
+  tags: [],
   category: 'integration',
   scope: 'user',
   version: 1,

@@ -21,6 +21,8 @@ import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 const probe = definePlugin({
   id: 'sandbox-probe',
   name: 'Sandbox probe',
+  fullName: 'Sandbox probe',
+  tags: [],
   category: 'integration',
   scope: 'workspace',
   version: 1,

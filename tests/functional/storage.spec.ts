@@ -332,6 +332,8 @@ function storageSuite(driver: Driver) {
       const plugin = definePlugin({
         id: 'storage-probe',
         name: 'Storage probe',
+        fullName: 'Storage probe',
+        tags: [],
         category: 'integration',
         scope: 'user',
         version: 1,

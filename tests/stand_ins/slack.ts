@@ -88,6 +88,14 @@ export async function startSlackStandIn(options: {
           })
           return send({ ok: true, channel: params.channel, ts, message: { text: params.text, ts } })
         }
+        case 'conversations.open': {
+          // A direct conversation per member, the same id each time (as Slack answers).
+          const user = params.users ?? ''
+          if (!/^[UW][A-Z0-9]+$/.test(user)) return send({ ok: false, error: 'user_not_found' })
+          const id = `D${user.slice(1)}`
+          channels.add(id)
+          return send({ ok: true, channel: { id } })
+        }
         case 'files.getUploadURLExternal': {
           const length = Number(params.length)
           if (!params.filename || !Number.isInteger(length) || length < 1) {

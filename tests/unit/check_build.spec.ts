@@ -22,7 +22,7 @@ async function put(root: string, files: Record<string, string>) {
 
 /** A manifest as tsc writes it into build/ (plain JavaScript, no import). */
 function manifest(fields: Record<string, unknown>) {
-  return `export default ${JSON.stringify({ scope: 'user', version: 1, serves: ['bot'], ...fields })}\n`
+  return `export default ${JSON.stringify({ scope: 'user', version: 1, serves: ['bot'], fullName: 'A block', tags: [], ...fields })}\n`
 }
 
 test.group('Build check', (group) => {

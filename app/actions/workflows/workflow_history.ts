@@ -34,6 +34,9 @@ export async function recordVersion(
   trx: TransactionClientContract,
   options: { kind?: VersionKind; name?: string } = {}
 ) {
+  // A person's version names its author; without one it would read as nobody's (spec 01
+  // error catalogue: history creation without a user).
+  if (actor.updatedBy === 'user' && !actor.user) throw AppError.notFound('User not found.')
   const kind: VersionKind =
     options.kind ?? (actor.updatedBy === 'assistant' ? 'assistant' : 'draft')
   const versions = await versionsQuery(workflow.id, trx)

@@ -16,7 +16,7 @@ import {
 } from '#actions/bots/bots'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { folderVisibilityFor } from '#services/folder_access'
-import { toBotDto, toBotSummaryDto } from '#dtos/bot_dto'
+import { toBotDto, toBotSummaryDto, toPublishedContentDto } from '#dtos/bot_dto'
 import { namedBotVersionValidator, updateBotValidator } from '#validators/bot'
 import { ListBotVersions, RestoreBotVersion, SaveNamedBotVersion } from '#actions/bots/bot_history'
 import { toBotHistoryDto } from '#dtos/bot_dto'
@@ -64,6 +64,17 @@ export default class ApiBotsController {
     const { bot, mode } = await findBotFor(auth.user!, params.id)
     const published = await PublishedBot.findBy('bot_id', bot.id)
     return response.ok(toBotDto(bot, mode, published))
+  }
+
+  /**
+   * GET /api/v1/bots/{id}/published: the published version ({ published: null } before the
+   * first publish). The editor asks again when its tab comes back, since another tab or a
+   * teammate may have published meanwhile.
+   */
+  async published({ auth, params, response }: HttpContext) {
+    const { bot } = await findBotFor(auth.user!, params.id)
+    const published = await PublishedBot.findBy('bot_id', bot.id)
+    return response.ok({ published: published ? toPublishedContentDto(published) : null })
   }
 
   async update({ auth, params, request, response }: HttpContext) {

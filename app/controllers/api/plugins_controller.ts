@@ -26,6 +26,8 @@ export default class PluginsController {
       .map((plugin) => ({
         id: plugin.id,
         name: plugin.name,
+        fullName: plugin.fullName,
+        tags: plugin.tags,
         category: categoryOn(plugin, surface === 'workflow' ? 'workflow' : 'bot'),
         icon: plugin.icon ?? null,
         version: plugin.version,

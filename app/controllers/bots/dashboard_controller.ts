@@ -31,6 +31,19 @@ async function currentWorkspaceOf(ctx: HttpContext) {
 /** "My bots": folders and bots of the current workspace, one folder level at a time. */
 export default class DashboardController {
   async index(ctx: HttpContext) {
+    return this.dashboard(ctx, false)
+  }
+
+  /**
+   * GET /bots/create (spec 01 routes): the dashboard with the creation dialog open, for links
+   * and bookmarks. It only shows the dialog; the bot is made by its POST /bots, as from the
+   * button. Guests and a workspace at its bot limit get the dashboard as /bots shows it.
+   */
+  async create(ctx: HttpContext) {
+    return this.dashboard(ctx, true)
+  }
+
+  private async dashboard(ctx: HttpContext, creating: boolean) {
     const user = ctx.auth.user!
     const { workspace, role } = await currentWorkspaceOf(ctx)
     const folderId =
@@ -75,6 +88,7 @@ export default class DashboardController {
       breadcrumbs,
       canUseFolders: await hasFeature(user, workspace, 'workspaceWithFolder'),
       canShareFolders: await hasFeature(user, workspace, 'userWiseFolderShare'),
+      openCreate: creating && role !== 'GUEST',
     })
   }
 

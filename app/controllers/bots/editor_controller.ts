@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import Workspace from '#models/workspace'
-import { toBotJson } from '#dtos/bot_dto'
+import { toBotJson, toPublishedContentDto } from '#dtos/bot_dto'
 import { roleIn } from '#services/workspace_access'
 import { invitationFor, memberModeOnBot } from '#actions/bots/bot_access'
 import { userModeForInvitation } from '#models/bot_invitation'
@@ -29,6 +29,8 @@ function deriveDescription(p: BotPlugin) {
   return {
     id: p.id,
     name: p.name,
+    fullName: p.fullName,
+    tags: p.tags,
     category: categoryOn(p, 'bot'),
     icon: p.icon ?? null,
     ...editorViewOf(p, 'bot'),
@@ -53,7 +55,12 @@ function describe(p: BotPlugin) {
  */
 export default class EditorController {
   async show(ctx: HttpContext) {
-    const tab = TABS.find((t) => ctx.request.url().endsWith(`/${t}`)) ?? 'edit'
+    // /bots/{id}/results/analytics: the Results tab opened on its analytics (a page ending in
+    // /analytics, spec 01: it owns the viewport like the editor's other tabs).
+    const analytics = ctx.request.url().endsWith('/results/analytics')
+    const tab = analytics
+      ? 'results'
+      : (TABS.find((t) => ctx.request.url().endsWith(`/${t}`)) ?? 'edit')
     const bot = await Bot.find(ctx.params.id)
     const user = ctx.auth.user
     const workspaceRole = bot && user ? await roleIn(user, bot.workspaceId) : null
@@ -99,21 +106,11 @@ export default class EditorController {
 
     return ctx.inertia.render('bots/edit', {
       tab,
+      resultsView: analytics ? 'analytics' : 'table',
       bot: editable,
       storedVersion: bot.version,
       currentUserMode: mode,
-      published: published
-        ? {
-            version: published.version,
-            groups: published.groups,
-            events: published.events,
-            edges: published.edges,
-            variables: published.variables,
-            theme: published.theme,
-            settings: published.settings,
-            publishedAt: published.updatedAt.toISO(),
-          }
-        : null,
+      published: published ? toPublishedContentDto(published) : null,
       plugins,
       issues: mode === 'guest' ? [] : await botIssues(editable.groups),
       // The Settings tab lets only plans with brand removal turn the branding off.

@@ -39,6 +39,8 @@ export default class WorkflowEditorController {
       .map((plugin) => ({
         id: plugin.id,
         name: plugin.name,
+        fullName: plugin.fullName,
+        tags: plugin.tags,
         category: categoryOn(plugin, 'workflow'),
         icon: plugin.icon ?? null,
         locked: availability.get(plugin.id) === 'locked',

@@ -788,6 +788,18 @@ class Turn {
   }
 }
 
+/**
+ * What the bot's settings ask of the page it is shown on, for the first reply's
+ * "inject start props" action (spec 02): its Google Tag Manager container. Null when none.
+ */
+export function startPropsOf(bot: EngineBot): { gtmId: string } | null {
+  const gtmId = String(
+    (bot.content.settings as { metadata?: { googleTagManagerId?: unknown } } | undefined)?.metadata
+      ?.googleTagManagerId ?? ''
+  ).trim()
+  return /^GTM-[A-Z0-9]+$/i.test(gtmId) ? { gtmId } : null
+}
+
 /** Starts a chat: a new state, the walk from the start (or from startFrom in preview). */
 export async function startChat(ports: EnginePorts, input: StartInput): Promise<TurnOutput> {
   const variables = cloneVariables(input.bot.content.variables)
@@ -824,6 +836,8 @@ export async function startChat(ports: EnginePorts, input: StartInput): Promise<
     state.notStarted = true
     return turn.output()
   }
+  const startProps = startPropsOf(input.bot)
+  if (startProps) turn.addAction({ type: 'injectStartProps', injectStartProps: startProps })
   await turn.walk(turn.startPoint(input.startFrom))
   if (input.message) {
     await turn.answerOpening(input.message)

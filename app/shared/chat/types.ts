@@ -188,6 +188,15 @@ export type ClientSideAction = ClientSideActionBase &
     | { type: 'webhookToExecute'; webhookToExecute: Record<string, unknown> }
     | { type: 'listenForWebhook'; listenForWebhook: { url: string } }
     | { type: 'stream'; stream: true }
+    | {
+        /**
+         * Sent first in a start reply when the bot's settings ask something of the page it
+         * is shown on (its Google Tag Manager container): the embed applies it to the host
+         * page (resources/embed/start_props.ts); the public bot page has it already.
+         */
+        type: 'injectStartProps'
+        injectStartProps: { gtmId?: string }
+      }
   )
 
 // ---------------------------------------------------------------------------

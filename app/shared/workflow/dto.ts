@@ -62,6 +62,8 @@ export interface WorkflowHistoryDto {
 export interface WorkflowEditorPluginDto {
   id: string
   name: string
+  fullName: string
+  tags: readonly string[]
   category: PluginCategory
   icon: string | null
   locked: boolean

@@ -13,6 +13,7 @@ import { useBotEditorApi } from './bot_editor_store'
 import { NEW_BLOCK_MIME, pluginTestId } from './editor_plugins'
 import { blockInit } from './group_node'
 import { useSidebarState } from './sidebar_state'
+import { matchesPluginSearch } from '~/features/editor_shell/plugin_search'
 import type { EditorPlugin } from './types'
 
 const CATEGORIES: { id: EditorPlugin['category']; labelKey: string }[] = [
@@ -41,13 +42,7 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
   const open = narrow ? drawerOpen : locked || hovered
 
   const byCategory = useMemo(() => {
-    const needle = query.trim().toLowerCase()
-    const matching = plugins.filter(
-      (plugin) =>
-        !needle ||
-        plugin.name.toLowerCase().includes(needle) ||
-        plugin.id.toLowerCase().includes(needle)
-    )
+    const matching = plugins.filter((plugin) => matchesPluginSearch(plugin, query))
     return CATEGORIES.map((category) => ({
       ...category,
       plugins: matching.filter((plugin) => plugin.category === category.id),
@@ -220,7 +215,9 @@ function SidebarBlock({ plugin, onAdd }: { plugin: EditorPlugin; onAdd: () => vo
       )}
     >
       <PluginIcon id={plugin.id} icon={plugin.icon} className="size-4 shrink-0 text-primary" />
-      <span className="min-w-0 flex-1 truncate">{plugin.name}</span>
+      <span className="min-w-0 flex-1 truncate" title={plugin.fullName}>
+        {plugin.name}
+      </span>
       {plugin.locked && <LockIcon aria-label={t('editor.sidebar.locked')} className="size-3.5" />}
     </div>
   )

@@ -28,6 +28,7 @@ import { EngineUpdateWarning } from './engine_update_warning'
 import { BotCopilot } from './bot_copilot'
 import { TourHost } from '~/features/onboarding/tour_host'
 import type { EditorPageProps } from './types'
+import { usePublishedRefetch } from './use_published_refetch'
 
 /*
  * Out of the editor's first bundle (DESIGN section 6): the block form (plugin forms, rich
@@ -81,6 +82,7 @@ const savedBot = (state: BotEditorState) => state.savedBot
 
 export function BotEditor({
   tab,
+  resultsView,
   bot,
   storedVersion,
   currentUserMode,
@@ -99,6 +101,7 @@ export function BotEditor({
   useDraftAutosave(store, savedBot)
   useEditorShortcuts(store, !readOnly, onBotKey)
   useBodyScrollLock()
+  usePublishedRefetch(store, currentUserMode !== 'guest')
 
   async function changeGraphNavigation(value: GraphNavigation) {
     const previous = graphNavigation
@@ -145,7 +148,7 @@ export function BotEditor({
               <Suspense fallback={null}>
                 {tab === 'settings' && <SettingsPanel />}
                 {tab === 'theme' && <ThemePanel />}
-                {tab === 'results' && <ResultsTab botId={bot.id} />}
+                {tab === 'results' && <ResultsTab botId={bot.id} initialView={resultsView} />}
               </Suspense>
             </main>
           </div>

@@ -57,7 +57,7 @@ export interface BotEditorState extends DraftSyncState<BotV6> {
   /** After a conflict (docs/editor.md "Saving from two places"): save the draft over theirs. */
   keepMine: () => Promise<boolean>
   /** After a conflict: drop the draft and load what the server holds. */
-  reloadTheirs: () => void
+  reloadTheirs: () => Promise<boolean>
   setPublished: (published: PublishedContent | null) => void
   /**
    * Takes the server's bot metadata (publicId, customDomain, isClosed): saved apart from the
@@ -121,6 +121,8 @@ export function createBotEditorStore(init: {
       bodyOf,
       revisionOf: (response) => response.bot.revision,
       errorTitle: () => i18n.t('editor.errors.updateBot'),
+      apply: (response) => get().replaceWithSaved(response.bot),
+      fetchErrorTitle: () => i18n.t('fetchErrors.bot'),
       onRevert: () => ({ openBlockId: null }),
     })
 

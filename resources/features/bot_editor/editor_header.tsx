@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import i18n from 'i18next'
 import {
   ArrowLeftIcon,
+  BookOpenIcon,
   ChevronDownIcon,
   DownloadIcon,
   EllipsisVerticalIcon,
@@ -98,7 +99,9 @@ export function EditorHeader({
   const redoable = useBotEditor((state) => canRedo(state.history))
   const status = useBotEditor(selectSaveStatus)
   // Results are for workspace members: guests of a shared flow do not see the tab.
-  const isGuest = usePage<{ currentUserMode?: string }>().props.currentUserMode === 'guest'
+  const pageProps = usePage<{ currentUserMode?: string; docsUrl?: string }>().props
+  const isGuest = pageProps.currentUserMode === 'guest'
+  const docsUrl = pageProps.docsUrl || '/docs'
   const [draftName, setDraftName] = useState(name)
   const [settingsOpen, setSettingsOpen] = useState(false)
   useEffect(() => setDraftName(name), [name])
@@ -220,6 +223,11 @@ export function EditorHeader({
                 data-testid="editor-settings"
               >
                 <SettingsIcon /> {t('editor.editorSettings.title')}
+              </DropdownMenuItem>
+              <DropdownMenuItem asChild>
+                <a href={docsUrl} target="_blank" rel="noreferrer" data-testid="graph-menu-docs">
+                  <BookOpenIcon /> {t('docs.title')}
+                </a>
               </DropdownMenuItem>
             </DropdownMenuContent>
           </DropdownMenu>

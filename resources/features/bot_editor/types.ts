@@ -9,6 +9,8 @@ export type EditorTab = 'edit' | 'theme' | 'settings' | 'results'
 export interface EditorPlugin {
   id: string
   name: string
+  fullName: string
+  tags: readonly string[]
   category: 'bubble' | 'input' | 'logic' | 'integration'
   icon: string | null
   locked: boolean
@@ -34,6 +36,8 @@ export type ServerBot = BotV6 & { id: string; revision?: number }
 
 export interface EditorPageProps {
   tab: EditorTab
+  /** The Results tab's view: /bots/{id}/results/analytics opens the analytics. */
+  resultsView?: 'table' | 'analytics'
   bot: ServerBot
   /** The version the bot is stored in; older than 6 means it was migrated on open. */
   storedVersion: string

@@ -5,7 +5,7 @@ import { BotIcon, FolderOpenIcon, PlusIcon } from 'lucide-react'
 import { toast } from 'sonner'
 import { PageHeader } from '~/features/shell/app_layout'
 import { EmptyState } from '~/components/empty_state'
-import { PlanLimitGate } from '~/features/plans/plan_limit'
+import { PlanLimitGate, usePlanLimit } from '~/features/plans/plan_limit'
 import { Button, buttonVariants } from '~/components/ui/button'
 import { Skeleton } from '~/components/ui/skeleton'
 import { usePageProps } from '~/hooks/use_shared_props'
@@ -59,7 +59,9 @@ export function BotsDashboard(props: Partial<DashboardProps>) {
   const { t } = useTranslation()
   const { currentWorkspace } = usePageProps()
   const navigating = useFolderNavigation()
-  const [creatingBot, setCreatingBot] = useState(false)
+  // /bots/create opens the dialog, unless the bot limit is reached (the page then says so).
+  const atBotLimit = usePlanLimit('botCreation') !== null
+  const [creatingBot, setCreatingBot] = useState(() => !!props.openCreate && !atBotLimit)
   const [creatingFolder, setCreatingFolder] = useState(false)
   const [renamingFolderId, setRenamingFolderId] = useState<string | null>(null)
   const [newFolder, setNewFolder] = useState<{ parent: string | null; known: Set<string> }>()
@@ -287,7 +289,22 @@ export function BotsDashboard(props: Partial<DashboardProps>) {
         )}
       </div>
       {!readOnly && (
-        <CreateBotDialog open={creatingBot} onOpenChange={setCreatingBot} folder={currentFolder} />
+        <CreateBotDialog
+          open={creatingBot}
+          onOpenChange={(open) => {
+            setCreatingBot(open)
+            // Closed, the address is the dashboard's again: a reload must not reopen it.
+            if (!open && props.openCreate) {
+              router.replace({
+                url: '/bots',
+                props: (current) => ({ ...current, openCreate: false }),
+                preserveState: true,
+                preserveScroll: true,
+              })
+            }
+          }}
+          folder={currentFolder}
+        />
       )}
     </>
   )

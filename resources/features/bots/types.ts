@@ -42,6 +42,8 @@ export interface DashboardProps {
   breadcrumbs: Breadcrumb[]
   canUseFolders: boolean
   canShareFolders: boolean
+  /** Opened at /bots/create: the creation dialog shows at once. */
+  openCreate?: boolean
 }
 
 /** What a bot card's status badge says. */

@@ -36,6 +36,13 @@ export interface DraftSyncConfig<S extends DraftSyncState<D>, D, R> {
   revisionOf: (response: R) => number | undefined
   /** The toast title of a failed save. */
   errorTitle: () => string
+  /**
+   * "Reload" fetches what the server holds (GET on `url`) and puts it in place: `apply` takes
+   * the answer, `fetchErrorTitle` titles the toast when the fetch fails (spec 01 error
+   * catalogue: "Could not fetch bot", "Could not fetch workflow").
+   */
+  apply: (response: R) => void
+  fetchErrorTitle: () => string
   /** Cleared when a failed save returns the editor to the saved document. */
   onRevert: () => Partial<S>
   historyOptions?: HistoryOptions<D>
@@ -51,8 +58,13 @@ export interface DraftSync {
   saveOnLeave: () => boolean
   /** "Keep mine": saves the draft over what was written elsewhere. */
   keepMine: () => Promise<boolean>
-  /** "Reload": gives the draft up (nothing left to save on the way out) and reloads the page. */
-  reloadTheirs: () => void
+  /**
+   * "Reload": gives the draft up for what the server holds, fetched in place (the undo
+   * history keeps the builder's version one step back). Resolves false when the fetch failed
+   * (toast, the choice stays open); a document gone meanwhile (404) reloads the page, which
+   * then says it is not found.
+   */
+  reloadTheirs: () => Promise<boolean>
 }
 
 export function createDraftSync<S extends DraftSyncState<D>, D, R>(
@@ -124,10 +136,20 @@ export function createDraftSync<S extends DraftSyncState<D>, D, R>(
     keepMine() {
       return queue({ overwrite: true })
     },
-    reloadTheirs() {
-      const state = get()
-      set({ ...config.markSaved(state.history.present, null), conflict: false } as Partial<S>)
-      window.location.reload()
+    async reloadTheirs() {
+      try {
+        config.apply(await jsonFetch<R>(config.url(get())))
+        set({ conflict: false } as Partial<S>)
+        return true
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 404) {
+          set({ ...config.markSaved(get().history.present, null), conflict: false } as Partial<S>)
+          window.location.reload()
+          return false
+        }
+        showToast('error', config.fetchErrorTitle(), errorDescription(error))
+        return false
+      }
     },
   }
 }

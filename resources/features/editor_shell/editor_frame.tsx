@@ -18,7 +18,7 @@ export interface EditorFrameState<D> extends DraftSyncState<D> {
   save: () => Promise<boolean>
   saveOnLeave: () => boolean
   keepMine: () => Promise<boolean>
-  reloadTheirs: () => void
+  reloadTheirs: () => Promise<boolean>
   undo: () => void
   redo: () => void
 }
@@ -129,7 +129,7 @@ export function ConflictNotice<S extends EditorFrameState<unknown>>({
           size="sm"
           variant="outline"
           data-testid="conflict-reload"
-          onClick={() => store.getState().reloadTheirs()}
+          onClick={() => void store.getState().reloadTheirs()}
         >
           {t('editorShell.conflict.reload')}
         </Button>

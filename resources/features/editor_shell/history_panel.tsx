@@ -59,6 +59,11 @@ export interface HistoryAdapter<S> {
   canvas: (props: { snapshot: S; diff?: Record<string, ChangeKind>; testId: string }) => ReactNode
   /** The snapshot shown when comparing: the newer one plus what only the older one had. */
   merge: (before: S, after: S) => S
+  /**
+   * Toast titles of failed calls when the editor has its own (the workflow editor's, from
+   * spec 01's error catalogue); the panel's generic ones otherwise.
+   */
+  errorTitles?: { fetch?: string; save?: string; restore?: string }
   /** A node or block type's name (its plugin's), for changes that have no title of their own. */
   typeName?: (type: string) => string | undefined
 }
@@ -92,7 +97,7 @@ export function HistoryPanel<S>({ adapter }: { adapter: HistoryAdapter<S> }) {
     } catch (error) {
       const message = messageOf(error)
       setLoad({ state: 'error', message })
-      showToast('error', t('editorHistory.errors.fetch'), message)
+      showToast('error', adapter.errorTitles?.fetch ?? t('editorHistory.errors.fetch'), message)
     }
   }, [adapter, t])
 
@@ -104,7 +109,11 @@ export function HistoryPanel<S>({ adapter }: { adapter: HistoryAdapter<S> }) {
       setComparing(null)
       showToast('success', t('editorHistory.restored', { name: version.versionName }))
     } catch (error) {
-      showToast('error', t('editorHistory.errors.restore'), messageOf(error))
+      showToast(
+        'error',
+        adapter.errorTitles?.restore ?? t('editorHistory.errors.restore'),
+        messageOf(error)
+      )
     } finally {
       setBusy(false)
     }
@@ -121,7 +130,11 @@ export function HistoryPanel<S>({ adapter }: { adapter: HistoryAdapter<S> }) {
       showToast('success', t('editorHistory.saved', { name: clean }))
       await fetchVersions()
     } catch (error) {
-      showToast('error', t('editorHistory.errors.save'), messageOf(error))
+      showToast(
+        'error',
+        adapter.errorTitles?.save ?? t('editorHistory.errors.save'),
+        messageOf(error)
+      )
     } finally {
       setBusy(false)
     }

@@ -1,6 +1,6 @@
 import { usePage } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { CircleHelpIcon, LifeBuoyIcon, MapIcon } from 'lucide-react'
+import { BookOpenIcon, CircleHelpIcon, LifeBuoyIcon, MapIcon } from 'lucide-react'
 import { Button } from '~/components/ui/button'
 import {
   DropdownMenu,
@@ -21,7 +21,7 @@ function toursFor(path: string): Tour[] {
   return Object.values(TOURS).filter((tour) => tour.href || tour.startsOn.test(path))
 }
 
-/** Help: take any tour again, and reach support where the support chat is on. */
+/** Help: take any tour again, read the documentation, reach support where the chat is on. */
 export function HelpMenu({
   className,
   compact = false,
@@ -31,7 +31,7 @@ export function HelpMenu({
 }) {
   const { t } = useTranslation()
   const { url } = usePage()
-  const { supportWidget } = usePageProps()
+  const { supportWidget, docsUrl } = usePageProps()
   const tours = toursFor(pathOf(url))
 
   return (
@@ -61,6 +61,13 @@ export function HelpMenu({
             {t(`onboarding.help.${tour.id}`)}
           </DropdownMenuItem>
         ))}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <a href={docsUrl} target="_blank" rel="noreferrer" data-testid="help-docs">
+            <BookOpenIcon aria-hidden />
+            {t('docs.title')}
+          </a>
+        </DropdownMenuItem>
         {supportWidget && (
           <>
             <DropdownMenuSeparator />

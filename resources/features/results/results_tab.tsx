@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { router } from '@inertiajs/react'
 import { ChartNoAxesColumnIcon, TableIcon } from 'lucide-react'
 import { cn } from '~/lib/utils'
 import { createResultsStore, ResultsContext } from './results_store'
@@ -16,10 +17,25 @@ const VIEWS: { view: View; icon: typeof TableIcon }[] = [
 ]
 
 /** The editor's Results tab: the results table, or the analytics drawn on the flow. */
-export function ResultsTab({ botId }: { botId: string }) {
+export function ResultsTab({
+  botId,
+  initialView = 'table',
+}: {
+  botId: string
+  initialView?: View
+}) {
   const { t } = useTranslation()
   const [store] = useState(() => createResultsStore(botId))
-  const [view, setView] = useState<View>('table')
+  const [view, setView] = useState<View>(initialView)
+
+  // The address follows the view (…/results/analytics can be bookmarked), without a request.
+  function show(next: View) {
+    setView(next)
+    const url = `/bots/${botId}/results${next === 'analytics' ? '/analytics' : ''}`
+    if (window.location.pathname !== url) {
+      router.replace({ url, preserveState: true, preserveScroll: true })
+    }
+  }
 
   useEffect(() => {
     void store.getState().init()
@@ -40,7 +56,7 @@ export function ResultsTab({ botId }: { botId: string }) {
                 type="button"
                 data-testid={`results-view-${entry}`}
                 aria-pressed={view === entry}
-                onClick={() => setView(entry)}
+                onClick={() => show(entry)}
                 className={cn(
                   'inline-flex items-center gap-1.5 rounded px-3 py-1 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-ring/50',
                   view === entry

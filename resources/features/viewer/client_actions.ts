@@ -163,6 +163,16 @@ export async function runClientAction(
       case 'chatwoot':
         await hostAction(action as HostAction, context)
         return {}
+      case 'injectStartProps':
+        // Only an embed has another page to give them to (the public page has them in its
+        // head); the editor's preview has none.
+        if (!context.runScript && context.embedded && window.parent !== window) {
+          window.parent.postMessage(
+            { type: 'flowcraft:startProps', startProps: action.injectStartProps },
+            '*'
+          )
+        }
+        return {}
       case 'webhookToExecute':
         return { message: await executeWebhook(action.webhookToExecute) }
       default:

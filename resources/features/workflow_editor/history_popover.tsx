@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { ReactFlowProvider } from '@xyflow/react'
 import { diffWorkflows, unionById, type ChangeKind } from '#shared/history/diff'
 import type { WorkflowSnapshot } from '#shared/workflow/types'
@@ -25,10 +26,16 @@ export function useWorkflowHistoryAdapter(): HistoryAdapter<WorkflowSnapshot> {
   const workflowId = useWorkflowEditor((state) => state.workflowId)
   const readOnly = useWorkflowEditor((state) => state.readOnly)
   const plugins = useWorkflowPlugins()
+  const { t } = useTranslation()
 
   const adapter = useMemo<HistoryAdapter<WorkflowSnapshot>>(
     () => ({
       readOnly,
+      errorTitles: {
+        fetch: t('fetchErrors.workflowHistory'),
+        save: t('fetchErrors.updateWorkflowHistory'),
+        restore: t('fetchErrors.updateWorkflowHistory'),
+      },
       async list() {
         // The list shows what the server holds: pending edits go first.
         await api.getState().save()
@@ -70,7 +77,7 @@ export function useWorkflowHistoryAdapter(): HistoryAdapter<WorkflowSnapshot> {
         <PreviewCanvas snapshot={snapshot} diff={diff} testId={testId} />
       ),
     }),
-    [api, workflowId, readOnly, plugins]
+    [api, workflowId, readOnly, plugins, t]
   )
   return adapter
 }

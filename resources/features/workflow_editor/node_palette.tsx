@@ -13,6 +13,7 @@ import { useWorkflowEditorApi } from './workflow_editor_store'
 import { addNode } from './workflow_editing'
 import { nodeFromPlugin, placeNewNode } from './workflow_canvas'
 import { NEW_NODE_MIME, pluginTestId } from './workflow_plugins'
+import { matchesPluginSearch } from '~/features/editor_shell/plugin_search'
 import { NODE_FAMILIES, type WorkflowEditorPlugin } from './types'
 
 /**
@@ -37,13 +38,7 @@ export function NodePalette({ plugins }: { plugins: WorkflowEditorPlugin[] }) {
   }
 
   const families = useMemo(() => {
-    const needle = query.trim().toLowerCase()
-    const matching = plugins.filter(
-      (plugin) =>
-        !needle ||
-        plugin.name.toLowerCase().includes(needle) ||
-        plugin.id.toLowerCase().includes(needle)
-    )
+    const matching = plugins.filter((plugin) => matchesPluginSearch(plugin, query))
     return NODE_FAMILIES.map((family) => ({
       family,
       plugins: matching.filter((plugin) => plugin.category === family),
@@ -208,7 +203,9 @@ function PaletteItem({ plugin, onAdd }: { plugin: WorkflowEditorPlugin; onAdd: (
       )}
     >
       <PluginIcon id={plugin.id} icon={plugin.icon} className="size-4 shrink-0 text-primary" />
-      <span className="min-w-0 flex-1 truncate">{plugin.name}</span>
+      <span className="min-w-0 flex-1 truncate" title={plugin.fullName}>
+        {plugin.name}
+      </span>
       {plugin.locked && <LockIcon aria-hidden className="size-3.5" />}
     </div>
   )

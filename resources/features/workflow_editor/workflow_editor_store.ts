@@ -71,7 +71,7 @@ export interface WorkflowEditorState extends DraftSyncState<WorkflowDoc> {
   /** After a conflict (docs/editor.md "Saving from two places"): save the draft over theirs. */
   keepMine: () => Promise<boolean>
   /** After a conflict: drop the draft and load what the server holds. */
-  reloadTheirs: () => void
+  reloadTheirs: () => Promise<boolean>
   /** Takes the server's answer about status and activity (publish, activate, save). */
   applyServerWorkflow: (workflow: WorkflowJson) => void
   /** Replaces the present document with one the server holds (a restore): undoable, saved. */
@@ -140,6 +140,8 @@ export function createWorkflowEditorStore(init: {
       bodyOf,
       revisionOf: (response) => response.workflow?.revision,
       errorTitle: () => i18n.t('workflowEditor.errors.update'),
+      apply: (response) => get().replaceWithSaved(response.workflow),
+      fetchErrorTitle: () => i18n.t('fetchErrors.workflow'),
       onRevert: () => ({ openNodeId: null }),
       historyOptions,
     })

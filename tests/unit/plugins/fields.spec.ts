@@ -16,6 +16,8 @@ import {
 const qrCode = definePlugin({
   id: 'qr-code',
   name: 'QR code',
+  fullName: 'QR code',
+  tags: [],
   category: 'integration',
   scope: 'user',
   version: 1,
@@ -220,6 +222,8 @@ test.group('Field DSL: defaults and validation', () => {
     const openai = definePlugin({
       id: 'openai-like',
       name: 'AI',
+      fullName: 'AI',
+      tags: [],
       category: 'integration',
       scope: 'user',
       version: 1,
@@ -267,6 +271,8 @@ test.group('Field DSL: defaults and validation', () => {
     const ab = definePlugin({
       id: 'ab',
       name: 'AB',
+      fullName: 'AB',
+      tags: [],
       category: 'logic',
       scope: 'user',
       version: 1,
@@ -380,6 +386,8 @@ test.group('Field DSL: form, written variables, helpers', () => {
     const setVariable = definePlugin({
       id: 'sv',
       name: 'SV',
+      fullName: 'SV',
+      tags: [],
       category: 'logic',
       scope: 'user',
       version: 1,

@@ -258,7 +258,7 @@ test.group('Plugin registry: checks', (group) => {
   test('loads a runner lazily, per action or as run', async ({ assert }) => {
     await writePlugin(
       'my-block',
-      `{ id: 'My block', name: 'Mine', category: 'integration', scope: 'user', version: 1, serves: ['bot'] }`,
+      `{ id: 'My block', name: 'Mine', fullName: 'Mine', tags: [], category: 'integration', scope: 'user', version: 1, serves: ['bot'] }`,
       `export const run = async () => ({ outgoingEdgeId: 'e1' })\nexport const greet = () => ({ output: 'hi', logs: [] })\n`
     )
     const registry = await loadPlugins(root)
@@ -272,7 +272,7 @@ test.group('Plugin registry: checks', (group) => {
   test('a plugin with a chat viewer keeps the slug of its id', async ({ assert }) => {
     await writePlugin(
       'my-answer',
-      `{ id: 'answer', slug: 'my-answer', name: 'A', category: 'input', scope: 'user', version: 1, serves: ['bot'] }`
+      `{ id: 'answer', slug: 'my-answer', name: 'A', fullName: 'A', tags: [], category: 'input', scope: 'user', version: 1, serves: ['bot'] }`
     )
     await writeFile(join(root, 'my-answer', 'viewer.tsx'), 'export default () => null\n')
     await assert.rejects(
@@ -286,15 +286,15 @@ test.group('Plugin registry: checks', (group) => {
   }) => {
     await writePlugin(
       'wrong-folder',
-      `{ id: 'My block', name: 'A', category: 'integration', scope: 'user', version: 1, serves: ['bot'] }`
+      `{ id: 'My block', name: 'A', fullName: 'A', tags: [], category: 'integration', scope: 'user', version: 1, serves: ['bot'] }`
     )
     await writePlugin(
       'my-block',
-      `{ id: 'My block', name: 'B', category: 'widget', scope: 'user', version: 1, serves: ['bot'] }`
+      `{ id: 'My block', name: 'B', fullName: 'B', tags: [], category: 'widget', scope: 'user', version: 1, serves: ['bot'] }`
     )
     await writePlugin(
       'other',
-      `{ id: 'other', name: 'C', category: 'model', scope: 'user', version: 1, serves: ['bot'] }`
+      `{ id: 'other', name: 'C', fullName: 'C', tags: [], category: 'model', scope: 'user', version: 1, serves: ['bot'] }`
     )
     try {
       await loadPlugins(root)
@@ -314,11 +314,11 @@ test.group('Plugin registry: checks', (group) => {
   test('refuses two plugins with the same id', async ({ assert }) => {
     await writePlugin(
       'hook',
-      `{ id: 'hook', name: 'A', category: 'logic', scope: 'user', version: 1, serves: ['bot'] }`
+      `{ id: 'hook', name: 'A', fullName: 'A', tags: [], category: 'logic', scope: 'user', version: 1, serves: ['bot'] }`
     )
     await writePlugin(
       'hook-2',
-      `{ id: 'hook', slug: 'hook-2', name: 'B', category: 'logic', scope: 'user', version: 1, serves: ['bot'] }`
+      `{ id: 'hook', slug: 'hook-2', name: 'B', fullName: 'B', tags: [], category: 'logic', scope: 'user', version: 1, serves: ['bot'] }`
     )
     await assert.rejects(() => loadPlugins(root), /id "hook" is already used by plugins\/hook/)
   })

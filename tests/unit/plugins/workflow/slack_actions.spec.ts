@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import { runPluginTest, startStandIn } from '#sdk/testing'
 import { startSlackStandIn } from '#tests/stand_ins/slack'
+import env from '#start/env'
 
 const folder = new URL('../../../../plugins/slack/', import.meta.url)
 const BOT_TOKEN = 'xoxb-test-token'
@@ -108,5 +109,72 @@ test.group('Plugin slack (workflow actions)', (group) => {
     })
     assert.deepEqual(wrongToken.errors, ['Slack refused chat.postMessage: invalid_auth'])
     assert.lengthOf(slack.messages, 0)
+  })
+
+  test('Send a direct message: each member once, in their own conversation', async ({ assert }) => {
+    const run = await runPluginTest({
+      ...common(),
+      action: 'Send a direct message',
+      options: { users: 'U0ADA, {{Owner}} U0ADA', text: 'Order {{Order}} is late' },
+      variables: [
+        { id: 'o', name: 'Owner', value: 'U0BOB' },
+        { id: 'v', name: 'Order', value: 'A-42' },
+      ],
+    })
+    assert.deepEqual(run.errors, [])
+    assert.deepEqual(
+      slack.messages.map((m) => [m.channel, m.text]),
+      [
+        ['D0ADA', 'Order A-42 is late'],
+        ['D0BOB', 'Order A-42 is late'],
+      ]
+    )
+    assert.deepEqual(run.output, {
+      messages: [
+        { user: 'U0ADA', channel: 'D0ADA', ts: slack.messages[0].ts },
+        { user: 'U0BOB', channel: 'D0BOB', ts: slack.messages[1].ts },
+      ],
+    })
+    assert.deepEqual(
+      slack.calls.map((call) => call.method),
+      ['conversations.open', 'chat.postMessage', 'conversations.open', 'chat.postMessage']
+    )
+  })
+
+  test('the Slack user limit: 10 users by default, SLACK_USER_LIMIT changes it; over it nothing is sent', async ({
+    assert,
+    cleanup,
+  }) => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `U0M${i}`).join(', ')
+    const send = (users: string) =>
+      runPluginTest({
+        ...common(),
+        action: 'Send a direct message',
+        options: { users, text: 'hi' },
+      })
+
+    const eleven = await send(ids(11))
+    assert.deepEqual(eleven.errors, [
+      'Slack: 11 users given, at most 10 per node (SLACK_USER_LIMIT); nothing was sent',
+    ])
+    assert.lengthOf(slack.calls, 0)
+    const ten = await send(ids(10))
+    assert.deepEqual(ten.errors, [])
+    assert.lengthOf(slack.messages, 10)
+
+    const before = env.get('SLACK_USER_LIMIT')
+    cleanup(() => {
+      env.set('SLACK_USER_LIMIT', before as never)
+      if (before === undefined) delete process.env.SLACK_USER_LIMIT
+    })
+    env.set('SLACK_USER_LIMIT', 2 as never)
+    const three = await send(ids(3))
+    assert.match(three.errors[0], /3 users given, at most 2 per node/)
+    assert.lengthOf(slack.messages, 10)
+    assert.deepEqual((await send(ids(2))).errors, [])
+    assert.lengthOf(slack.messages, 12)
+
+    const wrong = await send('U0ADA, #general')
+    assert.deepEqual(wrong.errors, ['Slack: "#general" is not a member ID (like U0123456789)'])
   })
 })
