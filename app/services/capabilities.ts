@@ -3,7 +3,7 @@ import type Workspace from '#models/workspace'
 import db from '@adonisjs/lucid/services/db'
 import AppError from '#exceptions/app_error'
 import { getPlan, isExpired } from '#services/plans'
-import { stampedCache } from '#services/capability_stamp'
+import { stampedCache, type CapabilityTurn } from '#services/capability_stamp'
 import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } from '#shared/plans'
 
 /**
@@ -39,16 +39,20 @@ const runtimePlans = stampedCache<PlanDefinition>()
  * acting (a visitor's turn, a scheduled run): its creator's (docs/spec/01-app.md
  * section 5). Cached per process until a capability change (capability_stamp.ts).
  */
-export function runtimePlanOf(workspaceId: string): Promise<PlanDefinition> {
-  return runtimePlans(workspaceId, async () => {
-    const row = await db
-      .from('workspaces')
-      .leftJoin('users', 'users.id', 'workspaces.created_by')
-      .where('workspaces.id', workspaceId)
-      .select('users.plan as plan')
-      .first()
-    return getPlan(row?.plan ?? 'FREE')
-  })
+export function runtimePlanOf(workspaceId: string, turn?: CapabilityTurn): Promise<PlanDefinition> {
+  return runtimePlans(
+    workspaceId,
+    async () => {
+      const row = await db
+        .from('workspaces')
+        .leftJoin('users', 'users.id', 'workspaces.created_by')
+        .where('workspaces.id', workspaceId)
+        .select('users.plan as plan')
+        .first()
+      return getPlan(row?.plan ?? 'FREE')
+    },
+    turn
+  )
 }
 
 export function isBelowLimit(limit: number, current: number) {
