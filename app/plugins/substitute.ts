@@ -46,6 +46,7 @@ export function substituteVariables(text: string, variables: readonly Substituti
 }
 
 function substituteWith(text: string, values: Map<string, unknown>) {
+  if (!text.includes('{{=')) return replaceReferences(text, values)
   // Cut the expressions out so that references inside them stay for the sandbox.
   let output = ''
   let last = 0

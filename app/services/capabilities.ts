@@ -4,7 +4,7 @@ import type Workspace from '#models/workspace'
 import db from '@adonisjs/lucid/services/db'
 import AppError from '#exceptions/app_error'
 import { getPlan, isExpired } from '#services/plans'
-import { stampedCache } from '#services/capability_stamp'
+import { stampedCache, type CapabilityTurn } from '#services/capability_stamp'
 import { UNLIMITED, type PlanDefinition, type PlanFeatures, type PlanLimits } from '#shared/plans'
 import { track } from '#services/analytics/analytics'
 
@@ -54,19 +54,25 @@ const workspacePlans = stampedCache<EffectivePlan>()
  */
 export async function planFor(
   actor: User | null,
-  workspace: Workspace | string | null
+  workspace: Workspace | string | null,
+  /** A chat turn's checks share its one read of the capability stamp (capabilityTurn). */
+  turn?: CapabilityTurn
 ): Promise<EffectivePlan> {
   if (workspace && typeof workspace === 'object') return decide(workspace, 'workspace')
   if (typeof workspace === 'string') {
-    return workspacePlans(workspace, async () => {
-      const row = await db
-        .from('workspaces')
-        .where('id', workspace)
-        .select('plan', 'plan_ends_at')
-        .first()
-      const endsAt = row?.plan_ends_at ? toDateTime(row.plan_ends_at) : null
-      return decide({ plan: row?.plan ?? 'FREE', planEndsAt: endsAt }, 'workspace')
-    })
+    return workspacePlans(
+      workspace,
+      async () => {
+        const row = await db
+          .from('workspaces')
+          .where('id', workspace)
+          .select('plan', 'plan_ends_at')
+          .first()
+        const endsAt = row?.plan_ends_at ? toDateTime(row.plan_ends_at) : null
+        return decide({ plan: row?.plan ?? 'FREE', planEndsAt: endsAt }, 'workspace')
+      },
+      turn
+    )
   }
   if (!actor) return decide({ plan: 'FREE', planEndsAt: null }, 'user')
   return decide(actor, 'user')

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
 import { isPostgres, runPrepared } from '#services/prepared_statements'
@@ -11,10 +10,13 @@ import { isPostgres, runPrepared } from '#services/prepared_statements'
 | therefore seen by every process at its next check, with or without Redis
 | (docs/architecture.md, "Capabilities").
 |
-| Inside a turn (capabilityTurn: a chat turn) the row is read once, at the turn's first
-| check, and every later check of the turn uses what that read decided: a turn that runs
-| twenty blocks pays one read, not twenty. A continueChat turn pays none of its own: its
-| session read brings the stamp along (chat_store.ts) and opens the turn with it.
+| Inside a turn (a chat turn) the row is read once, at the turn's first check, and every
+| later check of the turn uses what that read decided: a turn that runs twenty blocks pays
+| one read, not twenty. A continueChat turn pays none of its own: its session read brings
+| the stamp along (chat_store.ts) and opens the turn with it. The turn is an explicit
+| argument (CapabilityTurn), not an AsyncLocalStorage: once a store is entered, Node runs
+| its promise hooks on every promise the process makes, a tenth of a chat turn's CPU
+| (docs/benchmarks/chat.md).
 */
 
 const STAMP_ID = 'capabilities'
@@ -24,11 +26,11 @@ export const STAMP_SUBQUERY = `(select version from capability_stamps where id =
 const caches = new Set<Map<string, Promise<unknown>>>()
 let seen: number | undefined
 
-interface TurnScope {
+/** One turn's view of the stamp: the checks of a turn pass it along. */
+export interface CapabilityTurn {
   /** The stamp read for this turn, once it is (shared by checks that run side by side). */
   synced?: Promise<void>
 }
-const turns = new AsyncLocalStorage<TurnScope>()
 
 const READ_STAMP = `select ${STAMP_SUBQUERY} as "version"`
 
@@ -58,26 +60,24 @@ async function sync() {
   observeStamp(await readStamp())
 }
 
-/** A check's view of the stamp: read now, or once for the whole turn inside capabilityTurn. */
-function synced(): Promise<void> {
-  const turn = turns.getStore()
+/** A check's view of the stamp: read now, or once for the whole turn when given one. */
+function synced(turn?: CapabilityTurn): Promise<void> {
   if (!turn) return sync()
   turn.synced ??= sync()
   return turn.synced
 }
 
+const SYNCED = Promise.resolve()
+
 /**
- * Runs one turn (one chat request) whose capability checks share one read of the stamp.
+ * Opens one turn (one chat request) whose capability checks share one read of the stamp.
  * `stamp`: the stamp already read with the turn's own data (the session read): the turn
  * reads none.
  */
-export function capabilityTurn<T>(work: () => Promise<T>, stamp?: number | string | null) {
-  const scope: TurnScope = {}
-  if (stamp !== undefined) {
-    observeStamp(stamp)
-    scope.synced = Promise.resolve()
-  }
-  return turns.run(scope, work)
+export function capabilityTurn(stamp?: number | string | null): CapabilityTurn {
+  if (stamp === undefined) return {}
+  observeStamp(stamp)
+  return { synced: SYNCED }
 }
 
 /**
@@ -87,8 +87,12 @@ export function capabilityTurn<T>(work: () => Promise<T>, stamp?: number | strin
 export function stampedCache<T>() {
   const entries = new Map<string, Promise<T>>()
   caches.add(entries as Map<string, Promise<unknown>>)
-  return async function cached(key: string, load: () => Promise<T>): Promise<T> {
-    await synced()
+  return async function cached(
+    key: string,
+    load: () => Promise<T>,
+    turn?: CapabilityTurn
+  ): Promise<T> {
+    await synced(turn)
     let hit = entries.get(key)
     if (!hit) {
       hit = load()

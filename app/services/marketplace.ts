@@ -1,7 +1,7 @@
 import PluginPlanSetting from '#models/plugin_plan_setting'
 import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
-import { capabilitiesChanged, stampedCache } from '#services/capability_stamp'
+import { capabilitiesChanged, stampedCache, type CapabilityTurn } from '#services/capability_stamp'
 import { planFor } from '#services/capabilities'
 import { PLAN_NAMES, type PlanDefinition, type PlanName } from '#shared/plans'
 
@@ -18,9 +18,9 @@ type PlanSettings = Map<string, Map<PlanName, boolean>>
 
 const cachedSettings = stampedCache<PlanSettings>()
 
-/** The switches as stored, read through the shared cache. */
-export function planSettings(): Promise<PlanSettings> {
-  return cachedSettings('settings', readPlanSettings)
+/** The switches as stored, read through the shared cache (`turn`: a chat turn's view). */
+export function planSettings(turn?: CapabilityTurn): Promise<PlanSettings> {
+  return cachedSettings('settings', readPlanSettings, turn)
 }
 
 /**
@@ -90,12 +90,17 @@ export async function resetPluginSettings() {
 
 /**
  * May a block of this type run in this workspace? What both runtimes ask before a block
- * or node reaches its runner, by the workspace's plan (planFor).
+ * or node reaches its runner, by the workspace's plan (planFor). Checks of one chat turn
+ * pass its `turn`: they share one read of the capability stamp.
  */
-export async function isPluginAllowedIn(pluginId: string, workspaceId: string) {
-  const settings = await planSettings()
+export async function isPluginAllowedIn(
+  pluginId: string,
+  workspaceId: string,
+  turn?: CapabilityTurn
+) {
+  const settings = await planSettings(turn)
   if (!settings.has(pluginId)) return true
-  return isEnabledIn(settings, pluginId, (await planFor(null, workspaceId)).plan.name)
+  return isEnabledIn(settings, pluginId, (await planFor(null, workspaceId, turn)).plan.name)
 }
 
 /**

@@ -6,7 +6,7 @@ import { isBelowLimit, planFor } from '#services/capabilities'
 import { UNLIMITED } from '#shared/plans'
 import { findBotFor } from '#actions/bots/bot_access'
 import { continueChat, startChat, type TurnOutput } from '#engine/bot/engine'
-import type { EngineBot, EnginePorts } from '#engine/bot/ports'
+import type { EngineBot } from '#engine/bot/ports'
 import { perRegistry } from '#services/plugin_registry'
 import type { SessionState } from '#engine/bot/state'
 import { migrateBot } from '#shared/bot/migrate'
@@ -19,7 +19,7 @@ import type {
   StartChatResponse,
 } from '#shared/chat/types'
 import type { InputAnswer } from '#plugins/define_plugin'
-import { enginePorts } from '#services/chat/engine_ports'
+import { enginePorts, type ServerEnginePorts } from '#services/chat/engine_ports'
 import { publishedBotById, publishedBotByPublicId } from '#services/chat/bot_cache'
 import {
   ChatLimitExceeded,
@@ -228,19 +228,10 @@ async function rememberedVariables(resultId: string, botId: string) {
 }
 
 export class StartChat {
-  /** One capability turn: its blocks' plan checks share one read of the stamp. */
-  handle(
+  async handle(
     publicId: string,
     body: StartChatRequest,
     visitor: VisitorInfo = {}
-  ): Promise<StartChatResponse> {
-    return capabilityTurn(() => this.start(publicId, body, visitor))
-  }
-
-  private async start(
-    publicId: string,
-    body: StartChatRequest,
-    visitor: VisitorInfo
   ): Promise<StartChatResponse> {
     const entry = await publishedBotByPublicId(publicId)
     if (!entry || entry.isArchived) throw AppError.notFound('Bot not found')
@@ -279,7 +270,8 @@ export class StartChat {
     const isNewResult = !resultId
     resultId ??= newId()
     const sessionId = newId()
-    const ports = await publishedPorts()
+    // One capability turn: its blocks' plan checks share one read of the stamp.
+    const ports = (await publishedPorts()).forTurn(capabilityTurn())
     const output = await startChat(ports, {
       bot: entry.bot,
       sessionId,
@@ -417,7 +409,7 @@ export async function openSession(sessionId: string, visitor: VisitorInfo = {}) 
   if (!head) throw AppError.notFound('Session not found')
 
   let bot: EngineBot | undefined
-  let ports: EnginePorts
+  let ports: ServerEnginePorts
   if (state.isPreview) {
     const draft = await Bot.find(head.botId)
     bot = draft ? draftOf(draft) : undefined
@@ -439,17 +431,13 @@ export class ContinueChat {
   ): Promise<ChatReply> {
     const { state, bot, ports, capabilityStamp } = await openSession(sessionId, visitor)
     // The blocks' plan checks use the stamp read with the session: no read of their own.
-    const output: TurnOutput = await capabilityTurn(
-      () =>
-        continueChat(ports, {
-          state,
-          sessionId,
-          bot,
-          message: toInputAnswer(body.message),
-          textBubbleContentFormat: body.textBubbleContentFormat,
-        }),
-      capabilityStamp
-    )
+    const output: TurnOutput = await continueChat(ports.forTurn(capabilityTurn(capabilityStamp)), {
+      state,
+      sessionId,
+      bot,
+      message: toInputAnswer(body.message),
+      textBubbleContentFormat: body.textBubbleContentFormat,
+    })
     if (state.isPreview) {
       await persistTurn({
         sessionId,

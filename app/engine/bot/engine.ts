@@ -181,6 +181,28 @@ export function textBubbleMentions(content: unknown, name: string): boolean {
   return texts.some((text) => pattern.test(text))
 }
 
+/**
+ * A bot's groups and edges by id. A published bot's content is one object turn after turn
+ * (bot_cache.ts) and never changes, so it is indexed once; the turn's walk looked each edge
+ * and group up with a scan, several times per block.
+ */
+const indexes = new WeakMap<object, { groups: Map<string, Group>; edges: Map<string, Edge> }>()
+
+type Edge = EngineBot['content']['edges'][number]
+
+function indexOf(content: EngineBot['content']) {
+  let index = indexes.get(content)
+  if (!index) {
+    index = { groups: new Map(), edges: new Map() }
+    // The first of a duplicated id wins, as the scans it replaces found it.
+    for (const group of content.groups)
+      if (!index.groups.has(group.id)) index.groups.set(group.id, group)
+    for (const edge of content.edges) if (!index.edges.has(edge.id)) index.edges.set(edge.id, edge)
+    indexes.set(content, index)
+  }
+  return index
+}
+
 class Turn {
   readonly messages: ChatMessage[] = []
   readonly actions: ClientSideAction[] = []
@@ -275,12 +297,12 @@ class Turn {
   // -- graph ----------------------------------------------------------------
 
   private groupById(id: string) {
-    return this.bot.content.groups.find((group) => group.id === id)
+    return indexOf(this.bot.content).groups.get(id)
   }
 
   resolve(point: ResumePoint): Position | undefined {
     if ('edgeId' in point) {
-      const edge = this.bot.content.edges.find((candidate) => candidate.id === point.edgeId)
+      const edge = indexOf(this.bot.content).edges.get(point.edgeId)
       if (!edge) return undefined
       const group = this.groupById(edge.to.groupId)
       if (!group) return undefined

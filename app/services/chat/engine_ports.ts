@@ -8,6 +8,7 @@ import { issuesOfBlock } from '#plugins/block_issues'
 import type { BlockIssue } from '#shared/block_issues'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
 import type { PluginRegistry } from '#plugins/registry'
+import type { CapabilityTurn } from '#services/capability_stamp'
 import { publishedBotById } from './bot_cache.js'
 
 /**
@@ -43,10 +44,25 @@ function blockChecks() {
   }
 }
 
-export async function enginePorts(options: PortOptions = {}): Promise<EnginePorts> {
+/** The server's ports, and the same ports for one chat turn (its capability checks). */
+export interface ServerEnginePorts extends EnginePorts {
+  /**
+   * Ports whose plan checks share the turn's one read of the capability stamp
+   * (capability_stamp.ts); the rest is these ports, shared by every turn.
+   */
+  forTurn(turn: CapabilityTurn): EnginePorts
+}
+
+export async function enginePorts(options: PortOptions = {}): Promise<ServerEnginePorts> {
   const registry: PluginRegistry = await pluginRegistry()
   const firstIssueOf = blockChecks()
-  return {
+  // A block stored under a folded plugin's former id is judged as that plugin.
+  const isAllowed = (stored: string, bot: EngineBot, turn?: CapabilityTurn) =>
+    isPluginAllowedIn(registry.canonicalId(stored), bot.workspaceId, turn)
+  const ports: ServerEnginePorts = {
+    forTurn(turn) {
+      return { ...ports, isAllowed: (stored, bot) => isAllowed(stored, bot, turn) }
+    },
     appUrl,
     newId,
     categoryOf(type) {
@@ -59,8 +75,7 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
     },
     showsStreamedText: (type) => registry.get(type)?.showsStreamedText === true,
     isAllowed(stored, bot) {
-      // A block stored under a folded plugin's former id is judged as that plugin.
-      return isPluginAllowedIn(registry.canonicalId(stored), bot.workspaceId)
+      return isAllowed(stored, bot)
     },
     async runBlock({ bot, block, variables, context }) {
       const plugin = registry.get(block.type)!
@@ -134,4 +149,5 @@ export async function enginePorts(options: PortOptions = {}): Promise<EnginePort
       return entry.bot
     },
   }
+  return ports
 }
