@@ -1090,7 +1090,7 @@ export async function recoverRuns(now = new Date()) {
   }
 }
 
-/** How far ahead the sweep (every minute) re-arms the timers of waiting runs. */
+/** How far ahead the sweep (every 20 s) re-arms the timers of waiting runs. */
 export const UPCOMING_WAITS_MS = 120_000
 
 /**
