@@ -243,6 +243,9 @@ test.group('Workflow runs', () => {
       },
       async repeat() {},
       async removeRepeat() {},
+      async exists() {
+        return false
+      },
       async work() {},
       async close() {},
     }
@@ -534,6 +537,9 @@ test.group('Workflow runs', () => {
       },
       async repeat() {},
       async removeRepeat() {},
+      async exists() {
+        return false
+      },
       async work() {},
       async close() {},
     }
