@@ -238,6 +238,7 @@ async function measure(driver: Driver, token: string) {
       p95: Number(percentile(sorted, 95).toFixed(1)),
       p99: Number(percentile(sorted, 99).toFixed(1)),
       errors: result.errors,
+      errorsByStatus: JSON.stringify(result.errorsByStatus ?? {}),
       wrongAnswers: result.wrongAnswers,
       unrecorded: answered - (await runsRecorded(bench.id, answered)),
     }
@@ -251,6 +252,7 @@ function load(url: string, callers: number, ms: number) {
   return new Promise<{
     latencies: number[]
     errors: number
+    errorsByStatus?: Record<string, number>
     wrongAnswers: number
     seconds: number
   }>((resolve, reject) => {
@@ -513,7 +515,7 @@ export async function run(): Promise<BenchReport> {
     { metric: `${row.driver}: latency p95`, value: row.p95, unit: 'ms' },
     { metric: `${row.driver}: latency p99`, value: row.p99, unit: 'ms' },
     {
-      metric: `${row.driver}: errors`,
+      metric: `${row.driver}: errors (by status: ${row.errorsByStatus})`,
       value: row.errors,
       unit: 'calls',
       aim: '0',
