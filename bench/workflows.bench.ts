@@ -3,8 +3,8 @@
 | Workflow executions under load: a webhook -> set variable -> respond workflow, called by a
 | load generator in a second process (bench/workflows_load.ts), on the in-process driver (the
 | web process runs the jobs) and on BullMQ (a `node ace queue:work` worker runs them; the
-| answer crosses back through the run-event relay). PostgreSQL, production mode, server run
-| from source. Reports executions/s and p50/p95/p99 per driver, whether every answered call's
+| answer crosses back through the run-event relay). PostgreSQL, production mode, the build
+| `npm start` serves (bench/app_build.ts: `node ace build`, BENCH_SKIP_BUILD=1 reuses it). Reports executions/s and p50/p95/p99 per driver, whether every answered call's
 | run was recorded as done, and same-run references: PostgreSQL single-row upserts/s and, with
 | BENCH_PEER=1, n8n 1.123 running the same workflow (../shared/peer-bench/n8n.sh). Aims
 | (issue 32): in-process >= 8x n8n, BullMQ >= 5x n8n. `guard()`: a short in-process run
@@ -18,12 +18,13 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import knex from 'knex'
 import { measureUpserts } from './upserts.js'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
+import { appBuild } from './app_build.js'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
 
@@ -34,6 +35,8 @@ const BASE = `http://127.0.0.1:${PORT}`
 const DATABASE_URL =
   process.env.BENCH_WORKFLOWS_DATABASE_URL || 'postgres://root@127.0.0.1:5432/bench_workflows'
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379'
+/** The bench's Redis keys start with QUEUE_PREFIX when set: engineers sharing a Redis each keep to theirs. */
+const BENCH_PREFIX = process.env.QUEUE_PREFIX || 'bench'
 const CALLERS = 50
 const DURATION_MS = 20_000
 const AIM = 440
@@ -84,13 +87,29 @@ const PROFILE_DIR = process.env.BENCH_PROFILE
 /** BENCH_DRIVERS=in-process or bullmq: measure one driver only (while profiling, say). */
 const DRIVERS = (process.env.BENCH_DRIVERS?.split(',') ?? ['in-process', 'bullmq']) as Driver[]
 
+let built: string | null = null
+
+/**
+ * The production build `npm start` serves (build/), with the project's .env beside it as
+ * bin/start.js puts it: what users run, not the sources through the TypeScript loader.
+ */
+function buildDir() {
+  if (!built) {
+    built = appBuild(ROOT)
+    ensureEnvFile(ROOT)
+    copyFileSync(join(ROOT, '.env'), join(built, '.env'))
+  }
+  return built
+}
+
+/** A process of the build: `bin/server.js` (the web server) or `bin/console.js queue:work`. */
 function node(args: string[], driver: Driver, prefix: string): ChildProcess {
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
-  return spawn(
-    process.execPath,
-    ['--no-node-snapshot', ...profile, '--import=ts-node-maintained/register/esm', ...args],
-    { cwd: ROOT, env: env(driver, prefix), stdio: ['ignore', 'ignore', 'inherit'] }
-  )
+  return spawn(process.execPath, ['--no-node-snapshot', ...profile, ...args], {
+    cwd: buildDir(),
+    env: env(driver, prefix),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
 }
 
 /** Webhook (answered by the respond node) -> set variable -> respond with the variable. */
@@ -145,9 +164,9 @@ async function waitForHealth() {
 
 /** The server (and on BullMQ its worker) with the bench workflow published and active. */
 async function startBench(driver: Driver, token: string) {
-  const prefix = `bench-wf-${driver}-${Date.now()}`
-  const server = node(['bin/server.ts'], driver, prefix)
-  const worker = driver === 'bullmq' ? node(['bin/console.ts', 'queue:work'], driver, prefix) : null
+  const prefix = `${BENCH_PREFIX}-wf-${driver}-${Date.now()}`
+  const server = node(['bin/server.js'], driver, prefix)
+  const worker = driver === 'bullmq' ? node(['bin/console.js', 'queue:work'], driver, prefix) : null
   const stopAll = async () => {
     if (worker) await stop(worker)
     await stop(server)
@@ -219,6 +238,7 @@ async function measure(driver: Driver, token: string) {
       p95: Number(percentile(sorted, 95).toFixed(1)),
       p99: Number(percentile(sorted, 99).toFixed(1)),
       errors: result.errors,
+      errorsByStatus: JSON.stringify(result.errorsByStatus ?? {}),
       wrongAnswers: result.wrongAnswers,
       unrecorded: answered - (await runsRecorded(bench.id, answered)),
     }
@@ -232,6 +252,7 @@ function load(url: string, callers: number, ms: number) {
   return new Promise<{
     latencies: number[]
     errors: number
+    errorsByStatus?: Record<string, number>
     wrongAnswers: number
     seconds: number
   }>((resolve, reject) => {
@@ -299,16 +320,11 @@ function recoveryWorkflow(url: string) {
 const RECOVERY_CALLS = 60
 
 function startWorker(prefix: string) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--no-node-snapshot',
-      '--import=ts-node-maintained/register/esm',
-      'bin/console.ts',
-      'queue:work',
-    ],
-    { cwd: ROOT, env: env('bullmq', prefix), stdio: ['ignore', 'pipe', 'inherit'] }
-  )
+  const child = spawn(process.execPath, ['--no-node-snapshot', 'bin/console.js', 'queue:work'], {
+    cwd: buildDir(),
+    env: env('bullmq', prefix),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let output = ''
   child.stdout!.on('data', (chunk) => (output += chunk))
   const ready = (async () => {
@@ -342,8 +358,8 @@ async function measureRecovery(token: string) {
   })
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/orders`
-  const prefix = `bench-wf-recovery-${Date.now()}`
-  const server = node(['bin/server.ts'], 'bullmq', prefix)
+  const prefix = `${BENCH_PREFIX}-wf-recovery-${Date.now()}`
+  const server = node(['bin/server.js'], 'bullmq', prefix)
   const db = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 0, max: 2 } })
   const first = startWorker(prefix)
   let second: ReturnType<typeof startWorker> | null = null
@@ -499,7 +515,7 @@ export async function run(): Promise<BenchReport> {
     { metric: `${row.driver}: latency p95`, value: row.p95, unit: 'ms' },
     { metric: `${row.driver}: latency p99`, value: row.p99, unit: 'ms' },
     {
-      metric: `${row.driver}: errors`,
+      metric: `${row.driver}: errors (by status: ${row.errorsByStatus})`,
       value: row.errors,
       unit: 'calls',
       aim: '0',
@@ -583,7 +599,7 @@ export async function run(): Promise<BenchReport> {
   const notes = [
     `${CALLERS} concurrent webhook callers for ${DURATION_MS / 1000} s per driver (after a 3 s warm-up), each waiting for the respond node's answer before its next call; the load generator is a second process on the same machine (node:http, keep-alive).`,
     'Workflow: webhook trigger (respond with a Respond to webhook node) -> set variable from the body -> respond with the variable; every answer is checked against the id sent.',
-    `Each execution writes its run record and one record per node (PostgreSQL over TCP on 127.0.0.1, production mode, server from source). SQL statements per webhook call: in-process 3 (workflow read; the run inserted already claimed with a concurrency slot when the queue has a free one, else inserted, then claimed: 4; node records and run end in one statement), bullmq 2 in the web process (workflow read, run insert) and 3 in the worker (run with its workflow, claim, node records and run end). A claim takes one of the workflow's slots, which a unique index over the running runs keeps apart across processes: no lock is held from one statement to the next (docs/queue.md, "Concurrency slots").`,
+    `Each execution writes its run record and one record per node (PostgreSQL over TCP on 127.0.0.1, production mode, the build \`npm start\` serves). SQL statements per webhook call: in-process 3 (workflow read; the run inserted already claimed with a concurrency slot when the queue has a free one, else inserted, then claimed: 4; node records and run end in one statement), bullmq 2 in the web process (workflow read, run insert) and 3 in the worker (run with its workflow, claim, node records and run end). A claim takes one of the workflow's slots, which a unique index over the running runs keeps apart across processes: no lock is held from one statement to the next (docs/queue.md, "Concurrency slots"). The capability stamp comes with the workflow read (the run's plan checks share it): no read of its own, where there was one per node.`,
     `Same-run reference: single-row upserts/s PostgreSQL sustains here (16 connections, measured before the drivers); n8n is measured by BENCH_PEER=1 (../shared/peer-bench/n8n.sh, the same webhook -> set -> respond workflow) right after the drivers.`,
     `The machine has ${cpus().length} cores shared by the server, the worker, PostgreSQL, Redis, the load generator and whatever else runs: the load average (1 min) before and after each measurement is in the table.`,
     'bullmq: the web process dispatches, one `node ace queue:work` process executes, and the answer crosses back through Redis pub/sub (run-event relay).',

@@ -17,6 +17,8 @@ const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
 
 const latencies: number[] = []
 let errors = 0
+/** Errors by HTTP status ('network' for a failed connection): a 503 is not a 500. */
+const errorsByStatus: Record<string, number> = {}
 let wrongAnswers = 0
 let sequence = 0
 const until = Date.now() + durationMs
@@ -59,6 +61,7 @@ await Promise.all(
         const ms = performance.now() - began
         if (answer.status !== 200) {
           errors++
+          errorsByStatus[answer.status] = (errorsByStatus[answer.status] ?? 0) + 1
           continue
         }
         const body = JSON.parse(answer.body) as { ok?: boolean; id?: unknown }
@@ -67,10 +70,13 @@ await Promise.all(
         latencies.push(ms)
       } catch {
         errors++
+        errorsByStatus.network = (errorsByStatus.network ?? 0) + 1
       }
     }
   })
 )
 const seconds = (performance.now() - startedAt) / 1000
 agent.destroy()
-process.stdout.write(JSON.stringify({ latencies, errors, wrongAnswers, seconds }) + '\n')
+process.stdout.write(
+  JSON.stringify({ latencies, errors, errorsByStatus, wrongAnswers, seconds }) + '\n'
+)

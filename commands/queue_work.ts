@@ -35,12 +35,15 @@ export default class QueueWork extends BaseCommand {
     this.app.listenOnce('SIGINT', () => stop('SIGINT'))
 
     try {
-      const { startWorkers, jobDefinitions } = await import('#queue/queue')
+      const { startWorkers, jobDefinitions, keepQueueRegistrations } = await import('#queue/queue')
       const { BullMQDriver } = await import('#queue/bullmq_driver')
       const driver = await startWorkers()
       // Waits for Redis, so the log line below means the workers are connected; the open
       // connection also keeps the process alive when no job type is registered yet.
       if (driver instanceof BullMQDriver) await driver.ready()
+      // Workers, not only web processes, put the periodic jobs back into a Redis that lost
+      // them: a deployment whose web processes do not restart still gets its sweep.
+      await keepQueueRegistrations()
       const names = jobDefinitions().map((definition) => definition.name)
       this.logger.info(
         `Working ${names.length} job types on ${driver.name} (pid ${process.pid}): ` +

@@ -5,7 +5,7 @@
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import env from '#start/env'
-import { registerJobModules, removeRepeat } from '#queue/queue'
+import { registerJobModules, removeRepeat, whenQueueConnected } from '#queue/queue'
 import { SCHEDULE_JOB, scheduleWorkflow } from '#services/workflows/schedules'
 import { onWorkflowActivated, onWorkflowDeactivated } from '#services/workflow_events'
 
@@ -13,6 +13,18 @@ registerJobModules([
   () => import('#services/workflows/jobs'),
   () => import('#services/workflows/event_trigger_jobs'),
 ])
+
+/*
+| What the queue must hold whenever it is reachable (periodic jobs, schedules, event trigger
+| polls, a sweep now), put back by web processes and workers on every connection to Redis
+| (keepQueueRegistrations: the web process below, `node ace queue:work`).
+*/
+whenQueueConnected(async () => {
+  const { startWorkflowRuntime } = await import('#services/workflows/runtime')
+  await startWorkflowRuntime()
+  const { resumeEventTriggerPolls } = await import('#services/workflows/event_triggers')
+  await resumeEventTriggerPolls()
+})
 
 /*
 | Scaled mode: runs execute in workers, so their events (node statuses for the browser's
@@ -54,10 +66,8 @@ if (app.getEnvironment() === 'web') {
 
   app.ready(async () => {
     try {
-      const { startWorkflowRuntime } = await import('#services/workflows/runtime')
-      await startWorkflowRuntime()
-      const { resumeEventTriggerPolls } = await import('#services/workflows/event_triggers')
-      await resumeEventTriggerPolls()
+      const { keepQueueRegistrations } = await import('#queue/queue')
+      await keepQueueRegistrations()
     } catch (error) {
       logger.error({ err: error }, 'could not start the workflow runtime')
     }

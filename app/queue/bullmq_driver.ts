@@ -42,6 +42,15 @@ export interface BullMQDriverOptions {
   /** Failed jobs kept in Redis for inspection, per job name. Default 1000. */
   keepFailed?: number
   logger?: QueueLogger
+  /**
+   * What this process puts back into Redis whenever Redis may have lost it: the periodic
+   * jobs and a sweep of the runs the database holds without a job (docs/queue.md, "An empty
+   * Redis"). Called on every (re)connection and whenever the driver finds its marker key
+   * gone (Redis emptied without the connection dropping); the marker is set once it resolves.
+   */
+  onConnected?: () => Promise<boolean>
+  /** How often the marker key is looked for. Default 10 s. */
+  upkeepMs?: number
 }
 
 type BullMQ = typeof import('bullmq')
@@ -59,6 +68,7 @@ interface ActiveJob {
 const DEFAULT_PREFIX = 'flowcraft'
 export const DEFAULT_LOCK_MS = 10_000
 export const DEFAULT_STALLED_MS = 5_000
+export const DEFAULT_UPKEEP_MS = 10_000
 const silentLogger: QueueLogger = { warn() {}, error() {} }
 
 /** The reason a signal is aborted with when the driver shuts down. */
@@ -139,6 +149,9 @@ export class BullMQDriver implements QueueDriver {
   #closing: Promise<void> | null = null
   #connectionDown = false
   #clients = new Set<Redis>()
+  #connection: Redis | null = null
+  #registering: Promise<void> | null = null
+  #upkeep: NodeJS.Timeout | null = null
 
   constructor(options: BullMQDriverOptions) {
     this.#options = options
@@ -200,6 +213,11 @@ export class BullMQDriver implements QueueDriver {
     await queue.removeJobScheduler(toBullId(key))
   }
 
+  async exists(name: string, jobId: string) {
+    const queue = await this.#queue(name)
+    return (await queue.getJobState(toBullId(jobId))) !== 'unknown'
+  }
+
   /** Starts one worker per new job name; may be called again with more definitions. */
   async work(definitions: JobDefinition[]) {
     this.#assertOpen()
@@ -237,6 +255,62 @@ export class BullMQDriver implements QueueDriver {
     const { connection } = await this.#runtimeReady()
     await connection.ping()
     await Promise.all([...this.#workers.values()].map((worker) => worker.waitUntilReady()))
+  }
+
+  /**
+   * Whether Redis answers commands right now: false while connecting again and once closed: callers that must not wait for Redis (a webhook caller)
+   * can turn away at once rather than queue a command that waits for the reconnection.
+   */
+  get available() {
+    if (this.#closing) return false
+    // 'wait': never connected yet (connections are lazy); the first command will tell.
+    const status = this.#connection?.status ?? 'wait'
+    return status === 'ready' || status === 'wait'
+  }
+
+  /**
+   * Connects, and runs onConnected unless it is running (it then resolves with that run).
+   * The web process calls it at boot; reconnections and an emptied Redis call it too.
+   */
+  async register(): Promise<void> {
+    const { connection } = await this.#runtimeReady()
+    if (connection.status === 'wait') await connection.connect().catch(() => {})
+    return this.#register()
+  }
+
+  /** The key whose absence says that Redis lost what onConnected put there. */
+  get #markerKey() {
+    return `${this.prefix}:registered`
+  }
+
+  #register(): Promise<void> {
+    const onConnected = this.#options.onConnected
+    if (!onConnected || this.#closing) return Promise.resolve()
+    this.#registering ??= (async () => {
+      try {
+        // False: this process keeps nothing there, so it must not vouch for the rest.
+        if (await onConnected()) await this.#connection?.set(this.#markerKey, String(Date.now()))
+      } catch (error) {
+        // The next reconnection or upkeep tick tries again.
+        this.#logger.warn({ err: error }, 'Queue registrations not restored')
+      }
+    })().finally(() => (this.#registering = null))
+    return this.#registering
+  }
+
+  /** Redis emptied under a live connection (FLUSHALL, keys deleted) gives no event: look. */
+  #startUpkeep(connection: Redis) {
+    if (!this.#options.onConnected || this.#upkeep) return
+    this.#upkeep = setInterval(() => {
+      if (connection.status !== 'ready' || this.#registering || this.#closing) return
+      connection.exists(this.#markerKey).then(
+        (found) => {
+          if (!found) void this.#register()
+        },
+        () => {}
+      )
+    }, this.#options.upkeepMs ?? DEFAULT_UPKEEP_MS)
+    this.#upkeep.unref()
   }
 
   close(): Promise<void> {
@@ -302,10 +376,15 @@ export class BullMQDriver implements QueueDriver {
         this.#logger.warn({ prefix: this.prefix }, 'Queue lost its Redis connection; reconnecting')
       })
       connection.on('ready', () => {
+        // Every connection may be to a Redis that lost its data (restarted empty, failed
+        // over): put back what this process keeps there.
+        void this.#register()
         if (!this.#connectionDown) return
         this.#connectionDown = false
         this.#logger.warn({ prefix: this.prefix }, 'Queue reconnected to Redis')
       })
+      this.#connection = connection
+      this.#startUpkeep(connection)
       return { bullmq, connection }
     })()
     return this.#runtime
@@ -424,6 +503,7 @@ export class BullMQDriver implements QueueDriver {
   }
 
   async #close() {
+    if (this.#upkeep) clearInterval(this.#upkeep)
     const workers = [...this.#workers.values()]
     const closeTimeoutMs = this.#options.closeTimeoutMs ?? 10_000
     // With nothing running and Redis away there is nothing to wait for.

@@ -174,6 +174,10 @@ export class InProcessDriver implements QueueDriver {
   }
 
   /** Adds definitions; may be called again with more. Jobs queued earlier start now. */
+  async exists(name: string, jobId: string) {
+    return this.#jobs.has(`${name}\u0000${jobId}`)
+  }
+
   async work(definitions: JobDefinition[]) {
     this.#assertOpen()
     for (const definition of definitions) {

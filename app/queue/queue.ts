@@ -82,6 +82,7 @@ function createDriver(): QueueDriver {
       url,
       prefix: env.get('QUEUE_PREFIX') || undefined,
       logger: queueLogger,
+      onConnected: runConnectedHooks,
     })
   }
   return new InProcessDriver({ logger: queueLogger })
@@ -149,6 +150,55 @@ let hooksStarted = false
  */
 export function whileWorking(hook: WorkingHook) {
   workingHooks.push(hook)
+}
+
+type ConnectedHook = () => Promise<unknown>
+const connectedHooks: ConnectedHook[] = []
+let keepsRegistrations = false
+
+/**
+ * Something that must be in the queue whenever it is reachable: the periodic jobs and a
+ * sweep of runs left without a job. Run by the processes that keep the queue's registrations
+ * (keepQueueRegistrations): once in-process, and with BullMQ on every connection to Redis and
+ * whenever Redis turns out to have been emptied. Import-time, from a preload.
+ */
+export function whenQueueConnected(hook: ConnectedHook) {
+  connectedHooks.push(hook)
+}
+
+/** Resolves true once every hook ran; false in processes that do not keep the registrations. */
+async function runConnectedHooks(): Promise<boolean> {
+  if (!keepsRegistrations) return false
+  await loadJobModules()
+  for (const hook of connectedHooks) await hook()
+  return true
+}
+
+/**
+ * Declares this process one that keeps the queue's registrations (web processes and
+ * `node ace queue:work`; not other commands nor tests) and runs the hooks now. A Redis that
+ * restarts empty, or is emptied, gets them back from whichever of these processes notices
+ * first, without a restart (docs/queue.md, "An empty Redis").
+ */
+export async function keepQueueRegistrations(): Promise<void> {
+  keepsRegistrations = true
+  const current = queueDriver()
+  if (current instanceof BullMQDriver) await current.register()
+  else await runConnectedHooks()
+}
+
+/**
+ * Whether a dispatch can be expected to land now: always in-process; with BullMQ, false
+ * while Redis is known to be away (a dispatch would wait for it to come back).
+ */
+export function queueAvailable(): boolean {
+  const current = queueDriver()
+  return !(current instanceof BullMQDriver) || current.available
+}
+
+/** Whether a job with this id exists (waiting, delayed or running). */
+export async function jobExists(job: JobReference<any>, jobId: string): Promise<boolean> {
+  return queueDriver().exists(await knownName(job), jobId)
 }
 
 /** Imports the job modules and starts working every defined job on the configured driver. */

@@ -64,6 +64,8 @@ export interface QueueDriver {
   /** Repeating jobs (schedule triggers); a tick missed while down is not run twice. */
   repeat<Payload>(name: string, payload: Payload, options: RepeatOptions): Promise<void>
   removeRepeat(name: string, key: string): Promise<void>
+  /** Whether a job of this name with this id is waiting, delayed or running. */
+  exists(name: string, jobId: string): Promise<boolean>
   /** Starts processing (web process in-process; `node ace queue:work` for BullMQ). */
   work(definitions: JobDefinition[]): Promise<void>
   /** Lets in-flight jobs finish (or hands them back) and stops. */

@@ -22,10 +22,13 @@ import type { InProcessDriver } from '#queue/in_process_driver'
 async function statementsDuring(work: () => Promise<unknown>) {
   const knex = db.connection().getWriteClient()
   const seen: string[] = []
-  // The capability stamp (one primary-key read per plugin check, docs/architecture.md,
-  // "Capabilities") is the capability service's, not the run's writes counted here.
+  const stampReads: string[] = []
+  // Reads of the capability stamp on their own (docs/architecture.md, "Capabilities"): a run
+  // brings the stamp along with its workflow, so its plan checks (one per node) read none.
   const listener = (query: { sql: string }) => {
-    if (!/capability_stamps/.test(query.sql)) seen.push(query.sql)
+    if (/^select \(select version from capability_stamps/i.test(query.sql))
+      stampReads.push(query.sql)
+    else seen.push(query.sql)
   }
   knex.on('query', listener)
   try {
@@ -33,7 +36,7 @@ async function statementsDuring(work: () => Promise<unknown>) {
   } finally {
     knex.off('query', listener)
   }
-  return seen
+  return Object.assign(seen, { stampReads })
 }
 
 function nodesOf(runId: string) {
@@ -63,6 +66,8 @@ test.group('Workflow run writes', () => {
       outcome = await executeRun(runId)
     })
     assert.deepEqual(outcome!.response?.body, { n: 7 })
+    assert.lengthOf(sql.stampReads, 0, 'the stamp came with the run and its workflow')
+    assert.match(sql[0], /capability_stamps/)
 
     const statements = sql.filter((text) => !/^(begin|commit)/i.test(text))
     const nodeWrites = statements.filter((text) => /workflow_run_nodes/i.test(text))
@@ -145,6 +150,7 @@ test.group('Workflow run writes', () => {
     })
     answer!.assertStatus(200)
     assert.deepEqual(answer!.body(), { n: 7 })
+    assert.lengthOf(sql.stampReads, 0, 'the stamp came with the workflow read')
     const postgres = db.connection().dialect.name === 'postgres'
     const own = sql.filter(
       // Not this test's own polling.

@@ -263,6 +263,9 @@ test.group('Workflow runs', () => {
       },
       async repeat() {},
       async removeRepeat() {},
+      async exists() {
+        return false
+      },
       async work() {},
       async close() {},
     }
@@ -554,6 +557,9 @@ test.group('Workflow runs', () => {
       },
       async repeat() {},
       async removeRepeat() {},
+      async exists() {
+        return false
+      },
       async work() {},
       async close() {},
     }

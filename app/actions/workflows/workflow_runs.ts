@@ -1,10 +1,11 @@
 import AppError from '#exceptions/app_error'
 import WorkflowRun from '#models/workflow_run'
 import type User from '#models/user'
-import { dispatch, queueDriver } from '#queue/queue'
+import db from '@adonisjs/lucid/services/db'
+import { dispatch, queueAvailable, queueDriver } from '#queue/queue'
 import { pluginRegistry } from '#services/plugin_registry'
 import { createRun, loadWorkflow, resumeRun } from '#services/workflows/run_workflow'
-import { dispatchRun, resumeJob } from '#services/workflows/jobs'
+import { dispatchRun, dispatchRunWithin, resumeJob } from '#services/workflows/jobs'
 import { onRunEvent, onRunResponse } from '#services/workflows/run_events'
 import type { RunStatus, WebhookResponse } from '#shared/workflow/types'
 import type { WorkflowRunDetailDto, WorkflowRunSummaryDto } from '#shared/workflow/dto'
@@ -133,10 +134,48 @@ type Accepts = (
 ) => { ok: true } | { ok: false; status: number }
 type ToInput = (call: WebhookCallInput) => unknown
 
+/**
+ * How long a webhook call waits for its run's job to reach the queue (Redis) when the
+ * connection looks alive, before the caller is told to come back: a Redis that stopped
+ * answering without the connection dropping must not hold callers until it returns. Not
+ * shorter: on a starved machine a healthy dispatch takes over a second (the workflows bench
+ * at load average 20 saw 1 s turn healthy calls away). A Redis known to be away (the usual
+ * outage: its connection dropped) is answered at once, before any run is created.
+ */
+export const WEBHOOK_QUEUE_BUDGET_MS = 5000
+/** The Retry-After of a webhook call turned away while the queue is unreachable. */
+export const WEBHOOK_RETRY_AFTER_S = 10
+
+function queueUnavailable() {
+  return {
+    status: 503,
+    body: { error: 'The queue is unavailable; try again later' },
+    headers: { 'Retry-After': String(WEBHOOK_RETRY_AFTER_S) },
+  }
+}
+
+/**
+ * Takes back a run whose job did not reach the queue in time, unless a worker has taken it
+ * meanwhile (the dispatch got through late). A job that lands later finds no run and ends.
+ */
+async function withdrawRun(runId: string): Promise<boolean> {
+  const deleted = await db
+    .from('workflow_runs')
+    .where('id', runId)
+    .where('status', 'queued')
+    .delete()
+  return Number(Array.isArray(deleted) ? deleted[0] : deleted) > 0
+}
+
 /** Waits for the run's response (respond node) or its end, up to the timeout. */
-function awaitResponse(runId: string, mode: string): Promise<WebhookResponse | null> {
-  return new Promise((resolve) => {
+function awaitResponse(
+  runId: string,
+  mode: string
+): Promise<WebhookResponse | null> & { cancel: () => void } {
+  let cancel = () => {}
+  const waiting = new Promise<WebhookResponse | null>((resolve) => {
     const stops: (() => void)[] = []
+    cancel = () => finish(null)
     const finish = (value: WebhookResponse | null) => {
       for (const stop of stops) stop()
       clearTimeout(timer)
@@ -161,6 +200,7 @@ function awaitResponse(runId: string, mode: string): Promise<WebhookResponse | n
       })
     )
   })
+  return Object.assign(waiting, { cancel })
 }
 
 /**
@@ -190,6 +230,9 @@ export class ReceiveWorkflowWebhook {
         status: verdict.status,
       })
     }
+    // With Redis known to be away a run could not be queued: the caller hears so at once
+    // (503 + Retry-After) rather than waiting for Redis to come back (docs/queue.md).
+    if (!queueAvailable()) return queueUnavailable()
     const toInput = await registry.exportOf<ToInput>(root.type, 'webhookInput')
     const runId = await createRun(workflow, 'webhook', toInput ? toInput(call) : call, {
       // The in-process queue runs the job here: it may take the run as it was just written.
@@ -200,7 +243,15 @@ export class ReceiveWorkflowWebhook {
     )
     // Listen before dispatching: an in-process run may finish at once.
     const waiting = mode === 'immediately' ? null : awaitResponse(runId, mode)
-    await dispatchRun(runId)
+    // A Redis that went away unnoticed (or answers too slowly) holds the dispatch: past the
+    // budget the run is withdrawn and the caller told to retry, so a call is either refused
+    // or run, never both.
+    if (!(await dispatchRunWithin(runId, WEBHOOK_QUEUE_BUDGET_MS))) {
+      if (await withdrawRun(runId)) {
+        waiting?.cancel()
+        return queueUnavailable()
+      }
+    }
     const response = waiting ? await waiting : null
     if (!response) return { status: 202, body: { runId } }
     return { status: response.statusCode, body: response.body ?? null, headers: response.headers }

@@ -5,7 +5,7 @@ import { DateTime } from 'luxon'
 import env from '#start/env'
 import { appUrl } from '#config/app'
 import AppError from '#exceptions/app_error'
-import { queueDriver, removeRepeat, repeat } from '#queue/queue'
+import { queueAvailable, queueDriver, removeRepeat, repeat } from '#queue/queue'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type {
   EventRequest,
@@ -22,7 +22,10 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { credentialsFor } from '#services/runner_context'
 import type { ExecutableWorkflow } from '#shared/workflow/types'
 import { createRun, loadWorkflow, parseJson } from './run_workflow.js'
-import { dispatchRun } from './jobs.js'
+import { dispatchRun, dispatchRunWithin } from './jobs.js'
+
+/** How long an event waits for its run's job to reach the queue before it is answered. */
+const EVENT_QUEUE_BUDGET_MS = 1500
 
 /**
  * Event triggers (app/plugins/event_trigger.ts has the plugin side): activation hooks, the
@@ -307,7 +310,10 @@ export async function receiveEvent(
       .where({ workflow_id: workflowId, delivery_id: deliveryId })
       .update({ run_id: runId })
   }
-  await dispatchRun(runId)
+  // Services want their 2xx quickly and retry otherwise: during a Redis outage the event is
+  // accepted into the database (the run stays queued) and the sweep that follows Redis's
+  // return queues it (docs/queue.md, "During a Redis outage").
+  if (queueAvailable()) await dispatchRunWithin(runId, EVENT_QUEUE_BUDGET_MS)
   return handled.respond ?? { status: 200, body: { ok: true, runId } }
 }
 

@@ -95,6 +95,25 @@ export function dispatchRun(runId: string) {
   return dispatch(runJob, { runId }, { jobId: runJobId(runId) })
 }
 
+/**
+ * Queues the run's job, waiting at most `ms` for the queue to take it: true when it did,
+ * false when it is still on its way (Redis away or too slow; the dispatch goes on and
+ * lands when Redis answers again, else the sweep queues the run once it does).
+ * A dispatch that fails outright rejects.
+ */
+export async function dispatchRunWithin(runId: string, ms: number): Promise<boolean> {
+  const queued = dispatchRun(runId)
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+  try {
+    const done = await Promise.race([queued.then(() => true as const), late])
+    if (!done) queued.catch(() => {})
+    return done
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** What follows an executor call: try again later, or wake the run when its timer is due. */
 async function followUp(outcome: RunOutcome | null) {
   if (!outcome) return
@@ -135,7 +154,7 @@ export const resumeJob = defineJob<{ runId: string; nodeId?: string; payload?: u
 
 /**
  * Dispatches again what a restart or a crash left without a job: queued runs, stale running
- * runs, waits that are due. Run it at boot and every minute or so.
+ * runs, waits that are due. Run at boot, every 20 s, and whenever Redis may have lost jobs (runtime.ts).
  */
 export const sweepJob = defineJob<Record<string, never>>({
   name: 'workflow.sweep',

@@ -26,6 +26,7 @@ import type {
   WorkflowVariable,
 } from '#shared/workflow/types'
 import { workflowPorts } from './executor_ports.js'
+import { capabilityTurn, STAMP_SUBQUERY } from '#services/capability_stamp'
 import { emitRunEvent, emitRunResponse } from './run_events.js'
 import {
   belowCap,
@@ -63,6 +64,11 @@ export interface RunnableWorkflow {
   graph?: WorkflowGraph
   settings: WorkflowSettings | null
   variables: WorkflowVariable[] | null
+  /**
+   * The capability stamp read along with the workflow (capability_stamp.ts): the run's plan
+   * checks use it rather than reading it again, per run and not per node.
+   */
+  capabilityStamp?: number | string | null
 }
 
 export type WorkflowLoader = (id: string) => Promise<RunnableWorkflow | null>
@@ -128,9 +134,19 @@ const WORKFLOW_COLUMNS = [
   'variables',
 ]
 
-/** Reads the workflow straight from its table, so runs depend on its columns only. */
+/** The capability stamp as a column of a run's first read: no read of its own. */
+const STAMP_COLUMN = `${STAMP_SUBQUERY} as capability_stamp`
+
+/**
+ * Reads the workflow straight from its table, so runs depend on its columns only; the
+ * capability stamp comes along, for the run's plan checks.
+ */
 export async function loadWorkflow(id: string): Promise<RunnableWorkflow | null> {
-  const row = await db.from('workflows').where('id', id).select(WORKFLOW_COLUMNS).first()
+  const row = await db
+    .from('workflows')
+    .where('id', id)
+    .select(...WORKFLOW_COLUMNS, db.raw(STAMP_COLUMN))
+    .first()
   return row ? runnableOf(row) : null
 }
 
@@ -140,7 +156,11 @@ async function loadRunAndWorkflow(runId: string) {
     .from('workflow_runs')
     .leftJoin('workflows', 'workflows.id', 'workflow_runs.workflow_id')
     .where('workflow_runs.id', runId)
-    .select('workflow_runs.*', ...WORKFLOW_COLUMNS.map((c) => `workflows.${c} as workflow__${c}`))
+    .select(
+      'workflow_runs.*',
+      ...WORKFLOW_COLUMNS.map((c) => `workflows.${c} as workflow__${c}`),
+      db.raw(`${STAMP_SUBQUERY} as workflow__capability_stamp`)
+    )
     .first()
   if (!row) return null
   const runColumns: Record<string, unknown> = {}
@@ -197,6 +217,7 @@ function runnableOf(row: Record<string, any>): RunnableWorkflow {
     settings: parseJson<WorkflowSettings>(row.settings, {}),
     // What was published, not the draft being edited (docs/workflows.md "Live version and draft").
     variables: published?.executable.variables ?? parseJson<WorkflowVariable[]>(row.variables, []),
+    capabilityStamp: row.capability_stamp,
   }
 }
 
@@ -914,29 +935,33 @@ export async function executeRun(
   run.startedAt ??= DateTime.fromJSDate(now)
   emitRunEvent({ runId: run.id, workflowId: run.workflowId, nodeId: null, status: 'running' })
 
-  const recorder = new RunRecorder(run, await pluginRegistry(), {
-    mayHaveOpenRows: ranBefore,
-    workflow,
-  })
-  const executor = new WorkflowExecutor(
-    executorWorkflow(workflow),
-    await workflowPorts(recorder.handle),
-    { graph: workflow.graph }
-  )
-  const signals = runSignals(workflow, signal)
-  let result: ExecutionResult
-  try {
-    result = await recorder.keepingRecords(() =>
-      run.state
-        ? executor.proceed(parseState(run.state), signals)
-        : executor.start({ runId: run.id, trigger: run.trigger, input: run.input }, signals)
+  // The run's plan checks (one per node) share one view of the capability stamp: the one
+  // read with the workflow, else one read for the whole run.
+  return capabilityTurn(async () => {
+    const recorder = new RunRecorder(run, await pluginRegistry(), {
+      mayHaveOpenRows: ranBefore,
+      workflow,
+    })
+    const executor = new WorkflowExecutor(
+      executorWorkflow(workflow),
+      await workflowPorts(recorder.handle),
+      { graph: workflow.graph }
     )
-  } catch (error) {
-    // The job fails (onFailed records it): the lease must not outlive this attempt.
-    dropLease(run.id)
-    throw error
-  }
-  return settle(run, workflow, result, recorder)
+    const signals = runSignals(workflow, signal)
+    let result: ExecutionResult
+    try {
+      result = await recorder.keepingRecords(() =>
+        run.state
+          ? executor.proceed(parseState(run.state), signals)
+          : executor.start({ runId: run.id, trigger: run.trigger, input: run.input }, signals)
+      )
+    } catch (error) {
+      // The job fails (onFailed records it): the lease must not outlive this attempt.
+      dropLease(run.id)
+      throw error
+    }
+    return settle(run, workflow, result, recorder)
+  }, workflow.capabilityStamp)
 }
 
 /** A run another process holds: try again when its lease would run out. */
@@ -998,30 +1023,32 @@ export async function resumeRun(
   run.status = 'running'
   emitRunEvent({ runId: run.id, workflowId: run.workflowId, nodeId: null, status: 'running' })
 
-  const recorder = new RunRecorder(run, await pluginRegistry(), {
-    mayHaveOpenRows: true,
-    workflow,
-  })
-  const executor = new WorkflowExecutor(
-    executorWorkflow(workflow),
-    await workflowPorts(recorder.handle),
-    { graph: workflow.graph }
-  )
-  try {
-    const result = await recorder.keepingRecords(() =>
-      executor.resume(state, payload, {
-        ...runSignals(workflow, options.signal),
-        nodeId: options.nodeId,
-      })
+  return capabilityTurn(async () => {
+    const recorder = new RunRecorder(run, await pluginRegistry(), {
+      mayHaveOpenRows: true,
+      workflow,
+    })
+    const executor = new WorkflowExecutor(
+      executorWorkflow(workflow),
+      await workflowPorts(recorder.handle),
+      { graph: workflow.graph }
     )
-    return await settle(run, workflow, result, recorder)
-  } catch (error) {
-    dropLease(run.id)
-    if (!(error instanceof NotWaitingError)) throw error
-    run.merge({ status: 'waiting', claimedBy: null, leaseExpiresAt: null })
-    await run.save()
-    return outcomeOf(run, { notResumed: true })
-  }
+    try {
+      const result = await recorder.keepingRecords(() =>
+        executor.resume(state, payload, {
+          ...runSignals(workflow, options.signal),
+          nodeId: options.nodeId,
+        })
+      )
+      return await settle(run, workflow, result, recorder)
+    } catch (error) {
+      dropLease(run.id)
+      if (!(error instanceof NotWaitingError)) throw error
+      run.merge({ status: 'waiting', claimedBy: null, leaseExpiresAt: null })
+      await run.save()
+      return outcomeOf(run, { notResumed: true })
+    }
+  }, workflow.capabilityStamp)
 }
 
 /** Marks a run that could not be executed at all (its job failed for good). */
@@ -1090,7 +1117,7 @@ export async function recoverRuns(now = new Date()) {
   }
 }
 
-/** How far ahead the sweep (every minute) re-arms the timers of waiting runs. */
+/** How far ahead the sweep (every 20 s) re-arms the timers of waiting runs. */
 export const UPCOMING_WAITS_MS = 120_000
 
 /**
