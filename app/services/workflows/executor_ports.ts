@@ -13,6 +13,7 @@ import {
 import { issuesOfBlock } from '#plugins/block_issues'
 import type { AttachedNode } from '#engine/workflow/node_context'
 import type { PluginRegistry } from '#plugins/registry'
+import type { CapabilityTurn } from '#services/capability_stamp'
 import type {
   ExecutorEvent,
   ExecutorPorts,
@@ -54,7 +55,8 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export function attachmentsOf(
   registry: PluginRegistry,
   request: NodeRunRequest,
-  host: RunnerContext
+  host: RunnerContext,
+  turn?: CapabilityTurn
 ): AttachedNode[] {
   const { executable, workspaceId, ownerId } = request.workflow
   const blocks = new Map((executable.blocks ?? []).map((block) => [block.id, block]))
@@ -77,7 +79,7 @@ export function attachmentsOf(
         if (!plugin || !plugin.serves.includes('workflow')) {
           throw new Error(`Unknown node type "${block.type}"`)
         }
-        if (!(await isPluginAllowedIn(plugin.id, workspaceId))) {
+        if (!(await isPluginAllowedIn(plugin.id, workspaceId, turn))) {
           throw new Error(`${plugin.name} is not enabled on this workspace's plan`)
         }
         const input = {
@@ -120,14 +122,16 @@ function attachedCredentials(request: NodeRunRequest) {
 
 export async function runNodeWith(
   registry: PluginRegistry,
-  request: NodeRunRequest
+  request: NodeRunRequest,
+  /** The run's plan checks share the stamp read with its workflow (capabilityTurn). */
+  turn?: CapabilityTurn
 ): Promise<NodeRunOutcome> {
   const { block, workflow } = request
   const plugin = registry.get(block.type)
   if (!plugin || !plugin.serves.includes('workflow')) {
     return failed(`Unknown node type "${block.type}"`)
   }
-  if (!(await isPluginAllowedIn(plugin.id, workflow.workspaceId))) {
+  if (!(await isPluginAllowedIn(plugin.id, workflow.workspaceId, turn))) {
     return failed(`${plugin.name} is not enabled on this workspace's plan`)
   }
   // A node stored under a folded plugin's former id runs as that plugin.
@@ -149,7 +153,10 @@ export async function runNodeWith(
   const withWorkflow: Runner<any, any> = (context) =>
     runner({
       ...context,
-      workflow: { ...request.context, attachments: attachmentsOf(registry, request, context) },
+      workflow: {
+        ...request.context,
+        attachments: attachmentsOf(registry, request, context, turn),
+      },
     } as typeof context)
   const timeoutSeconds = Number(workflow.settings?.timeout)
   const output = await runWithContext(withWorkflow, {
@@ -172,11 +179,12 @@ export async function runNodeWith(
 }
 
 export async function workflowPorts(
-  record: (event: ExecutorEvent) => void | Promise<void>
+  record: (event: ExecutorEvent) => void | Promise<void>,
+  turn?: CapabilityTurn
 ): Promise<ExecutorPorts> {
   const registry = await pluginRegistry()
   return {
-    runNode: (request) => runNodeWith(registry, request),
+    runNode: (request) => runNodeWith(registry, request, turn),
     record,
     now: () => new Date(),
     newId,

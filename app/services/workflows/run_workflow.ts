@@ -28,6 +28,7 @@ import type {
 import { workflowPorts } from './executor_ports.js'
 import { capabilityTurn, STAMP_SUBQUERY } from '#services/capability_stamp'
 import { emitRunEvent, emitRunResponse } from './run_events.js'
+import { isTransientDatabaseError } from './transient_errors.js'
 import {
   belowCap,
   claimColumns,
@@ -810,32 +811,50 @@ export async function claimQueued(
     ...claimColumns(now),
   }
   if (!run.startedAt) changes.started_at = stamp(now)
-  const claimed = await claimSlot(
-    run.workflowId,
-    run.id,
-    cap,
-    async (slot) =>
-      affected(
-        await withinCount(client, run, cap, (query) =>
-          query
-            .where('id', run.id)
-            .where((status) =>
-              status
-                .where('status', 'queued')
-                .orWhere((expired) =>
-                  expired
-                    .where('status', 'running')
-                    .whereNotNull('lease_expires_at')
-                    .where('lease_expires_at', '<', stamp(now))
-                )
-            )
-            .update({ ...changes, slot })
-        )
-      ) > 0,
-    options
+  const claimed = await retriedOnDeadlock(() =>
+    claimSlot(
+      run.workflowId,
+      run.id,
+      cap,
+      async (slot) =>
+        affected(
+          await withinCount(client, run, cap, (query) =>
+            query
+              .where('id', run.id)
+              .where((status) =>
+                status
+                  .where('status', 'queued')
+                  .orWhere((expired) =>
+                    expired
+                      .where('status', 'running')
+                      .whereNotNull('lease_expires_at')
+                      .where('lease_expires_at', '<', stamp(now))
+                  )
+              )
+              .update({ ...changes, slot })
+          )
+        ) > 0,
+      options
+    )
   )
   if (claimed) holdLease(run.id)
   return claimed
+}
+
+/**
+ * Two claims at the same moment can deadlock on MySQL/MariaDB (each holds a row the other's
+ * update wants); the database rolls one back and expects it to be tried again, which then
+ * finds the run taken or a slot free. A few quick tries, then the error goes to the caller.
+ */
+async function retriedOnDeadlock<T>(attempt: () => Promise<T>, tries = 4): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt()
+    } catch (error) {
+      if (n >= tries || !isTransientDatabaseError(error)) throw error
+      await new Promise((resolve) => setTimeout(resolve, 10 * n + Math.random() * 20))
+    }
+  }
 }
 
 export interface ClaimOptions {
@@ -937,14 +956,15 @@ export async function executeRun(
 
   // The run's plan checks (one per node) share one view of the capability stamp: the one
   // read with the workflow, else one read for the whole run.
-  return capabilityTurn(async () => {
+  const turn = capabilityTurn(workflow.capabilityStamp)
+  return (async () => {
     const recorder = new RunRecorder(run, await pluginRegistry(), {
       mayHaveOpenRows: ranBefore,
       workflow,
     })
     const executor = new WorkflowExecutor(
       executorWorkflow(workflow),
-      await workflowPorts(recorder.handle),
+      await workflowPorts(recorder.handle, turn),
       { graph: workflow.graph }
     )
     const signals = runSignals(workflow, signal)
@@ -961,7 +981,7 @@ export async function executeRun(
       throw error
     }
     return settle(run, workflow, result, recorder)
-  }, workflow.capabilityStamp)
+  })()
 }
 
 /** A run another process holds: try again when its lease would run out. */
@@ -1023,14 +1043,15 @@ export async function resumeRun(
   run.status = 'running'
   emitRunEvent({ runId: run.id, workflowId: run.workflowId, nodeId: null, status: 'running' })
 
-  return capabilityTurn(async () => {
+  const turn = capabilityTurn(workflow.capabilityStamp)
+  return (async () => {
     const recorder = new RunRecorder(run, await pluginRegistry(), {
       mayHaveOpenRows: true,
       workflow,
     })
     const executor = new WorkflowExecutor(
       executorWorkflow(workflow),
-      await workflowPorts(recorder.handle),
+      await workflowPorts(recorder.handle, turn),
       { graph: workflow.graph }
     )
     try {
@@ -1048,7 +1069,7 @@ export async function resumeRun(
       await run.save()
       return outcomeOf(run, { notResumed: true })
     }
-  }, workflow.capabilityStamp)
+  })()
 }
 
 /** Marks a run that could not be executed at all (its job failed for good). */
