@@ -20,6 +20,8 @@ import {
   type BotEditorState,
 } from './bot_editor_store'
 import { EditorPluginsContext } from './editor_plugins'
+import { usePluginLocales } from '~/features/workflow_editor/plugin_locales'
+import { translateForm, translatedPluginName } from '~/features/plugin_form/translated_form'
 import { EditorHeader } from './editor_header'
 import { GraphCanvas } from './graph_canvas'
 import { BlocksSidebar } from './blocks_sidebar'
@@ -87,13 +89,26 @@ export function BotEditor({
   storedVersion,
   currentUserMode,
   published,
-  plugins,
+  plugins: serverPlugins,
   issues,
 }: EditorPageProps) {
   const { t } = useTranslation()
   const { user } = usePageProps()
   const readOnly = currentUserMode !== 'write'
   const [store] = useState(() => createBotEditorStore({ bot, readOnly, published, issues }))
+  // Block names and form labels in the builder's language, once the plugins' files are in.
+  const pluginIds = useMemo(() => serverPlugins.map((plugin) => plugin.id), [serverPlugins])
+  const pluginLanguage = usePluginLocales(pluginIds)
+  const plugins = useMemo(
+    () =>
+      serverPlugins.map((plugin) => ({
+        ...plugin,
+        name: translatedPluginName(plugin.id, plugin.name),
+        form: translateForm(plugin.id, plugin.form),
+      })),
+    // pluginLanguage changes when a language's files are loaded: translate again then.
+    [serverPlugins, pluginLanguage]
+  )
   const pluginMap = useMemo(() => new Map(plugins.map((plugin) => [plugin.id, plugin])), [plugins])
   const [graphNavigation, setGraphNavigation] = useState<GraphNavigation>(
     user?.graphNavigation ?? 'mouse'

@@ -3,6 +3,7 @@ import type { WorkflowEditorPluginDto } from '#shared/workflow/dto'
 import { clientDeclaration } from '~/lib/plugin_registry'
 import { defaultsOfFields, isRecord } from '~/features/plugin_form/values'
 import { pluginText } from './plugin_locales'
+import { translateForm } from '~/features/plugin_form/translated_form'
 import type { AttachmentSlot, ExposedUrl, WorkflowEditorPlugin } from './types'
 
 /** The node types of this editor by id (static for the page). */
@@ -94,6 +95,7 @@ export function toEditorPlugins(plugins: WorkflowEditorPluginDto[]): WorkflowEdi
     return {
       ...plugin,
       name: pluginText(plugin.id, 'name', plugin.name),
+      form: translateForm(plugin.id, plugin.form),
       defaultConditions,
       attachments: readSlots(
         plugin.id,
