@@ -420,6 +420,28 @@ test.group('Locales', () => {
     assert.deepEqual(problems, [])
   })
 
+  test('every plugin has a catalogue per language with the English keys and placeholders', ({
+    assert,
+  }) => {
+    // A key missing in a language would show the builder English in the middle of a form.
+    let plugins = 0
+    const problems: string[] = []
+    for (const plugin of readdirSync(PLUGINS)) {
+      const dir = join(PLUGINS, plugin, 'locales')
+      if (!existsSync(join(dir, 'en.json'))) continue
+      plugins++
+      problems.push(...compareCatalogues((lang) => join(dir, `${lang}.json`), i18nextTokens))
+      for (const name of readdirSync(dir)) {
+        const lang = name.replace(/\.json$/, '')
+        if (!(LANGUAGES as readonly string[]).includes(lang)) {
+          problems.push(`plugins/${plugin}/locales/${name}: not one of the app's languages`)
+        }
+      }
+    }
+    assert.isAbove(plugins, 0, 'the check finds the plugin catalogues')
+    assert.deepEqual(problems, [])
+  })
+
   test('every language has server.json with the English keys, translated', ({ assert }) => {
     const problems = compareCatalogues((lang) => join(LOCALES, lang, 'server.json'), i18nextTokens)
     assert.deepEqual(problems, [])
