@@ -360,8 +360,7 @@ function BlockRow({
     api.getState().openBlock(block.id)
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.target !== event.currentTarget) return
+  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault()
       open()
@@ -378,9 +377,6 @@ function BlockRow({
       data-block-id={block.id}
       data-diff={blockDiff}
       data-issues={issue ? true : undefined}
-      role="button"
-      tabIndex={0}
-      aria-label={plugin?.name ?? block.type}
       draggable={!readOnly}
       onPointerDownCapture={(event) => {
         pressedOnHandle.current = isOnHandle(event.target)
@@ -405,14 +401,13 @@ function BlockRow({
         if (isOnHandle(event.target) || flow.getState().connectionClickStartHandle) return
         open()
       }}
-      onKeyDown={onKeyDown}
       onContextMenu={(event) => {
         if (readOnly) return
         event.preventDefault()
         setMenuOpen(true)
       }}
       className={cn(
-        'nodrag group/block relative cursor-pointer rounded-lg border bg-background px-2.5 py-2 text-sm outline-none hover:border-primary/60 focus-visible:ring-2 focus-visible:ring-ring/50',
+        'nodrag group/block relative cursor-pointer rounded-lg border bg-background px-2.5 py-2 text-sm outline-none hover:border-primary/60 has-[[data-block-open]:focus-visible]:ring-2 has-[[data-block-open]:focus-visible]:ring-ring/50',
         isOpen && 'border-primary ring-2 ring-primary/30',
         issue && 'border-destructive',
         blockDiff && DIFF_ITEM_CLASSES[blockDiff]
@@ -424,10 +419,23 @@ function BlockRow({
           icon={plugin?.icon}
           className="mt-0.5 size-4 shrink-0 text-primary"
         />
-        <div className="min-w-0 flex-1">
-          <p className={cn('truncate', !summary && 'text-muted-foreground')}>
+        {/*
+          The block is not a button itself: it holds its menu's button and the handles, and
+          an interactive element inside another is lost to assistive technology. This one
+          opens the block; its name starts with the block's type, then the text it shows. Not
+          a <button>: Firefox starts no drag of the block from a button inside it.
+        */}
+        <div
+          role="button"
+          tabIndex={0}
+          data-block-open
+          onKeyDown={onKeyDown}
+          className="min-w-0 flex-1 outline-none"
+        >
+          <span className={cn('block truncate', !summary && 'text-muted-foreground')}>
+            {summary && <span className="sr-only">{`${plugin?.name ?? block.type}: `}</span>}
             {summary || plugin?.name || block.type}
-          </p>
+          </span>
         </div>
         {issue && (
           <CircleAlertIcon

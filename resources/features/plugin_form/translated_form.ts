@@ -72,12 +72,18 @@ export function translateForm(pluginId: string, form: FormDescription): FormDesc
         fields: translateFields(action.fields, child(entry, 'fields')),
       }
     }),
-    credentials: form.credentials && translateFields(form.credentials, child(catalogue, 'credentials')),
+    credentials:
+      form.credentials && translateFields(form.credentials, child(catalogue, 'credentials')),
     items: form.items && {
       ...form.items,
       fields: translateFields(form.items.fields, child(catalogue, 'items')),
     },
   }
+}
+
+/** The fields of a credential type (a plugin's `credentials`), translated. */
+export function translateCredentialFields(pluginId: string, fields: FormField[]): FormField[] {
+  return translateFields(fields, child(catalogueOf(pluginId), 'credentials'))
 }
 
 /** A plugin's own name (its `name` key), in the current language when loaded. */

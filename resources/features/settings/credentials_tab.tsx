@@ -36,6 +36,8 @@ import { EmptyState } from '~/components/empty_state'
 import { PluginForm } from '~/features/plugin_form/plugin_form'
 import { defaultsOfFields, errorsUnder } from '~/features/plugin_form/values'
 import type { FormField } from '~/features/plugin_form/types'
+import { translateCredentialFields } from '~/features/plugin_form/translated_form'
+import { usePluginLocales } from '~/features/workflow_editor/plugin_locales'
 import { HttpError, jsonFetch } from '~/lib/http'
 import { formatDate } from '~/lib/format'
 
@@ -351,16 +353,21 @@ function CredentialDialog({
 
   const type = types.find((candidate) => candidate.id === draft.type)
 
+  // The fields' labels and hints in the user's language (the plugins' locale files);
+  // pluginLanguage changes once that language's files are loaded.
+  const typeIds = useMemo(() => types.map((candidate) => candidate.id), [types])
+  const pluginLanguage = usePluginLocales(typeIds)
   // Saved secrets are never sent back: an empty secret field keeps the stored value.
   const fields = useMemo(() => {
     if (!type) return []
-    if (!editing) return type.fields
-    return type.fields.map((field) =>
+    const translated = translateCredentialFields(type.id, type.fields)
+    if (!editing) return translated
+    return translated.map((field) =>
       field.secret && editing.secrets[field.name] === 'set'
         ? { ...field, placeholder: t('credentials.secretKeep') }
         : field
     )
-  }, [type, editing, t])
+  }, [type, editing, t, pluginLanguage])
 
   const notes = useMemo(() => {
     const byField: Record<string, ReactNode> = {}

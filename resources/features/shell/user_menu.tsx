@@ -49,12 +49,13 @@ export function UserMenu({
     <DropdownMenu>
       <DropdownMenuTrigger
         data-testid="user-menu"
-        aria-label={t('userMenu.label')}
         className={cn(
           'flex min-w-0 items-center gap-2 rounded-md p-1.5 text-left text-sm outline-none hover:bg-sidebar-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 data-[state=open]:bg-sidebar-accent',
           className
         )}
       >
+        {/* Named by what it shows, after what it does (WCAG 2.5.3, label in name). */}
+        <span className="sr-only">{`${t('userMenu.label')}: `}</span>
         <UserAvatar name={user.name} email={user.email} image={user.image} />
         <span className={cn('min-w-0 flex-1', compact && 'hidden md:block')}>
           <span className="block truncate font-medium">{user.name || user.email}</span>

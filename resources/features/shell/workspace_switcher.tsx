@@ -44,12 +44,13 @@ export function WorkspaceSwitcher({
         <DropdownMenuTrigger
           data-testid="workspace-switcher"
           data-tour="workspace-switcher"
-          aria-label={t('workspace.switcher.label')}
           className={cn(
             'flex min-w-0 items-center gap-2 rounded-md p-1.5 text-left text-sm outline-none hover:bg-sidebar-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 data-[state=open]:bg-sidebar-accent',
             className
           )}
         >
+          {/* Named by what it shows, after what it does (WCAG 2.5.3, label in name). */}
+          <span className="sr-only">{`${t('workspace.switcher.label')}: `}</span>
           {currentWorkspace ? (
             <>
               <WorkspaceIcon icon={currentWorkspace.icon} name={currentWorkspace.name} />

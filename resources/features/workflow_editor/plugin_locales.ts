@@ -42,11 +42,12 @@ export async function loadPluginLocales(language: string, pluginIds: readonly st
  */
 export function usePluginLocales(pluginIds: readonly string[]): string {
   const [loaded, setLoaded] = useState('en')
-  const key = pluginIds.join(' ')
+  // Bot block ids hold spaces ('text input'): a newline never appears in an id.
+  const key = pluginIds.join('\n')
   useEffect(() => {
     let cancelled = false
     const load = (language: string) => {
-      void loadPluginLocales(language, key.split(' ')).then(() => {
+      void loadPluginLocales(language, key.split('\n')).then(() => {
         if (!cancelled) setLoaded(language)
       })
     }
