@@ -29,14 +29,10 @@ export function VariablesPopover() {
     <>
       <Popover>
         <PopoverTrigger asChild>
-          <Button
-            variant="ghost"
-            size="sm"
-            data-testid="variables-button"
-            aria-label={t('workflowEditor.variables.title')}
-          >
+          <Button variant="ghost" size="sm" data-testid="variables-button">
             <BracesIcon />
-            <span className="hidden lg:inline">{t('workflowEditor.variables.title')}</span>
+            {/* Named by its text (count included), the title kept for readers when hidden. */}
+            <span className="sr-only lg:not-sr-only">{t('workflowEditor.variables.title')}</span>
             <span className="text-xs text-muted-foreground">{variables.length}</span>
           </Button>
         </PopoverTrigger>
