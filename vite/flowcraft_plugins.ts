@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Plugin } from 'vite'
 import { findPluginPackages, type PluginPackage } from '../app/plugins/packages.js'
+import { LANGUAGES } from '../app/shared/workspace_roles.js'
 
 /**
  * The browser's view of the plugins (docs/plugins.md, "Plugins as packages"): two modules
@@ -19,6 +20,14 @@ import { findPluginPackages, type PluginPackage } from '../app/plugins/packages.
 
 const PLUGINS_ID = 'virtual:flowcraft/plugins'
 const VIEWERS_ID = 'virtual:flowcraft/viewers'
+/**
+ * One module per language with the texts of every plugin folder in it (locales/<lang>.json,
+ * by slug): a builder reading French downloads one chunk, not one per plugin, and the
+ * plugins module lists eight loaders instead of one per plugin and language (English is the
+ * manifests themselves).
+ */
+const LOCALES_PREFIX = 'virtual:flowcraft/plugin-locales/'
+const TRANSLATED = LANGUAGES.filter((language) => language !== 'en')
 const SCRIPT = ['tsx', 'ts', 'jsx', 'js']
 
 function fileOf(folder: string, name: string) {
@@ -34,17 +43,22 @@ const quoted = (value: string) => JSON.stringify(value)
 /** The same entry shape for a folder (from the globs) and for a package (imported by path). */
 const FOLDER_ENTRIES = `
 const slugOf = (path) => path.split('/')[2]
-function folderEntries(manifests, extras) {
+function folderEntries(manifests, extras, localeBundles) {
   const entries = new Map()
   for (const [path, manifest] of Object.entries(manifests)) {
-    entries.set(slugOf(path), { folder: slugOf(path), manifest, locales: {} })
+    const slug = slugOf(path)
+    const locales = Object.fromEntries(
+      Object.entries(localeBundles).map(([language, load]) => [
+        language,
+        () => load().then((bundle) => ({ default: bundle.default[slug] ?? {} })),
+      ])
+    )
+    entries.set(slug, { folder: slug, manifest, locales })
   }
   for (const [key, files] of Object.entries(extras)) {
     for (const [path, value] of Object.entries(files)) {
       const entry = entries.get(slugOf(path))
-      if (!entry) continue
-      if (key === 'locales') entry.locales[path.split('/').pop().replace(/\\.json$/, '')] = value
-      else entry[key] = value
+      if (entry) entry[key] = value
     }
   }
   return [...entries.values()]
@@ -57,7 +71,9 @@ function pluginsModule(packages: PluginPackage[]) {
     `const manifests = import.meta.glob('/plugins/*/index.ts', { eager: true })`,
     `const forms = import.meta.glob('/plugins/*/form.tsx')`,
     `const icons = import.meta.glob('/plugins/*/icon.svg', { eager: true, query: '?url', import: 'default' })`,
-    `const locales = import.meta.glob(['/plugins/*/locales/*.json', '!/plugins/*/locales/en.json'])`,
+    `const localeBundles = { ${TRANSLATED.map(
+      (language) => `${quoted(language)}: () => import(${quoted(LOCALES_PREFIX + language)})`
+    ).join(', ')} }`,
   ]
   const entries: string[] = []
   packages.forEach((pkg, index) => {
@@ -82,9 +98,17 @@ function pluginsModule(packages: PluginPackage[]) {
     entries.push(`{ ${parts.join(', ')} }`)
   })
   lines.push(
-    `export const plugins = [...folderEntries(manifests, { form: forms, icon: icons, locales }), ${entries.join(', ')}]`
+    `export const plugins = [...folderEntries(manifests, { form: forms, icon: icons }, localeBundles), ${entries.join(', ')}]`
   )
   return lines.join('\n')
+}
+
+/** Every plugin folder's texts in one language, keyed by the folder's name (its slug). */
+function localesModule(language: string) {
+  return [
+    `const files = import.meta.glob(${quoted(`/plugins/*/locales/${language}.json`)}, { eager: true, import: 'default' })`,
+    `export default Object.fromEntries(Object.entries(files).map(([path, texts]) => [path.split('/')[2], texts]))`,
+  ].join('\n')
 }
 
 function viewersModule(packages: PluginPackage[]) {
@@ -119,10 +143,15 @@ export function flowcraftPlugins(options: { root: string; packages: readonly str
     name: 'flowcraft-plugins',
     resolveId(id) {
       if (id === PLUGINS_ID || id === VIEWERS_ID) return `\0${id}`
+      if (id.startsWith(LOCALES_PREFIX)) return `\0${id}`
     },
     async load(id) {
       if (id === `\0${PLUGINS_ID}`) return pluginsModule(await installed())
       if (id === `\0${VIEWERS_ID}`) return viewersModule(await installed())
+      if (id.startsWith(`\0${LOCALES_PREFIX}`)) {
+        const language = id.slice(LOCALES_PREFIX.length + 1)
+        if ((TRANSLATED as readonly string[]).includes(language)) return localesModule(language)
+      }
     },
   }
 }
