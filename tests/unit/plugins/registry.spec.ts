@@ -351,6 +351,8 @@ test.group('Plugin registry: checks', (group) => {
     const manifest = (hostScripts: string[]) => ({
       id: 'widget',
       name: 'Widget',
+      fullName: 'Chat widget',
+      tags: ['widget'],
       category: 'integration',
       scope: 'user',
       version: 1,
