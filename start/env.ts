@@ -40,7 +40,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   VIEWER_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   // DNS servers (comma separated, ip[:port]) that custom domain checks ask; the system's by default.
   DNS_SERVERS: Env.schema.string.optional(),
-  // The brain service behind Text to Video and Zemantic AI (spec 03).
+  // The brain service behind Text to Video and Zemantic AI.
   BRAIN_SERVICE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   // Where the editors' graph menu and the Help menu send builders; the app's /docs by default.
   DOCS_URL: Env.schema.string.optional({ format: 'url', tld: false }),
@@ -91,7 +91,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   SMTP_SECURE: bool(false),
   MAIL_FROM: Env.schema.string.optional(),
 
-  // How many users one Slack node may message in a run (spec 01/03 configuration defaults).
+  // How many users one Slack node may message in a run (10 by default).
   SLACK_USER_LIMIT: (name: string, value?: string) => {
     if (value === undefined || value === '') return undefined
     const limit = Number(value)

@@ -32,7 +32,7 @@ export const plugins: Config['plugins'] = [
 ]
 
 /*
- * The editors ask before the page is left with unsaved changes (spec 01's leave warning). A
+ * The editors ask before the page is left with unsaved changes (the leave warning). A
  * person asked answers "Leave" when they meant to go: a test that reloads or goes elsewhere
  * right after an edit does too. Any other dialog is dismissed, as Playwright does when nobody
  * listens. A test may listen as well to see the dialog; whichever answers first wins.

@@ -3,7 +3,7 @@ import type { NextFn } from '@adonisjs/core/types/http'
 
 /**
  * Pages need a session. A visitor without one goes to /signin with the wanted page in
- * redirectPath (spec 01 section 2); JSON callers get 401.
+ * redirectPath; JSON callers get 401.
  */
 export default class AuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {

@@ -13,7 +13,7 @@ const PAST_DUE_ALLOWED = [
 
 /**
  * App pages run in a workspace. A suspended workspace leads to /suspended and a past-due one
- * to /past-due, except the plans page (spec 01 section 4). The instance admin
+ * to /past-due, except the plans page. The instance admin
  * pages work on no workspace: an admin whose current workspace is suspended still reaches
  * /admin/workspaces to lift it.
  */

@@ -3,7 +3,7 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 
 const decimal = { consume: (value: unknown) => Number(value) }
 
-/** How many tokens one AI credit buys with a model (spec 03: AI-model price record). */
+/** How many tokens one AI credit buys with a model (AI-model price record). */
 export default class AiModelPrice extends BaseModel {
   @column({ isPrimary: true })
   declare id: number

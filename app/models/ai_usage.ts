@@ -3,7 +3,7 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 
 const decimal = { consume: (value: unknown) => Number(value) }
 
-/** One AI provider call and the credits it cost (spec 03: usage record). */
+/** One AI provider call and the credits it cost (usage record). */
 export default class AiUsage extends BaseModel {
   @column({ isPrimary: true })
   declare id: number

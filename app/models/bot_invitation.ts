@@ -3,7 +3,7 @@ import { column } from '@adonisjs/lucid/orm'
 import BaseModelWithId from '#models/base_model_with_id'
 import type { UserMode } from '#shared/workspace_roles'
 
-/** Full access, Can edit, Can view (spec 02 section 6). */
+/** Full access, Can edit, Can view. */
 export const BOT_INVITATION_TYPES = ['FULL_ACCESS', 'WRITE', 'READ'] as const
 export type BotInvitationType = (typeof BOT_INVITATION_TYPES)[number]
 

@@ -12,7 +12,7 @@ export interface ResultVariable {
   value: unknown
 }
 
-/** One visitor's run of a bot (spec 02 "Result"). Written by the chat service. */
+/** One visitor's run of a bot. Written by the chat service. */
 export default class Result extends BaseModelWithId {
   @column({ isPrimary: true })
   declare id: string

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { jsonText } from '#models/json_text'
 
-/** What happened while a block ran for a result (spec 02 "Log"). */
+/** What happened while a block ran for a result. */
 export default class ResultLog extends BaseModel {
   static table = 'result_logs'
 

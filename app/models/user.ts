@@ -52,7 +52,7 @@ export default class User extends BaseModelWithId {
   @column()
   declare plan: PlanName
 
-  /** AI credits left (spec 03 section 9); PostgreSQL returns decimals as strings. */
+  /** AI credits left; PostgreSQL returns decimals as strings. */
   @column({ consume: (value: unknown) => Number(value) })
   declare aiCredits: number
 

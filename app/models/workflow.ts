@@ -14,7 +14,7 @@ import type {
   WorkflowVariable,
 } from '#shared/workflow/types'
 
-/** A workflow's draft plus what publishing compiled (spec 01 "Workflow", spec 03). */
+/** A workflow's draft plus what publishing compiled. */
 export default class Workflow extends BaseModelWithId {
   @column({ isPrimary: true })
   declare id: string

@@ -7,7 +7,7 @@ import { jsonText } from '#models/json_text'
 import type { WorkflowEditor, WorkflowSnapshot } from '#shared/workflow/types'
 import type { VersionKind } from '#shared/history/types'
 
-/** One entry of a workflow's history (spec 01 "Workflow history"). */
+/** One entry of a workflow's history. */
 export default class WorkflowVersion extends BaseModelWithId {
   @column({ isPrimary: true })
   declare id: string

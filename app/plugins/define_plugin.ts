@@ -95,7 +95,7 @@ export interface PluginDeclaration<
   /** The short label of palettes and block headers. */
   name: string
   /**
-   * The plugin's full name (spec 03: every block has a name and a fullName), e.g. "PostgreSQL
+   * The plugin's full name (every block has a name and a fullName), e.g. "PostgreSQL
    * database" for "PostgreSQL": shown where there is room (the palette's tooltip, the
    * settings header) and matched by the palette search.
    */
@@ -417,7 +417,7 @@ export interface BotRunContext {
   canStreamTo?(variableId: string | undefined): boolean
 }
 
-/** Token counts of one AI provider call, for the owner's AI credits (spec 03 section 9). */
+/** Token counts of one AI provider call, for the owner's AI credits. */
 export interface AiUsage {
   /** The model the provider ran; the default price row is used when it is absent. */
   model?: string

@@ -2,7 +2,7 @@ import env from '#start/env'
 
 /**
  * `#sdk/brain` (server): the brain service, the operator's own backend behind the Text to
- * Video and Zemantic AI blocks (spec 03: POST /generate-video and
+ * Video and Zemantic AI blocks (POST /generate-video and
  * POST /ask_query). Its address is configuration (BRAIN_SERVICE_URL), not a builder's
  * input, so it is called directly rather than through the guarded client, which would
  * refuse the private address such a service usually has.

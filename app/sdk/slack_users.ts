@@ -6,7 +6,7 @@ import env from '#start/env'
  */
 
 /**
- * How many Slack users one node may reach in a run (spec 01 and 03, "Configuration defaults":
+ * How many Slack users one node may reach in a run ("Configuration defaults":
  * Slack user limit 10; SLACK_USER_LIMIT changes it). A direct message to each is two Web API
  * calls, and Slack rate-limits chat.postMessage to about one message a second per
  * conversation: a variable that expands to a whole member list would otherwise flood a

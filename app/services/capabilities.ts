@@ -17,7 +17,7 @@ import { track } from '#services/analytics/analytics'
  * applies to whoever acts, its creator, a member, a visitor of its bots or a scheduled run
  * alike. That is what `/api/v1/workspaces` shows, what billing buys and what
  * `node ace workspace:plan` and /admin/workspaces change. The spec judged a creator by their
- * own account plan (spec 01 section 5); that made the same workspace answer two
+ * own account plan; that made the same workspace answer two
  * ways, so we do not. A person's account plan answers only outside any workspace: how many
  * workspaces they may create.
  */

@@ -1,5 +1,5 @@
 /**
- * The streamed answer of the chat API (spec 03, streaming), documented apart from the
+ * The streamed answer of the chat API, documented apart from the
  * rest of the chat API in openapi.ts.
  */
 import { error, pathParam, withText } from '#services/openapi_helpers'

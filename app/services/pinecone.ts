@@ -2,7 +2,7 @@ import type { HttpClient } from '#plugins/define_plugin'
 
 /**
  * A small client of Pinecone's REST API, shared by the Pinecone block and the knowledge
- * stores kept in Pinecone (spec 03: list indexes, describe stats,
+ * stores kept in Pinecone (list indexes, describe stats,
  * namespaces, search records with `chunk_text`; hosted inference for embeddings). Every call
  * goes through the HTTP client it is given (the guarded one), with the `Api-Key` header and
  * the API version records and inference need.
@@ -16,7 +16,7 @@ import type { HttpClient } from '#plugins/define_plugin'
 
 export const PINECONE_CONTROL_PLANE_URL = 'https://api.pinecone.io'
 export const PINECONE_API_VERSION = '2025-01'
-/** Pinecone's hosted embedding model (spec 01: the default embedding). */
+/** Pinecone's hosted embedding model (the default embedding). */
 export const PINECONE_EMBED_MODEL = 'llama-text-embed-v2'
 /** The field integrated indexes embed and the Pinecone block reads. */
 export const CHUNK_TEXT_FIELD = 'chunk_text'

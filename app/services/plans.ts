@@ -69,7 +69,7 @@ export function planEndDate(plan: PlanDefinition, from: DateTime = DateTime.now(
   return clampPlanEnd(from.plus(parseDuration(plan.duration)))
 }
 
-/** Remaining plan days: the ceiling of the days to the end date, at least 0 (spec 01 section 5). */
+/** Remaining plan days: the ceiling of the days to the end date, at least 0. */
 export function remainingDays(
   endsAt: DateTime | null,
   now: DateTime = DateTime.now()

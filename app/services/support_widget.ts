@@ -35,7 +35,7 @@ export function supportScriptSource() {
 }
 
 /**
- * The support chat bubble (spec 01: paid plans only; it loads from a separate bot-viewer
+ * The support chat bubble (paid plans only; it loads from a separate bot-viewer
  * host): one of this instance's published bots, SUPPORT_BOT_PUBLIC_ID, served from
  * SUPPORT_VIEWER_URL, else VIEWER_URL, else this host. Null on Free and when not configured.
  */

@@ -11,8 +11,7 @@ export const PAID_PLANS = ['BASIC', 'STANDARD', 'ENTERPRIZE'] as const satisfies
 export type PaidPlanName = (typeof PAID_PLANS)[number]
 
 /**
- * Marketing names of the pricing cards (spec 01 section 9 names Starter and
- * Pro): Starter is BASIC, Pro is STANDARD, the one marked most popular.
+ * Marketing names of the pricing cards : Starter is BASIC, Pro is STANDARD, the one marked most popular.
  */
 export const PRICING_CARDS: Record<PaidPlanName, { key: string; mostPopular: boolean }> = {
   BASIC: { key: 'starter', mostPopular: false },
@@ -20,7 +19,7 @@ export const PRICING_CARDS: Record<PaidPlanName, { key: string; mostPopular: boo
   ENTERPRIZE: { key: 'enterprise', mostPopular: false },
 }
 
-/** Share of the subscription given to carbon removal (spec 01, section 9). */
+/** Share of the subscription given to carbon removal. */
 export const CARBON_REMOVAL_PERCENT = 1
 
 /** The chat-limit warning shows from this share of the month's chats on. */

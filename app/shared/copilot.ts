@@ -1,6 +1,6 @@
 /**
  * The AI copilot's conversation as the server keeps it and the editors show it
- * (spec 01 sections 3, 4, 5 and 8; docs/copilot.md). Shared by both sides.
+ * (docs/copilot.md). Shared by both sides.
  */
 
 export type CopilotDocumentType = 'workflow' | 'bot'
@@ -42,7 +42,7 @@ export interface CopilotCredentialDto {
 
 export interface CopilotStateDto {
   messages: CopilotMessageDto[]
-  /** spec 01 "Copilot usage": answered messages against userCopilotLimit (-1: none). */
+  /** Answered messages against userCopilotLimit (-1: none). */
   usage: { totalMessages: number; messagesLimit: number }
   credentials: CopilotCredentialDto[]
 }
@@ -56,7 +56,7 @@ export interface CopilotReplyDto<Document = unknown> extends CopilotStateDto {
 /** The longest message a builder may send. */
 export const COPILOT_MESSAGE_MAX_LENGTH = 4000
 
-/** spec 01 section 4 and section 8, word for word. */
+/** What the copilot's chat says in these cases (the interface's wording, kept exact). */
 export const COPILOT_TEXTS = {
   manualUpdate: 'Workflow manually updated by user.',
   failure: 'Sorry, I encountered an error while processing your request. Please try again.',

@@ -1,12 +1,12 @@
 /**
  * Knowledge stores (the Vectors page): what the server and the browser agree on
- * (spec 03 "Knowledge/vector store", docs/knowledge.md).
+ * (docs/knowledge.md).
  */
 
 export const SOURCE_TYPES = ['FILE', 'URL', 'TEXT', 'QNA'] as const
 export type SourceType = (typeof SOURCE_TYPES)[number]
 
-/** spec 03: PENDING (default), PROCESSING, COMPLETED, FAILED. */
+/** PENDING (default), PROCESSING, COMPLETED, FAILED. */
 export const SOURCE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const
 export type SourceStatus = (typeof SOURCE_STATUSES)[number]
 
@@ -18,13 +18,13 @@ export type StoreBackend = (typeof STORE_BACKENDS)[number]
 export const CHUNKING_METHODS = ['recursive', 'fixed'] as const
 export type ChunkingMethod = (typeof CHUNKING_METHODS)[number]
 
-/** spec 03 defaults: chunkSize 1000, overlap 100. */
+/** ChunkSize 1000, overlap 100. */
 export const DEFAULT_CHUNK_SIZE = 1000
 export const DEFAULT_OVERLAP = 100
 export const MIN_CHUNK_SIZE = 100
 export const MAX_CHUNK_SIZE = 8000
 
-/** spec 03 configuration: vector namespace limit 5 (stores per index). */
+/** Vector namespace limit 5 (stores per index). */
 export const NAMESPACE_LIMIT = 5
 
 /** The spec's default document count of a vector lookup. */

@@ -28,7 +28,7 @@ export interface OnboardingChecklistDto {
 }
 
 /**
- * The variables the support bot receives (spec 01, "Support widget prefill"): a support bot
+ * The variables the support bot receives: a support bot
  * declares variables of these names to read them. `botId`, the bot of the page the chat is
  * opened on ('' elsewhere), is added by the browser.
  */

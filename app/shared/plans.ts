@@ -39,7 +39,7 @@ export interface PlanFeatures {
   fileUpload: boolean
   customDomain: boolean
   inDepthAnalytics: boolean
-  /** Bots on a WhatsApp number (docs/channels.md); Pro and up (spec 01 section 9). */
+  /** Bots on a WhatsApp number (docs/channels.md); Pro and up. */
   whatsApp: boolean
 }
 

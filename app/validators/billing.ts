@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import { BILLING_PERIODS, PAID_PLANS, TAX_ID_TYPES } from '#shared/billing'
 
-/** The pre-checkout modal (spec 01 section 2): plan, period, company, e-mail, tax id. */
+/** The pre-checkout modal: plan, period, company, e-mail, tax id. */
 export const checkoutValidator = vine.compile(
   vine.object({
     plan: vine.enum(PAID_PLANS),

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 
-/** The chat API's bodies (spec 02 section 7, app/shared/chat/types.ts). */
+/** The chat API's bodies (app/shared/chat/types.ts). */
 
 const format = vine.enum(['richText', 'markdown'] as const).optional()
 

@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import { COPILOT_MESSAGE_MAX_LENGTH } from '#shared/copilot'
 
-/** POST a copilot message; white space alone is refused (spec 01 section 5). */
+/** POST a copilot message; white space alone is refused. */
 export const copilotMessageValidator = vine.compile(
   vine.object({
     content: vine.string().trim().minLength(1).maxLength(COPILOT_MESSAGE_MAX_LENGTH),

@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 
 /**
- * The body of `/api/{plugin}/{call}` (spec 03 section 7): stored
+ * The body of `/api/{plugin}/{call}`: stored
  * credentials by id (never a URL), the table (SQL) or the collection (Firestore) and what the
  * call needs.
  */

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Collaborators of one bot who are not members of its workspace (spec 02 sections 6-7):
+ * Collaborators of one bot who are not members of its workspace:
  * the e-mail is the key, so an invitation works before the person has an account.
  */
 export default class extends BaseSchema {

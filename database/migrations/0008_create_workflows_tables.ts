@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Workflows (spec 01 "Workflow", spec 03 "Workflow and related entities") and their
+ * Workflows and their
  * history. Runs and their logs have their own migration.
  */
 export default class extends BaseSchema {

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * AI credit accounting (issue 7, spec 03 section 9): each user holds `ai_credits`; a price
+ * AI credit accounting (issue 7): each user holds `ai_credits`; a price
  * row per model says how many input and output tokens one credit buys; every provider call
  * leaves a usage row with what it cost.
  */

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Knowledge stores (the Vectors page, spec 03 "Knowledge/vector store"),
+ * Knowledge stores (the Vectors page),
  * their sources and the chunks search reads (docs/knowledge.md). Keyword search needs a
  * full-text index of its own on each database: FTS5 on SQLite (kept in step by triggers), a
  * GIN index on the chunks' tsvector on PostgreSQL, a FULLTEXT index on MySQL/MariaDB.

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * The AI copilot's conversations (spec 01 "Copilot chat message", docs/copilot.md):
+ * The AI copilot's conversations (docs/copilot.md):
  * one per builder and document (a workflow or a bot). The document id has no foreign key on
  * purpose: the rows of a deleted document stay, because the builder's answered messages are
  * what their `userCopilotLimit` counts.

@@ -3,7 +3,7 @@ import { modelNodeAction } from '#sdk/ai_fields'
 
 export const BEDROCK_DEFAULT_REGION = 'us-east-1'
 export const BEDROCK_DEFAULT_MODEL = 'anthropic.claude-3-haiku-20240307-v1:0'
-/** spec 03: Bedrock temperature 0.7, maxRetries 0 to 5. */
+/** Bedrock temperature 0.7, maxRetries 0 to 5. */
 export const BEDROCK_DEFAULT_TEMPERATURE = 0.7
 export const BEDROCK_MAX_RETRIES = 5
 export const BEDROCK_DEFAULT_RETRIES = 2

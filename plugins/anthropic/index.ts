@@ -2,13 +2,13 @@ import { definePlugin, field } from '#sdk/plugin'
 import { chatMessagesField, functionToolsField, knowledgeFields } from '#sdk/ai_fields'
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com'
-/** spec 03 section 9: Claude 3 Opus, temperature 1, 1024 tokens. */
+/** Claude 3 Opus, temperature 1, 1024 tokens. */
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-3-opus-20240229'
 export const ANTHROPIC_DEFAULT_TEMPERATURE = 1
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
 /**
  * The models offered before a key is chosen (with a key, the list comes live from the
- * API). spec 03 section 9 names Claude 3 Opus and Haiku; the later generations follow.
+ * API): Claude 3 Opus and Haiku, then the later generations.
  * Older 2.x and instant models are hidden.
  */
 export const ANTHROPIC_MODELS = [

@@ -2,12 +2,12 @@ import { definePlugin, field } from '#sdk/plugin'
 
 /** Dify's hosted API; self-hosted instances put their own address here. */
 export const DIFY_DEFAULT_ENDPOINT = 'https://api.dify.ai'
-/** An http(s) URL written with its protocol and a host (spec 03 section 5). */
+/** An http(s) URL written with its protocol and a host. */
 export const DIFY_ENDPOINT_PATTERN = '^https?://[^\\s/?#]+'
 export const DIFY_ENDPOINT_MESSAGE = 'The API endpoint must be an http or https URL'
 
 /**
- * The origin of the endpoint (spec 03 section 5: it is reduced to its origin), or
+ * The origin of the endpoint (it is reduced to its origin), or
  * undefined when it is not an http(s) URL with its protocol. People paste the API base
  * shown by Dify (https://api.dify.ai/v1) or their instance's address: both give the origin.
  */

@@ -182,7 +182,7 @@ const createChatMessage: Runner<Plugin, 'Create Chat Message'> = async (context)
 }
 
 /**
- * What a failed stream throws: 401 'API key missing' (spec 03 section 8), Dify's own
+ * What a failed stream throws: 401 'API key missing', Dify's own
  * status and message otherwise, the unknown-error text for anything that is not an answer
  * of Dify (the spec's fallback for providers other than Mistral and Anthropic).
  */

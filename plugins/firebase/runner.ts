@@ -9,8 +9,7 @@ import {
 } from './lib/firestore.js'
 
 /**
- * The Firestore actions with the spec's rules and messages (spec 03
- * sections 5 and 8): insert and update do nothing without fields, update and delete do
+ * The Firestore actions with the spec's rules and messages: insert and update do nothing without fields, update and delete do
  * nothing without conditions; failures are logged with Firestore's message and the flow
  * goes on.
  */
@@ -144,7 +143,7 @@ export default {
   'Delete records': deleteRecords,
 }
 
-/** /api/firebase/{insertRecord|findRecord|updateRecord|deleteRecord} (spec 03 section 7). */
+/** /api/firebase/{insertRecord|findRecord|updateRecord|deleteRecord}. */
 export const apiCalls = {
   insertRecord: 'Insert record',
   findRecord: 'Find records',

@@ -3,7 +3,7 @@ import { modelNodeAction } from '#sdk/ai_fields'
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com'
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.0-flash'
-/** spec 03 section 4: Gemini's maxTokens is 1 to 4096. */
+/** Gemini's maxTokens is 1 to 4096. */
 export const GEMINI_MAX_TOKENS = 4096
 
 const modelNode = modelNodeAction({ defaultModel: GEMINI_DEFAULT_MODEL })

@@ -1,7 +1,7 @@
 import { definePlugin, field } from '#sdk/plugin'
 import { chatCompletionFields, modelNodeAction } from '#sdk/ai_fields'
 
-/** The product's default (spec 03 section 9: "defined by the product"). */
+/** The product's default ("defined by the product"). */
 export const GROQ_DEFAULT_BASE_URL = 'https://api.groq.com/openai/v1'
 
 /**

@@ -24,5 +24,5 @@ export default { ...parts.runners, 'Chat model': modelNodeAlone }
 /** What a workflow LLM agent asks its attached Model node for (app/plugins/ai/chat_model.ts). */
 export const chatModel: ChatModelFactory = chatModelFactory(provider)
 export const streams = parts.streams
-/** spec 03 section 7: Groq's models, sorted by creation (oldest first). */
+/** Groq's models, sorted by creation (oldest first). */
 export const fetchers = parts.fetchers

@@ -47,7 +47,7 @@ export const run: Runner<typeof plugin> = async ({
   ai,
   signal,
 }) => {
-  // spec 03 section 5: model, text and save variable are required.
+  // Model, text and save variable are required.
   const modelId = options.modelId?.trim()
   if (!modelId) {
     logger.error('Model ID is missing')

@@ -9,7 +9,7 @@ const BOT: ['bot'] = ['bot']
  * An LLM agent. In a bot: a Groq-hosted model that answers the user query and may call the
  * block's custom tools (code run in the sandbox) and API tools (HTTP calls) on the way. In a
  * workflow: its model comes from the node plugged into its Model slot, its tools from the
- * nodes plugged into its Tools slot (spec 03: one Model attachment,
+ * nodes plugged into its Tools slot (one Model attachment,
  * many Tools).
  */
 export default definePlugin({

@@ -35,7 +35,7 @@ export default definePlugin({
       required: true,
       helperText: 'Create one in the Mistral AI console under API keys.',
     }),
-    // Not in the form (spec 03: Mistral credentials are the key); kept for proxies and the
+    // Not in the form (Mistral credentials are the key); kept for proxies and the
     // local stand-in the tests talk to.
     baseUrl: field.string({
       format: 'url',

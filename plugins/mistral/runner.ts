@@ -44,7 +44,7 @@ type ChatContext = RunnerContext<
 
 const MESSAGE_CONTENT = 'Message content'
 
-/** spec 03 section 5, word for word. */
+/** The block's messages, worded as the other AI blocks word theirs. */
 export const GENERATE_VARIABLES_ERRORS = {
   noPrompt: 'No prompt provided',
   unparsable: 'Could not parse variables to extract',
@@ -65,7 +65,7 @@ function textOf(content: ChatMessage['content']): string {
   return ''
 }
 
-/** The request of both chat paths. Mistral has no temperature option (spec 03). */
+/** The request of both chat paths. Mistral has no temperature option. */
 function chatRequestOf(
   context: ChatContext,
   model: string,
@@ -130,7 +130,7 @@ function estimateTokens(text: string) {
  * Mistral refuses request fields it does not know (stream_options among them) and sends
  * the usage in its last chunk on its own. Failures throw ProviderErrors: 401 'API key
  * missing', 400 'model not found', else the provider's status with 'An error occured
- * while generating the stream' (spec 03 section 8).
+ * while generating the stream'.
  */
 const streamChatCompletion: Streamer<Plugin, 'Create chat completion'> = async function* (context) {
   const { options, ai } = context
@@ -356,7 +356,7 @@ export default {
 
 export const streams = { 'Create chat completion': streamChatCompletion }
 
-/** GET /models with the key (spec 03 section 7): the ids of data[]. */
+/** GET /models with the key: the ids of data[]. */
 const models: Fetcher<Plugin> = async ({ credentials, http, signal }) => {
   const endpoint = endpointOf(credentials)
   if (!endpoint.apiKey) throw new Error(AI_ERRORS.noApiKey)

@@ -64,7 +64,7 @@ async function fieldTypes(db: import('mongodb').Db, name: string) {
 
 /**
  * Runs one action; a failure is logged with `failure` and the driver's message (a bot goes
- * on, a workflow node fails), as spec 03 section 8 says.
+ * on, a workflow node fails), as for every data block.
  */
 function action(
   failure: string,

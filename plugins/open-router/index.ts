@@ -1,7 +1,7 @@
 import { definePlugin, field } from '#sdk/plugin'
 import { chatCompletionFields } from '#sdk/ai_fields'
 
-/** Fixed for builders (spec 03 section 9). */
+/** Fixed for builders. */
 export const OPEN_ROUTER_BASE_URL = 'https://openrouter.ai/api/v1'
 
 /** OpenRouter: many providers' models behind one OpenAI-compatible API. */

@@ -38,7 +38,7 @@ export const provider: ChatProvider = {
   isVisionModel: isOpenAiVisionModel,
 }
 
-/** The speech model when none is set (spec 03 section 9). */
+/** The speech model when none is set. */
 export const DEFAULT_SPEECH_MODEL = 'tts-1'
 export const TRANSCRIPTION_MODEL = 'whisper-1'
 /** 256 and 512 squares exist only on this model, so images always use it. */

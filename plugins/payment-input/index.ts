@@ -13,7 +13,7 @@ export default definePlugin({
   version: 1,
   serves: ['bot'],
   showsContent: true,
-  // A live pair, and a test pair used in preview when set (spec 02: Stripe credentials).
+  // A live pair, and a test pair used in preview when set (Stripe credentials).
   credentials: {
     livePublicKey: field.string({
       label: 'Live publishable key',

@@ -1,6 +1,6 @@
 import { definePlugin, field } from '#sdk/plugin'
 
-/** The standard events of the tracking pixel (spec 02), then Custom. */
+/** The standard events of the tracking pixel, then Custom. */
 export const PIXEL_STANDARD_EVENTS = [
   'Lead',
   'Contact',

@@ -1,7 +1,7 @@
 import { definePlugin, field } from '#sdk/plugin'
 import { chatCompletionFields } from '#sdk/ai_fields'
 
-/** Fixed for builders (spec 03 section 9). */
+/** Fixed for builders. */
 export const TOGETHER_BASE_URL = 'https://api.together.xyz/v1'
 
 /** Together AI: open models behind an OpenAI-compatible API. */

@@ -2,7 +2,7 @@ import { definePlugin, field } from '#sdk/plugin'
 
 export const TWILIO_DEFAULT_BASE_URL = 'https://api.twilio.com'
 
-/** The voice agent's defaults (spec 03, "Limits and defaults"). */
+/** The voice agent's defaults. */
 export const VOICE_DEFAULTS = {
   language: 'en-US',
   voice: 'alice',
@@ -16,7 +16,7 @@ export const VOICE_DEFAULTS = {
   questionTimeout: 10,
 } as const
 
-/** The AI voice agent's defaults (spec 03, "Limits and defaults"). */
+/** The AI voice agent's defaults. */
 export const VOICE_AGENT_DEFAULTS = {
   /** The most tokens of one answer of the model: a spoken answer stays short. */
   maxTokens: 150,

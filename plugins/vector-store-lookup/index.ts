@@ -1,10 +1,10 @@
 import { definePlugin, field } from '#sdk/plugin'
 
-/** The spec's default number of documents of a vector lookup (spec 02). */
+/** The spec's default number of documents of a vector lookup. */
 export const DEFAULT_NUMBER_OF_DOCUMENTS = 2
 
 /**
- * Vector store lookup (spec 02, 03-integrations.md): searches a knowledge store
+ * Vector store lookup: searches a knowledge store
  * of the workspace (the Vectors page) with a query and returns the best passages. A bot
  * saves them, joined with blank lines, in a variable; a workflow node outputs them with
  * their sources and scores. docs/knowledge.md says how stores are searched.

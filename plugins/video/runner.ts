@@ -3,7 +3,7 @@ import type { VideoMessage, VideoProvider } from '#sdk/runner'
 import type plugin from './index.js'
 
 const DEFAULTS = { height: 400, aspectRatio: '16/9', maxWidth: '100%' }
-/** TikToks and YouTube shorts are filmed upright (spec 02 section 9). */
+/** TikToks and YouTube shorts are filmed upright. */
 const VERTICAL = { aspectRatio: '9/16', maxWidth: '400px' }
 
 interface DetectedVideo {

@@ -1,6 +1,6 @@
 /**
- * The client-side actions that act on the page the bot is shown on (spec 02:
- * Google Analytics, tracking pixel, Chatwoot): a Google Analytics event, a pixel event, the
+ * The client-side actions that act on the page the bot is shown on (Google
+ * Analytics, tracking pixel, Chatwoot): a Google Analytics event, a pixel event, the
  * Chatwoot widget shown or closed. On the public page they run there; in an embed the chat
  * is an iframe, so it posts them to the embed script (core.ts), which runs them on the host
  * page, where the site's gtag, fbq and support widget live.

@@ -1,5 +1,5 @@
 /**
- * The "inject start props" client-side action (spec 02, start response): what the bot's
+ * The "inject start props" client-side action (start response): what the bot's
  * settings ask of the page it is shown on from the first message. The public bot page has
  * them in its own head already (viewer.edge); in an embed the bot is an iframe, so the chat
  * posts them to the embed script (core.ts), which applies them here on the host page:

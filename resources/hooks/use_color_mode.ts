@@ -3,7 +3,7 @@ import { create } from 'zustand'
 import { APPEARANCES, type Appearance } from '#shared/workspace_roles'
 
 /**
- * Colour mode (spec 01 section 4): follows the user's preferredAppAppearance; 'system' follows
+ * Colour mode: follows the user's preferredAppAppearance; 'system' follows
  * the operating system live. The choice is kept in localStorage 'colorMode' so the edge layout
  * can apply it before the first paint.
  */

@@ -13,7 +13,7 @@ interface SessionAnswer {
 const QUIET_MS = 10_000
 
 /**
- * When a signed-in tab becomes visible again (spec 01: GET /api/auth/session?update, then a
+ * When a signed-in tab becomes visible again (GET /api/auth/session?update, then a
  * refetch on visibility change), asks the server for the session: signed out meanwhile (in
  * another tab, or everywhere), the tab goes to the sign-in page instead of failing on its next
  * save; the account or the workspace changed in another tab, the page's shared props are

@@ -5,7 +5,7 @@ import type { ToastDto } from '#shared/types'
 import { translateServerMessage } from '~/lib/i18n_core'
 
 /**
- * Toasts (spec 01 sections 8-9): 300px wide, 450px with a description; error toasts with a
+ * Toasts: 300px wide, 450px with a description; error toasts with a
  * description stay until closed.
  */
 /*

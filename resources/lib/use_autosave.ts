@@ -33,7 +33,7 @@ export interface AutosaveAdapter<S> {
 /**
  * Autosave shared by the editors: 1.5 s after the last change; when the tab is hidden or
  * the page left, at once as a keepalive request; before an Inertia visit (which waits for
- * the save, then goes on). While unsaved changes exist (spec 01, "Autosave": the leave
+ * the save, then goes on). While unsaved changes exist ("Autosave": the leave
  * warning), the browser asks before the page is closed, reloaded or left for another site:
  * the keepalive request on the way out is best effort (a browser may drop it, a draft may
  * be too large for it), and the person may rather stay until the save is done.

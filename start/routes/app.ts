@@ -34,7 +34,7 @@ router.get('/', [ViewerController, 'root']).as('viewer.root')
 router.get('/docs', [DocsController, 'show'])
 router.get('/docs/:page', [DocsController, 'show'])
 
-// Exempt from the sign-in redirect (spec 01 section 2); the controller decides the mode.
+// Exempt from the sign-in redirect; the controller decides the mode.
 router.get('/bots/:id/edit', [EditorController, 'show'])
 router.get('/bots/:id/theme', [EditorController, 'show'])
 router.get('/bots/:id/settings', [EditorController, 'show'])

@@ -4,7 +4,7 @@ import { middleware } from '#start/kernel'
 const ChatController = () => import('#controllers/chat/chat_controller')
 
 /*
-| The public chat API (spec 02 section 7). No session needed: embeds and API clients on
+| The public chat API. No session needed: embeds and API clients on
 | other sites call it (CSRF-exempt in config/shield.ts). The /typebots/ paths keep
 | existing clients of the format working; /bots/ is our alias.
 */
@@ -75,7 +75,7 @@ router
 
 /*
 | The public bot page. Registered last: static paths of the app win over this pattern.
-| A public id holds letters, digits, hyphens and dots (spec 02 section 5).
+| A public id holds letters, digits, hyphens and dots.
 */
 router
   .get('/:publicId', [ViewerController, 'show'])

@@ -9,7 +9,7 @@ import type { Block } from '#shared/bot/types'
 
 /**
  * The variable fields of the generated block forms in the bot editor are the variable
- * picker (spec 01 sections 4 and 5): a builder can pick a variable or create one from a
+ * picker: a builder can pick a variable or create one from a
  * block's "Save the answer in" field or a response-mapping row.
  */
 

@@ -59,7 +59,7 @@ async function openPicker(visit: (url: string) => Promise<Page>, name: string) {
 const names = (page: Page) =>
   page.getByTestId('variable-suggestion').evaluateAll((rows) => rows.map((r) => r.textContent))
 
-test.group('Bot editor / variable picker (spec 01 sections 4 and 5)', () => {
+test.group('Bot editor / variable picker', () => {
   test('suggestions on focus (50 at most), case-insensitive substring, create entry only for a new name', async ({
     visit,
     assert,

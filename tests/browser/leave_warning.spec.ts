@@ -10,7 +10,7 @@ import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 /**
- * spec 01 "Autosave": the browser asks before leaving while unsaved changes exist, in both
+ * The browser asks before leaving while unsaved changes exist, in both
  * editors (the shared hook of resources/lib/use_autosave.ts), not only when the draft is too
  * large to leave with the page. The draft's save is held at the network so that "unsaved"
  * lasts as long as the test needs, however slow the machine.

@@ -10,8 +10,8 @@ import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 
 /**
- * spec 01, as a builder meets it: /bots/create, the documentation entries, the /analytics
- * page, the fetch-error toasts of the editors; spec 03: the palette search by tags.
+ * As a builder meets them: /bots/create, the documentation entries, the /analytics
+ * page, the fetch-error toasts of the editors; the palette search by tags.
  */
 
 async function signedIn(visit: (url: string) => Promise<Page>, prefix: string) {

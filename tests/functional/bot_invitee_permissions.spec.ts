@@ -5,7 +5,7 @@ import { CreateBot } from '#actions/bots/bots'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import type User from '#models/user'
 
-/** What people invited to one bot may do with it besides editing (spec 02 section 6). */
+/** What people invited to one bot may do with it besides editing. */
 
 async function sharedBot(type: BotInvitationType) {
   const owner = await createUser({ name: 'Owner' })

@@ -18,7 +18,7 @@ import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
 /**
- * The AI copilot (docs/copilot.md, spec 01 sections 3, 4, 5, 7, 8) against the
+ * The AI copilot (docs/copilot.md) against the
  * OpenAI stand-in scripted to answer with tool calls: each tool on workflows and bots,
  * refusals, the usage limit, AI credits, the history versions and the manual-edit note.
  */
@@ -394,7 +394,7 @@ test.group('Copilot: conversation', (group) => {
     const standIn = await withStandIn([{ text: 'Hello' }], cleanup)
     const who = await builder(standIn.baseUrl, 'FREE')
     const workflow = await emptyWorkflow(who)
-    // FREE allows 100 answered messages (spec 01 section 9).
+    // FREE allows 100 answered messages.
     const now = new Date()
     await db.table('copilot_messages').multiInsert(
       Array.from({ length: 100 }, () => ({

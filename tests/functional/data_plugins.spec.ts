@@ -16,7 +16,7 @@ import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 /**
  * The data plugins as the app calls them: `/api/{postgres,mysql}/{call}` and the editor's
  * Test, with the workspace's stored credentials, for signed-in members only. Against the
- * machine's PostgreSQL and MariaDB (spec 03 section 7).
+ * machine's PostgreSQL and MariaDB.
  */
 
 const POSTGRES_URL = process.env.DATA_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test'

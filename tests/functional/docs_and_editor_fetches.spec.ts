@@ -5,7 +5,7 @@ import { CreateWorkflow } from '#actions/workflows/workflows'
 import { recordVersion } from '#actions/workflows/workflow_history'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
-/** spec 01: the documentation entry, the /analytics page, the fetches the editors make. */
+/** The documentation entry, the /analytics page, the fetches the editors make. */
 test.group('Docs, analytics page and the editors’ fetches', () => {
   test('/docs renders the guides of docs/, links between them stay in the app', async ({
     client,

@@ -16,7 +16,7 @@ import calendarPlugin from '../../plugins/google-calendar/index.js'
 /**
  * Each action of the Google Sheets, Google Calendar and Firebase plugins against the Google
  * stand-in (Sheets v4, Calendar v3, Firestore v1 and the token endpoint), with the spec's
- * messages (spec 03 sections 5 and 8).
+ * messages.
  */
 
 /** A log entry as the assertions name it. */

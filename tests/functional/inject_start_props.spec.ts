@@ -27,7 +27,7 @@ function greeter(settings: Record<string, unknown>) {
   }
 }
 
-/** spec 02: the start reply's "inject start props" action (the bot's GTM container). */
+/** The start reply's "inject start props" action (the bot's GTM container). */
 test.group('Inject start props', () => {
   test("a bot with a Tag Manager container starts with injectStartProps; the next turns don't", async ({
     client,

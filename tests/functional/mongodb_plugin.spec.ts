@@ -253,7 +253,7 @@ test.group('MongoDB plugin: actions', (group) => {
         details: undefined,
       },
     ])
-    // Without conditions Search does nothing (spec 03 section 5).
+    // Without conditions Search does nothing.
     const before = server.commands.length
     const nothing = await run('Search', { collection: 'orders', conditions: [] })
     assert.deepEqual(nothing.logs, [])

@@ -347,7 +347,7 @@ const PATHS: Record<
   },
   aiCalls: {
     notEnforced:
-      'no path counts AI calls (AI use is paid with AI credits, spec 03 section 9); ' +
+      'no path counts AI calls (AI use is paid with AI credits); ' +
       'the Plans page shows the number. Left to an issue: enforce it or stop showing it',
     readBy: ['app/shared/plans.ts', 'resources/features/plans/plan_values.tsx'],
   },

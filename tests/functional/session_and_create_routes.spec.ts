@@ -4,7 +4,7 @@ import User from '#models/user'
 import WorkspaceMember from '#models/workspace_member'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
-/** spec 01 routes: /bots/create and GET /api/auth/session?update. */
+/** /bots/create and GET /api/auth/session?update. */
 test.group('Routes: /bots/create and the session', () => {
   test('/bots/create shows the dashboard with the creation dialog open; it creates nothing', async ({
     client,

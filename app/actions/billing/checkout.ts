@@ -54,8 +54,7 @@ async function customerFor(workspace: Workspace, input: CheckoutInput): Promise<
 
 /**
  * Opens a Stripe Checkout session for a paid plan and period; the caller redirects the
- * browser to its URL. Checkout returns to `returnTo?stripe=<PLAN>` (spec 01
- * section 2); the plan changes when the webhooks say it was paid, not on the return.
+ * browser to its URL. Checkout returns to `returnTo?stripe=<PLAN>`; the plan changes when the webhooks say it was paid, not on the return.
  */
 export async function startCheckout(
   workspace: Workspace,

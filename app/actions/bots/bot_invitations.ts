@@ -12,7 +12,7 @@ import { appUrl } from '#config/app'
 import { userModeForRole } from '#shared/workspace_roles'
 
 /*
- * Bot-level collaborators (spec 02 sections 6-7): people outside the workspace invited by
+ * Bot-level collaborators: people outside the workspace invited by
  * e-mail with Full access, Can edit or Can view. The invitation itself grants the access
  * (app/actions/bots/bot_access.ts), so it works before the person has an account.
  */

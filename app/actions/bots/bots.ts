@@ -31,7 +31,7 @@ import { syncTelegramWebhook } from './bot_channels.js'
 import { track } from '#services/analytics/analytics'
 import { uniqueName } from '#actions/workspaces/default_workspace_name'
 
-/** publicId: letters, digits, hyphen and dot (spec 02 section 5). */
+/** publicId: letters, digits, hyphen and dot. */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
 /**
  * An id a file brings: kept whatever its shape (other tools' ids, hand-written ones) as long

@@ -35,7 +35,7 @@ import { capabilityTurn } from '#services/capability_stamp'
 import { countResults, track } from '#services/analytics/analytics'
 
 /**
- * The chat use cases behind the public chat API (spec 02 section 7): start a chat on a
+ * The chat use cases behind the public chat API: start a chat on a
  * published bot, continue a session, preview a draft. They take explicit arguments (no
  * HTTP context) so that messaging channels and workers can call them too.
  */

@@ -11,13 +11,13 @@ import { claimStream, persistTurn } from '#services/chat/chat_store'
 import { openSession, type VisitorInfo } from './chat.js'
 
 /**
- * POST /api/v2/sessions/{sessionId}/streamMessage (spec 03, streaming): the session is
+ * POST /api/v2/sessions/{sessionId}/streamMessage: the session is
  * paused on a block that returned streamReply(); its plugin's streamer runs with the
  * context the runner had and its text goes to the visitor chunk by chunk. The client then
  * calls continueChat with the full text, which the engine saves in the variable.
  */
 
-/** The credits of the bot's owner are used up (spec 03 section 9). */
+/** The credits of the bot's owner are used up. */
 export const AI_CREDITS_STATUS = 402
 
 export type StreamOutcome =

@@ -5,7 +5,7 @@ import { newId } from '#services/ids'
 import { privateKey, putFile, safeFileName } from '#services/storage'
 import { readSession } from '#services/chat/chat_store'
 
-/** Size limit of a file answer when the block sets none (spec 02: "10MB"). */
+/** Size limit of a file answer when the block sets none ("10MB"). */
 export const DEFAULT_FILE_LIMIT_MB = 10
 
 /** Where a file answered by a visitor is kept (private when the block says so). */

@@ -45,7 +45,7 @@ import { botAdapter } from '#services/copilot/bot_adapter'
 import { credentialEgress } from '#services/egress'
 
 /**
- * The AI copilot (spec 01 sections 3, 4, 5, 7, 8; docs/copilot.md): a
+ * The AI copilot (docs/copilot.md): a
  * conversation per builder and document in which the model answers from the plugin
  * catalogue and changes the document through tool calls. Every change the model makes in
  * one answer is saved once, through the same action as a builder's save (format, plan and
@@ -205,7 +205,7 @@ async function versionContent(type: CopilotDocumentType, versionId: string): Pro
 }
 
 /**
- * spec 01 "Copilot flow": after the first assistant change, a builder's own
+ * After the first assistant change, a builder's own
  * edit adds the note 'Workflow manually updated by user.' (once per edit: the note is not
  * repeated until the copilot changes the document again).
  */
@@ -401,7 +401,7 @@ function documentOf(target: CopilotTarget): WorkflowSnapshot | BotV6 {
 
 export class SendCopilotMessage {
   /**
-   * spec 01 "Copilot flow": the message is kept; the limit is checked; the
+   * The message is kept; the limit is checked; the
    * model answers (with tool calls); when the document changed, it is saved and a version
    * made. Failures answer in the chat with the spec's words and count nothing.
    */

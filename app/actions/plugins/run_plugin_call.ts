@@ -14,8 +14,7 @@ export interface RunPluginCallInput {
 }
 
 /**
- * An application call of a plugin (`POST /api/{plugin}/{call}`, spec 03
- * section 7): the plugin's runner.ts exports `apiCalls` naming the action each call runs. The
+ * An application call of a plugin (`POST /api/{plugin}/{call}`): the plugin's runner.ts exports `apiCalls` naming the action each call runs. The
  * action runs as a block would, with the workspace's stored credentials, for a member of the
  * workspace; its output is the answer's data and its first error log the answer's error.
  */

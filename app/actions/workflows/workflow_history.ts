@@ -10,7 +10,7 @@ import { snapshotOf } from '#dtos/workflow_dto'
 import type { WorkflowEditor } from '#shared/workflow/types'
 import type { VersionKind } from '#shared/history/types'
 
-/** The first version is 'Initial Version', the n-th 'Version n' (spec 01 "Copilot flow"). */
+/** The first version is 'Initial Version', the n-th 'Version n'. */
 export function versionName(position: number) {
   return position <= 1 ? 'Initial Version' : `Version ${position}`
 }
@@ -34,8 +34,8 @@ export async function recordVersion(
   trx: TransactionClientContract,
   options: { kind?: VersionKind; name?: string } = {}
 ) {
-  // A person's version names its author; without one it would read as nobody's (spec 01
-  // error catalogue: history creation without a user).
+  // A person's version names its author; without one it would read as nobody's: the
+  // builder is told the user was not found.
   if (actor.updatedBy === 'user' && !actor.user) throw AppError.notFound('User not found.')
   const kind: VersionKind =
     options.kind ?? (actor.updatedBy === 'assistant' ? 'assistant' : 'draft')

@@ -1,6 +1,6 @@
 /**
  * "{name}'s workspace" (or "My workspace" without a name), with " (1)", " (2)" … appended
- * while the name is taken among the user's workspaces (spec 01 section 5).
+ * while the name is taken among the user's workspaces.
  */
 export function defaultWorkspaceName(userName: string | null | undefined, taken: string[]) {
   const base = userName?.trim() ? `${userName.trim()}'s workspace` : 'My workspace'

@@ -33,7 +33,7 @@ async function guides() {
 
 /**
  * /docs and /docs/{page}: the guides of docs/ read in the app, where the editors' graph menu
- * and the Help menu send builders (spec 01) unless DOCS_URL names a documentation site.
+ * and the Help menu send builders unless DOCS_URL names a documentation site.
  * Public: the same files ship with the source.
  */
 export default class DocsController {

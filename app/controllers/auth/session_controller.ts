@@ -6,7 +6,7 @@ import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { SESSION_AGE } from '#config/session'
 
 /**
- * GET /api/auth/session (spec 01, REST calls): the signed-in session as JSON, for a tab that
+ * GET /api/auth/session: the signed-in session as JSON, for a tab that
  * comes back to the foreground and wants to know whether it is still signed in, and as whom.
  *
  * `?update` asks for a refreshed session. Nothing is stored for it: the user is read from the

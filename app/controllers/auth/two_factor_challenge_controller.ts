@@ -61,7 +61,7 @@ export default class TwoFactorChallengeController {
   }
 
   /**
-   * GET /api/2fa/clearTwoFA (spec 01 section 7): called on logout and by the
+   * GET /api/2fa/clearTwoFA: called on logout and by the
    * code page's "use another account"; forgets the pending or verified second factor.
    */
   async clear(ctx: HttpContext) {

@@ -35,7 +35,7 @@ export default class DashboardController {
   }
 
   /**
-   * GET /bots/create (spec 01 routes): the dashboard with the creation dialog open, for links
+   * GET /bots/create: the dashboard with the creation dialog open, for links
    * and bookmarks. It only shows the dialog; the bot is made by its POST /bots, as from the
    * button. Guests and a workspace at its bot limit get the dashboard as /bots shows it.
    */

@@ -47,8 +47,7 @@ function describe(p: BotPlugin) {
 }
 
 /**
- * /bots/{id}/edit|theme|settings. These paths are exempt from the sign-in redirect (spec 01
- * section 2): members get their mode (write or read), people invited to the bot the mode of
+ * /bots/{id}/edit|theme|settings. These paths are exempt from the sign-in redirect: members get their mode (write or read), people invited to the bot the mode of
  * their invitation; anyone else sees the flow read-only
  * in guest mode when the builder made it public ("Make the flow publicly available"),
  * and a not-found page otherwise.
@@ -56,7 +55,7 @@ function describe(p: BotPlugin) {
 export default class EditorController {
   async show(ctx: HttpContext) {
     // /bots/{id}/results/analytics: the Results tab opened on its analytics (a page ending in
-    // /analytics, spec 01: it owns the viewport like the editor's other tabs).
+    // /analytics: it owns the viewport like the editor's other tabs).
     const analytics = ctx.request.url().endsWith('/results/analytics')
     const tab = analytics
       ? 'results'
@@ -68,7 +67,7 @@ export default class EditorController {
     const memberMode =
       bot && user && workspaceRole ? await memberModeOnBot(user, bot, workspaceRole) : null
     const role = memberMode ? workspaceRole : null
-    // Someone invited to this bot alone (spec 02 section 6) gets the invitation's mode.
+    // Someone invited to this bot alone gets the invitation's mode.
     const invitation = bot && user && role === null ? await invitationFor(user, bot.id) : null
     const isPublic = !!(bot?.settings as any)?.publicShare?.isEnabled
     if (!bot || (role === null && !invitation && !isPublic)) {
@@ -87,7 +86,7 @@ export default class EditorController {
     }
     if (user && role) await resolveCurrentWorkspace(ctx, user, bot.workspaceId)
 
-    // The published bot is fetched only for read or write modes (spec 01 section 4).
+    // The published bot is fetched only for read or write modes.
     const published = mode === 'guest' ? null : await PublishedBot.findBy('bot_id', bot.id)
     const workspace = await Workspace.findOrFail(bot.workspaceId)
     const registry = await pluginRegistry()
@@ -98,7 +97,7 @@ export default class EditorController {
       .filter((p) => availability.get(p.id) !== 'hidden')
       .map((p) => ({ ...describe(p), locked: availability.get(p.id) === 'locked' }))
 
-    // Opened with migrateToLatestVersion (spec 02 section 7): an older bot is shown as v6;
+    // Opened with migrateToLatestVersion: an older bot is shown as v6;
     // the stored row changes only when the builder saves (the editor says so).
     const stored = toBotJson(bot)
     const editable =

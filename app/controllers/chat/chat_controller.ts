@@ -44,7 +44,7 @@ function json(ctx: HttpContext, body: unknown) {
   return JSON.stringify(body)
 }
 
-/** The public chat API (spec 02 section 7); JSON in and out. */
+/** The public chat API; JSON in and out. */
 export default class ChatController {
   /** Origin always; device and country only when a chat starts (they go in the result). */
   private visitor(ctx: HttpContext, withDevice = false): VisitorInfo {

@@ -33,7 +33,7 @@ export const SETTINGS_TABS = {
 } as const
 
 /**
- * The settings modal (spec 01 section 2): one page, one tab per route, over the dashboard.
+ * The settings modal: one page, one tab per route, over the dashboard.
  */
 export default class SettingsController {
   async show(ctx: HttpContext) {

@@ -31,7 +31,7 @@ export default class WorkspacesController {
     return response.redirect('/bots')
   }
 
-  /** After switching, the user goes to /bots (spec 01 section 4). */
+  /** After switching, the user goes to /bots. */
   async switch(ctx: HttpContext) {
     const { session, response } = ctx
     const workspace = await load(ctx)

@@ -5,7 +5,7 @@ import type { EngineVariable } from './state.js'
 /**
  * Condition evaluation (Condition items, display conditions of choices, channel start
  * conditions). Values are compared as numbers when both sides are numbers, then as dates
- * when both sides are dates, then as text (spec 02 "Comparison operators", plus
+ * when both sides are dates, then as text (plus
  * "Greater or equal to" and "Less or equal to").
  */
 

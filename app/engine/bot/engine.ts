@@ -127,7 +127,7 @@ function prefill(variables: EngineVariable[], values: Record<string, unknown> | 
 /**
  * What a result keeps of the chat's variables: every one holding a value, as Results, the CSV
  * and the results API show them. A variable the editor's picker created is flagged
- * isSessionVariable (spec 01); the flag travels with the bot format but hides nothing, since
+ * isSessionVariable; the flag travels with the bot format but hides nothing, since
  * builders set variables precisely to see them beside the answers.
  */
 export function resultVariablesOf<V>(
@@ -812,7 +812,7 @@ class Turn {
 
 /**
  * What the bot's settings ask of the page it is shown on, for the first reply's
- * "inject start props" action (spec 02): its Google Tag Manager container. Null when none.
+ * "inject start props" action: its Google Tag Manager container. Null when none.
  */
 export function startPropsOf(bot: EngineBot): { gtmId: string } | null {
   const gtmId = String(

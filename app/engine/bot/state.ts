@@ -3,7 +3,7 @@ import type { VariableValue as BotVariableValue } from '#shared/bot/types'
 import type { TranscriptEntry } from '#plugins/define_plugin'
 
 /**
- * The chat session state (spec 02 "Chat session"): everything the engine needs to take
+ * The chat session state: everything the engine needs to take
  * the next turn, stored as one JSON document per session. Version 3; older shapes are
  * upgraded on read by upgradeState.
  */

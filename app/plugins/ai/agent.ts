@@ -25,7 +25,7 @@ import {
 } from './agent_fields.js'
 
 /**
- * The LLM agent (spec 03): a model that may call tools, in a loop of at most
+ * The LLM agent: a model that may call tools, in a loop of at most
  * AGENT_MAX_ITERATIONS model calls. Shared by the bot block and the workflow node; its tools
  * are user-defined code (run in the sandbox) and user-defined HTTP APIs. Server only.
  */

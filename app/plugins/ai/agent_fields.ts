@@ -1,7 +1,7 @@
 import { field } from '../fields.js'
 
 /**
- * The LLM agent's option fields (spec 03 section 3), shared by the bot block and the
+ * The LLM agent's option fields, shared by the bot block and the
  * workflow Tool nodes. Browser-safe: manifests import it.
  */
 

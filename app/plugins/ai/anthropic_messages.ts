@@ -101,7 +101,7 @@ export function anthropicTools(
 }
 
 /**
- * Every claude-3 model sees images (spec 03 section 9), and so do the later generations,
+ * Every claude-3 model sees images, and so do the later generations,
  * whose ids put the family first (claude-sonnet-4-..., claude-opus-4-1-...).
  */
 export function anthropicSeesImages(model: string | undefined): boolean {
@@ -109,8 +109,7 @@ export function anthropicSeesImages(model: string | undefined): boolean {
 }
 
 /**
- * Model ids offered in the editor: older 2.x and instant models are hidden (spec 03
- * section 9), every later Claude model is kept.
+ * Model ids offered in the editor: older 2.x and instant models are hidden, every later Claude model is kept.
  */
 export function isListedAnthropicModel(id: string): boolean {
   return /^claude-/.test(id) && !/^claude-2/.test(id) && !/instant/.test(id)
@@ -125,7 +124,7 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
  * Image URLs in user messages become base64 image blocks. We send the bytes rather than a
  * URL source so that images the provider cannot reach itself (a self-hosted instance's
  * storage behind a firewall) still work, and every API version accepts them. Each URL is
- * fetched once (its content type decides, spec 03 section 5); an image the API would refuse
+ * fetched once (its content type decides); an image the API would refuse
  * (unknown type, over 5 MB, unreachable) stays a link in the text.
  */
 export async function withAnthropicImages(
@@ -333,7 +332,7 @@ export interface AnthropicToolLoopResult {
 }
 
 /**
- * A message with tools (spec 03 section 4): while the model stops for tool_use, each call's
+ * A message with tools: while the model stops for tool_use, each call's
  * result goes back as a tool_result block of the next user turn and the model is called
  * again, at most MAX_TOOL_ROUNDS times. Every provider call is charged to the owner's AI
  * credits as it happens.

@@ -48,7 +48,7 @@ export interface ChatProvider {
    * 'No API key provided' before any call.
    */
   endpoint(credentials: Record<string, unknown>): OpenAiEndpoint
-  /** spec 03 section 9: every provider here defaults to 1. */
+  /** Every provider here defaults to 1. */
   defaultTemperature?: number
   /** Models that take image parts in user messages (OpenAI's vision models). */
   isVisionModel?(model: string): boolean
@@ -226,7 +226,7 @@ export function chatCompletionStreamer(provider: ChatProvider): Streamer<any, an
       }
     } catch (error) {
       if (error instanceof ProviderError || isCreditError(error)) throw error
-      // The OpenAI family's fallback is the unknown-error text (spec 03 section 8); the
+      // The OpenAI family's fallback is the unknown-error text; the
       // stream endpoint answers it with status 500.
       throw new ProviderError(500, null, AI_ERRORS.unknown)
     } finally {

@@ -37,7 +37,7 @@ export function knowledgeFields() {
 
 /**
  * The options of "Create chat completion" shared by the OpenAI-compatible providers
- * (spec 03 section 3: model, messages with Dialogue entries, tools, temperature, response
+ * (model, messages with Dialogue entries, tools, temperature, response
  * mapping Message content / Total tokens). Browser-safe: manifests import it.
  */
 export function chatCompletionFields(input: { defaultModel?: string } = {}) {
@@ -71,7 +71,7 @@ export const MODEL_NODE_ACTION = 'Chat model'
 /**
  * A chat provider's workflow Model node, as an action of the provider's plugin kept to
  * workflows: the agent plugged to it borrows the plugin's credentials (its credentialsId)
- * and these settings (spec 03 section 4 bounds: temperature 0 to 2,
+ * and these settings (temperature 0 to 2,
  * topP 0 to 1, maxTokens 1 to 32768). `fetcher` names the runner's fetcher of chat models.
  */
 export function modelNodeAction(input: { defaultModel: string; fetcher?: string }) {

@@ -1,5 +1,5 @@
 /**
- * The AI providers' messages of spec 03 (sections 5 and 8), word for word, in one place so
+ * The AI providers' log and error messages, in one place so
  * every provider logs and answers the same.
  */
 export const AI_ERRORS = {
@@ -53,7 +53,7 @@ export async function ensureOk(response: Response): Promise<Response> {
 }
 
 /**
- * What a failed chat completion logs (spec 03 section 8): an API error with its details,
+ * What a failed chat completion logs: an API error with its details,
  * anything else as the unknown error. The flow goes on.
  */
 export function chatErrorLog(error: unknown) {
@@ -71,7 +71,7 @@ export function chatErrorLog(error: unknown) {
   }
 }
 
-/** The status and message a failed stream answers with (spec 03 section 8). */
+/** The status and message a failed stream answers with. */
 export function streamErrorOf(error: unknown, fallback: string = AI_ERRORS.stream) {
   if (error instanceof ProviderError) {
     if (error.status === 401) return { status: 401, message: AI_ERRORS.streamApiKeyMissing }

@@ -2,7 +2,7 @@ import type { RunnerSandbox } from '../define_plugin.js'
 import { AI_ERRORS } from './errors.js'
 
 /**
- * Function tools of chat completions (spec 03): their JSON schema for the provider, and
+ * Function tools of chat completions: their JSON schema for the provider, and
  * their code run in the sandbox (10 s, 32 MB) when the model calls them. Server only.
  */
 export interface StoredToolParameter {
@@ -39,7 +39,7 @@ function enumValuesOf(parameter: StoredToolParameter): string[] {
 
 /**
  * The schema of one tool. Nameless parameters and enum parameters without values are
- * skipped (spec 03 section 5).
+ * skipped.
  */
 export function toolSchema(tool: StoredFunctionTool): ToolSchema | undefined {
   const name = tool.name?.trim()

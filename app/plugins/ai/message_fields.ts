@@ -1,7 +1,7 @@
 import { field } from '../fields.js'
 
 /**
- * The "messages" option of chat blocks (spec 03 section 3): each entry has a role
+ * The "messages" option of chat blocks: each entry has a role
  * (system, user, assistant) and content, or is a Dialogue entry reading the conversation
  * from a list variable, starting by the user (default) or the assistant. The stored shape
  * is what app/plugins/ai/messages.ts reads. Browser-safe: manifests import it.

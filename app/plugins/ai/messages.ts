@@ -1,7 +1,7 @@
 import type { RunnerVariables, VariableValue } from '../define_plugin.js'
 
 /**
- * Chat messages as the blocks store them (spec 03 section 3: role system|user|assistant
+ * Chat messages as the blocks store them (role system|user|assistant
  * with content, or a Dialogue entry reading a list variable) turned into the
  * OpenAI-compatible shape every provider helper starts from.
  */
@@ -73,7 +73,7 @@ export function toChatMessages(
 }
 
 /**
- * OpenAI vision models (spec 03 section 9): gpt-4-turbo*, gpt-4o*, gpt-4*vision-preview,
+ * OpenAI vision models: gpt-4-turbo*, gpt-4o*, gpt-4*vision-preview,
  * but not gpt-4-turbo-preview.
  */
 export function isOpenAiVisionModel(model: string | undefined): boolean {
@@ -86,7 +86,7 @@ export function isOpenAiVisionModel(model: string | undefined): boolean {
   )
 }
 
-/** Anthropic vision: every claude-3 model (spec 03 section 9). */
+/** Anthropic vision: every claude-3 model. */
 export function isAnthropicVisionModel(model: string | undefined): boolean {
   return Boolean(model && /^claude-3/.test(model))
 }
@@ -95,7 +95,7 @@ const URL_PATTERN = /https?:\/\/[^\s<>"')]+/g
 
 /**
  * Images in user messages for vision models: each URL in the text whose content type is
- * an image (spec 03 section 5: "images count only if the content type is image") becomes an
+ * an image ("images count only if the content type is image") becomes an
  * image part; the text stays as it is. `contentTypeOf` asks the server (a HEAD request).
  */
 export async function withImageParts(

@@ -142,7 +142,7 @@ export interface ToolLoopResult {
 }
 
 /**
- * A chat completion with tools (spec 03 section 4): while the model asks for tool calls,
+ * A chat completion with tools: while the model asks for tool calls,
  * their results are appended and the model is called again, at most MAX_TOOL_ROUNDS times.
  * Each provider call is charged to the owner's AI credits as it happens.
  */

@@ -62,7 +62,7 @@ export function numberOption(value: unknown, fallback?: number) {
 }
 
 /**
- * What a failed stream throws (spec 03 section 8, the Anthropic and Mistral wording):
+ * What a failed stream throws (the Anthropic and Mistral wording):
  * 401 'API key missing', 400 'model not found', otherwise the provider's status (500 when
  * there is none) with 'An error occured while generating the stream'. The provider's own
  * words stay in the error's body for the logs.

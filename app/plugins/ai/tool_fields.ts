@@ -1,7 +1,7 @@
 import { field } from '../fields.js'
 
 /**
- * The "tools" option of chat-completion blocks (spec 03 section 3, AI function tool):
+ * The "tools" option of chat-completion blocks (AI function tool):
  * functions the model may call, each with typed parameters and the code that answers it.
  * Browser-safe: manifests import it.
  */

@@ -2,8 +2,7 @@ import type { RunnerContext } from '../define_plugin.js'
 
 /**
  * What the plugins of hosted record stores (Airtable, NocoDB) share: one API key, JSON
- * answers whose failures are logged with their status and body (spec 03
- * section 8), and key/value lists turned into records.
+ * answers whose failures are logged with their status and body, and key/value lists turned into records.
  */
 
 /** An answer of the service that is not a success: its status and its body. */

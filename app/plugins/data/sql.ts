@@ -503,7 +503,7 @@ export function plainRows(rows: readonly Record<string, unknown>[]) {
 
 /**
  * Saves columns of the rows found into variables: one row gives its value, several rows the
- * list of their values. A column the rows do not have is logged (spec 03 section 8) and its
+ * list of their values. A column the rows do not have is logged and its
  * variable left as it was.
  */
 export function mapRowsToVariables(

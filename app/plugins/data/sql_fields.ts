@@ -2,7 +2,7 @@ import { field } from '../fields.js'
 
 /**
  * The options of the SQL database plugins (PostgreSQL, MySQL, SQLite), shared so the three
- * forms stay alike (spec 03 section 3, "Data block options").
+ * forms stay alike ("Data block options").
  * Browser-safe: manifests import it through `#sdk/data_fields`.
  */
 

@@ -24,7 +24,7 @@ import type { KeyValueEntry, ResponseMappingEntry } from '../fields.js'
 /**
  * The runners of a SQL database block, the same for every engine: each plugin's runner.ts
  * says only how its credentials name the database (`targetOf`). Logs and messages follow
- * spec 03 sections 5 and 8: empty fields or conditions do nothing,
+ * Empty fields or conditions do nothing,
  * failures are logged with the driver's message and the flow goes on.
  */
 
@@ -167,7 +167,7 @@ export function sqlRunners(engine: SqlEngine, targetOf: SqlTargetOf) {
 }
 
 /**
- * What `/api/{plugin}/{call}` (spec 03 section 7) runs: the spec's call
+ * What `/api/{plugin}/{call}` runs: the spec's call
  * names and the action each one is.
  */
 export const SQL_API_CALLS = {

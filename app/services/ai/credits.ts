@@ -9,7 +9,7 @@ import type { AiPriceRow, AiUsageSummary } from '#shared/ai_credits'
 export type { AiPriceRow, AiUsageSummary } from '#shared/ai_credits'
 
 /**
- * AI credit accounting (spec 03 section 9). A credit is our unit, worth about one US dollar
+ * AI credit accounting. A credit is our unit, worth about one US dollar
  * of provider cost: a price row says how many input and output tokens one credit buys.
  *
  *   cost = input tokens / input price + output tokens / output price, rounded to 9 decimals
@@ -49,7 +49,6 @@ export class AiCreditLimitExceededError extends Error {
 
 export class AiAccountNotFoundError extends Error {
   constructor() {
-    // spec 03 section 8, word for word.
     super('User not found')
     this.name = 'AiAccountNotFoundError'
   }

@@ -3,7 +3,7 @@ import env from '#start/env'
 import { createGuardedHttp } from '#plugins/guarded_http'
 
 /*
-| Product analytics (spec 02 names the events): what operators count, such as sign-ups,
+| Product analytics: what operators count, such as sign-ups,
 | publishes and limits reached. Each event is sent by the action that causes it, through one
 | sink chosen by the environment (docs/analytics.md): the server log by default, a
 | PostHog-compatible capture endpoint, or nothing. Sending never delays or fails the action:

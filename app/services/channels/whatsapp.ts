@@ -22,7 +22,7 @@ export interface WhatsAppSecrets {
 
 export const WHATSAPP_DEFAULT_BASE_URL = 'https://graph.facebook.com'
 export const GRAPH_API_VERSION = 'v21.0'
-/** Reply buttons per interactive message (WhatsApp's limit; spec 01 configuration). */
+/** Reply buttons per interactive message (WhatsApp's limit). */
 export const WHATSAPP_BUTTON_GROUP_SIZE = 3
 /** WhatsApp's limit on a reply button's title. */
 const BUTTON_TITLE_CHARS = 20

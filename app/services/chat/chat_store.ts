@@ -198,7 +198,7 @@ function period(now: Date) {
   return now.toISOString().slice(0, 7)
 }
 
-/** Chats counted this month in a workspace (spec 02 section 1). */
+/** Chats counted this month in a workspace. */
 export async function chatsThisMonth(workspaceId: string, now = new Date()): Promise<number> {
   const row = await db
     .from('chat_usage')
@@ -209,7 +209,7 @@ export async function chatsThisMonth(workspaceId: string, now = new Date()): Pro
 }
 
 /**
- * Chats counted per workspace and month (spec 02 section 1): a chat counts at its first
+ * Chats counted per workspace and month: a chat counts at its first
  * answer. Every count lands on one row per workspace. Inside each turn's statement the
  * row stayed locked until that turn committed, so at 100 new chats/s the turns queued
  * behind each other on it, holding their pool connections, and one slow commit stalled

@@ -27,7 +27,7 @@ import {
 
 /**
  * The copilot's tools on a workflow (docs/copilot.md "Workflow tools"). Each call changes a
- * working copy under the editor's rules (spec 01 "Editing rules"): a node
+ * working copy under the editor's rules: a node
  * starts with its plugin's defaults, an edge never loops on its node nor repeats, removing
  * a node removes its edges, and every node's outgoingEdgeId names its first default edge.
  * The copy is checked against the workflow format after each call; a refused call leaves

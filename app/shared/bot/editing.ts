@@ -1,5 +1,5 @@
 /**
- * The editing rules of the bot graph (spec 01 section 4, spec 02 section 4) as pure
+ * The editing rules of the bot graph as pure
  * functions: each takes a bot and returns a new one, never touching its input. The
  * editor's zustand store calls them and pushes the result on its undo history; the
  * server may replay them (copilot, API). Conventions:
@@ -700,7 +700,7 @@ export function pasteSelection(
 }
 
 // ---------------------------------------------------------------------------
-// Variables (spec 01 sections 4 and 5)
+// Variables
 // ---------------------------------------------------------------------------
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Undo/redo for an editor (spec 01 section 4): past, present and future. Immutable like
+ * Undo/redo for an editor: past, present and future. Immutable like
  * the editing operations, so a zustand store just replaces its history on each change.
  */
 import { isEmptyGroupPresent } from './editing.js'

@@ -2,7 +2,7 @@
  * Reads bot content of versions 3 to 6 and returns it as version 6. Runs on every read
  * of stored content and on import, in the server and in the browser.
  *
- * What it changes (spec 02 section 4, plus what v6 requires):
+ * What it changes (plus what v6 requires):
  * - a missing version is version 3; groups without blocks get an empty list;
  * - before v6 the flow began at a group whose first block was of type 'start'. That
  *   block becomes the start event (same id, the group's coordinates, its outgoing edge);

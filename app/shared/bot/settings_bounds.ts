@@ -18,14 +18,14 @@ export const SETTINGS_BOUNDS = {
   typingSpeed: { min: 1, max: 5000, step: 1 },
   /** Seconds. */
   typingMaxDelay: { min: 0, max: 60, step: 0.5 },
-  /** Seconds (spec 02 section 5). */
+  /** Seconds. */
   delayBetweenBubbles: { min: 0, max: 5, step: 0.1 },
-  /** Hours, WhatsApp and Telegram (spec 02 section 5). */
+  /** Hours, WhatsApp and Telegram. */
   sessionExpiryTimeout: { min: 0.01, max: 48, step: 1 },
 } as const satisfies Record<string, NumberBound>
 
 export const THEME_BOUNDS = {
-  /** 0 to 1 (spec 02 section 5). */
+  /** 0 to 1. */
   opacity: { min: 0, max: 1, step: 0.05 },
   /** Pixels. */
   blur: { min: 0, max: 40 },

@@ -1,10 +1,10 @@
 /**
- * Bot templates (the "from a template" way of creating a bot, spec 02 section 2). The
+ * Bot templates (the "from a template" way of creating a bot). The
  * templates themselves are v6 bot files in database/templates/<id>.json; this is what the
  * browser and the server share about them.
  */
 
-/** The gallery's categories, in the order its filter shows them (spec 02 section 2). */
+/** The gallery's categories, in the order its filter shows them. */
 export const TEMPLATE_CATEGORIES = [
   'marketing',
   'product',

@@ -1,5 +1,5 @@
 /**
- * The variable name rule (spec 01 section 5): letters, digits, spaces, underscore and
+ * The variable name rule: letters, digits, spaces, underscore and
  * hyphen; at most 255 characters; never empty. Letters and digits of any script count,
  * so that builders name variables in their own language ("Prénom", "Имя").
  */

@@ -1,5 +1,5 @@
 /**
- * The chat API contract (spec 02 section 7): what startChat / continueChat receive and
+ * The chat API contract: what startChat / continueChat receive and
  * answer. Shared by the server (engine, controllers, OpenAPI) and the browser (viewer,
  * embed), so this file holds types and small pure helpers only.
  *
@@ -223,7 +223,7 @@ export interface ChatReply {
 }
 
 /**
- * The reply's aiCreditLimitExceededError (spec 02: its text is not shown; ours says what
+ * The reply's aiCreditLimitExceededError (its text is not shown; ours says what
  * happened and what the owner can do, without exposing billing details to the visitor).
  */
 export const AI_CREDIT_LIMIT_EXCEEDED_TEXT =

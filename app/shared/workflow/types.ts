@@ -1,5 +1,5 @@
 /**
- * The workflow format (spec 03 "Workflow and related entities", spec 01 "Workflow"):
+ * The workflow format:
  * nodes ("blocks") joined by edges, variables and settings. Shared by the server (import,
  * save, publish, executor) and the React workflow editor: types and plain defaults only.
  * Every node type is a plugin whose category is trigger, action, model, tool, data or flow.
@@ -139,7 +139,7 @@ export interface WebhookResponse {
 
 export const DEFAULT_WORKFLOW_NAME = 'My workflow'
 
-/** Settings of a new workflow (spec 03: logging level info, retention 30 days). */
+/** Settings of a new workflow (logging level info, retention 30 days). */
 export function defaultWorkflowSettings(): WorkflowSettings {
   return {
     errorHandling: {

@@ -56,7 +56,7 @@ export const MODEL_ATTACHMENT = 'model'
 export const TOOLS_ATTACHMENT = 'tools'
 
 /**
- * Bounds of schedule options (spec 03 "Workflow node bounds", plus the minute of an hourly
+ * Bounds of schedule options (plus the minute of an hourly
  * or daily schedule), by option name. They are checked on any node whose options hold
  * these names, so the schedule trigger gets them without the core naming it.
  */
@@ -92,7 +92,7 @@ export type WorkflowValidationResult =
 const isFiniteNumber = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value)
 
-/** "{{Minutes}}" is resolved when the node runs (spec 03: numbers may hold a variable). */
+/** "{{Minutes}}" is resolved when the node runs (numbers may hold a variable). */
 const isVariablePlaceholder = (value: unknown) =>
   typeof value === 'string' && /{{[^{}]+}}/.test(value)
 

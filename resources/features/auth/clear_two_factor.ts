@@ -3,7 +3,7 @@ import { toast } from 'sonner'
 import i18n from '~/lib/i18n_core'
 import { jsonFetch } from '~/lib/http'
 
-/** GET /api/2fa/clearTwoFA (spec 01 section 7): forgets the two-factor state. */
+/** GET /api/2fa/clearTwoFA: forgets the two-factor state. */
 export function clearTwoFactor() {
   return jsonFetch('/api/2fa/clearTwoFA')
 }

@@ -30,7 +30,7 @@ import {
 const NO_TAX_ID = 'none'
 
 /**
- * The pre-checkout modal (spec 01 section 2): the company, the billing e-mail and
+ * The pre-checkout modal: the company, the billing e-mail and
  * an optional tax id with its type go to the Stripe customer, then the browser leaves for
  * Stripe Checkout (the server answers with an Inertia location visit).
  */

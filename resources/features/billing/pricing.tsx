@@ -27,7 +27,7 @@ export function priceText(price: PriceDto | null) {
 }
 
 /**
- * The pricing cards (spec 01 section 9): Starter and Pro (marked most popular),
+ * The pricing cards: Starter and Pro (marked most popular),
  * Enterprise where priced, monthly or yearly, each opening the pre-checkout modal.
  */
 export function PricingCards({

@@ -41,7 +41,7 @@ export function PortalButton({ variant = 'outline' }: { variant?: 'outline' | 'd
   )
 }
 
-/** The past-due alert (spec 01 section 4: its text begins 'Last payment failed'). */
+/** The past-due alert (its text begins 'Last payment failed'). */
 export function PastDueAlert({ billing }: { billing: BillingTabDto }) {
   const { t } = useTranslation()
   if (!billing.isPastDue) return null
@@ -115,7 +115,7 @@ export function SubscriptionSection({ billing }: { billing: BillingTabDto }) {
   )
 }
 
-/** This month's chats against the plan's limit, with the warning near it (spec 01, section 9). */
+/** This month's chats against the plan's limit, with the warning near it. */
 export function ChatUsageSection({ billing }: { billing: BillingTabDto }) {
   const { t } = useTranslation()
   const { used, limit, nearingLimit, reached } = billing.chats

@@ -62,7 +62,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ]
 
-/** "5 minutes ago" in seconds, minutes, hours, days, months or years (spec 01 section 4). */
+/** "5 minutes ago" in seconds, minutes, hours, days, months or years. */
 export function timeSince(iso: string, now = Date.now()) {
   const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000))
   const [unit, size] = UNITS.find(([, length]) => seconds >= length) ?? UNITS[UNITS.length - 1]

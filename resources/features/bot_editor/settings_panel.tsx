@@ -20,7 +20,7 @@ import {
 
 type SettingsSection = 'general' | 'typing' | 'metadata' | 'whatsapp' | 'telegram' | 'security'
 
-/** The Settings tab (spec 02 section 2): general, typing emulation, metadata, channels, security. */
+/** The Settings tab: general, typing emulation, metadata, channels, security. */
 export function SettingsPanel() {
   const { t } = useTranslation()
   const [section, setSection] = useState<SettingsSection>('general')

@@ -14,7 +14,7 @@ import {
 import { StartConditionEditor } from './start_condition_editor'
 import { ChannelConnection } from './channel_connection'
 
-/** The sections of the Settings tab (spec 02 section 3, Settings). */
+/** The sections of the Settings tab. */
 
 export function GeneralSettings() {
   const { t } = useTranslation()

@@ -76,7 +76,7 @@ function TypeSelect({
 }
 
 /**
- * The Share popover's collaborators (spec 02 sections 6-7): invite someone outside the
+ * The Share popover's collaborators: invite someone outside the
  * workspace by e-mail with Full access, Can edit or Can view; pending invitations are
  * listed with their type, which can be changed, and can be removed.
  */

@@ -23,7 +23,7 @@ import { InvitationsSection } from './share_invitations'
 import { EmbedSnippets } from './embed_snippets'
 import type { BotSaveResponse } from './types'
 
-/** publicId: only letters, digits, hyphen and dot (spec 02 section 5). */
+/** publicId: only letters, digits, hyphen and dot. */
 export const PUBLIC_ID_PATTERN = /^[a-zA-Z0-9.-]+$/
 
 function origin() {

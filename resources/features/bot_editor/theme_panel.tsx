@@ -10,7 +10,7 @@ import { ThemePreview } from './theme_preview'
 
 type ThemeSection = 'global' | 'chat' | 'templates' | 'my-templates'
 
-/** The Theme tab (spec 02 section 2): side menu, the section's fields, a live preview. */
+/** The Theme tab: side menu, the section's fields, a live preview. */
 export function ThemePanel() {
   const { t } = useTranslation()
   const [section, setSection] = useState<ThemeSection>('global')

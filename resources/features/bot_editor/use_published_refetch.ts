@@ -9,8 +9,8 @@ import type { PublishedContent } from './types'
 /**
  * The published version as the server holds it, asked again when the editor's tab comes back
  * to the foreground: another tab or a teammate may have published meanwhile, and the
- * "unpublished changes" mark compares the draft with it. A failed fetch says so (spec 01 error
- * catalogue: "Could not fetch published bot"); a bot gone meanwhile is left to the next save.
+ * "unpublished changes" mark compares the draft with it. A failed fetch says so ("Could not fetch
+ * published bot"); a bot gone meanwhile is left to the next save.
  */
 export function usePublishedRefetch(store: StoreApi<BotEditorState>, enabled: boolean) {
   useEffect(() => {

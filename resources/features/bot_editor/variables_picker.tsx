@@ -63,7 +63,7 @@ export interface PickerField extends Omit<VariableFieldProps, 'onChange' | 'disa
 }
 
 /**
- * The variable picker (spec 01 sections 4 and 5): a suggestion list on focus and while
+ * The variable picker: a suggestion list on focus and while
  * typing (50 at most, case-insensitive substring), a create entry for a name no variable
  * has (id 'v' + new id, session variable), arrows to move, Enter to pick, Escape to close,
  * inline rename (save or cancel) and removal. Names are sanitised as typed, 255 at most.

@@ -160,7 +160,7 @@ export function CopilotPanel<S>({
   }, [])
 
   async function send(text: string) {
-    // spec 01 section 5: white space alone, or a message while a reply is pending, is ignored.
+    // White space alone, or a message while a reply is pending, is ignored.
     if (!isSendable(text) || pending || load.state !== 'loaded') return
     setPending(true)
     const before = load.data

@@ -38,8 +38,8 @@ export interface DraftSyncConfig<S extends DraftSyncState<D>, D, R> {
   errorTitle: () => string
   /**
    * "Reload" fetches what the server holds (GET on `url`) and puts it in place: `apply` takes
-   * the answer, `fetchErrorTitle` titles the toast when the fetch fails (spec 01 error
-   * catalogue: "Could not fetch bot", "Could not fetch workflow").
+   * the answer, `fetchErrorTitle` titles the toast when the fetch fails ("Could not fetch
+   * bot", "Could not fetch workflow").
    */
   apply: (response: R) => void
   fetchErrorTitle: () => string

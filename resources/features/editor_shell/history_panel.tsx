@@ -60,8 +60,8 @@ export interface HistoryAdapter<S> {
   /** The snapshot shown when comparing: the newer one plus what only the older one had. */
   merge: (before: S, after: S) => S
   /**
-   * Toast titles of failed calls when the editor has its own (the workflow editor's, from
-   * spec 01's error catalogue); the panel's generic ones otherwise.
+   * Toast titles of failed calls when the editor has its own (the workflow
+   * editor's); the panel's generic ones otherwise.
    */
   errorTitles?: { fetch?: string; save?: string; restore?: string }
   /** A node or block type's name (its plugin's), for changes that have no title of their own. */

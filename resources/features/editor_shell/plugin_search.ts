@@ -1,7 +1,7 @@
 /**
  * The palette search of both editors: a block matches when the typed text is in its name,
- * its full name, its id or one of its tags (spec 03 gives every block a fullName and tags,
- * so "llm" finds OpenAI and "sql" finds MySQL).
+ * its full name, its id or one of its tags (every block
+ * declares a fullName and tags, so "llm" finds OpenAI and "sql" finds MySQL).
  */
 export interface SearchablePlugin {
   id: string

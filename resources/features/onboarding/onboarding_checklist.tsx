@@ -11,7 +11,7 @@ import { usePageProps } from '~/hooks/use_shared_props'
 import type { OnboardingChecklistDto } from '#shared/onboarding'
 import { pathOf } from './tours'
 
-/** Editor-like pages own the viewport (spec 01: the checklist is hidden on the edit page). */
+/** Editor-like pages own the viewport (the checklist is hidden on the edit page). */
 const EDIT_PAGE = /\/(edit|theme|settings|results|analytics)$/
 
 /**

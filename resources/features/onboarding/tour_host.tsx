@@ -33,7 +33,7 @@ export function startTour(id: TourId) {
   if (!first.path.test(pathOf(window.location.pathname)) && tour.href) router.visit(tour.href)
 }
 
-/** Saves the tour's completion flag (spec 01: a failure is only logged), then refreshes the user. */
+/** Saves the tour's completion flag (a failure is only logged), then refreshes the user. */
 async function endTour(tour: Tour) {
   useTourStore.setState((state) => ({ active: null, ended: [...state.ended, tour.id] }))
   try {

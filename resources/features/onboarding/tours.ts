@@ -9,7 +9,7 @@ import type { Side } from 'driver.js'
 export const TOUR_IDS = ['mainTour', 'botCreation', 'workflowTour', 'vectorTour'] as const
 export type TourId = (typeof TOUR_IDS)[number]
 
-/** The user's tourStatus flag saved when a tour is finished or skipped (spec 01). */
+/** The user's tourStatus flag saved when a tour is finished or skipped. */
 export type TourFlag =
   'dashboardTourCompleted' | 'botTourCompleted' | 'workflowTourCompleted' | 'vectorTourCompleted'
 

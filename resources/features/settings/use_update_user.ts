@@ -13,7 +13,7 @@ export type UserPatch = Partial<
 export const USER_UPDATE_DEBOUNCE_MS = 1000
 
 /**
- * Partial updates of the signed-in user (spec 01 section 4): changes are merged and sent
+ * Partial updates of the signed-in user: changes are merged and sent
  * after 1000 ms without a new change, then the user prop is reloaded.
  */
 export function useUpdateUser(userId: string | undefined) {

@@ -16,7 +16,7 @@ export type {
   WorkflowVersionDto,
 } from '#shared/workflow/dto'
 
-/** The node families of the palette, in the order it shows them (spec 03 "Node families"). */
+/** The node families of the palette, in the order it shows them. */
 export const NODE_FAMILIES = ['trigger', 'action', 'model', 'tool', 'data', 'flow'] as const
 export type NodeFamily = (typeof NODE_FAMILIES)[number]
 

@@ -28,7 +28,7 @@ export type WorkflowDoc = Pick<
   'name' | 'description' | 'icon' | 'blocks' | 'edges' | 'variables' | 'settings'
 >
 
-/** spec 01 "Editing rules": a duplicate lands at x+200, y+100 of its original. */
+/** A duplicate lands at x+200, y+100 of its original. */
 export const DUPLICATE_OFFSET: Readonly<Coordinates> = { x: 200, y: 100 }
 
 export interface EdgeSource {
@@ -141,7 +141,7 @@ export function deleteNodes(doc: WorkflowDoc, ids: readonly string[]): WorkflowD
 
 /**
  * A copy of a node at x+200, y+100 with new ids (its branches too) and no edges: the
- * original's connections stay the original's (spec 01 "Editing rules").
+ * original's connections stay the original's.
  */
 export function duplicateNode(
   doc: WorkflowDoc,

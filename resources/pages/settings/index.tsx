@@ -86,7 +86,7 @@ const TABS: TabLink[] = [
   { section: 'account', tab: 'billing', labelKey: 'settings.tabs.billing', icon: CreditCardIcon },
 ]
 
-/** The settings modal (spec 01 section 2): one route per tab, shown over the dashboard. */
+/** The settings modal: one route per tab, shown over the dashboard. */
 export default function Settings(props: Props) {
   const { t } = useTranslation()
   const { appVersion } = usePageProps()

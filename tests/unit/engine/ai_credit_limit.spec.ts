@@ -9,7 +9,7 @@ import { migrateBot } from '#shared/bot/migrate'
  * When an AI block's ensureCredits() refuses (the owner has no credits left), the runner
  * context reports `aiCreditLimitExceeded`: the visitor's reply then carries
  * aiCreditLimitExceededError, the run log says why, and the flow goes on like after any
- * failed block (spec 03 sections 4 and 9).
+ * failed block.
  */
 
 const CATEGORIES: Record<string, BotCategory> = {

@@ -7,7 +7,7 @@ import { matchesPluginSearch } from '../../../resources/features/editor_shell/pl
 
 const PLUGINS = fileURLToPath(new URL('../../../plugins/', import.meta.url))
 
-/** spec 03: every block has a name, a fullName and tags besides its id. */
+/** Every block has a name, a fullName and tags besides its id. */
 test.group('Plugins | fullName and tags', () => {
   test('every plugin under plugins/ declares a full name and lower-case tags', async ({
     assert,
