@@ -58,11 +58,11 @@ function bytes(files: Set<string>, skip = new Set<string>()) {
 const app = closure(['resources/app.tsx'])
 const groups: [string, string[]][] = [
   ['app entry (every page)', ['resources/app.tsx']],
+  ['bot editor on open (page, editor)', ['resources/pages/bots/edit.tsx', '_bot_editor']],
   [
-    'bot editor on open (page, editor)',
-    ['resources/pages/bots/edit.tsx', '_bot_editor'],
+    'bot editor block settings (lazy, idle after open)',
+    ['resources/features/bot_editor/block_settings.tsx'],
   ],
-  ['bot editor block settings (lazy, idle after open)', ['resources/features/bot_editor/block_settings.tsx']],
   ['workflow editor on open (page)', ['resources/pages/workflows/edit.tsx']],
 ]
 const codeEditorKey = Object.keys(manifest).find((key) => key.endsWith('code_editor_setup.ts'))
@@ -74,5 +74,7 @@ for (const [name, keys] of groups) {
   const files = closure(keys)
   // Beyond the app entry, which every page has loaded already.
   const size = name.startsWith('app entry') ? bytes(files) : bytes(files, app)
-  console.log(`| ${name} | ${size.raw.toLocaleString('en')} | ${size.brotli.toLocaleString('en')} |`)
+  console.log(
+    `| ${name} | ${size.raw.toLocaleString('en')} | ${size.brotli.toLocaleString('en')} |`
+  )
 }

@@ -135,7 +135,6 @@ export function CodeEditor(props: CodeEditorProps) {
       editor.current = null
     }
     // The language and the kind of field make a new editor; the rest is followed below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.lang, props.prose, props.variableSyntax])
 
   useEffect(() => {
@@ -202,7 +201,9 @@ export function CodeEditor(props: CodeEditorProps) {
         </p>
       )}
       {showKeys && (
-        <p id={keysId} className="text-xs text-muted-foreground">{t('pluginForm.code.keyboard')}</p>
+        <p id={keysId} className="text-xs text-muted-foreground">
+          {t('pluginForm.code.keyboard')}
+        </p>
       )}
     </div>
   )

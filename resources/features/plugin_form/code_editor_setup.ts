@@ -258,9 +258,7 @@ export function createCodeEditor(config: CodeEditorConfig): CodeEditorHandle {
       const problems = problemsOf(text, config.lang, config.variableSyntax).map((problem) => {
         const line = view.state.doc.lineAt(problem.from).number
         const message =
-          config.lang === 'json'
-            ? config.labels.invalidJson(line)
-            : config.labels.syntaxError(line)
+          config.lang === 'json' ? config.labels.invalidJson(line) : config.labels.syntaxError(line)
         return { ...problem, line, message }
       })
       config.onProblems(problems)
