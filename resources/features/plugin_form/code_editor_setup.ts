@@ -272,6 +272,7 @@ export function createCodeEditor(config: CodeEditorConfig): CodeEditorHandle {
     { delay: 300 }
   )
 
+  const completions = { autocomplete: variableCompletions(config) }
   const extensions: Extension[] = [
     history(),
     drawSelection(),
@@ -281,7 +282,8 @@ export function createCodeEditor(config: CodeEditorConfig): CodeEditorHandle {
     closeBrackets(),
     syntaxHighlighting(highlight),
     autocompletion({ activateOnTyping: true, icons: false }),
-    EditorState.languageData.of(() => [{ autocomplete: variableCompletions(config) }]),
+    // One source for the editor's life: the completion keeps results by source identity.
+    EditorState.languageData.of(() => [completions]),
     lint,
     // Tab indents; Escape then Tab leaves the editor (CodeMirror's tab focus mode).
     keymap.of([
