@@ -65,7 +65,7 @@ const groups: [string, string[]][] = [
   ],
   ['workflow editor on open (page)', ['resources/pages/workflows/edit.tsx']],
 ]
-const codeEditorKey = Object.keys(manifest).find((key) => key.endsWith('code_editor_setup.ts'))
+const codeEditorKey = Object.keys(manifest).find((key) => key.endsWith('code_editor_view.tsx'))
 if (codeEditorKey) groups.push(['code editor (lazy, first code field)', [codeEditorKey]])
 
 console.log('| chunks | raw bytes | brotli bytes |')
