@@ -230,5 +230,20 @@ test.group('Code editor', () => {
       const webhook = saving?.options?.webhook as { body?: string } | undefined
       return webhook?.body === '{"name": "Ada", "age": 36}'
     }, 'the saved body')
+
+    // Dark mode (the builder's appearance): the editor takes the dark colours.
+    user.preferredAppAppearance = 'dark'
+    await user.save()
+    await page.reload()
+    await page.locator(`[data-testid="workflow-node"][data-node-id="${nodeId}"]`).click()
+    const dark = await codeEditor(page.getByTestId('node-form'), 'webhook.body')
+    assert.isTrue(await page.evaluate(() => document.documentElement.classList.contains('dark')))
+    const darkColours = await Promise.all(
+      ['"name"', '"Ada"', '36'].map((text) =>
+        dark.getByText(text, { exact: true }).evaluate((element) => getComputedStyle(element).color)
+      )
+    )
+    assert.lengthOf(new Set(darkColours), 3)
+    darkColours.forEach((colour, index) => assert.notEqual(colour, colours[index]))
   }).timeout(180_000)
 })
