@@ -63,8 +63,20 @@ const groups: [string, string[]][] = [
     'bot editor block settings (lazy, idle after open)',
     ['resources/features/bot_editor/block_settings.tsx'],
   ],
-  ['workflow editor on open (page)', ['resources/pages/workflows/edit.tsx']],
 ]
+// The workflow editor became a chunk of its own, loaded by the page (as the bot editor's).
+groups.push([
+  'workflow editor on open (page, editor)',
+  Object.keys(manifest).some((key) => key.startsWith('_workflow_editor-'))
+    ? ['resources/pages/workflows/edit.tsx', '_workflow_editor']
+    : ['resources/pages/workflows/edit.tsx'],
+])
+if (manifest['resources/features/workflow_editor/node_settings.tsx']) {
+  groups.push([
+    'workflow editor node settings (lazy, idle after open)',
+    ['resources/features/workflow_editor/node_settings.tsx'],
+  ])
+}
 const codeEditorKey = Object.keys(manifest).find((key) => key.endsWith('code_editor_view.tsx'))
 if (codeEditorKey) groups.push(['code editor (lazy, first code field)', [codeEditorKey]])
 
