@@ -311,7 +311,11 @@ export function createCodeEditor(config: CodeEditorConfig): CodeEditorHandle {
     parent: config.parent,
     state: EditorState.create({
       doc: config.value,
-      selection: config.selection,
+      // Clamped: a selection past the end of the text would throw.
+      selection: config.selection && {
+        anchor: Math.min(config.selection.anchor, config.value.length),
+        head: Math.min(config.selection.head, config.value.length),
+      },
       extensions,
     }),
   })
