@@ -404,6 +404,8 @@ export interface FormField {
   fields?: FormField[]
   writes?: boolean
   lang?: string
+  variables?: 'braces' | 'names'
+  codeIf?: ShowIf
   credentialType?: string
   key?: string
   from?: readonly string[]

@@ -149,6 +149,17 @@ export interface CodeField extends Common<string> {
   kind: 'code'
   lang: 'javascript' | 'typescript' | 'html' | 'css' | 'json' | 'sql' | 'python' | 'text'
   placeholder?: string
+  /**
+   * How the text reaches the flow's variables, which the editor completes: 'braces' when
+   * the runner replaces {{Name}} references (`{{` offers them), 'names' when the variables
+   * are names in the script's scope. Without it the editor offers none (a SQL query).
+   */
+  variables?: 'braces' | 'names'
+  /**
+   * The value is code only while this holds (Set variable's "Evaluate as code"); otherwise
+   * the editor draws it as text with {{variables}}, without the language.
+   */
+  codeIf?: ShowIf
 }
 
 export interface JsonField extends Common<unknown> {

@@ -52,6 +52,7 @@ export function httpRequestFields({ urlPlaceholder, urlHelp }: HttpRequestFields
         body: field.code({
           label: 'Body',
           lang: 'json',
+          variables: 'braces',
           placeholder: '{ "name": "{{Name}}" }',
           showIf: { field: '$.isCustomBody', equals: true },
         }),

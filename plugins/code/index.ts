@@ -28,6 +28,7 @@ export default definePlugin({
     content: field.code({
       label: 'Code',
       lang: 'javascript',
+      variables: 'names',
       placeholder: "console.log('Hello')",
       helperText:
         'In a workflow, input holds the node input and what the code returns is its output',

@@ -72,6 +72,9 @@ export default definePlugin({
       label: 'Value',
       surfaces: BOT,
       lang: 'javascript',
+      variables: 'braces',
+      // Text with {{variables}} until "Evaluate as code" is on.
+      codeIf: { field: 'isCode', equals: true },
       placeholder: 'Type a value or {{a variable}}',
       showIf: { field: 'type', equals: 'Custom' },
     }),

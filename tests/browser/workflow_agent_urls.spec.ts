@@ -128,7 +128,9 @@ test.group('Workflow editor: LLM agent attachments and node URLs', (group) => {
     const toolForm = page.getByTestId('node-form')
     await toolForm.getByTestId('field-name').fill('getWeather')
     await toolForm.getByTestId('field-description').fill('The weather of a city')
-    await toolForm.getByTestId('field-functionCode').fill("return 'sunny'")
+    // The code editor (CodeMirror once loaded, a textarea before): clicked and typed into.
+    await toolForm.getByTestId('field-functionCode').click()
+    await page.keyboard.type("return 'sunny'")
     const openai = await addFromPalette(page, 'openai')
     await page.getByTestId('node-form').getByTestId('field-credentialsId').click()
     await page.getByRole('option', { name: 'OpenAI test key' }).click()

@@ -41,6 +41,11 @@ import { defaultsOfFields } from '~/features/plugin_form/values'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { formErrorsOf } from '~/features/plugin_form/issues'
 import type { VariableFieldProps } from '~/features/plugin_form/types'
+import {
+  useInsertionTarget,
+  useRegisterInsertion,
+  VariableInsertion,
+} from '~/features/plugin_form/variable_insertion'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { plainToRichText, textBubbleText } from './block_summary'
 import { useEditorPlugin } from './editor_plugins'
@@ -88,6 +93,8 @@ export function BlockSettings() {
   const readOnly = useBotEditor((state) => state.readOnly)
   const plugin = useEditorPlugin(block?.type ?? '')
   const panelRef = useRef<HTMLElement>(null)
+  // The field the Variables picker inserts into: the text bubble, a code or value editor.
+  const insertion = useInsertionTarget()
 
   // The block went away (deleted, undone): close.
   useEffect(() => {
@@ -130,15 +137,17 @@ export function BlockSettings() {
         </button>
       </header>
       <div className="grid min-h-0 flex-1 content-start gap-6 overflow-y-auto p-4">
-        {plugin ? (
-          <BlockForm key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
-        ) : (
-          <p className="text-sm text-muted-foreground">{t('editor.block.unknownPlugin')}</p>
-        )}
+        <VariableInsertion.Provider value={insertion}>
+          {plugin ? (
+            <BlockForm key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
+          ) : (
+            <p className="text-sm text-muted-foreground">{t('editor.block.unknownPlugin')}</p>
+          )}
+        </VariableInsertion.Provider>
         <VariablesPicker
           readOnly={readOnly}
-          onPick={(variable) => insertIntoBubble?.(`{{${variable.name}}}`)}
-          onCreate={(variable) => insertIntoBubble?.(`{{${variable.name}}}`)}
+          onPick={(variable) => insertion.current?.(variable.name)}
+          onCreate={(variable) => insertion.current?.(variable.name)}
         />
       </div>
     </aside>
@@ -266,12 +275,6 @@ function BlockForm({
   )
 }
 
-/*
- * The open text bubble's "insert at the cursor", for the panel's Variables picker: picking
- * a variable there (or creating one) puts {{its name}} where the builder was typing.
- */
-let insertIntoBubble: ((reference: string) => void) | null = null
-
 /** `{{` and what follows it up to the cursor, while a variable name is being typed. */
 const OPEN_REFERENCE = /\{\{([^{}\n]*)$/
 
@@ -336,17 +339,15 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
     replace(cursor - match[0].length, cursor + closes, `{{${name}}}`)
   }
 
-  useEffect(() => {
+  // The panel's Variables picker puts {{a name}} where the builder was typing: the bubble
+  // is its target from the start (it is the only field), and again when focused.
+  const registerInsertion = useRegisterInsertion((name) => {
     if (readOnly) return
-    insertIntoBubble = (reference) => {
-      const current = area.current?.value ?? ''
-      const at = caret.current ?? { start: current.length, end: current.length }
-      replace(at.start, at.end, reference)
-    }
-    return () => {
-      insertIntoBubble = null
-    }
+    const current = area.current?.value ?? ''
+    const at = caret.current ?? { start: current.length, end: current.length }
+    replace(at.start, at.end, `{{${name}}}`)
   })
+  useEffect(() => registerInsertion(), [registerInsertion])
 
   const open = suggestions.length > 0 && !readOnly
   return (
@@ -374,6 +375,7 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
           caret.current = { start: element.selectionStart, end: element.selectionEnd }
         }}
         onBlur={() => setQuery(null)}
+        onFocus={registerInsertion}
         onKeyDown={(event) => {
           if (!open) return
           if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {

@@ -33,6 +33,7 @@ import type {
 } from './types'
 import { asArray, asRecord, createItemId, defaultsOfFields, hasErrorWithin } from './values'
 import { FetchedOptionsInput } from './fetched_options'
+import { CodeEditor } from './code_editor'
 
 export interface PluginFormProps {
   fields: readonly FormField[]
@@ -135,6 +136,7 @@ function FieldList({
             field={field}
             path={fieldPath}
             value={value[field.name]}
+            siblings={value}
             ctx={ctx}
             onChange={(next) => {
               const copy = { ...value }
@@ -157,6 +159,10 @@ interface ControlProps {
   ctx: Ctx
   /** The input's id, aria-describedby and aria-invalid. */
   id: string
+  /** The id of the field's label, for inputs a <label for> cannot name (the code editor). */
+  labelId: string
+  /** A code field holds code now (its codeIf holds, or it has none). */
+  asCode: boolean
   describedBy?: string
   invalid: boolean
   testId: string
@@ -166,7 +172,7 @@ function domId(prefix: string, path: string) {
   return `${prefix}-${path.replace(/[^\w-]/g, '_')}`
 }
 
-function LabelText({ field }: { field: FormField }) {
+function LabelText({ field, asCode = true }: { field: FormField; asCode?: boolean }) {
   const { t } = useTranslation()
   return (
     <>
@@ -181,7 +187,7 @@ function LabelText({ field }: { field: FormField }) {
           </>
         )}
       </span>
-      {field.kind === 'code' && field.lang && (
+      {field.kind === 'code' && field.lang && asCode && (
         <Badge variant="outline" className="font-mono">
           {field.lang}
         </Badge>
@@ -194,16 +200,20 @@ function FieldRow({
   field,
   path,
   value,
+  siblings,
   onChange,
   ctx,
 }: {
   field: FormField
   path: string
   value: unknown
+  siblings: Record<string, unknown>
   onChange: (next: unknown) => void
   ctx: Ctx
 }) {
   const id = domId(ctx.idPrefix, path)
+  const labelId = `${id}-label`
+  const asCode = field.kind !== 'code' || !field.codeIf || isShown(field.codeIf, siblings, ctx.root)
   const error = ctx.errors[path]
   const note = ctx.notes[path]
   const hintId = field.helperText ? `${id}-hint` : undefined
@@ -217,6 +227,8 @@ function FieldRow({
     onChange,
     ctx,
     id,
+    labelId,
+    asCode,
     describedBy,
     invalid: !!error,
     testId: `field-${path}`,
@@ -266,8 +278,8 @@ function FieldRow({
 
   return (
     <div className="grid min-w-0 gap-2" data-field={path}>
-      <Label htmlFor={id}>
-        <LabelText field={field} />
+      <Label htmlFor={id} id={labelId}>
+        <LabelText field={field} asCode={asCode} />
       </Label>
       <FieldControl {...control} />
       {footer}
@@ -313,24 +325,7 @@ function FieldControl(props: ControlProps) {
     case 'credentials':
       return <CredentialsControl {...props} />
     case 'code':
-      return (
-        <Textarea
-          id={props.id}
-          value={textOf(props.value)}
-          onChange={(e) => props.onChange(e.target.value === '' ? undefined : e.target.value)}
-          placeholder={props.field.placeholder}
-          readOnly={props.ctx.readOnly}
-          spellCheck={false}
-          autoCapitalize="off"
-          autoCorrect="off"
-          rows={6}
-          className="min-h-32 font-mono text-xs md:text-xs"
-          aria-describedby={props.describedBy}
-          aria-invalid={props.invalid || undefined}
-          aria-required={props.field.required || undefined}
-          data-testid={props.testId}
-        />
-      )
+      return <CodeControl {...props} />
     case 'json':
       return <JsonControl {...props} />
     case 'list':
@@ -344,6 +339,42 @@ function FieldControl(props: ControlProps) {
     default:
       return null
   }
+}
+
+/**
+ * A code field in the code editor: its language while it holds code, else (codeIf not
+ * met) text whose {{variables}} the runner replaces, in the UI font.
+ */
+function CodeControl({
+  field,
+  value,
+  onChange,
+  ctx,
+  id,
+  labelId,
+  asCode,
+  describedBy,
+  invalid,
+  testId,
+}: ControlProps) {
+  return (
+    <CodeEditor
+      id={id}
+      labelId={labelId}
+      value={textOf(value)}
+      onChange={(text) => onChange(text === '' ? undefined : text)}
+      lang={asCode ? (field.lang ?? 'text') : 'text'}
+      prose={!asCode}
+      variables={ctx.variables}
+      variableSyntax={asCode ? field.variables : 'braces'}
+      placeholder={field.placeholder}
+      readOnly={ctx.readOnly}
+      describedBy={describedBy}
+      invalid={invalid}
+      required={field.required}
+      testId={testId}
+    />
+  )
 }
 
 function textOf(value: unknown): string {
@@ -762,57 +793,49 @@ function jsonText(value: unknown) {
   }
 }
 
-/** A JSON textarea: valid text is stored parsed, invalid text stays local with an error. */
+/** JSON in the code editor: valid text is stored parsed, invalid text stays local (flagged). */
 function JsonControl({
   field,
   value,
   onChange,
   ctx,
   id,
+  labelId,
   describedBy,
   invalid,
   testId,
 }: ControlProps) {
-  const { t } = useTranslation()
-  const [state, setState] = useState({ text: jsonText(value), source: value, error: false })
+  const [state, setState] = useState({ text: jsonText(value), source: value })
   // The value changed from outside (a reset): show it.
-  if (state.source !== value) setState({ text: jsonText(value), source: value, error: false })
-  const localErrorId = `${id}-json-error`
+  if (state.source !== value) setState({ text: jsonText(value), source: value })
 
   return (
-    <>
-      <Textarea
-        id={id}
-        value={state.text}
-        readOnly={ctx.readOnly}
-        spellCheck={false}
-        rows={5}
-        className="min-h-28 font-mono text-xs md:text-xs"
-        aria-describedby={
-          [describedBy, state.error ? localErrorId : undefined].filter(Boolean).join(' ') ||
-          undefined
+    <CodeEditor
+      id={id}
+      labelId={labelId}
+      value={state.text}
+      lang="json"
+      readOnly={ctx.readOnly}
+      describedBy={describedBy}
+      invalid={invalid}
+      required={field.required}
+      testId={testId}
+      onChange={(text) => {
+        if (text.trim() === '') {
+          setState({ text, source: undefined })
+          onChange(undefined)
+          return
         }
-        aria-invalid={invalid || state.error || undefined}
-        aria-required={field.required || undefined}
-        data-testid={testId}
-        onChange={(e) => {
-          const text = e.target.value
-          if (text.trim() === '') {
-            setState({ text, source: undefined, error: false })
-            onChange(undefined)
-            return
-          }
-          try {
-            const parsed: unknown = JSON.parse(text)
-            setState({ text, source: parsed, error: false })
-            onChange(parsed)
-          } catch {
-            setState((previous) => ({ ...previous, text, error: true }))
-          }
-        }}
-      />
-      <FieldError id={localErrorId}>{state.error ? t('pluginForm.invalidJson') : null}</FieldError>
-    </>
+        try {
+          const parsed: unknown = JSON.parse(text)
+          setState({ text, source: parsed })
+          onChange(parsed)
+        } catch {
+          // The editor flags the error where it is; the stored value waits for valid JSON.
+          setState((previous) => ({ ...previous, text }))
+        }
+      }}
+    />
   )
 }
 

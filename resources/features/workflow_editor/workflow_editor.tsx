@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { ReactFlowProvider } from '@xyflow/react'
 import { useTranslation } from 'react-i18next'
 import {
@@ -10,6 +10,7 @@ import {
 } from '~/features/editor_shell/editor_frame'
 import {
   createWorkflowEditorStore,
+  useWorkflowEditor,
   WorkflowEditorContext,
   type WorkflowEditorState,
 } from './workflow_editor_store'
@@ -19,11 +20,32 @@ import { usePluginLocales } from './plugin_locales'
 import { WorkflowHeader } from './workflow_header'
 import { WorkflowCanvas } from './workflow_canvas'
 import { NodePalette } from './node_palette'
-import { NodeSettings } from './node_settings'
 import { useWorkflowRun } from './use_workflow_run'
 import { WorkflowCopilot } from './workflow_copilot'
 import { TourHost } from '~/features/onboarding/tour_host'
 import type { WorkflowPageProps } from './types'
+
+/*
+ * The node settings panel (the plugin forms) loads when first opened, or when the browser is
+ * idle after the canvas is up, so that the first click does not wait (as the bot editor's).
+ */
+const loadNodeSettings = () => import('./node_settings')
+const NodeSettings = lazy(() => loadNodeSettings().then((m) => ({ default: m.NodeSettings })))
+
+/** The settings panel of the open node, mounted (and its code loaded) only while one is. */
+function OpenNodeSettings({ workspaceId, appUrl }: { workspaceId?: string; appUrl?: string }) {
+  const open = useWorkflowEditor((state) => state.openNodeId !== null)
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200))
+    idle(() => void loadNodeSettings())
+  }, [])
+  if (!open) return null
+  return (
+    <Suspense fallback={null}>
+      <NodeSettings workspaceId={workspaceId} appUrl={appUrl} />
+    </Suspense>
+  )
+}
 
 /** Ctrl/Cmd+D duplicates the selected nodes (or the open one). */
 function onWorkflowKey(key: string, event: KeyboardEvent, state: WorkflowEditorState) {
@@ -90,7 +112,7 @@ export function WorkflowEditor({
               {!readOnly && <NodePalette plugins={editorPlugins} />}
               <div className="relative min-w-0 flex-1" data-tour="workflow-canvas">
                 <WorkflowCanvas />
-                <NodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
+                <OpenNodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
                 {!readOnly && <WorkflowCopilot />}
               </div>
             </main>
