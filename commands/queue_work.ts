@@ -26,10 +26,21 @@ export default class QueueWork extends BaseCommand {
     // many signals arrive (bin/console.ts also terminates on SIGTERM).
     const stop = (signal: string) => {
       this.logger.info(`${signal}: letting running jobs finish, then exiting`)
-      this.terminate().catch((error) => {
-        this.logger.error(error instanceof Error ? error.message : String(error))
+      // Jobs cut off at the close deadline can leave sockets and timers behind (a request to a
+      // service that never answers, a script's isolate): once the app has terminated, nothing
+      // of them may keep a stopped worker alive. A terminate that itself hangs ends at 25 s.
+      const deadline = setTimeout(() => {
+        this.logger.error(`${signal}: still stopping after 25 s, exiting`)
         process.exit(1)
-      })
+      }, 25_000)
+      deadline.unref()
+      this.terminate().then(
+        () => setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref(),
+        (error) => {
+          this.logger.error(error instanceof Error ? error.message : String(error))
+          process.exit(1)
+        }
+      )
     }
     this.app.listenOnce('SIGTERM', () => stop('SIGTERM'))
     this.app.listenOnce('SIGINT', () => stop('SIGINT'))

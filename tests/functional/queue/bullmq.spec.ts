@@ -745,7 +745,12 @@ test.group('Queue | BullMQ driver', (group) => {
     await workerOutput.waitFor(/Working \d+ job types on bullmq/, 120_000)
     const exited = once(worker, 'exit')
     worker.kill('SIGTERM')
-    const [exitCode] = await exited
-    assert.equal(exitCode, 0, workerOutput.text)
+    // Bounded, so that a worker that does not stop fails with what it printed.
+    const stopped = await Promise.race([
+      exited.then(([exitCode]) => ({ exitCode })),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 60_000)),
+    ])
+    assert.isNotNull(stopped, `the worker still runs 60 s after SIGTERM:\n${workerOutput.text}`)
+    assert.equal(stopped!.exitCode, 0, workerOutput.text)
   }).timeout(300_000)
 })
