@@ -789,7 +789,13 @@ await step('scaled: a bot chat end to end', async () => {
     clone,
     scaledEnv
   )
-  const scaledToken = out.trim().split('\n').at(-1)!.trim()
+  // The token is the command's one plain line; log lines (JSON) may follow it.
+  const scaledToken = out
+    .trim()
+    .split('\n')
+    .filter((line) => line.trim() && !line.trim().startsWith('{'))
+    .at(-1)!
+    .trim()
   const { workspaceId } = await importAndChat(SCALED, scaledToken, `${TAG}-scaled`)
   return Object.assign(globalThis, { scaledToken, scaledWorkspace: workspaceId })
 })

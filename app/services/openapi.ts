@@ -53,6 +53,28 @@ const startBody = {
     isOnlyRegistering: { type: 'boolean' },
     prefilledVariables: { type: 'object', additionalProperties: true },
     textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
+    source: { type: 'string', enum: ['web', 'messenger', 'whatsapp', 'telegram'] },
+    geo: {
+      type: 'object',
+      description: "The visitor's location, kept with the result (else a proxy's country header)",
+      properties: {
+        country: { type: 'string' },
+        region: { type: 'string' },
+        city: { type: 'string' },
+        latitude: { type: 'number' },
+        longitude: { type: 'number' },
+      },
+    },
+  },
+}
+
+const startedBotSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    theme: { type: 'object' },
+    settings: { type: 'object' },
+    publishedAt: { type: ['string', 'null'] },
   },
 }
 
@@ -64,13 +86,17 @@ const startResponse = {
       properties: {
         sessionId: { type: 'string' },
         resultId: { type: 'string' },
-        typebot: {
-          type: 'object',
+        typebot: startedBotSchema,
+        bot: startedBotSchema,
+        geo: {
+          type: ['object', 'null'],
+          description: "The request's geo, else the country a proxy's header gave.",
           properties: {
-            id: { type: 'string' },
-            theme: { type: 'object' },
-            settings: { type: 'object' },
-            publishedAt: { type: ['string', 'null'] },
+            country: { type: 'string' },
+            region: { type: 'string' },
+            city: { type: 'string' },
+            latitude: { type: 'number' },
+            longitude: { type: 'number' },
           },
         },
       },

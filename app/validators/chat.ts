@@ -11,6 +11,16 @@ const startFields = {
   isOnlyRegistering: vine.boolean().optional(),
   prefilledVariables: vine.record(vine.any()).optional(),
   textBubbleContentFormat: format,
+  source: vine.enum(['web', 'messenger', 'whatsapp', 'telegram'] as const).optional(),
+  geo: vine
+    .object({
+      country: vine.string().trim().maxLength(100).optional(),
+      region: vine.string().trim().maxLength(100).optional(),
+      city: vine.string().trim().maxLength(100).optional(),
+      latitude: vine.number().min(-90).max(90).optional(),
+      longitude: vine.number().min(-180).max(180).optional(),
+    })
+    .optional(),
 }
 
 export const startChatValidator = vine.compile(vine.object(startFields))
@@ -24,6 +34,12 @@ export const previewStartChatValidator = vine.compile(
         groupId: vine.string().trim().maxLength(64).optional().requiredWhen('type', '=', 'group'),
         eventId: vine.string().trim().maxLength(64).optional().requiredWhen('type', '=', 'event'),
       })
+      .optional(),
+    bot: vine.any().optional(),
+    sessionId: vine
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/)
       .optional(),
   })
 )

@@ -417,6 +417,90 @@ test.group('Chat API: sessions and results', (group) => {
     ).assertStatus(404)
   })
 
+  test('the start contract: source and geo round-trip, the bot under `bot` and `typebot`', async ({
+    client,
+    assert,
+  }) => {
+    const bot = await publish(client, who, { ...chatFixture('greeting').bot, id: undefined })
+    const geo = { country: 'NO', city: 'Bergen', latitude: 60.39, longitude: 5.32 }
+    const start = await client
+      .post(`/api/v1/typebots/${bot.publicId}/startChat`)
+      .header('cf-ipcountry', 'FR')
+      .json({ source: 'telegram', geo })
+    start.assertStatus(200)
+    assert.deepEqual(start.body().geo, geo)
+    assert.deepEqual(start.body().bot, start.body().typebot)
+    assert.equal(start.body().bot.id, bot.id)
+    const session = await db.from('chat_sessions').where('id', start.body().sessionId).first()
+    assert.equal(session.source, 'telegram')
+    const result = await Result.findOrFail(start.body().resultId)
+    assert.deepEqual(result.location, geo)
+
+    // Without a geo, the proxy's country header is kept and answered.
+    const fromHeader = await client
+      .post(`/api/v1/typebots/${bot.publicId}/startChat`)
+      .header('cf-ipcountry', 'FR')
+      .json({})
+    assert.deepEqual(fromHeader.body().geo, { country: 'FR' })
+    ;(
+      await client.post(`/api/v1/typebots/${bot.publicId}/startChat`).json({ source: 'fax' })
+    ).assertStatus(422)
+  })
+
+  test('preview: a bot sent by the client runs instead of the draft, under the session id it chose', async ({
+    client,
+    assert,
+  }) => {
+    const bot = await publish(client, who, { ...chatFixture('greeting').bot, id: undefined })
+    const override = {
+      ...chatFixture('greeting').bot,
+      groups: [
+        {
+          id: 'g_only',
+          title: 'Unsaved',
+          graphCoordinates: { x: 0, y: 0 },
+          blocks: [
+            {
+              id: 'b_only',
+              type: 'text',
+              content: { richText: [{ type: 'p', children: [{ text: 'Not saved yet' }] }] },
+            },
+          ],
+        },
+      ],
+      edges: [
+        {
+          id: 'e_only',
+          from: { eventId: chatFixture('greeting').bot.events[0].id },
+          to: { groupId: 'g_only' },
+        },
+      ],
+    }
+    const sessionId = 'clientchosen0001'
+    const started = await client
+      .post(`/api/v1/typebots/${bot.id}/preview/startChat`)
+      .bearerToken(who.token)
+      .json({ bot: override, sessionId })
+    started.assertStatus(200)
+    assert.equal(started.body().sessionId, sessionId)
+    assert.deepEqual(texts(started.body().messages), ['Not saved yet'])
+    // The draft itself is untouched, and the id cannot be taken twice.
+    const stored = await Bot.findOrFail(bot.id)
+    assert.notEqual(stored.groups[0].id, 'g_only')
+    ;(
+      await client
+        .post(`/api/v1/typebots/${bot.id}/preview/startChat`)
+        .bearerToken(who.token)
+        .json({ sessionId })
+    ).assertStatus(409)
+    ;(
+      await client
+        .post(`/api/v1/typebots/${bot.id}/preview/startChat`)
+        .bearerToken(who.token)
+        .json({ bot: { some: 'thing' } })
+    ).assertStatus(422)
+  })
+
   test('preview logs are returned; a loop is stopped with an error log', async ({
     client,
     assert,

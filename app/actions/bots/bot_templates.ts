@@ -87,7 +87,7 @@ export class StartTemplatePreview {
       isNewSession: true,
       sessionOnly: true,
     })
-    return { sessionId, typebot: botInfo(bot), ...output.reply }
+    return { sessionId, typebot: botInfo(bot), bot: botInfo(bot), ...output.reply }
   }
 }
 

@@ -33,6 +33,7 @@ import {
 import db from '@adonisjs/lucid/services/db'
 import { capabilityTurn } from '#services/capability_stamp'
 import { countResults, track } from '#services/analytics/analytics'
+import { BotParseError, importBot } from '#shared/bot/parse'
 
 /**
  * The chat use cases behind the public chat API: start a chat on a
@@ -105,6 +106,12 @@ export function toInputAnswer(message: unknown): InputAnswer | undefined {
     description: 'A message is a text, or {type: "text", text} or {type: "audio", url}.',
     field: 'message',
   })
+}
+
+/** The bot in a start answer, under both names clients read (Typebot's and ours). */
+function startedBot(bot: EngineBot) {
+  const info = botInfo(bot)
+  return { typebot: info, bot: info }
 }
 
 function botInfo(bot: EngineBot) {
@@ -237,6 +244,8 @@ export class StartChat {
     if (!entry || entry.isArchived) throw AppError.notFound('Bot not found')
     const settings = resolveSettings(entry.bot.content.settings)
     assertOrigin(settings.security?.allowedOrigins, visitor.origin)
+    // The client's own geo wins over what a proxy's header says.
+    const geo = (body.geo && Object.keys(body.geo).length > 0 ? body.geo : visitor.location) ?? null
     if (entry.isClosed) {
       throw new AppError('This bot is closed', {
         status: 403,
@@ -246,7 +255,7 @@ export class StartChat {
     if ((await chatLimitOf(entry.bot)).reached) {
       return {
         sessionId: '',
-        typebot: botInfo(entry.bot),
+        ...startedBot(entry.bot),
         messages: [],
         chatLimitExceededError: CHAT_LIMIT_MESSAGE,
       }
@@ -284,6 +293,7 @@ export class StartChat {
         ? settings.security.allowedOrigins
         : undefined,
       isStreamEnabled: body.isStreamEnabled,
+      source: body.source,
     })
     let newResult: NewResult | undefined
     if (isNewResult) {
@@ -295,7 +305,7 @@ export class StartChat {
         variables: update?.variables ?? [],
         isCompleted: update?.isCompleted,
         deviceDetails: visitor.deviceDetails,
-        location: visitor.location,
+        location: geo as Record<string, unknown> | null,
       }
       // Inserted as it is now: no second write unless the chat also started (counted).
       if (update && !update.hasStarted) output.effects.results.delete(resultId)
@@ -310,12 +320,12 @@ export class StartChat {
     if (!written) {
       return {
         sessionId: '',
-        typebot: botInfo(entry.bot),
+        ...startedBot(entry.bot),
         messages: [],
         chatLimitExceededError: CHAT_LIMIT_MESSAGE,
       }
     }
-    return { sessionId, resultId, typebot: botInfo(entry.bot), ...output.reply }
+    return { sessionId, resultId, ...startedBot(entry.bot), geo, ...output.reply }
   }
 }
 
@@ -341,6 +351,28 @@ function draftOf(bot: Bot): EngineBot {
   }
 }
 
+/**
+ * The bot a preview runs when the client sends its own (an unsaved state): read like an
+ * imported file, run under the stored bot's id and workspace, never saved.
+ */
+function overrideOf(bot: Bot, raw: unknown): EngineBot {
+  let content: BotV6
+  try {
+    content = importBot(raw)
+  } catch (error) {
+    if (error instanceof BotParseError)
+      throw new AppError(error.message, { status: 422, field: 'bot' })
+    throw error
+  }
+  return {
+    id: bot.id,
+    workspaceId: bot.workspaceId,
+    ownerId: bot.createdBy,
+    publishedAt: 'draft',
+    content: { ...content, id: bot.id } as BotV6,
+  }
+}
+
 async function loadDraft(botId: string, from: EngineBot) {
   const bot = await Bot.find(botId)
   if (!bot || bot.workspaceId !== from.workspaceId) return undefined
@@ -356,7 +388,7 @@ export class StartPreviewChat {
     body: PreviewStartChatRequest
   ): Promise<StartChatResponse> {
     const { bot } = await findBotFor(user, botId, 'read')
-    const engineBot = draftOf(bot)
+    const engineBot = body.bot === undefined ? draftOf(bot) : overrideOf(bot, body.bot)
     const startFrom = body.startFrom
     if (
       startFrom?.type === 'group' &&
@@ -364,7 +396,10 @@ export class StartPreviewChat {
     ) {
       throw new AppError('Group not found', { status: 404, field: 'startFrom' })
     }
-    const sessionId = newId()
+    const sessionId = body.sessionId ?? newId()
+    if (body.sessionId && (await readSession(body.sessionId))) {
+      throw new AppError('This session id is already in use', { status: 409, field: 'sessionId' })
+    }
     const output = await startChat(await draftPorts(), {
       bot: engineBot,
       sessionId,
@@ -385,7 +420,7 @@ export class StartPreviewChat {
       isNewSession: true,
       sessionOnly: true,
     })
-    return { sessionId, typebot: botInfo(engineBot), ...output.reply }
+    return { sessionId, ...startedBot(engineBot), ...output.reply }
   }
 }
 

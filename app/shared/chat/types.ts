@@ -229,9 +229,23 @@ export interface ChatReply {
 export const AI_CREDIT_LIMIT_EXCEEDED_TEXT =
   "This bot's AI credits are used up, so it cannot answer right now. Please come back later."
 
+/** Where a chat comes from: the web (viewer, embeds, API clients) or a messaging channel. */
+export type ChatSource = 'web' | 'messenger' | 'whatsapp' | 'telegram'
+
+/** The visitor's location as the client knows it (else the country a proxy's header gives). */
+export interface VisitorGeo {
+  country?: string
+  region?: string
+  city?: string
+  latitude?: number
+  longitude?: number
+}
+
 export interface StartChatRequest {
   message?: string
   resultId?: string
+  source?: ChatSource
+  geo?: VisitorGeo
   isStreamEnabled?: boolean
   /** Create the session and return the first messages without counting a start. */
   isOnlyRegistering?: boolean
@@ -241,18 +255,28 @@ export interface StartChatRequest {
 
 export interface PreviewStartChatRequest extends StartChatRequest {
   startFrom?: { type: 'group'; groupId: string } | { type: 'event'; eventId: string }
+  /** The bot to run instead of the saved draft (an editor's unsaved state, a test tool's). */
+  bot?: unknown
+  /** The client's id for the new preview session (must be unused). */
+  sessionId?: string
 }
 
 export interface StartChatResponse extends ChatReply {
   sessionId: string
   /** Absent in preview. */
   resultId?: string
-  typebot: {
-    id: string
-    theme: BotTheme
-    settings: BotSettings
-    publishedAt?: string | null
-  }
+  typebot: StartedBot
+  /** The same as `typebot`, under the product's own name. */
+  bot: StartedBot
+  /** The visitor's location kept with the result (the request's `geo`, else the proxy's country). */
+  geo?: VisitorGeo | null
+}
+
+export interface StartedBot {
+  id: string
+  theme: BotTheme
+  settings: BotSettings
+  publishedAt?: string | null
 }
 
 export type ContinueChatMessage =
