@@ -12,7 +12,12 @@ const loggerConfig = defineConfig({
       transport: {
         targets: targets()
           .pushIf(!app.inProduction, targets.pretty())
-          .pushIf(app.inProduction, targets.file({ destination: 1 }))
+          // Commands print what scripts read (a token, a sign-in link) on stdout: their logs
+          // (an analytics event flushed on exit, a warning) go to stderr.
+          .pushIf(
+            app.inProduction,
+            targets.file({ destination: app.getEnvironment() === 'console' ? 2 : 1 })
+          )
           .toArray(),
       },
     },
