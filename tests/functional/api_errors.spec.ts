@@ -30,12 +30,16 @@ function unreachable(config: any) {
 async function withDatabaseOut(during: () => Promise<void>) {
   const name = db.primaryConnectionName
   const config = db.manager.get(name)!.config
+  // Parts of the app keep this knex instance (the rate limiter's database store): patching
+  // destroys its pool, so it gets a new one after, as a database coming back would give it.
+  const kept = db.connection(name).getWriteClient() as any
   db.manager.patch(name, unreachable(config))
   try {
     await during()
   } finally {
     db.manager.patch(name, config)
     db.manager.connect(name)
+    if (!kept.client.pool) kept.client.initializePool(kept.client.config)
   }
 }
 
