@@ -15,6 +15,7 @@ import { dispatchRun } from '#services/workflows/jobs'
 import { startWorkflowRuntime } from '#services/workflows/runtime'
 import { stamp } from '#services/workflows/run_leases'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
+import { startQueueWorker } from '#tests/queue_worker'
 
 /**
  * Queues that survive an empty Redis (docs/queue.md, "An empty Redis"; issue 27): a Redis of
@@ -91,29 +92,7 @@ async function privateRedis() {
 }
 
 function startWorker(redisUrl: string, prefix: string) {
-  const child = spawn(process.execPath, ['--no-node-snapshot', 'ace.js', 'queue:work'], {
-    cwd: app.makePath(),
-    env: { ...process.env, QUEUE_DRIVER: 'bullmq', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
-  return {
-    child,
-    get output() {
-      return output
-    },
-    async ready(timeoutMs = 90_000) {
-      const started = Date.now()
-      while (!/Working \d+ job types on bullmq/.test(output)) {
-        if (child.exitCode !== null || Date.now() - started > timeoutMs) {
-          throw new Error(`The worker did not start:\n${output}`)
-        }
-        await sleep(50)
-      }
-    },
-  }
+  return startQueueWorker(redisUrl, prefix, 90_000)
 }
 
 async function statusesOf(runIds: string[]) {

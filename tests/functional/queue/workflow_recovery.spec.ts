@@ -1,16 +1,16 @@
 import { test } from '@japa/runner'
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Redis } from 'ioredis'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { BullMQDriver } from '#queue/bullmq_driver'
 import { closeQueue, useQueueDriver } from '#queue/queue'
 import { createRun } from '#services/workflows/run_workflow'
 import { dispatchRun } from '#services/workflows/jobs'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
+import { startQueueWorker } from '#tests/queue_worker'
 
 /**
  * A worker killed mid-run (docs/queue.md): real `node ace queue:work` processes on BullMQ,
@@ -36,29 +36,7 @@ async function deleteKeys(redis: Redis, pattern: string) {
 }
 
 function startWorker(prefix: string) {
-  const child = spawn(process.execPath, ['--no-node-snapshot', 'ace.js', 'queue:work'], {
-    cwd: app.makePath(),
-    env: { ...process.env, QUEUE_DRIVER: 'bullmq', REDIS_URL, QUEUE_PREFIX: prefix },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
-  return {
-    child,
-    get output() {
-      return output
-    },
-    async ready(timeoutMs = 60_000) {
-      const started = Date.now()
-      while (!/Working \d+ job types on bullmq/.test(output)) {
-        if (child.exitCode !== null || Date.now() - started > timeoutMs) {
-          throw new Error(`The worker did not start:\n${output}`)
-        }
-        await sleep(50)
-      }
-    },
-  }
+  return startQueueWorker(REDIS_URL, prefix)
 }
 
 interface Call {
