@@ -40,6 +40,18 @@ const chatReply = {
   },
 }
 
+/** A visitor's location, as the chat start takes and answers it. */
+const geoSchema = {
+  type: 'object',
+  properties: {
+    country: { type: 'string' },
+    region: { type: 'string' },
+    city: { type: 'string' },
+    latitude: { type: 'number' },
+    longitude: { type: 'number' },
+  },
+}
+
 const startBody = {
   type: 'object',
   properties: {
@@ -55,15 +67,8 @@ const startBody = {
     textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
     source: { type: 'string', enum: ['web', 'messenger', 'whatsapp', 'telegram'] },
     geo: {
-      type: 'object',
+      ...geoSchema,
       description: "The visitor's location, kept with the result (else a proxy's country header)",
-      properties: {
-        country: { type: 'string' },
-        region: { type: 'string' },
-        city: { type: 'string' },
-        latitude: { type: 'number' },
-        longitude: { type: 'number' },
-      },
     },
   },
 }
@@ -89,15 +94,9 @@ const startResponse = {
         typebot: startedBotSchema,
         bot: startedBotSchema,
         geo: {
+          ...geoSchema,
           type: ['object', 'null'],
           description: "The request's geo, else the country a proxy's header gave.",
-          properties: {
-            country: { type: 'string' },
-            region: { type: 'string' },
-            city: { type: 'string' },
-            latitude: { type: 'number' },
-            longitude: { type: 'number' },
-          },
         },
       },
     },
