@@ -60,6 +60,14 @@ function hostSite() {
   }
 }
 
+/** The embedding site, on its own origin, closed when the test ends. */
+async function startHostSite(cleanup: (fn: () => void) => void) {
+  const site = hostSite()
+  const siteUrl = await site.start()
+  cleanup(() => site.server.close())
+  return { site, siteUrl }
+}
+
 const text = (id: string, value: string) => ({
   id,
   type: 'text',
@@ -157,11 +165,7 @@ test.group('Embed: actions on the host page', () => {
     assert,
     cleanup,
   }) => {
-    const site = hostSite()
-    const siteUrl = await site.start()
-    cleanup(() => {
-      site.server.close()
-    })
+    const { site, siteUrl } = await startHostSite(cleanup)
     const publicId = await publishThroughApi(client, trackingBot(siteUrl))
 
     const page = await visit('/signin')
@@ -289,11 +293,7 @@ test.group('Embed: scripts a bot may load into the host page', () => {
     assert,
     cleanup,
   }) => {
-    const site = hostSite()
-    const siteUrl = await site.start()
-    cleanup(() => {
-      site.server.close()
-    })
+    const { site, siteUrl } = await startHostSite(cleanup)
     const publicId = await publishThroughApi(client, trackingBot('https://app.chatwoot.com'))
 
     const page = await visit('/signin')
@@ -335,11 +335,7 @@ test.group('Embed: scripts a bot may load into the host page', () => {
     assert,
     cleanup,
   }) => {
-    const site = hostSite()
-    const siteUrl = await site.start()
-    cleanup(() => {
-      site.server.close()
-    })
+    const { site, siteUrl } = await startHostSite(cleanup)
     const publicId = await publishThroughApi(client, trackingBot(siteUrl))
 
     const page = await visit('/signin')
@@ -387,11 +383,7 @@ test.group('Embed: inject start props', () => {
     assert,
     cleanup,
   }) => {
-    const site = hostSite()
-    const siteUrl = await site.start()
-    cleanup(() => {
-      site.server.close()
-    })
+    const { site, siteUrl } = await startHostSite(cleanup)
     const publicId = await publishThroughApi(client, {
       version: '6',
       name: 'Tagged',
