@@ -68,8 +68,7 @@ test.group('Analytics events', () => {
     await setUserPlan(user, 'UNLIMITED')
     const workspace = await firstWorkspaceOf(user)
     const token = (await new CreateApiToken().handle(user, 'analytics')).value
-    await flushAnalytics()
-    posthog.events.length = 0
+    await posthog.forget()
 
     const imported = await client
       .post('/api/v1/bots')
@@ -126,8 +125,7 @@ test.group('Analytics events', () => {
     // ADMIN_EMAILS=admin@example.com in .env.test
     const boss = (await new FindOrCreateUser().handle('admin@example.com')).user
     const workspace = await firstWorkspaceOf(await createUser())
-    await flushAnalytics()
-    posthog.events.length = 0
+    await posthog.forget()
     const suspend = (suspended: boolean) =>
       client
         .put(`/admin/workspaces/${workspace.id}/suspended`)
@@ -174,8 +172,7 @@ test.group('Analytics events', () => {
   }) => {
     const posthog = await collectAnalytics(cleanup)
     const user = await createUser()
-    await flushAnalytics()
-    posthog.events.length = 0
+    await posthog.forget()
     // FREE: one workspace of one's own.
     const refusal = await new CreateWorkspace().handle(user, { name: 'Second' }).catch((e) => e)
     assert.instanceOf(refusal, Error, String(refusal?.message ?? refusal))
@@ -228,8 +225,7 @@ test.group('Analytics events', () => {
       oneGroupExport('resultsbot0001', 'Counted', [textBubble('b1', 'Hi')])
     )
     const bot = await Bot.findByOrFail('publicId', publicId)
-    await flushAnalytics()
-    posthog.events.length = 0
+    await posthog.forget()
     for (let i = 0; i < 3; i++) {
       ;(await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})).assertStatus(200)
     }

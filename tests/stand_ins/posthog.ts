@@ -49,5 +49,12 @@ export async function collectAnalytics(cleanup: (fn: () => Promise<void>) => voi
     restore()
     await posthog.close()
   })
-  return posthog
+  return {
+    ...posthog,
+    /** Sends what the app holds and forgets everything received: what follows starts clean. */
+    async forget() {
+      await flushAnalytics()
+      posthog.events.length = 0
+    },
+  }
 }
