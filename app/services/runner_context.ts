@@ -251,7 +251,12 @@ export function buildContext(
   credentials: Record<string, unknown>,
   store: RunnerVariables,
   logs: LogEntry[],
-  ai = aiPort({ ownerId: input.ownerId, workspaceId: input.workspaceId, source: input.plugin.id })
+  ai = aiPort({
+    ownerId: input.ownerId,
+    workspaceId: input.workspaceId,
+    source: input.plugin.id,
+    countsAsAiCall: true,
+  })
 ): RunnerContext {
   const context: Omit<RunnerContext, 'signal'> & SignalSource = {
     surface: input.surface ?? (input.bot ? 'bot' : 'workflow'),
@@ -355,6 +360,7 @@ export async function runWithContext(
     ownerId: input.ownerId,
     workspaceId: input.workspaceId,
     source: input.plugin.id,
+    countsAsAiCall: true,
   })
   const context = buildContext(input, options, credentials, store, logs, ai)
   const { result, error } = await runSafely(runner, context)
@@ -417,6 +423,7 @@ export async function streamWithContext(
     ownerId: input.ownerId,
     workspaceId: input.workspaceId,
     source: input.plugin.id,
+    countsAsAiCall: true,
   })
   const context = buildContext(input, options, credentials, store, logs, ai)
   return {
