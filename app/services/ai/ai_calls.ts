@@ -1,6 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { planFor } from '#services/capabilities'
 import { UNLIMITED } from '#shared/plans'
+import { changedRows, usagePeriod } from '#services/monthly_usage'
 
 /**
  * The plan's monthly AI calls (`aiCalls`), per workspace. A call is one request to a model
@@ -21,20 +22,11 @@ export class AiCallLimitExceededError extends Error {
   }
 }
 
-function period(now: Date) {
-  return now.toISOString().slice(0, 7)
-}
-
-/** Rows an update changed, as each driver reports it. */
-function changedRows(result: unknown) {
-  return Number(Array.isArray(result) ? result[0] : result) || 0
-}
-
 /** Takes one of the workspace's AI calls of the month, or throws when none is left. */
 export async function takeAiCall(workspaceId: string, now = new Date()): Promise<void> {
   const { plan } = await planFor(null, workspaceId)
   const limit = plan.limits.aiCalls
-  const month = period(now)
+  const month = usagePeriod(now)
   const take = async () =>
     changedRows(
       await db
@@ -61,7 +53,7 @@ export async function takeAiCall(workspaceId: string, now = new Date()): Promise
 export async function aiCallsThisMonth(workspaceId: string, now = new Date()): Promise<number> {
   const row = await db
     .from('ai_call_usage')
-    .where({ workspace_id: workspaceId, period: period(now) })
+    .where({ workspace_id: workspaceId, period: usagePeriod(now) })
     .select('calls')
     .first()
   return Number(row?.calls ?? 0)
