@@ -16,6 +16,8 @@ export class WorkflowGraph {
   private readonly forward = new Map<string, string[]>()
   private readonly reachable = new Map<string, Set<string>>()
   readonly loopEdges = new Set<string>()
+  /** `from>to` of the loop edges: arrivals know the node they came from, not the edge. */
+  private readonly loopPairs = new Set<string>()
 
   constructor(readonly workflow: ExecutableWorkflow) {
     this.blockList = workflow.blocks ?? []
@@ -29,6 +31,12 @@ export class WorkflowGraph {
       this.outgoing.set(edge.from.blockId, list)
     }
     this.findLoopEdges()
+    for (const edges of this.outgoing.values()) {
+      for (const edge of edges) {
+        if (this.loopEdges.has(edge.id))
+          this.loopPairs.add(`${edge.from.blockId}>${edge.to.blockId}`)
+      }
+    }
     for (const [from, edges] of this.outgoing) {
       this.forward.set(
         from,
@@ -58,6 +66,11 @@ export class WorkflowGraph {
     return (this.outgoing.get(block.id) ?? []).filter(
       (edge) => edge.from.conditionId === conditionId
     )
+  }
+
+  /** Whether an edge from `from` to `to` goes back to an earlier node (closes a loop). */
+  closesLoop(from: string, to: string): boolean {
+    return this.loopPairs.has(`${from}>${to}`)
   }
 
   /** Whether `from` leads to `to` through one edge or more, loops left out. */
