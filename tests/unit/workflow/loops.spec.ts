@@ -24,7 +24,7 @@ const EXITS = [
   { id: 'each', exit: 'each' },
   { id: 'done', exit: 'done' },
   { id: 'break', exit: 'break' },
-] as BlockSpec['conditions']
+] satisfies BlockSpec['conditions']
 
 /** trigger → list → loop; each → body → loop; done → after; break → broken. */
 function loopWorkflow(options: Record<string, unknown>, list: unknown, body: unknown) {
