@@ -101,6 +101,17 @@ export default await Env.create(new URL('../', import.meta.url), {
     return limit
   },
 
+  // The most iterations of one loop, and of all loops of a chat turn or a workflow run
+  // (10,000 by default): nothing loops forever (docs/plugins.md, "Loops").
+  LOOP_MAX_ITERATIONS: (name: string, value?: string) => {
+    if (value === undefined || value === '') return undefined
+    const limit = Number(value)
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new Error(`${name} must be a positive integer (got "${value}")`)
+    }
+    return limit
+  },
+
   DISABLE_SIGNUP: bool(false),
   ADMIN_EMAILS: Env.schema.string.optional(),
   // Empty: UNLIMITED without billing, FREE with it (app/services/plans.ts, defaultPlanName).

@@ -78,6 +78,11 @@ export interface ItemsDeclaration<F extends Fields = Fields> {
    * so the editor draws no block-level handle.
    */
   coverEveryPath?: boolean
+  /**
+   * The item (the one whose `field` equals `equals`) whose path the block repeats (a loop):
+   * the editors mark that path as repeated.
+   */
+  repeats?: { field: string; equals: string }
 }
 
 export interface PluginDeclaration<
@@ -415,6 +420,12 @@ export interface BotRunContext {
    * answer from the plugin's `streams` export, then sends the full text back.
    */
   canStreamTo?(variableId: string | undefined): boolean
+  /**
+   * Set when the block runs again because the path it repeats (`BotRunResult.repeat`)
+   * ended, or led back to it: `state` is what it returned with that repeat. Kept in the
+   * session, so a repeated path may ask the visitor and go on in a later turn.
+   */
+  repeated?: { state: unknown }
 }
 
 /** Token counts of one AI provider call, for the owner's AI credits. */
@@ -511,6 +522,12 @@ export interface BotRunResult {
   pause?: boolean
   /** With pause: the value sent back by the client is saved in this variable. */
   saveReplyInVariableId?: string
+  /**
+   * Run the path behind this edge, then this block again (with `bot.repeated.state`) when
+   * that path ends or leads back to this block: one iteration of a loop. Each one counts
+   * against the turn's iteration bound (docs/plugins.md, "Loops").
+   */
+  repeat?: { outgoingEdgeId: string; state?: unknown }
 }
 
 /** A visitor's answer to an input block. */

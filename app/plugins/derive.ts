@@ -524,6 +524,24 @@ export function writtenVariablesOf(declaration: Declaration, options: unknown): 
   return [...new Set(written)]
 }
 
+/**
+ * Keys of variable fields: they hold a variable's id (or, in a workflow condition, a
+ * reference such as {{$input.status}} naming the value to compare), never text to fill in,
+ * so substitution leaves them alone and a condition is evaluated with the values of the moment.
+ */
+export function variableKeysOf(declaration: Declaration): string[] {
+  const keys = new Set<string>()
+  const walk = (fields: Fields) => {
+    for (const [name, declared] of Object.entries(fields)) {
+      if (declared.kind === 'variable') keys.add(name)
+      if (declared.kind === 'object' || declared.kind === 'list') walk(declared.fields)
+    }
+  }
+  walk(declaration.options ?? {})
+  for (const action of Object.values(declaration.actions ?? {}) as any[]) walk(action.options ?? {})
+  return [...keys]
+}
+
 /** Keys of code fields: their text reaches the sandbox as is, not substituted. */
 export function codeKeysOf(declaration: Declaration): string[] {
   const keys = new Set<string>()

@@ -15,7 +15,7 @@ import { newId } from '#services/ids'
 import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
-import { codeKeysOf } from '#plugins/derive'
+import { codeKeysOf, variableKeysOf } from '#plugins/derive'
 import { aiPort } from '#services/ai/credits'
 import {
   runSafely,
@@ -203,7 +203,7 @@ export async function runPlugin(input: RunPluginInput): Promise<RunPluginOutput>
 
 export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>) {
   const substituted = substituteDeep(input.options, input.variables, {
-    skipKeys: codeKeysOf(input.plugin),
+    skipKeys: [...codeKeysOf(input.plugin), ...variableKeysOf(input.plugin)],
   })
   return (
     substituted.expressions.length > 0

@@ -20,6 +20,7 @@ import type {
   RunnerBlock,
   TranscriptEntry,
 } from '#plugins/define_plugin'
+import { DEFAULT_LOOP_MAX_ITERATIONS } from '../loops.js'
 import { evaluateCondition } from './conditions.js'
 import type { EngineBot, EnginePorts } from './ports.js'
 import {
@@ -27,6 +28,7 @@ import {
   type EngineVariable,
   type EngineVariableValue,
   type QueuedBot,
+  type RepeatFrame,
   type ResumePoint,
   type SessionState,
 } from './state.js'
@@ -38,8 +40,18 @@ import {
  * block, item and event edges, and calls every block's runner through the ports.
  */
 
-/** Block visits per turn before the engine decides the flow loops without input. */
+/**
+ * Block visits per turn before the engine decides the flow loops without input. A loop
+ * iteration (BotRunResult.repeat) starts a fresh count: loops are bounded by their own
+ * iteration count (maxLoopIterations), not by the size of their list.
+ */
 export const MAX_BLOCK_VISITS = 500
+
+export const LOOP_ERRORS = {
+  tooManyIterations: (max: number) =>
+    `The flow was stopped after ${max} loop iterations in one turn (LOOP_MAX_ITERATIONS)`,
+  repeatedBlockGone: 'The block repeating this path no longer exists in this bot',
+}
 
 export const DEFAULT_RETRY_MESSAGE = 'Invalid message. Please, try again.'
 
@@ -217,6 +229,7 @@ class Turn {
   /** A block stopped because the owner's AI credits are used up (shown to the visitor). */
   aiCreditLimitExceeded = false
   private visits = 0
+  private iterations = 0
 
   constructor(
     readonly state: SessionState,
@@ -330,9 +343,15 @@ class Turn {
     return event?.outgoingEdgeId ? { edgeId: event.outgoingEdgeId } : null
   }
 
-  /** End of a path: back to the bot that linked this one, or the end of the chat. */
-  private async endOfPath(): Promise<ResumePoint | null> {
-    while (this.state.botsQueue.length > 1) {
+  /**
+   * End of a path: the block repeating it (a loop) runs again, else back to the bot that
+   * linked this one, else the end of the chat.
+   */
+  private async endOfPath(): Promise<ResumePoint | RepeatFrame | null> {
+    for (;;) {
+      const frame = this.current.repeats?.pop()
+      if (frame) return frame
+      if (this.state.botsQueue.length <= 1) break
       const child = this.state.botsQueue.shift()!
       const parent = this.current
       // Variables of the same name flow back to the parent.
@@ -353,6 +372,16 @@ class Turn {
     const update = this.touchResult()
     if (update) update.isCompleted = true
     return null
+  }
+
+  /**
+   * The frame of a block reached while it repeats a path: the path led back to it, which
+   * ends the iteration as the path's end would (frames of loops inside it end too).
+   */
+  private takeFrame(blockId: string): RepeatFrame | undefined {
+    const frames = this.current.repeats
+    const index = frames?.findIndex((frame) => frame.blockId === blockId) ?? -1
+    return index < 0 ? undefined : frames!.splice(index)[0]
   }
 
   // -- running blocks -------------------------------------------------------
@@ -414,7 +443,7 @@ class Turn {
    * Runs one block. Returns the runner's result, or 'skip' when the block cannot run
    * (unknown or disabled type: logged, and the flow goes on as if it were not there).
    */
-  private async run(block: Block, group: Group, resumeWith?: unknown) {
+  private async run(block: Block, group: Group, resumeWith?: unknown, frame?: RepeatFrame) {
     const category = this.ports.categoryOf(block.type)
     if (!category) {
       this.log({
@@ -437,6 +466,7 @@ class Turn {
       : undefined
     const context = this.botContext(block, group, items)
     if (resumeWith !== undefined) context.resumeWith = resumeWith
+    if (frame) context.repeated = { state: frame.state }
     const outcome = await this.ports.runBlock({
       bot: this.bot,
       block,
@@ -487,11 +517,24 @@ class Turn {
   /** Walks from a point until an input, a pause, the end, or the visit bound. */
   async walk(from: ResumePoint | null): Promise<void> {
     let next: ResumePoint | null = from
+    let resuming: RepeatFrame | undefined
     this.state.awaiting = undefined
     for (;;) {
       if (!next) {
-        next = await this.endOfPath()
-        if (!next) return
+        const end = await this.endOfPath()
+        if (!end) return
+        if ('blockId' in end) {
+          const group = this.groupById(end.groupId)
+          const blockIndex = group ? group.blocks.findIndex((b) => b.id === end.blockId) : -1
+          if (!group || blockIndex < 0) {
+            this.log({ status: 'error', description: LOOP_ERRORS.repeatedBlockGone })
+            continue
+          }
+          resuming = end
+          next = { groupId: group.id, blockIndex }
+        } else {
+          next = end
+        }
       }
       const position = this.resolve(next)
       next = null
@@ -507,8 +550,10 @@ class Turn {
           })
           return
         }
+        const frame = resuming?.blockId === block.id ? resuming : this.takeFrame(block.id)
+        resuming = undefined
         const after = this.pointAfter(group, index, block)
-        const outcome = await this.run(block, group)
+        const outcome = await this.run(block, group, undefined, frame)
         if (outcome.kind === 'skip') {
           next = after
           break
@@ -537,6 +582,22 @@ class Turn {
           }
           this.state.webhookPayload = undefined
           return
+        }
+        if (result?.repeat) {
+          const max = this.ports.maxLoopIterations ?? DEFAULT_LOOP_MAX_ITERATIONS
+          if (++this.iterations > max) {
+            this.log({
+              status: 'error',
+              description: LOOP_ERRORS.tooManyIterations(max),
+              details: { blockId: block.id, groupId: group.id },
+            })
+            return
+          }
+          const frames = (this.current.repeats ??= [])
+          frames.push({ blockId: block.id, groupId: group.id, state: result.repeat.state })
+          this.visits = 0
+          next = { edgeId: result.repeat.outgoingEdgeId }
+          break
         }
         if (result?.jump) {
           const target = this.groupById(result.jump.groupId)

@@ -70,4 +70,6 @@ export interface EnginePorts {
   loadBot(botId: string, from: EngineBot): Promise<EngineBot | undefined>
   newId(): string
   appUrl: string
+  /** Loop iterations a turn may start (LOOP_MAX_ITERATIONS); DEFAULT_LOOP_MAX_ITERATIONS without it. */
+  maxLoopIterations?: number
 }

@@ -34,6 +34,15 @@ export interface QueuedBot {
   resumeParentAt?: ResumePoint | null
   /** Jump return marks, last first out. */
   returnMarks: ResumePoint[]
+  /** Blocks repeating a path (loops), innermost last: run again when the path ends. */
+  repeats?: RepeatFrame[]
+}
+
+/** A block whose repeated path is running (BotRunResult.repeat), with its own state. */
+export interface RepeatFrame {
+  blockId: string
+  groupId: string
+  state?: unknown
 }
 
 export interface AwaitedBlock {

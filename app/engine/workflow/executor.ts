@@ -19,6 +19,7 @@ import type {
   RunVariable,
 } from './ports.js'
 import { referenceVariables } from './references.js'
+import { DEFAULT_LOOP_MAX_ITERATIONS } from '../loops.js'
 import { STATE_VERSION, type Activation, type ParkedNode, type RunState } from './state.js'
 
 /**
@@ -27,7 +28,11 @@ import { STATE_VERSION, type Activation, type ParkedNode, type RunState } from '
  * happened as events and a serialisable state. The caller persists, schedules and notifies.
  */
 
-/** Node runs per run (all resumes together) before the run counts as looping. */
+/**
+ * Node runs per run (all resumes together) before the run counts as looping. Each loop
+ * iteration (a result with `iteration`) adds one run of every node: a loop over a long list
+ * is bounded by LOOP_MAX_ITERATIONS instead.
+ */
 export const MAX_NODE_VISITS = 1000
 export const MAX_RETRIES = 10
 export const MAX_RETRY_DELAY_MS = 10 * 60_000
@@ -37,6 +42,8 @@ export const RUN_ERRORS = {
   timedOut: 'Run timed out',
   noTrigger: 'The workflow has no trigger node to start from',
   loops: (visits: number) => `Stopped after ${visits} node runs: the workflow loops`,
+  iterations: (max: number) =>
+    `Stopped after ${max} loop iterations in this run (LOOP_MAX_ITERATIONS)`,
   unknownNode: (id: string) => `Node ${id} is not in the workflow`,
   resumed: 'Resumed',
   retry: (attempt: number, of: number) => `Retry ${attempt} of ${of}`,
@@ -69,6 +76,8 @@ export interface ExecutionOptions {
 
 export interface ExecutorOptions {
   maxNodeVisits?: number
+  /** Loop iterations a run may start, all resumes together (LOOP_MAX_ITERATIONS). */
+  maxIterations?: number
   /**
    * The graph of `workflow.executable`, built earlier: a graph only answers questions about
    * the published workflow, so callers may keep one per published version and share it.
@@ -215,6 +224,11 @@ class Step {
     for (const edge of edges) this.arrive(edge, block.id, output)
   }
 
+  remember(nodeId: string, memory: unknown) {
+    if (memory !== undefined) (this.state.memory ??= {})[nodeId] = memory
+    else if (this.state.memory) delete this.state.memory[nodeId]
+  }
+
   applyVariables(changes: NodeRunOutcome['variablesSet']) {
     for (const change of changes) {
       const variable = this.state.variables.find((v) => v.id === change.id)
@@ -245,13 +259,16 @@ class Step {
   // -- running --------------------------------------------------------------
 
   async drain(): Promise<ExecutionResult> {
-    const limit = this.executor.maxNodeVisits
+    const nodes = Math.max(this.graph.blockList.length, 1)
     while (true) {
       if (this.timedOut) return this.result('error', RUN_ERRORS.timedOut)
       if (this.interrupted) return this.result('interrupted')
       const index = this.nextReady()
       if (index < 0) break
-      if (this.state.visits >= limit) return this.result('error', RUN_ERRORS.loops(limit))
+      const limit = this.executor.maxNodeVisits + (this.state.iterations ?? 0) * nodes
+      if (this.state.visits >= limit) {
+        return this.result('error', RUN_ERRORS.loops(this.executor.maxNodeVisits))
+      }
       const [activation] = this.state.queue.splice(index, 1)
       this.state.visits++
       const stopped = await this.run(activation)
@@ -265,6 +282,9 @@ class Step {
     const block = this.graph.blocks.get(activation.nodeId)
     if (!block) return this.result('error', RUN_ERRORS.unknownNode(activation.nodeId))
     const input = this.inputOf(activation)
+    const looped = activation.arrivals.some(
+      (arrival) => arrival.from !== null && this.graph.closesLoop(arrival.from, block.id)
+    )
     const executionId = this.ports.newId()
     const startedAt = this.now().toISOString()
 
@@ -291,7 +311,7 @@ class Step {
         if (this.timedOut || this.interrupted) break
       }
       attempts = attempt
-      const outcome = await this.attempt(block, input, attempt)
+      const outcome = await this.attempt(block, input, attempt, looped)
       result = outcome.result || undefined
       const attemptLogs = [...outcome.logs, ...(result?.logs ?? [])]
       logs.push(...attemptLogs)
@@ -331,6 +351,18 @@ class Step {
       await this.record({ type: 'response', nodeId: block.id, response: result.respond })
     }
 
+    if (result?.iteration) {
+      const iterations = (this.state.iterations ?? 0) + 1
+      if (iterations > this.executor.maxIterations) {
+        const error = RUN_ERRORS.iterations(this.executor.maxIterations)
+        logs.push(entry('error', error))
+        await this.nodeEvent(block, executionId, 'error', { ...done, output: { error } })
+        return this.result('error', `${this.labelOf(block)}: ${error}`)
+      }
+      this.state.iterations = iterations
+    }
+    this.remember(block.id, result?.memory)
+
     const output = result?.output === undefined ? input : result.output
     await this.nodeEvent(block, executionId, 'success', { ...done, output })
     const edges = result?.conditionId
@@ -340,7 +372,7 @@ class Step {
     return undefined
   }
 
-  attempt(block: WorkflowBlock, input: unknown, attempt: number) {
+  attempt(block: WorkflowBlock, input: unknown, attempt: number, looped: boolean) {
     const { workflow } = this.executor
     const variables: RunVariable[] = [
       ...this.state.variables.map((variable) => ({ ...variable })),
@@ -364,6 +396,8 @@ class Step {
         trigger: this.state.trigger,
         attempt,
         conditions: block.conditions ?? [],
+        memory: this.state.memory?.[block.id],
+        looped,
         evaluateCondition: (condition) =>
           evaluateCondition(condition as ConditionContent | undefined, variables),
       },
@@ -427,6 +461,7 @@ export interface StartInput {
 export class WorkflowExecutor {
   readonly graph: WorkflowGraph
   readonly maxNodeVisits: number
+  readonly maxIterations: number
 
   constructor(
     readonly workflow: ExecutorWorkflow,
@@ -435,6 +470,7 @@ export class WorkflowExecutor {
   ) {
     this.graph = options.graph ?? new WorkflowGraph(workflow.executable)
     this.maxNodeVisits = options.maxNodeVisits ?? MAX_NODE_VISITS
+    this.maxIterations = options.maxIterations ?? DEFAULT_LOOP_MAX_ITERATIONS
   }
 
   initialState({ runId, trigger, input = null }: StartInput): RunState {

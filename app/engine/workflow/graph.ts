@@ -1,4 +1,5 @@
 import type { ExecutableWorkflow, WorkflowBlock, WorkflowEdge } from '#shared/workflow/types'
+import { findLoopEdges } from '#shared/workflow/loop_edges'
 
 /**
  * The workflow as a graph the executor can ask questions of: which edges leave a node,
@@ -15,7 +16,9 @@ export class WorkflowGraph {
   private readonly outgoing = new Map<string, WorkflowEdge[]>()
   private readonly forward = new Map<string, string[]>()
   private readonly reachable = new Map<string, Set<string>>()
-  readonly loopEdges = new Set<string>()
+  readonly loopEdges: Set<string>
+  /** `from>to` of the loop edges: arrivals know the node they came from, not the edge. */
+  private readonly loopPairs = new Set<string>()
 
   constructor(readonly workflow: ExecutableWorkflow) {
     this.blockList = workflow.blocks ?? []
@@ -28,7 +31,14 @@ export class WorkflowGraph {
       list.push(edge)
       this.outgoing.set(edge.from.blockId, list)
     }
-    this.findLoopEdges()
+    const steps = [...this.outgoing.values()].flat()
+    this.loopEdges = findLoopEdges(this.blocks.keys(), steps, this.workflow.root_block)
+    for (const edges of this.outgoing.values()) {
+      for (const edge of edges) {
+        if (this.loopEdges.has(edge.id))
+          this.loopPairs.add(`${edge.from.blockId}>${edge.to.blockId}`)
+      }
+    }
     for (const [from, edges] of this.outgoing) {
       this.forward.set(
         from,
@@ -60,6 +70,11 @@ export class WorkflowGraph {
     )
   }
 
+  /** Whether an edge from `from` to `to` goes back to an earlier node (closes a loop). */
+  closesLoop(from: string, to: string): boolean {
+    return this.loopPairs.has(`${from}>${to}`)
+  }
+
   /** Whether `from` leads to `to` through one edge or more, loops left out. */
   canReach(from: string, to: string): boolean {
     return this.reachableFrom(from).has(to)
@@ -78,33 +93,5 @@ export class WorkflowGraph {
     }
     this.reachable.set(start, seen)
     return seen
-  }
-
-  /** Iterative depth-first walk: an edge to a node still on the walk's path closes a loop. */
-  private findLoopEdges() {
-    const state = new Map<string, 'open' | 'done'>()
-    const starts = [this.workflow.root_block, ...this.blocks.keys()]
-    for (const start of starts) {
-      if (!this.blocks.has(start) || state.has(start)) continue
-      const path: { id: string; next: number }[] = [{ id: start, next: 0 }]
-      state.set(start, 'open')
-      while (path.length > 0) {
-        const top = path[path.length - 1]
-        const edges = this.outgoing.get(top.id) ?? []
-        if (top.next >= edges.length) {
-          state.set(top.id, 'done')
-          path.pop()
-          continue
-        }
-        const edge = edges[top.next++]
-        const target = edge.to.blockId
-        const seen = state.get(target)
-        if (seen === 'open') this.loopEdges.add(edge.id)
-        else if (!seen) {
-          state.set(target, 'open')
-          path.push({ id: target, next: 0 })
-        }
-      }
-    }
   }
 }

@@ -37,6 +37,13 @@ export interface WorkflowNodeContext {
    * Tools), in edge order. Set by the server's ports; attached nodes never run as steps.
    */
   attachments?: AttachedNode[]
+  /**
+   * What this node returned as `memory` on its last visit in this run (a loop's list and
+   * position); undefined on its first visit or after a visit that kept none.
+   */
+  memory?: unknown
+  /** True when an edge that goes back to an earlier node (closes a loop) brought the input. */
+  looped?: boolean
 }
 
 /**
@@ -84,6 +91,13 @@ export interface WorkflowNodeResult {
   wait?: WaitRequest
   /** What the webhook call that triggered the run answers (respond-to-webhook). */
   respond?: WebhookResponse
+  /** Kept in the run's state for this node's next visit (`workflow.memory`); absent: forgotten. */
+  memory?: unknown
+  /**
+   * This visit starts an iteration of a loop: it counts against the run's iteration bound
+   * (LOOP_MAX_ITERATIONS) and lets the iteration's nodes run beyond MAX_NODE_VISITS.
+   */
+  iteration?: boolean
 }
 
 export type WorkflowRunnerContext<P = PluginDeclaration> = RunnerContext<

@@ -47,6 +47,10 @@ export interface RunState {
   parked: ParkedNode[]
   /** Node runs so far (skipped ones included), against the loop bound. */
   visits: number
+  /** Loop iterations started so far (results with `iteration`), against LOOP_MAX_ITERATIONS. */
+  iterations?: number
+  /** What nodes keep between their visits (WorkflowNodeResult.memory), by node id. */
+  memory?: Record<string, unknown>
   /** The node that finished last: its output is the run's output. */
   lastNodeId?: string
   /** The first respond-to-webhook answer. */

@@ -9,6 +9,7 @@ import type { BlockIssue } from '#shared/block_issues'
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
 import type { PluginRegistry } from '#plugins/registry'
 import type { CapabilityTurn } from '#services/capability_stamp'
+import { loopMaxIterations } from '#services/loop_limit'
 import { publishedBotById } from './bot_cache.js'
 
 /**
@@ -65,6 +66,9 @@ export async function enginePorts(options: PortOptions = {}): Promise<ServerEngi
     },
     appUrl,
     newId,
+    get maxLoopIterations() {
+      return loopMaxIterations()
+    },
     categoryOf(type) {
       const plugin = registry.get(type)
       if (!plugin || !plugin.serves.includes('bot')) return undefined

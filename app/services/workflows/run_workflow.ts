@@ -26,6 +26,7 @@ import type {
   WorkflowVariable,
 } from '#shared/workflow/types'
 import { workflowPorts } from './executor_ports.js'
+import { loopMaxIterations } from '#services/loop_limit'
 import { capabilityTurn, STAMP_SUBQUERY } from '#services/capability_stamp'
 import { emitRunEvent, emitRunResponse } from './run_events.js'
 import { isTransientDatabaseError } from './transient_errors.js'
@@ -965,7 +966,7 @@ export async function executeRun(
     const executor = new WorkflowExecutor(
       executorWorkflow(workflow),
       await workflowPorts(recorder.handle, turn),
-      { graph: workflow.graph }
+      { graph: workflow.graph, maxIterations: loopMaxIterations() }
     )
     const signals = runSignals(workflow, signal)
     let result: ExecutionResult
@@ -1052,7 +1053,7 @@ export async function resumeRun(
     const executor = new WorkflowExecutor(
       executorWorkflow(workflow),
       await workflowPorts(recorder.handle, turn),
-      { graph: workflow.graph }
+      { graph: workflow.graph, maxIterations: loopMaxIterations() }
     )
     try {
       const result = await recorder.keepingRecords(() =>

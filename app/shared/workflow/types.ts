@@ -17,6 +17,8 @@ export interface WorkflowCondition {
   id: string
   /** {comparisons, logicalOperator} as in bot Condition items. */
   content?: unknown
+  /** Other fields the plugin's items declare (a Loop's `exit`). */
+  [field: string]: unknown
 }
 
 export interface WorkflowBlock {

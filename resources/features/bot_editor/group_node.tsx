@@ -9,7 +9,14 @@ import {
 } from '@xyflow/react'
 import { useShallow } from 'zustand/react/shallow'
 import { useTranslation } from 'react-i18next'
-import { CircleAlertIcon, CopyIcon, EllipsisIcon, PlayIcon, Trash2Icon } from 'lucide-react'
+import {
+  CircleAlertIcon,
+  CopyIcon,
+  EllipsisIcon,
+  PlayIcon,
+  RepeatIcon,
+  Trash2Icon,
+} from 'lucide-react'
 import {
   deleteBlock,
   deleteGroup,
@@ -35,6 +42,8 @@ import { SourceHandle } from '~/features/canvas/keyboard_connect'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { usePreviewState } from './preview_state'
 import { blockSummary, itemSummary } from './block_summary'
+import { repeatedGroups } from './repeated_groups'
+import { itemChoiceLabel, translatedPluginName } from '~/features/plugin_form/translated_form'
 import {
   blockHandleId,
   blockTargetHandleId,
@@ -115,6 +124,7 @@ const GroupNodeBody = memo(function GroupNodeBodyView({
   )
   const plugins = useEditorPlugins()
   const diffKind = useBotEditor((state) => state.diff?.[id])
+  const repeatedBy = useBotEditor((state) => repeatedGroups(state.history.present).get(id))
   const updateNodeInternals = useUpdateNodeInternals()
   const [dropIndex, setDropIndex] = useState<number | null>(null)
   const [title, setTitle] = useState(group.title)
@@ -224,6 +234,22 @@ const GroupNodeBody = memo(function GroupNodeBodyView({
               }
             }}
           />
+        )}
+        {repeatedBy && (
+          <span
+            data-testid="group-loop-badge"
+            data-loop-block-id={repeatedBy.blockId}
+            title={t('editor.group.loopBadgeHint', {
+              name: translatedPluginName(
+                repeatedBy.blockType,
+                plugins.get(repeatedBy.blockType)?.name ?? repeatedBy.blockType
+              ),
+            })}
+            className="flex shrink-0 items-center gap-1 rounded-full bg-primary/10 px-1.5 py-0.5 text-[10px] font-medium text-primary"
+          >
+            <RepeatIcon className="size-3" aria-hidden />
+            {t('editor.group.loopBadge')}
+          </span>
         )}
         {!readOnly && (
           <DropdownMenu>
@@ -480,7 +506,7 @@ function BlockRow({
               className="relative rounded-md border bg-muted/50 px-2 py-1 text-xs"
             >
               <span className="block truncate">
-                {itemSummary(block, item, variables) || (
+                {itemSummary(block, item, variables) || itemChoiceLabel(block.type, item) || (
                   <span className="text-muted-foreground">{t('editor.block.emptyItem')}</span>
                 )}
               </span>

@@ -1,4 +1,5 @@
 import i18n from 'i18next'
+import { clientDeclaration } from '~/lib/plugin_registry'
 import { pluginNamespace } from '~/features/workflow_editor/plugin_locales'
 import type { FormDescription, FormField } from './types'
 
@@ -89,4 +90,26 @@ export function translateCredentialFields(pluginId: string, fields: FormField[])
 /** A plugin's own name (its `name` key), in the current language when loaded. */
 export function translatedPluginName(pluginId: string, english: string): string {
   return text(catalogueOf(pluginId), 'name', english)
+}
+
+/**
+ * What an item without text of its own shows (a Loop's "Each iteration" exit): the label of
+ * the choice it holds in an enum field of the plugin's items, translated.
+ */
+export function itemChoiceLabel(pluginId: string, item: object): string | undefined {
+  const fields = clientDeclaration(pluginId)?.items?.fields as
+    Record<string, { kind?: string; options?: readonly unknown[] }> | undefined
+  if (!fields) return undefined
+  for (const [name, declared] of Object.entries(fields)) {
+    const value = (item as Record<string, unknown>)[name]
+    if (declared.kind !== 'enum' || typeof value !== 'string') continue
+    const option = declared.options?.find((candidate) =>
+      typeof candidate === 'string' ? candidate === value : (candidate as any)?.value === value
+    )
+    const english =
+      typeof option === 'object' && option !== null ? String((option as any).label) : value
+    const options = child(child(child(catalogueOf(pluginId), 'items'), name), 'options')
+    return text(options, value, english)
+  }
+  return undefined
 }

@@ -40,8 +40,9 @@ import {
   type ConnectSource,
   type ConnectTarget,
 } from '~/features/canvas/keyboard_connect'
-import { TriangleAlertIcon, WebhookIcon, XIcon } from 'lucide-react'
+import { RepeatIcon, TriangleAlertIcon, WebhookIcon, XIcon } from 'lucide-react'
 import type { WorkflowBlock } from '#shared/workflow/types'
+import { findLoopEdges } from '#shared/workflow/loop_edges'
 import { Skeleton } from '~/components/ui/skeleton'
 import { useWorkflowEditor, useWorkflowEditorApi } from './workflow_editor_store'
 import {
@@ -184,6 +185,15 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
     state.history.present.blocks.map((block) => block.id).join(' ')
   )
   const diff = useWorkflowEditor((state) => state.diff)
+  // Edges going back to an earlier node close a loop: labelled "loop" (a Loop node's way back).
+  const loopEdges = useMemo(() => {
+    const ids = blockIds.split(' ')
+    const trigger = api
+      .getState()
+      .history.present.blocks.find((block) => isTrigger(plugins.get(block.type)))?.id
+    const steps = workflowEdges.filter((edge) => !edge.isAttachment)
+    return findLoopEdges(ids, steps, trigger)
+  }, [api, plugins, blockIds, workflowEdges])
   const edges = useMemo<FlowEdge[]>(() => {
     const known = new Set(blockIds.split(' '))
     return workflowEdges.flatMap((edge): FlowEdge[] => {
@@ -202,12 +212,12 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
           target: edge.to.blockId,
           targetHandle: attachment ? ATTACHED_HANDLE : IN_HANDLE,
           selected: !!selectedEdges[edge.id],
-          data: { attachment },
+          data: { attachment, loop: loopEdges.has(edge.id) },
           ...(diff?.[edge.id] ? { className: DIFF_EDGE_CLASSES[diff[edge.id]] } : {}),
         },
       ]
     })
-  }, [blockIds, workflowEdges, selectedEdges, diff])
+  }, [blockIds, workflowEdges, selectedEdges, diff, loopEdges])
 
   const onNodesChange = useCallback((changes: NodeChange[]) => {
     // Removals go through onDelete (one undo step for nodes and edges together).
@@ -556,7 +566,7 @@ function WorkflowEdgeView({
     sourcePosition,
     targetPosition,
   })
-  const attachment = (data as { attachment?: boolean } | undefined)?.attachment
+  const { attachment, loop } = (data ?? {}) as { attachment?: boolean; loop?: boolean }
   return (
     <>
       <BaseEdge
@@ -569,6 +579,19 @@ function WorkflowEdgeView({
           strokeDasharray: attachment ? '6 4' : undefined,
         }}
       />
+      {loop && !(selected && !readOnly) && (
+        <EdgeLabelRenderer>
+          <span
+            data-testid="loop-edge-label"
+            data-edge-id={id}
+            className="nodrag nopan pointer-events-none absolute flex items-center gap-1 rounded-full border bg-background px-1.5 py-0.5 text-[10px] font-medium text-muted-foreground shadow-sm"
+            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+          >
+            <RepeatIcon className="size-3" aria-hidden />
+            {t('workflowEditor.canvas.loopEdge')}
+          </span>
+        </EdgeLabelRenderer>
+      )}
       {selected && !readOnly && (
         <EdgeLabelRenderer>
           <button

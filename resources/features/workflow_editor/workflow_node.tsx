@@ -21,6 +21,8 @@ import {
 } from '~/components/ui/dropdown_menu'
 import { ConfirmDialog } from '~/components/confirm_dialog'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
+import { itemChoiceLabel } from '~/features/plugin_form/translated_form'
+import { clientDeclaration } from '~/lib/plugin_registry'
 import { DIFF_ITEM_CLASSES } from '~/features/editor_shell/diff_styles'
 import { cn } from '~/lib/utils'
 import { CLICK_CONNECTING_CLASS } from '~/features/canvas/connect_hint'
@@ -121,6 +123,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
   const updateNodeInternals = useUpdateNodeInternals()
   const [confirmDelete, setConfirmDelete] = useState(false)
   const conditions = block.conditions ?? []
+  const coversEveryPath = clientDeclaration(block.type)?.items?.coverEveryPath === true
   const slots = plugin?.attachments ?? []
   const missing = missingSlots
     ? slots.filter((slot) => missingSlots.split(' ').includes(slot.name))
@@ -288,6 +291,7 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
             >
               <span className="block truncate">
                 {conditionSummary(condition, variables) ||
+                  itemChoiceLabel(block.type, condition) ||
                   t('workflowEditor.node.branch', { number: index + 1 })}
               </span>
               <SourceHandle
@@ -301,7 +305,13 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
               />
             </li>
           ))}
-          <li className="relative px-2 py-0.5 text-right text-xs text-muted-foreground">
+          <li
+            className={cn(
+              'relative px-2 py-0.5 text-right text-xs text-muted-foreground',
+              // Branches covering every way out (a Loop's exits) leave no "otherwise".
+              coversEveryPath && 'hidden'
+            )}
+          >
             {t('workflowEditor.node.otherwise')}
             <SourceHandle
               title={readOnly ? undefined : handleHint}

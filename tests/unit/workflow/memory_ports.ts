@@ -60,7 +60,10 @@ export function memoryPorts(runners: Record<string, TestRunner>, start = Date.UT
           variablesSet: [],
         }
       }
-      const options = substituteDeep(block.options ?? {}, variables).value
+      // As the server does for variable fields (variableKeysOf): ids and references stay.
+      const options = substituteDeep(block.options ?? {}, variables, {
+        skipKeys: ['variableId'],
+      }).value
       ports.calls.push({ type: block.type, nodeId: block.id, options, input: context.input })
       const values = variables.map((variable) => ({ ...variable }))
       const changed = new Map<string, VariableValue>()
