@@ -1,0 +1,29 @@
+import type { N8nConverter } from '#sdk/n8n'
+
+const MODES: Record<string, string> = {
+  onReceived: 'immediately',
+  lastNode: 'lastNode',
+  responseNode: 'responseNode',
+}
+
+/**
+ * n8n's Webhook node. Its path is not kept: our trigger's URL is the workflow's own
+ * (/api/v1/workflows/{id}/webhook). n8n answers GET when no method is set.
+ */
+export const fromN8n: N8nConverter = (node, tools) => {
+  const p = node.parameters ?? {}
+  const method = String(p.httpMethod ?? 'GET').toUpperCase()
+  if (method !== 'GET' && method !== 'POST') tools.lost(`the method ${method} (POST is used)`)
+  if (p.path) tools.lost(`the path "${p.path}" (the URL is the workflow's webhook URL)`)
+  if (p.authentication && p.authentication !== 'none') {
+    tools.lost(`the ${p.authentication} authentication (set a secret instead)`)
+  }
+  const mode = String(p.responseMode ?? 'onReceived')
+  if (!MODES[mode]) tools.lost(`the response mode "${mode}"`)
+  return {
+    options: {
+      method: method === 'GET' ? 'GET' : 'POST',
+      responseMode: MODES[mode] ?? 'immediately',
+    },
+  }
+}
