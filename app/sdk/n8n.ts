@@ -110,34 +110,23 @@ function readRoot(match: RegExpMatchArray): DataReference {
  */
 export type DataPathOf = (node: string | undefined) => string
 
-let dataPathOf: DataPathOf = () => ''
+const NO_PATHS: DataPathOf = () => ''
 
-/** Runs `translate` with the data paths of the workflow being imported. */
-export function withDataPaths<T>(paths: DataPathOf, translate: () => T): T {
-  const before = dataPathOf
-  dataPathOf = paths
-  try {
-    return translate()
-  } finally {
-    dataPathOf = before
-  }
-}
-
-function prefixed(reference: DataReference) {
-  const prefix = dataPathOf(reference.node)
+function prefixed(reference: DataReference, paths: DataPathOf) {
+  const prefix = paths(reference.node)
   return prefix ? `.${prefix}${reference.path}` : reference.path
 }
 
 /** Our reference text for n8n data: `{{$input.a}}`, `{{$node["Title"].a}}`. */
-function referenceOf(reference: DataReference): string {
-  const path = ourPath(prefixed(reference))
+function referenceOf(reference: DataReference, paths: DataPathOf): string {
+  const path = ourPath(prefixed(reference, paths))
   if (reference.node === undefined) return `{{$input${path}}}`
   return `{{$node[${JSON.stringify(reference.node)}]${path}}}`
 }
 
 /** The same data read from a Script node: `input.a`, `$node["Title"].a`. */
-function codeOf(reference: DataReference): string {
-  const path = prefixed(reference)
+function codeOf(reference: DataReference, paths: DataPathOf): string {
+  const path = prefixed(reference, paths)
   if (reference.node === undefined) return `input${path}`
   return `$node[${JSON.stringify(reference.node)}]${path}`
 }
@@ -168,8 +157,8 @@ export class UntranslatedExpression extends Error {
 }
 
 /** n8n JavaScript with its data roots and date helpers turned into our Script names. */
-export function translateJs(code: string): string {
-  let out = code.replace(ROOT, (...args) => codeOf(readRoot(args.slice(0, -2) as any)))
+export function translateJs(code: string, paths: DataPathOf = NO_PATHS): string {
+  let out = code.replace(ROOT, (...args) => codeOf(readRoot(args.slice(0, -2) as any), paths))
   for (const [pattern, replacement] of DATES) out = out.replace(pattern, replacement)
   return out
 }
@@ -179,16 +168,13 @@ export function translateJs(code: string): string {
  * an inline expression, anything else an inline expression over references
  * (`{{= {{$input.a}} * 2 =}}`). Throws UntranslatedExpression for n8n names we lack.
  */
-function translateBlock(inner: string): string {
+function translateBlock(inner: string, paths: DataPathOf): string {
   const code = inner.trim()
   const whole = new RegExp(`^(?:${ROOT.source})$`)
   const direct = code.match(whole)
-  if (direct) return referenceOf(readRoot(direct))
-  let out = code.replace(ROOT, (...args) => {
-    const reference = readRoot(args.slice(0, -2) as any)
-    // Inside an expression a reference reads as text; objects arrive as JSON.
-    return referenceOf(reference)
-  })
+  if (direct) return referenceOf(readRoot(direct), paths)
+  // Inside an expression a reference reads as text; objects arrive as JSON.
+  let out = code.replace(ROOT, (...args) => referenceOf(readRoot(args.slice(0, -2) as any), paths))
   for (const [pattern, replacement] of DATES) out = out.replace(pattern, replacement)
   const unknown = leftover(out.replace(/\{\{\$(?:input|node)[^{}]*\}\}/g, 'x'))
   if (unknown) throw new UntranslatedExpression(`{{${inner}}}`, unknown)
@@ -204,18 +190,18 @@ export function isExpression(value: unknown): value is string {
  * An n8n parameter value as our option text. Literals stay as they are (numbers and
  * booleans as text); expressions have each `{{ }}` block translated.
  */
-export function translateText(value: unknown): string {
+export function translateText(value: unknown, paths: DataPathOf = NO_PATHS): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'object') return JSON.stringify(value)
   if (!isExpression(value)) return String(value)
-  return value.slice(1).replace(BLOCK, (_, inner: string) => translateBlock(inner))
+  return value.slice(1).replace(BLOCK, (_, inner: string) => translateBlock(inner, paths))
 }
 
 /**
  * An n8n parameter value as a JavaScript expression: a literal as JSON, one `{{ }}` block
  * as its code (its type kept), text with blocks as a template literal.
  */
-export function translateJsValue(value: unknown): string {
+export function translateJsValue(value: unknown, paths: DataPathOf = NO_PATHS): string {
   if (!isExpression(value)) return JSON.stringify(value ?? null)
   const text = value.slice(1)
   const only = text.trim().match(/^\{\{([\s\S]*?)\}\}$/)
@@ -224,12 +210,12 @@ export function translateJsValue(value: unknown): string {
     if (unknown) throw new UntranslatedExpression(original, unknown)
     return code
   }
-  if (only && !only[1].includes('}}')) return check(`(${translateJs(only[1].trim())})`, text)
+  if (only && !only[1].includes('}}')) return check(`(${translateJs(only[1].trim(), paths)})`, text)
   let template = ''
   let last = 0
   for (const match of text.matchAll(BLOCK)) {
     template += escapeTemplate(text.slice(last, match.index))
-    template += '${' + check(translateJs(match[1].trim()), match[0]) + '}'
+    template += '${' + check(translateJs(match[1].trim(), paths), match[0]) + '}'
     last = match.index! + match[0].length
   }
   return '`' + template + escapeTemplate(text.slice(last)) + '`'
@@ -287,31 +273,19 @@ export function comparisonOf(
   left: unknown,
   operation: string,
   right: unknown,
-  lost: (what: string) => void
+  tools: Pick<N8nImportTools, 'text' | 'lost'>
 ): Comparison | undefined {
   const operator = OPERATIONS[operation]
   if (!operator) {
-    lost(`the comparison "${operation}"`)
+    tools.lost(`the comparison "${operation}"`)
     return undefined
   }
-  let variableId: string
-  try {
-    variableId = translateText(left)
-  } catch (error) {
-    lost(error instanceof UntranslatedExpression ? `the expression ${error.expression}` : String(left))
-    return undefined
-  }
+  const variableId = tools.text(left)
   if (!/^\{\{\$(?:input|node)[^{}]*\}\}$/.test(variableId)) {
-    lost(`the comparison of ${String(left)} (only data of the input or of a node is compared)`)
+    tools.lost(`the comparison of ${String(left)} (only data of the input or of a node is compared)`)
     return undefined
   }
-  let value: string
-  try {
-    value = operation === 'true' ? 'true' : operation === 'false' ? 'false' : translateText(right)
-  } catch (error) {
-    lost(error instanceof UntranslatedExpression ? `the expression ${error.expression}` : String(right))
-    return undefined
-  }
+  const value = operation === 'true' ? 'true' : operation === 'false' ? 'false' : tools.text(right)
   return { variableId, comparisonOperator: operator, value }
 }
 
@@ -320,7 +294,7 @@ export function filterOf(filter: any, tools: N8nImportTools) {
   const comparisons: Comparison[] = []
   for (const item of filter?.conditions ?? []) {
     const operation = String(item?.operator?.operation ?? 'equals')
-    const found = comparisonOf(item?.leftValue, operation, item?.rightValue, tools.lost)
+    const found = comparisonOf(item?.leftValue, operation, item?.rightValue, tools)
     if (found) comparisons.push(found)
   }
   return {
@@ -334,8 +308,8 @@ export function legacyConditionsOf(conditions: any, combine: unknown, tools: N8n
   const comparisons: Comparison[] = []
   for (const kind of ['string', 'number', 'boolean', 'dateTime']) {
     for (const item of conditions?.[kind] ?? []) {
-      const operation = String(item?.operation ?? (kind === 'boolean' ? 'equal' : 'equal'))
-      const found = comparisonOf(item?.value1, operation, item?.value2, tools.lost)
+      const operation = String(item?.operation ?? 'equal')
+      const found = comparisonOf(item?.value1, operation, item?.value2, tools)
       if (found) comparisons.push(found)
     }
   }

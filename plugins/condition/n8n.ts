@@ -26,7 +26,7 @@ function fromSwitch(node: Parameters<N8nConverter>[0], tools: Parameters<N8nConv
   } else {
     const operation = (rule: any) => String(rule.operation ?? 'equal')
     for (const rule of p.rules?.rules ?? []) {
-      const comparison = comparisonOf(p.value1, operation(rule), rule.value2, tools.lost)
+      const comparison = comparisonOf(p.value1, operation(rule), rule.value2, tools)
       conditions.push({ content: { comparisons: comparison ? [comparison] : [], logicalOperator: 'AND' } })
     }
   }
