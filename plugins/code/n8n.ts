@@ -84,7 +84,7 @@ function fromSet(node: N8nNode, tools: N8nImportTools) {
         : p.keepOnlySet !== true
   if (p.include === 'selected' || p.include === 'except') tools.lost(`the "${p.include}" fields choice`)
   const dotted = (p.options?.dotNotation ?? true) !== false
-  const lines = [`const out = ${keep ? "input && typeof input === 'object' ? structuredClone(input) : {}" : '{}'}`]
+  const lines = [`const fields = ${keep ? "input && typeof input === 'object' && !Array.isArray(input) ? JSON.parse(JSON.stringify(input)) : {}" : '{}'}`]
   for (const field of fieldsOf(p)) {
     if (!field.name) continue
     const value = (TYPED[field.type] ?? ((code: string) => code))(tools.jsValue(field.value))
@@ -92,12 +92,13 @@ function fromSet(node: N8nNode, tools: N8nImportTools) {
     const last = JSON.stringify(path.pop())
     const target = path.reduce(
       (object, key) => `(${object}[${JSON.stringify(key)}] ??= {})`,
-      'out'
+      'fields'
     )
     lines.push(`${target}[${last}] = ${value}`)
   }
-  lines.push('return out')
-  return { options: { content: lines.join('\n') } }
+  lines.push('return fields')
+  // Semicolons: a line starting with `(` would call the line before it.
+  return { options: { content: lines.map((line) => `${line};`).join('\n') } }
 }
 
 /**
