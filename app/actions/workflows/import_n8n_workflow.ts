@@ -2,10 +2,13 @@ import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
-import { readN8nExport, N8nExportError } from '#services/n8n_import/n8n_export'
+import {
+  readN8nExport,
+  N8nExportError,
+  N8N_IMPORT_MESSAGES,
+} from '#services/n8n_import/n8n_export'
 import { convertN8nWorkflow } from '#services/n8n_import/convert_n8n_workflow'
-import { CreateWorkflow } from './workflows.js'
-import { assertValidWorkflow } from './workflows.js'
+import { assertValidWorkflow, CreateWorkflow } from './workflows.js'
 import type { N8nImportResponse } from '#shared/workflow/n8n_import'
 
 /**
@@ -29,7 +32,7 @@ export class ImportN8nWorkflow {
       throw error
     }
     const { workflow, report } = await convertN8nWorkflow(await pluginRegistry(), source)
-    const content = assertValidWorkflow(workflow, 'The n8n workflow could not be converted')
+    const content = assertValidWorkflow(workflow, N8N_IMPORT_MESSAGES.unconverted)
     if (!input.save) return { report }
     const created = await new CreateWorkflow().handle(user, workspace, {
       content,

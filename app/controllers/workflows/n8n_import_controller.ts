@@ -4,6 +4,7 @@ import { findWorkspaceFor } from '#services/workspace_access'
 import { ImportN8nWorkflow } from '#actions/workflows/import_n8n_workflow'
 import { importN8nValidator } from '#validators/n8n_import'
 import { toN8nImportDto } from '#dtos/n8n_import_dto'
+import { N8N_IMPORT_MESSAGES } from '#services/n8n_import/n8n_export'
 
 /** "Import from n8n" (docs/migrating-from-n8n.md): API tokens or the session. */
 export default class N8nImportController {
@@ -18,7 +19,7 @@ export default class N8nImportController {
       throw AppError.forbidden('Guests cannot create workflows.')
     }
     if (payload.workflow === undefined || payload.workflow === null || payload.workflow === '') {
-      throw new AppError('Paste or upload an n8n workflow', { status: 422, field: 'workflow' })
+      throw new AppError(N8N_IMPORT_MESSAGES.empty, { status: 422, field: 'workflow' })
     }
     const result = await new ImportN8nWorkflow().handle(auth.user!, workspace, {
       workflow: payload.workflow,

@@ -27,6 +27,19 @@ export interface N8nExport {
 /** Bounds of one import: a large n8n workflow has a few hundred nodes. */
 export const N8N_IMPORT_LIMITS = { maxNodes: 1000 }
 
+/** Why an export is refused, shown as is (translated in resources/locales/<lang>/server.json). */
+export const N8N_IMPORT_MESSAGES = {
+  notJson: 'The text is not JSON',
+  notWorkflow: 'This is not an n8n workflow: it has no list of nodes',
+  tooLarge: 'An n8n import takes at most 1000 nodes',
+  badNode: 'A node of the workflow has no name or type',
+  sameName: 'Two nodes of the workflow have the same name',
+  badParameters: 'The parameters of a node are not an object',
+  badConnections: 'The connections of the workflow are not an object',
+  empty: 'Paste or upload an n8n workflow',
+  unconverted: 'The n8n workflow could not be converted',
+} as const
+
 export class N8nExportError extends Error {
   constructor(message: string) {
     super(message)
@@ -42,7 +55,7 @@ function unwrap(raw: unknown): unknown {
     try {
       return unwrap(JSON.parse(raw))
     } catch {
-      throw new N8nExportError('The text is not JSON')
+      throw new N8nExportError(N8N_IMPORT_MESSAGES.notJson)
     }
   }
   if (isObject(raw) && !Array.isArray(raw.nodes)) {
@@ -57,24 +70,24 @@ function unwrap(raw: unknown): unknown {
 export function readN8nExport(raw: unknown): N8nExport {
   const data = unwrap(raw)
   if (!isObject(data) || !Array.isArray(data.nodes)) {
-    throw new N8nExportError('This is not an n8n workflow: it has no list of nodes')
+    throw new N8nExportError(N8N_IMPORT_MESSAGES.notWorkflow)
   }
   if (data.nodes.length > N8N_IMPORT_LIMITS.maxNodes) {
-    throw new N8nExportError(`An import takes at most ${N8N_IMPORT_LIMITS.maxNodes} nodes`)
+    throw new N8nExportError(N8N_IMPORT_MESSAGES.tooLarge)
   }
   const names = new Set<string>()
-  for (const [index, node] of data.nodes.entries()) {
+  for (const node of data.nodes) {
     if (!isObject(node) || typeof node.name !== 'string' || typeof node.type !== 'string') {
-      throw new N8nExportError(`Node ${index + 1} has no name or type`)
+      throw new N8nExportError(N8N_IMPORT_MESSAGES.badNode)
     }
-    if (names.has(node.name)) throw new N8nExportError(`Two nodes are named "${node.name}"`)
+    if (names.has(node.name)) throw new N8nExportError(N8N_IMPORT_MESSAGES.sameName)
     names.add(node.name)
     if (node.parameters !== undefined && !isObject(node.parameters)) {
-      throw new N8nExportError(`The parameters of "${node.name}" are not an object`)
+      throw new N8nExportError(N8N_IMPORT_MESSAGES.badParameters)
     }
   }
   const connections = data.connections ?? {}
-  if (!isObject(connections)) throw new N8nExportError('The connections are not an object')
+  if (!isObject(connections)) throw new N8nExportError(N8N_IMPORT_MESSAGES.badConnections)
   return {
     name: typeof data.name === 'string' ? data.name : undefined,
     nodes: data.nodes as N8nNode[],
