@@ -397,3 +397,49 @@ export function legacyExport(base: string) {
     },
   }
 }
+
+/** 10a. A sub-workflow: Execute Workflow Trigger → Edit Fields. */
+export function subWorkflowExport() {
+  return {
+    name: 'Price with tax',
+    nodes: [
+      node('When called', 'n8n-nodes-base.executeWorkflowTrigger', 1.1, [0, 0], {
+        inputSource: 'passthrough',
+      }),
+      node('Add tax', 'n8n-nodes-base.set', 3.4, [220, 0], {
+        assignments: {
+          assignments: [
+            { id: 't1', name: 'gross', value: '={{ $json.net * 1.2 }}', type: 'number' },
+          ],
+        },
+        includeOtherFields: true,
+      }),
+    ],
+    connections: { 'When called': { main: [to('Add tax')] } },
+  }
+}
+
+/** 10b. Its caller: Manual trigger → Execute Workflow (by n8n id) → Edit Fields. */
+export function callerExport() {
+  return {
+    name: 'Quote',
+    nodes: [
+      node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0]),
+      node('Price with tax', 'n8n-nodes-base.executeWorkflow', 1.2, [220, 0], {
+        workflowId: { __rl: true, value: 'Abc123n8nId', mode: 'list', cachedResultName: 'Price with tax' },
+        options: {},
+      }),
+      node('Quote', 'n8n-nodes-base.set', 3.4, [440, 0], {
+        assignments: {
+          assignments: [
+            { id: 'q1', name: 'quote', value: '=Total: {{ $json.gross }} EUR', type: 'string' },
+          ],
+        },
+      }),
+    ],
+    connections: {
+      'Start': { main: [to('Price with tax')] },
+      'Price with tax': { main: [to('Quote')] },
+    },
+  }
+}

@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import WorkspaceMember from '#models/workspace_member'
 import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { CreateCredential } from '#actions/credentials/credentials'
 import { closeQueue, startWorkers } from '#queue/queue'
@@ -12,11 +13,13 @@ import type { WorkflowBlock } from '#shared/workflow/types'
 import {
   agentExport,
   approvalExport,
+  callerExport,
   greetingExport,
   legacyExport,
   mergeExport,
   nightlyExport,
   routerExport,
+  subWorkflowExport,
   userLookupExport,
   waitExport,
 } from '#tests/n8n_exports'
@@ -395,7 +398,58 @@ test.group('n8n import', (group) => {
     assert.deepEqual(JSON.parse(api.received[0].body), { source: 'legacy' })
   })
 
-  test('what is not an n8n workflow is refused; guests cannot import', async ({
+  test('Execute Workflow calls the imported sub-workflow once the builder picks it', async ({
+    client,
+    assert,
+  }) => {
+    const who = await owner()
+    const child = await importN8n(client, who, subWorkflowExport())
+    assert.equal(line(child.report, 'When called').type, 'manual-trigger')
+    await goLive(client, who, child.workflowId!)
+
+    const caller = await importN8n(client, who, callerExport())
+    const call = line(caller.report, 'Price with tax')
+    assert.equal(call.type, 'execute-workflow')
+    assert.equal(call.status, 'partial')
+    assert.match(call.lost[0], /n8n id Abc123n8nId\): import it too and pick it/)
+
+    const workflow = (
+      await client.get(`/api/v1/workflows/${caller.workflowId}`).bearerToken(who.token)
+    ).body().workflow
+    const blocks = workflow.blocks.map((block: WorkflowBlock) =>
+      block.type === 'execute-workflow'
+        ? { ...block, options: { ...block.options, workflowId: child.workflowId } }
+        : block
+    )
+    ;(
+      await client
+        .patch(`/api/v1/workflows/${caller.workflowId}`)
+        .bearerToken(who.token)
+        .json({ blocks })
+    ).assertStatus(200)
+    await goLive(client, who, caller.workflowId!)
+    const started = await client
+      .post(`/api/v1/workflows/${caller.workflowId}/run`)
+      .bearerToken(who.token)
+      .json({ input: { net: 50 } })
+    const run = await waitForRun(client, who.token, started.body().runId)
+    assert.equal(run.status, 'success')
+    assert.deepEqual(run.output, { quote: 'Total: 60 EUR' })
+  })
+
+  test('a guest of the workspace cannot import', async ({ client, assert }) => {
+    const who = await owner()
+    const guest = await owner()
+    await WorkspaceMember.create({ workspaceId: who.workspaceId, userId: guest.user.id, role: 'GUEST' })
+    const refused = await client
+      .post('/api/v1/workflows/import-n8n')
+      .bearerToken(guest.token)
+      .json({ workspaceId: who.workspaceId, workflow: greetingExport() })
+    refused.assertStatus(403)
+    assert.equal(refused.body().description, 'Guests cannot create workflows.')
+  })
+
+  test('what is not an n8n workflow is refused; other workspaces are not found', async ({
     client,
     assert,
   }) => {
