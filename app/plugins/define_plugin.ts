@@ -143,6 +143,12 @@ export interface PluginDeclaration<
    */
   fromAlias?: (alias: string, options: Record<string, unknown>) => Record<string, unknown>
   /**
+   * Node types of other tools this plugin takes over on import, by tool: `n8n` lists n8n
+   * node types ('n8n-nodes-base.httpRequest'); the runner's `fromN8n` export converts them
+   * (#sdk/n8n). '*' takes every type no other plugin lists (the placeholder).
+   */
+  importsFrom?: { n8n?: readonly string[] }
+  /**
    * A plan feature the block needs (e.g. 'fileUpload'): on plans without it the block is
    * locked in the editor and refused on save and publish, as the Plans page says.
    */

@@ -13,6 +13,12 @@ export default class WorkspacePolicy extends BasePolicy {
     return (await roleIn(user, workspace.id)) !== null
   }
 
+  /** New bots and workflows (imports included): members and admins, not guests. */
+  async createContent(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
+    const role = await roleIn(user, workspace.id)
+    return role !== null && role !== 'GUEST'
+  }
+
   async edit(user: User, workspace: Workspace): Promise<AuthorizerResponse> {
     return (await roleIn(user, workspace.id)) === 'ADMIN'
   }

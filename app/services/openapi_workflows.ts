@@ -104,6 +104,42 @@ const version = {
   },
 }
 
+const n8nImportReply = {
+  type: 'object',
+  properties: {
+    workflowId: withText({ type: 'string' }, 'Once saved'),
+    report: {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        nodes: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              n8nType: { type: 'string' },
+              type: withText({ type: 'string' }, 'The plugin id of the new node'),
+              status: { type: 'string', enum: ['mapped', 'partial', 'placeholder'] },
+              lost: withText({ type: 'array', items: { type: 'string' } }, 'What did not carry over'),
+              credentials: withText(
+                { type: 'array', items: { type: 'string' } },
+                'n8n credential types the node used: pick or create them again'
+              ),
+              disabled: { type: 'boolean' },
+            },
+          },
+        },
+        workflow: withText(
+          { type: 'array', items: { type: 'string' } },
+          'What of the workflow as a whole did not carry over'
+        ),
+        counts: { type: 'object' },
+      },
+    },
+  },
+}
+
 const workflowId = pathParam('id', 'Workflow id')
 
 /** One call that changes a workflow and answers with it. */
@@ -117,6 +153,33 @@ const action = (text: string, extra: Record<number, unknown> = {}) => ({
 
 export function workflowPaths() {
   return {
+    '/api/v1/workflows/import-n8n': {
+      post: {
+        summary: 'Import an n8n workflow: the report of what carries over, and the new workflow with save',
+        description:
+          'Nodes go through the plugins that take their n8n types; the others become disabled Imported nodes keeping their parameters. Credentials are never imported: the report names the nodes that need them (docs/migrating-from-n8n.md).',
+        requestBody: body({
+          type: 'object',
+          required: ['workspaceId', 'workflow'],
+          properties: {
+            workspaceId: { type: 'string' },
+            workflow: withText(
+              { oneOf: [{ type: 'object' }, { type: 'string' }] },
+              "n8n's workflow JSON (Download, copied nodes, or a template with the workflow under `workflow`), or its text"
+            ),
+            save: withText({ type: 'boolean' }, 'false (default): the report only'),
+            name: withText({ type: 'string' }, 'Replaces the name'),
+          },
+        }),
+        responses: {
+          200: reply('The report (nothing saved)', n8nImportReply),
+          201: reply('The report and the new workflow id', n8nImportReply),
+          403: error,
+          404: error,
+          422: error,
+        },
+      },
+    },
     '/api/v1/workflows': {
       post: {
         summary: 'Import a workflow (or start an empty one when no workflow is sent)',

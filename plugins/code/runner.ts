@@ -1,6 +1,16 @@
 import type { SurfaceRunner } from '#sdk/runner'
 import type plugin from './index.js'
 
+/** `$node["Title"]` in a workflow script: the outputs of the nodes it names (only those). */
+function nodeOutputs(code: string, workflow: { outputOf?(node: string): unknown } | undefined) {
+  const outputs: Record<string, unknown> = {}
+  for (const match of code.matchAll(/\$node\[\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')\s*\]/g)) {
+    const name = match[1] !== undefined ? JSON.parse(`"${match[1]}"`) : match[2]
+    if (!(name in outputs)) outputs[name] = workflow?.outputOf?.(name) ?? null
+  }
+  return outputs
+}
+
 /**
  * A bot runs the script on the server in the sandbox (setVariable(name, value) updates the
  * flow's variables), or sends it to the browser when isExecutedOnClient. A workflow node
@@ -29,7 +39,11 @@ export const run: SurfaceRunner<typeof plugin> = async ({
         .filter((variable) => !variable.name.startsWith('$'))
         .map((variable) => [variable.name, variable.value ?? null])
     )
-    const output = await sandbox.run(code, { ...scope, input: workflow?.input ?? null })
+    const output = await sandbox.run(code, {
+      ...scope,
+      $node: nodeOutputs(code, workflow),
+      input: workflow?.input ?? null,
+    })
     return { output: output ?? null }
   }
   if (!code.trim()) return {}
@@ -55,3 +69,5 @@ export const run: SurfaceRunner<typeof plugin> = async ({
   logger.success(`${options.name || 'Script'} ran`)
   return {}
 }
+
+export { fromN8n } from './n8n.js'

@@ -18,6 +18,7 @@ export default definePlugin({
   icon: 'split',
   version: 1,
   serves: ['bot', 'workflow'],
+  importsFrom: { n8n: ['n8n-nodes-base.if', 'n8n-nodes-base.switch', 'n8n-nodes-base.filter'] },
   // Workflows saved before the bot block and the workflow node became one store this id.
   aliases: ['workflow-condition'],
   replayable: true,

@@ -26,3 +26,5 @@ export const run: SurfaceRunner<typeof plugin> = ({ surface, bot, workflow, logg
   logger.info('No branch matched: the default path is taken')
   return { conditionId: null }
 }
+
+export { fromN8n } from './n8n.js'

@@ -1,8 +1,9 @@
 import { definePlugin, field } from '#sdk/plugin'
 
 /**
- * Runs a published workflow of the same workspace with inputs from the chat and saves
- * parts of its output in bot variables.
+ * Runs a published workflow of the same workspace and waits for it. In a bot: with inputs
+ * from the chat, parts of its output saved in bot variables. In a workflow: with the
+ * inputs, or the node's input when none is given; its output is the node's output.
  */
 export default definePlugin({
   id: 'execute-workflow',
@@ -14,7 +15,8 @@ export default definePlugin({
   scope: 'workspace',
   icon: 'workflow',
   version: 1,
-  serves: ['bot'],
+  serves: ['bot', 'workflow'],
+  importsFrom: { n8n: ['n8n-nodes-base.executeWorkflow'] },
   options: {
     workflowId: field.string({
       label: 'Workflow',
@@ -22,6 +24,10 @@ export default definePlugin({
       optionsFrom: { fetcher: 'workflows' },
     }),
     inputs: field.keyValue({ label: 'Input', allowVariables: true }),
-    variableMappings: field.responseMapping({ label: 'Save in variables', key: 'bodyPath' }),
+    variableMappings: field.responseMapping({
+      label: 'Save in variables',
+      key: 'bodyPath',
+      surfaces: ['bot'],
+    }),
   },
 })

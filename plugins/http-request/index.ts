@@ -30,6 +30,7 @@ export default definePlugin({
   icon: 'globe',
   version: 1,
   serves: ['bot', 'workflow'],
+  importsFrom: { n8n: ['n8n-nodes-base.httpRequest'] },
   // Workflows saved before the bot block and the workflow node became one store this id.
   aliases: ['workflow-http-request'],
   fromAlias: fromWorkflowNode,

@@ -7,3 +7,5 @@ import { httpRequestRunner } from '#sdk/http'
 export const run = httpRequestRunner('HTTP request')
 
 export { MAX_BODY_CHARS, type HttpResponseSummary } from '#sdk/http'
+
+export { fromN8n } from './n8n.js'

@@ -23,6 +23,7 @@ export default definePlugin({
   icon: 'sparkles',
   version: 1,
   serves: ['bot', 'workflow'],
+  importsFrom: { n8n: ['@n8n/n8n-nodes-langchain.agent'] },
   // Workflows saved before the bot block and the workflow node became one store this id.
   aliases: ['workflow-llm-agent'],
   attachments: [

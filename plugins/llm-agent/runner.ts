@@ -160,3 +160,5 @@ export const run: SurfaceRunner<typeof plugin> = async (context) => {
 export const fetchers: Record<string, Fetcher<typeof plugin>> = {
   knowledgeStores: async ({ workspaceId }) => (workspaceId ? knowledgeStoresOf(workspaceId) : []),
 }
+
+export { fromN8n } from './n8n.js'

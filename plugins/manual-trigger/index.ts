@@ -15,6 +15,7 @@ export default definePlugin({
   icon: 'mouse-pointer-click',
   version: 1,
   serves: ['workflow'],
+  importsFrom: { n8n: ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.executeWorkflowTrigger'] },
   replayable: true,
   options: {
     testInput: field.code({

@@ -14,3 +14,5 @@ export const run: WorkflowRunner<typeof plugin> = ({ options, workflow, logger }
     return { output: {} }
   }
 }
+
+export { fromN8n } from './n8n.js'

@@ -25,6 +25,7 @@ export default definePlugin({
   version: 1,
   docsUrl: 'https://platform.openai.com/docs/api-reference',
   serves: ['bot', 'workflow'],
+  importsFrom: { n8n: ['@n8n/n8n-nodes-langchain.lmChatOpenAi'] },
   // Workflows saved before the Model node became an action of this plugin store this id.
   aliases: ['openai-chat-model'],
   credentials: {

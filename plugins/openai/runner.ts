@@ -259,3 +259,5 @@ export const embeddings: EmbeddingProvider = openAiCompatibleEmbeddings({
   endpoint: (credentials) => provider.endpoint(credentials),
   defaultModel: 'text-embedding-3-small',
 })
+
+export { fromN8n } from './n8n.js'

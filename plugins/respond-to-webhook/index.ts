@@ -15,6 +15,7 @@ export default definePlugin({
   icon: 'reply',
   version: 1,
   serves: ['workflow'],
+  importsFrom: { n8n: ['n8n-nodes-base.respondToWebhook'] },
   replayable: true,
   options: {
     statusCode: field.number({

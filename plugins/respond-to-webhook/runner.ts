@@ -28,3 +28,5 @@ export const run: WorkflowRunner<typeof plugin> = ({ options, workflow, logger }
     respond: Object.keys(headers).length > 0 ? { statusCode, headers, body } : { statusCode, body },
   }
 }
+
+export { fromN8n } from './n8n.js'

@@ -18,6 +18,7 @@ export default definePlugin({
   icon: 'calendar-clock',
   version: 1,
   serves: ['workflow'],
+  importsFrom: { n8n: ['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron'] },
   replayable: true,
   options: {
     mode: field.enum({

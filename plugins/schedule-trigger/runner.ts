@@ -16,3 +16,5 @@ export const run: WorkflowRunner<typeof plugin> = ({ options, workflow }) => {
       : new Date().toISOString()
   return { output: { timestamp, schedule: normalizeSchedule(options) } }
 }
+
+export { fromN8n } from './n8n.js'

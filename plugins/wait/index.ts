@@ -24,6 +24,7 @@ export default definePlugin({
   icon: 'timer',
   version: 1,
   serves: ['bot', 'workflow'],
+  importsFrom: { n8n: ['n8n-nodes-base.wait'] },
   // Workflows saved before the bot block and the workflow node became one store this id.
   aliases: ['workflow-wait'],
   replayable: true,

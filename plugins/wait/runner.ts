@@ -74,3 +74,5 @@ export const run: SurfaceRunner<typeof plugin> = (context) => {
   logger.info(`Waiting ${amount} ${unit}, until ${resumeAt.toISOString()}`)
   return { wait: { resumeAt: resumeAt.toISOString() } }
 }
+
+export { fromN8n } from './n8n.js'

@@ -18,6 +18,7 @@ export default definePlugin({
   icon: 'webhook',
   version: 1,
   serves: ['workflow'],
+  importsFrom: { n8n: ['n8n-nodes-base.webhook', '@n8n/n8n-nodes-langchain.chatTrigger'] },
   replayable: true,
   exposesUrl: {
     kind: 'webhook',

@@ -59,3 +59,5 @@ export function webhookInput(call: WebhookCall) {
 export const run: WorkflowRunner<typeof plugin> = ({ workflow }) => ({
   output: workflow?.input ?? null,
 })
+
+export { fromN8n } from './n8n.js'

@@ -5,6 +5,7 @@ const WorkflowsController = () => import('#controllers/workflows/workflows_contr
 const WorkflowEditorController = () => import('#controllers/workflows/editor_controller')
 const WorkflowRunsPageController = () => import('#controllers/workflows/runs_page_controller')
 const ApiWorkflowsController = () => import('#controllers/workflows/api_workflows_controller')
+const N8nImportController = () => import('#controllers/workflows/n8n_import_controller')
 
 /*
 | Workflows: the list page and its actions, the editor page, then the REST API.
@@ -30,6 +31,7 @@ router
 router
   .group(() => {
     router.post('/workflows', [ApiWorkflowsController, 'store'])
+    router.post('/workflows/import-n8n', [N8nImportController, 'store'])
     router.get('/workspaces/:id/workflows', [ApiWorkflowsController, 'index'])
     router.get('/workflows/:id', [ApiWorkflowsController, 'show'])
     router.patch('/workflows/:id', [ApiWorkflowsController, 'update'])

@@ -18,7 +18,7 @@ import type {
   NodeRunOutcome,
   RunVariable,
 } from './ports.js'
-import { referenceVariables } from './references.js'
+import { referenceVariables, resolveReference } from './references.js'
 import { DEFAULT_LOOP_MAX_ITERATIONS } from '../loops.js'
 import { STATE_VERSION, type Activation, type ParkedNode, type RunState } from './state.js'
 
@@ -400,6 +400,11 @@ class Step {
         looped,
         evaluateCondition: (condition) =>
           evaluateCondition(condition as ConditionContent | undefined, variables),
+        outputOf: (node) =>
+          resolveReference(
+            { kind: 'node', node, path: '' },
+            { input, blocks: this.graph.blockList, outputs: this.state.outputs }
+          ),
       },
     })
   }

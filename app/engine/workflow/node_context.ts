@@ -33,6 +33,11 @@ export interface WorkflowNodeContext {
   /** Evaluates {comparisons, logicalOperator} with the operators of the bot engine. */
   evaluateCondition(condition: unknown): boolean
   /**
+   * The latest output of an earlier node of the run, by id or title (as `{{$node...}}`
+   * references find it); undefined when it has not run. Script nodes read it as `$node`.
+   */
+  outputOf?(node: string): unknown
+  /**
    * The nodes plugged into this one through attachment edges (an LLM agent's Model and
    * Tools), in edge order. Set by the server's ports; attached nodes never run as steps.
    */

@@ -7,13 +7,16 @@ export type WorkflowCallOutcome =
   | { ok: false; reason: 'failed'; runId: string; status: string; error: unknown }
 
 /**
- * Runs a published workflow inline for a plugin (a bot's Execute workflow block) and waits
- * for it, bounded by `signal`. A bot may only call workflows of its own workspace.
+ * Runs a published workflow inline for a plugin (a bot's Execute workflow block, a
+ * workflow's Execute workflow node) and waits for it, bounded by `signal`. A bot or a
+ * workflow may only call workflows of its own workspace.
  */
 export async function runWorkflowForPlugin(input: {
   workflowId: string
   /** The calling bot; its workspace must own the workflow. */
   botId?: string
+  /** The calling workflow's workspace, which must own the workflow. */
+  workspaceId?: string
   input: Record<string, unknown>
   signal?: AbortSignal
 }): Promise<WorkflowCallOutcome> {
@@ -21,7 +24,8 @@ export async function runWorkflowForPlugin(input: {
   const owner = input.botId
     ? await db.from('bots').where('id', input.botId).select('workspace_id').first()
     : null
-  if (!workflow || (owner && owner.workspace_id !== workflow.workspaceId)) {
+  const workspaceId = owner?.workspace_id ?? input.workspaceId
+  if (!workflow || (workspaceId && workspaceId !== workflow.workspaceId)) {
     return { ok: false, reason: 'not-found' }
   }
   if (!workflow.executableWorkflow) return { ok: false, reason: 'not-published' }

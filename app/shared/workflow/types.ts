@@ -33,6 +33,8 @@ export interface WorkflowBlock {
   isDisabled?: boolean
   /** Condition nodes: their branches. */
   conditions?: WorkflowCondition[]
+  /** The builder's note on the node (kept from imports such as n8n's node notes). */
+  notes?: string
 }
 
 export interface WorkflowEdge {

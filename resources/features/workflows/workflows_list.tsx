@@ -13,6 +13,7 @@ import { usePageProps } from '~/hooks/use_shared_props'
 import { useDebouncedCallback } from '~/hooks/use_debounced_callback'
 import { visitSucceeded } from '~/features/bots/types'
 import { ImportWorkflowDialog } from './import_workflow_dialog'
+import { ImportN8nDialog } from './import_n8n_dialog'
 import { useWorkflowActivation } from './use_workflow_activation'
 import { WorkflowRow, WorkflowRowSkeleton, type WorkflowRowActions } from './workflow_row'
 
@@ -42,6 +43,7 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
   const [searching, setSearching] = useState(false)
   const [creating, setCreating] = useState(false)
   const [importing, setImporting] = useState(false)
+  const [importingN8n, setImportingN8n] = useState(false)
   const { pending, hide, show } = usePendingRemovals()
   const activation = useWorkflowActivation()
 
@@ -130,6 +132,18 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
       {t('workflowList.import.button')}
     </Button>
   )
+  const importN8nButton = (
+    <Button
+      size="sm"
+      variant="outline"
+      data-testid="import-n8n"
+      disabled={atLimit}
+      onClick={() => setImportingN8n(true)}
+    >
+      <FileUpIcon aria-hidden />
+      {t('workflowList.n8n.button')}
+    </Button>
+  )
 
   const showSkeleton = !loaded || searching
   const isEmpty = loaded && workflows.length === 0
@@ -143,6 +157,7 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
           !readOnly && (
             <div className="flex flex-wrap items-start gap-2">
               {importButton}
+              {importN8nButton}
               {createButton}
             </div>
           )
@@ -202,6 +217,7 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
               {!readOnly && (
                 <div className="flex flex-wrap justify-center gap-2">
                   {importButton}
+                  {importN8nButton}
                   {createButton}
                 </div>
               )}
@@ -252,6 +268,13 @@ export function WorkflowsList(props: Partial<WorkflowListPageProps>) {
         )}
       </div>
       {!readOnly && <ImportWorkflowDialog open={importing} onOpenChange={setImporting} />}
+      {!readOnly && currentWorkspace && (
+        <ImportN8nDialog
+          open={importingN8n}
+          onOpenChange={setImportingN8n}
+          workspaceId={currentWorkspace.id}
+        />
+      )}
     </>
   )
 }

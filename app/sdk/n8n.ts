@@ -1,0 +1,325 @@
+/**
+ * `#sdk/n8n`: what a plugin needs to take over nodes of an n8n workflow export
+ * (docs/migrating-from-n8n.md). A plugin lists the n8n node types it stands for in its
+ * manifest (`importsFrom.n8n`) and exports `fromN8n` from its runner.ts; the importer calls
+ * it with the node and the helpers below, which translate n8n expressions into ours.
+ * Pure: no Node, no database.
+ */
+
+/** A node as n8n exports it (only what the importer reads). */
+export interface N8nNode {
+  id?: string
+  name: string
+  type: string
+  typeVersion?: number
+  position?: [number, number]
+  parameters?: Record<string, any>
+  credentials?: Record<string, unknown>
+  notes?: string
+  disabled?: boolean
+}
+
+/** What `fromN8n` returns: the options of the new node and, for branching nodes, its branches. */
+export interface N8nConversion {
+  options: Record<string, unknown>
+  /** Branches of a condition node, in order; the importer gives them ids. */
+  conditions?: { content: unknown }[]
+  /**
+   * Where each n8n output (by index) leaves: a branch index of `conditions`, or null for the
+   * node's default edges. Without it every output leaves by the default edges.
+   */
+  outputs?: (number | null)[]
+  /**
+   * Where n8n's `$json` of this node is in our output: 'body' for an HTTP request (n8n
+   * outputs the answer's body, we output {statusCode, headers, body}); '' by default.
+   */
+  dataPath?: string
+  /** The node outputs its input unchanged (a branch, a wait): its data path is its input's. */
+  passesInput?: boolean
+}
+
+export interface N8nImportTools {
+  /** An n8n parameter value (literal or `=` expression) as our option text. */
+  text(value: unknown): string
+  /** An n8n parameter value as a JavaScript expression for a Script node (see `js`). */
+  jsValue(value: unknown): string
+  /** n8n JavaScript (a Code node, an expression) with its n8n names turned into ours. */
+  js(code: string): string
+  /**
+   * For nodes joining several inputs (Merge): by input index, a JavaScript expression per
+   * node connected to it that reads that node's n8n data in a Script node
+   * (`$node["Title"].body`).
+   */
+  inputs: string[][]
+  /** Something of the node that did not carry over, shown in the import report. */
+  lost(what: string): void
+}
+
+export type N8nConverter = (node: N8nNode, tools: N8nImportTools) => N8nConversion
+
+// ---------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------
+
+/** `{{ ... }}` blocks of an n8n expression (the text after the leading `=`). */
+const BLOCK = /\{\{([\s\S]*?)\}\}/g
+
+/**
+ * A property path after an n8n data root: `.a.b`, `["a"]`, `[0]`, stopping before a method
+ * call so `$json.name.toUpperCase()` keeps `.toUpperCase()` as code.
+ */
+const PATH = String.raw`((?:\??\.[A-Za-z_$][\w$]*(?!\w*\s*\()|\[\s*(?:\d+|"[^"]*"|'[^']*')\s*\])*)`
+
+/** n8n roots of the data a node reads, each with what it means here. */
+const ROOTS: { pattern: string }[] = [
+  { pattern: String.raw`\$json` },
+  { pattern: String.raw`\$input\.(?:item|first\(\)|last\(\))\.json` },
+  { pattern: String.raw`\$input\.all\(\)\[0\]\.json` },
+  {
+    pattern: String.raw`\$\(\s*(?:"([^"]+)"|'([^']+)')\s*\)\.(?:item|first\(\)|last\(\)|all\(\)\[0\])\.json`,
+  },
+  { pattern: String.raw`\$node\[\s*(?:"([^"]+)"|'([^']+)')\s*\]\.json` },
+]
+
+const ROOT = new RegExp(`(?:${ROOTS.map((root) => root.pattern).join('|')})${PATH}`, 'g')
+
+/** `["a b"]` and `?.a` as our paths read them: `.a b` is not a path, so brackets stay. */
+function ourPath(path: string): string {
+  return path
+    .replace(/\?\./g, '.')
+    .replace(/\[\s*(?:"([^"]*)"|'([^']*)')\s*\]/g, (whole, a?: string, b?: string) => {
+      const key = a ?? b ?? ''
+      return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : whole
+    })
+}
+
+interface DataReference {
+  /** The n8n node named, or undefined for the node's own input. */
+  node?: string
+  path: string
+}
+
+function readRoot(match: RegExpMatchArray): DataReference {
+  const nodeName = match.slice(1, -1).find((group) => group !== undefined)
+  return { node: nodeName, path: match[match.length - 1] ?? '' }
+}
+
+/**
+ * Where n8n's `$json` of a node is in our output (N8nConversion.dataPath): `node` is the
+ * n8n node's name, undefined for the input of the node being translated.
+ */
+export type DataPathOf = (node: string | undefined) => string
+
+const NO_PATHS: DataPathOf = () => ''
+
+function prefixed(reference: DataReference, paths: DataPathOf) {
+  const prefix = paths(reference.node)
+  return prefix ? `.${prefix}${reference.path}` : reference.path
+}
+
+/** Our reference text for n8n data: `{{$input.a}}`, `{{$node["Title"].a}}`. */
+function referenceOf(reference: DataReference, paths: DataPathOf): string {
+  const path = ourPath(prefixed(reference, paths))
+  if (reference.node === undefined) return `{{$input${path}}}`
+  return `{{$node[${JSON.stringify(reference.node)}]${path}}}`
+}
+
+/** The same data read from a Script node: `input.a`, `$node["Title"].a`. */
+function codeOf(reference: DataReference, paths: DataPathOf): string {
+  const path = prefixed(reference, paths)
+  if (reference.node === undefined) return `input${path}`
+  return `$node[${JSON.stringify(reference.node)}]${path}`
+}
+
+/** n8n's date helpers (Luxon) that have a plain JavaScript equivalent. */
+const DATES: [RegExp, string][] = [
+  [/\$now\.toISO\(\)/g, 'new Date().toISOString()'],
+  [/\$now\.toMillis\(\)/g, 'Date.now()'],
+  [/\$now\.toSeconds\(\)/g, 'Math.floor(Date.now() / 1000)'],
+  [/\$today\.toISODate\(\)/g, 'new Date().toISOString().slice(0, 10)'],
+  [/\$now(?![\w.$])/g, 'new Date().toISOString()'],
+  [/\$today(?![\w.$])/g, 'new Date().toISOString().slice(0, 10)'],
+]
+
+/** What is left of n8n in translated code: a name we have no counterpart for. */
+function leftover(code: string): string | undefined {
+  const stripped = code.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')
+  return stripped.match(/\$(?!node\b|input\b)[A-Za-z_]\w*|\$\(/)?.[0]
+}
+
+export class UntranslatedExpression extends Error {
+  constructor(
+    readonly expression: string,
+    readonly name: string
+  ) {
+    super(`${name} in ${expression}`)
+  }
+}
+
+/** n8n JavaScript with its data roots and date helpers turned into our Script names. */
+export function translateJs(code: string, paths: DataPathOf = NO_PATHS): string {
+  let out = code.replace(ROOT, (...args) => codeOf(readRoot(args.slice(0, -2) as any), paths))
+  for (const [pattern, replacement] of DATES) out = out.replace(pattern, replacement)
+  return out
+}
+
+/**
+ * One `{{ ... }}` block as our option text: a plain data read becomes a reference, `$now`
+ * an inline expression, anything else an inline expression over references
+ * (`{{= {{$input.a}} * 2 =}}`). Throws UntranslatedExpression for n8n names we lack.
+ */
+function translateBlock(inner: string, paths: DataPathOf): string {
+  const code = inner.trim()
+  const whole = new RegExp(`^(?:${ROOT.source})$`)
+  const direct = code.match(whole)
+  if (direct) return referenceOf(readRoot(direct), paths)
+  // Inside an expression a reference reads as text; objects arrive as JSON.
+  let out = code.replace(ROOT, (...args) => referenceOf(readRoot(args.slice(0, -2) as any), paths))
+  for (const [pattern, replacement] of DATES) out = out.replace(pattern, replacement)
+  const unknown = leftover(out.replace(/\{\{\$(?:input|node)[^{}]*\}\}/g, 'x'))
+  if (unknown) throw new UntranslatedExpression(`{{${inner}}}`, unknown)
+  return `{{= ${out} =}}`
+}
+
+/** Whether a parameter value is an n8n expression (a string starting with `=`). */
+export function isExpression(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith('=')
+}
+
+/**
+ * An n8n parameter value as our option text. Literals stay as they are (numbers and
+ * booleans as text); expressions have each `{{ }}` block translated.
+ */
+export function translateText(value: unknown, paths: DataPathOf = NO_PATHS): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'object') return JSON.stringify(value)
+  if (!isExpression(value)) return String(value)
+  return value.slice(1).replace(BLOCK, (_, inner: string) => translateBlock(inner, paths))
+}
+
+/**
+ * An n8n parameter value as a JavaScript expression: a literal as JSON, one `{{ }}` block
+ * as its code (its type kept), text with blocks as a template literal.
+ */
+export function translateJsValue(value: unknown, paths: DataPathOf = NO_PATHS): string {
+  if (!isExpression(value)) return JSON.stringify(value ?? null)
+  const text = value.slice(1)
+  const only = text.trim().match(/^\{\{([\s\S]*?)\}\}$/)
+  const check = (code: string, original: string) => {
+    const unknown = leftover(code)
+    if (unknown) throw new UntranslatedExpression(original, unknown)
+    return code
+  }
+  if (only && !only[1].includes('}}')) return check(`(${translateJs(only[1].trim(), paths)})`, text)
+  let template = ''
+  let last = 0
+  for (const match of text.matchAll(BLOCK)) {
+    template += escapeTemplate(text.slice(last, match.index))
+    template += '${' + check(translateJs(match[1].trim(), paths), match[0]) + '}'
+    last = match.index! + match[0].length
+  }
+  return '`' + template + escapeTemplate(text.slice(last)) + '`'
+}
+
+function escapeTemplate(text: string) {
+  return text.replace(/[\\`]/g, (char) => `\\${char}`).replace(/\$\{/g, '\\${')
+}
+
+// ---------------------------------------------------------------------------
+// Conditions (IF, Switch, Filter)
+// ---------------------------------------------------------------------------
+
+/** n8n comparison operations and our operator, for the operations we have. */
+const OPERATIONS: Record<string, string> = {
+  equals: 'Equal to',
+  equal: 'Equal to',
+  notEquals: 'Not equal',
+  notEqual: 'Not equal',
+  contains: 'Contains',
+  notContains: 'Does not contain',
+  startsWith: 'Starts with',
+  endsWith: 'Ends with',
+  regex: 'Matches regex',
+  notRegex: 'Does not match regex',
+  gt: 'Greater than',
+  larger: 'Greater than',
+  lt: 'Less than',
+  smaller: 'Less than',
+  gte: 'Greater or equal to',
+  largerEqual: 'Greater or equal to',
+  lte: 'Less or equal to',
+  smallerEqual: 'Less or equal to',
+  exists: 'Is set',
+  isNotEmpty: 'Is set',
+  notEmpty: 'Is set',
+  true: 'Equal to',
+  false: 'Equal to',
+  empty: 'Is empty',
+  isEmpty: 'Is empty',
+  notExists: 'Is empty',
+}
+
+export interface Comparison {
+  variableId: string
+  comparisonOperator: string
+  value?: string
+}
+
+/**
+ * One n8n comparison (left value, operation, right value) as ours. The left side must be a
+ * data read or a literal: our comparisons name a variable or reference on the left.
+ */
+export function comparisonOf(
+  left: unknown,
+  operation: string,
+  right: unknown,
+  tools: Pick<N8nImportTools, 'text' | 'lost'>
+): Comparison | undefined {
+  const operator = OPERATIONS[operation]
+  if (!operator) {
+    tools.lost(`the comparison "${operation}"`)
+    return undefined
+  }
+  const variableId = tools.text(left)
+  if (!/^\{\{\$(?:input|node)[^{}]*\}\}$/.test(variableId)) {
+    tools.lost(`the comparison of ${String(left)} (only data of the input or of a node is compared)`)
+    return undefined
+  }
+  const value = operation === 'true' ? 'true' : operation === 'false' ? 'false' : tools.text(right)
+  return { variableId, comparisonOperator: operator, value }
+}
+
+/** A filter of IF v2 / Switch v3 (`{conditions: [...], combinator}`) as our condition content. */
+export function filterOf(filter: any, tools: N8nImportTools) {
+  const comparisons: Comparison[] = []
+  for (const item of filter?.conditions ?? []) {
+    const operation = String(item?.operator?.operation ?? 'equals')
+    const found = comparisonOf(item?.leftValue, operation, item?.rightValue, tools)
+    if (found) comparisons.push(found)
+  }
+  return {
+    comparisons,
+    logicalOperator: String(filter?.combinator ?? 'and').toLowerCase() === 'or' ? 'OR' : 'AND',
+  }
+}
+
+/** Conditions of IF v1 (`{string: [...], number: [...], boolean: [...]}`) as our content. */
+export function legacyConditionsOf(conditions: any, combine: unknown, tools: N8nImportTools) {
+  const comparisons: Comparison[] = []
+  for (const kind of ['string', 'number', 'boolean', 'dateTime']) {
+    for (const item of conditions?.[kind] ?? []) {
+      const operation = String(item?.operation ?? 'equal')
+      const found = comparisonOf(item?.value1, operation, item?.value2, tools)
+      if (found) comparisons.push(found)
+    }
+  }
+  return { comparisons, logicalOperator: combine === 'any' ? 'OR' : 'AND' }
+}
+
+/** Name/value pairs of n8n's fixedCollection lists (`{parameters: [{name, value}]}`). */
+export function pairsOf(collection: any, text: (value: unknown) => string, key = 'parameters') {
+  const list = Array.isArray(collection?.[key]) ? collection[key] : []
+  return list
+    .filter((pair: any) => pair && typeof pair.name === 'string' && pair.name !== '')
+    .map((pair: any) => ({ key: text(pair.name), value: text(pair.value) }))
+}
