@@ -71,7 +71,8 @@ function jsonOf(value: unknown): unknown {
   return value instanceof Y.AbstractType ? value.toJSON() : value
 }
 
-function jsonEqual(a: unknown, b: unknown): boolean {
+/** Deep equality of JSON values, ignoring key order and undefined properties. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
     return (a ?? null) === (b ?? null)
