@@ -3,6 +3,7 @@ import {
   useContext,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   type RefObject,
@@ -275,6 +276,34 @@ function BlockForm({
   )
 }
 
+/** The bubble's text as the editor writes it (plainText), else as imported. */
+function storedBubbleText(block: Block) {
+  const plain = block.content?.plainText
+  return typeof plain === 'string' ? plain : textBubbleText(block)
+}
+
+/**
+ * Where a cursor goes when a text changes under it: unmoved before the change, moved by
+ * the change's length after it, at the end of what was inserted inside it.
+ */
+function caretShift(previous: string, next: string) {
+  let start = 0
+  const shortest = Math.min(previous.length, next.length)
+  while (start < shortest && previous[start] === next[start]) start++
+  let end = 0
+  while (
+    end < shortest - start &&
+    previous[previous.length - 1 - end] === next[next.length - 1 - end]
+  ) {
+    end++
+  }
+  return (position: number) => {
+    if (position <= start) return position
+    if (position >= previous.length - end) return position + next.length - previous.length
+    return next.length - end
+  }
+}
+
 /** `{{` and what follows it up to the cursor, while a variable name is being typed. */
 const OPEN_REFERENCE = /\{\{([^{}\n]*)$/
 
@@ -283,8 +312,34 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
   const id = useId()
   const api = useBotEditorApi()
   const variables = useFormVariables()
-  const [text, setText] = useState(() => textBubbleText(block))
+  const stored = storedBubbleText(block)
+  const [text, setText] = useState(stored)
   const area = useRef<HTMLTextAreaElement>(null)
+  // The text as this editor last wrote it: any other text in the store is someone else's.
+  const written = useRef(stored)
+  const keptSelection = useRef<{ start: number; end: number } | null>(null)
+  useEffect(() => {
+    if (stored === written.current) return
+    // A colleague typed in this bubble (docs/editor.md "Editing together"): their text is
+    // taken, and this person's cursor stays beside the characters it was beside.
+    const element = area.current
+    const previous = element?.value ?? written.current
+    if (element && document.activeElement === element) {
+      const shift = caretShift(previous, stored)
+      keptSelection.current = {
+        start: shift(element.selectionStart),
+        end: shift(element.selectionEnd),
+      }
+    }
+    written.current = stored
+    setText(stored)
+  }, [stored])
+  useLayoutEffect(() => {
+    const selection = keptSelection.current
+    if (!selection) return
+    keptSelection.current = null
+    area.current?.setSelectionRange(selection.start, selection.end)
+  }, [text])
   // Where the cursor was when the textarea lost focus to the Variables picker.
   const caret = useRef<{ start: number; end: number } | null>(null)
   const [query, setQuery] = useState<string | null>(null)
@@ -293,6 +348,7 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
   const listId = `${id}-variables`
 
   function commit(next: string) {
+    written.current = next
     setText(next)
     api.getState().edit(
       (bot) =>
