@@ -87,7 +87,6 @@ async function closeAll(contexts: BrowserContext[]) {
 test.group('Editing together: the bot editor', () => {
   test('three builders: presence, pointers, and both texts typed at once in one bubble', async ({
     visit,
-    assert,
   }) => {
     const email = uniqueEmail('coedit-ann')
     const ann = await visit('/signin')
