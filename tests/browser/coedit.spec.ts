@@ -59,6 +59,8 @@ async function colleague(page: Page, workspace: Workspace, name: string, role: W
 }
 
 async function openEditor(page: Page, botId: string) {
+  page.on('pageerror', (error) => console.log('PAGEERROR', error.message))
+  page.on('console', (message) => message.type() === 'error' && console.log('CONSOLE', message.text()))
   await page.goto(`/bots/${botId}/edit`)
   await page.locator('[data-testid="group-node"][data-group-id="g3"]').waitFor()
 }
@@ -164,12 +166,13 @@ test.group('Editing together: the bot editor', () => {
 
       // Bob types in the bubble of group g2 while Ann drags that group.
       const bobInput = await openBubble(bob.page, 'c1', 'end')
-      const title = ann.locator('[data-group-id="g2"] [data-testid="group-title"]')
-      const before = (await title.boundingBox())!
-      await ann.mouse.move(before.x + 10, before.y + before.height / 2)
+      const before = (await groupBox(ann, 'g2'))!
+      // The card's bottom edge: a press there drags the group (the title is a text field).
+      const grip = { x: before.x + before.width / 2, y: before.y + before.height - 4 }
+      await ann.mouse.move(grip.x, grip.y)
       await ann.mouse.down()
       const typing = bobInput.pressSequentially(' by Bob', { delay: 30 })
-      await ann.mouse.move(before.x + 10, before.y + 260, { steps: 12 })
+      await ann.mouse.move(grip.x, grip.y + 260, { steps: 12 })
       await ann.mouse.up()
       await typing
       await waitFor(async () => {
@@ -197,7 +200,8 @@ test.group('Editing together: the bot editor', () => {
       // Bob edits the bubble of g3 while Ann deletes that group: gone for both.
       const third = await openBubble(bob.page, 'd1', 'end')
       const typingThird = third.pressSequentially(' and more', { delay: 30 })
-      await ann.locator('[data-group-id="g3"] [data-testid="group-title"]').click()
+      const thirdBox = (await groupBox(ann, 'g3'))!
+      await ann.mouse.click(thirdBox.x + thirdBox.width / 2, thirdBox.y + thirdBox.height - 4)
       await ann.keyboard.press('Delete')
       await typingThird.catch(() => {
         // The panel may close under his fingers: the block is gone.

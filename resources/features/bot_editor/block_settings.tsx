@@ -287,6 +287,17 @@ function storedBubbleText(block: Block) {
  * the change's length after it, at the end of what was inserted inside it.
  */
 function caretShift(previous: string, next: string) {
+  const { start, removedEnd, inserted } = textChange(previous, next)
+  const insertedEnd = start + inserted.length
+  return (position: number) => {
+    if (position <= start) return position
+    if (position >= removedEnd) return position + next.length - previous.length
+    return insertedEnd
+  }
+}
+
+/** The one change (an insertion, a deletion or a replacement) that turns `previous` into `next`. */
+function textChange(previous: string, next: string) {
   let start = 0
   const shortest = Math.min(previous.length, next.length)
   while (start < shortest && previous[start] === next[start]) start++
@@ -297,11 +308,17 @@ function caretShift(previous: string, next: string) {
   ) {
     end++
   }
-  return (position: number) => {
-    if (position <= start) return position
-    if (position >= previous.length - end) return position + next.length - previous.length
-    return next.length - end
-  }
+  return { start, removedEnd: previous.length - end, inserted: next.slice(start, next.length - end) }
+}
+
+/** The change from `shown` to `typed`, made to `current` instead (`shown` plus others' edits). */
+function rebase(shown: string, typed: string, current: string) {
+  if (shown === current) return typed
+  const change = textChange(shown, typed)
+  const shift = caretShift(shown, current)
+  const start = shift(change.start)
+  const end = Math.max(start, shift(change.removedEnd))
+  return current.slice(0, start) + change.inserted + current.slice(end)
 }
 
 /** `{{` and what follows it up to the cursor, while a variable name is being typed. */
@@ -423,8 +440,17 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
         aria-controls={listId}
         aria-activedescendant={open ? `${listId}-${active}` : undefined}
         onChange={(event) => {
-          commit(event.target.value)
-          readQuery(event.target)
+          // What was typed goes into the text as it is now, which a colleague may have
+          // changed since this textarea last showed it.
+          const element = event.target
+          const now = locateBlock(api.getState().history.present, block.id)?.block
+          const next = rebase(text, element.value, now ? storedBubbleText(now) : text)
+          if (next !== element.value) {
+            const cursor = caretShift(element.value, next)(element.selectionStart)
+            keptSelection.current = { start: cursor, end: cursor }
+          }
+          commit(next)
+          readQuery(element)
         }}
         onSelect={(event) => {
           const element = event.currentTarget

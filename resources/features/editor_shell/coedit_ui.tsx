@@ -1,7 +1,12 @@
 import { createContext, useContext, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CloudOffIcon, MousePointer2Icon } from 'lucide-react'
-import { useOnViewportChange, useReactFlow, ViewportPortal } from '@xyflow/react'
+import {
+  useOnViewportChange,
+  useReactFlow,
+  useStore as useFlowStore,
+  ViewportPortal,
+} from '@xyflow/react'
 import type { StoreApi } from 'zustand'
 import { useStore } from 'zustand'
 import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
@@ -150,6 +155,7 @@ export function CoeditCanvasLayer({ editing }: { editing: string | null }) {
   const peers = useCoeditState((state) => state.peers)
   const following = useCoeditState((state) => state.following)
   const { screenToFlowPosition, setViewport, getViewport } = useReactFlow()
+  const canvas = useFlowStore((flow) => flow.domNode)
 
   useEffect(() => {
     session?.setPresence({ editing })
@@ -158,7 +164,6 @@ export function CoeditCanvasLayer({ editing }: { editing: string | null }) {
   useEffect(() => {
     if (!session) return
     session.setPresence({ viewport: getViewport() })
-    const canvas = document.querySelector<HTMLElement>('.react-flow')
     if (!canvas) return
     const onMove = (event: PointerEvent) => {
       session.setPresence({ cursor: screenToFlowPosition({ x: event.clientX, y: event.clientY }) })
@@ -170,7 +175,7 @@ export function CoeditCanvasLayer({ editing }: { editing: string | null }) {
       canvas.removeEventListener('pointermove', onMove)
       canvas.removeEventListener('pointerleave', onLeave)
     }
-  }, [session, screenToFlowPosition, getViewport])
+  }, [session, canvas, screenToFlowPosition, getViewport])
 
   useOnViewportChange({
     onChange: (viewport) => session?.setPresence({ viewport }),
