@@ -3,6 +3,7 @@ import WorkspaceInvitation from '#models/workspace_invitation'
 import WorkspaceMember from '#models/workspace_member'
 import AppError from '#exceptions/app_error'
 import type { WorkspaceRole } from '#shared/workspace_roles'
+import { disconnectMember } from '#services/coedit/coedit_hub'
 
 async function findMember(workspace: Workspace, userId: string) {
   const member = await WorkspaceMember.query()
@@ -42,6 +43,8 @@ export class RemoveMember {
     const member = await findMember(workspace, userId)
     if (member.role === 'ADMIN') await assertAnotherAdminRemains(workspace, userId)
     await member.delete()
+    // Their open editors of this workspace's drafts close now, not at their next request.
+    disconnectMember(workspace.id, userId)
   }
 }
 
