@@ -524,8 +524,20 @@ export function writtenVariablesOf(declaration: Declaration, options: unknown): 
   return [...new Set(written)]
 }
 
+/** A plugin's declaration never changes: its code keys are listed once (every block run reads them). */
+const codeKeys = new WeakMap<Declaration, readonly string[]>()
+
 /** Keys of code fields: their text reaches the sandbox as is, not substituted. */
-export function codeKeysOf(declaration: Declaration): string[] {
+export function codeKeysOf(declaration: Declaration): readonly string[] {
+  let known = codeKeys.get(declaration)
+  if (!known) {
+    known = listCodeKeys(declaration)
+    codeKeys.set(declaration, known)
+  }
+  return known
+}
+
+function listCodeKeys(declaration: Declaration): string[] {
   const keys = new Set<string>()
   const walk = (fields: Fields) => {
     for (const [name, declared] of Object.entries(fields)) {
