@@ -12,19 +12,18 @@ import { middlewareChain } from '#middleware/middleware_chain'
 function recorder() {
   const calls: string[] = []
   let made = 0
-  const member = (name: string, body?: (next: NextFn) => unknown) =>
-    async () => ({
-      default: class {
-        constructor() {
-          made++
-        }
-        async handle(_ctx: HttpContext, next: NextFn) {
-          calls.push(`${name} in`)
-          await (body ? body(next) : next())
-          calls.push(`${name} out`)
-        }
-      },
-    })
+  const member = (name: string, body?: (next: NextFn) => unknown) => async () => ({
+    default: class {
+      constructor() {
+        made++
+      }
+      async handle(_ctx: HttpContext, next: NextFn) {
+        calls.push(`${name} in`)
+        await (body ? body(next) : next())
+        calls.push(`${name} out`)
+      }
+    },
+  })
   const handled: unknown[] = []
   const exceptions = async () => ({
     default: class {
