@@ -524,30 +524,29 @@ export function writtenVariablesOf(declaration: Declaration, options: unknown): 
   return [...new Set(written)]
 }
 
+/** A plugin's declaration never changes: these keys are listed once (every block run reads them). */
+const unsubstituted = new WeakMap<Declaration, readonly string[]>()
+
 /**
- * Keys of variable fields: they hold a variable's id (or, in a workflow condition, a
- * reference such as {{$input.status}} naming the value to compare), never text to fill in,
- * so substitution leaves them alone and a condition is evaluated with the values of the moment.
+ * Keys of the fields substitution leaves alone: code fields, whose text reaches the sandbox as
+ * is, and variable fields, which hold a variable's id (or, in a workflow condition, a
+ * reference such as {{$input.status}} naming the value to compare), never text to fill in, so
+ * a condition is evaluated with the values of the moment.
  */
-export function variableKeysOf(declaration: Declaration): string[] {
-  const keys = new Set<string>()
-  const walk = (fields: Fields) => {
-    for (const [name, declared] of Object.entries(fields)) {
-      if (declared.kind === 'variable') keys.add(name)
-      if (declared.kind === 'object' || declared.kind === 'list') walk(declared.fields)
-    }
+export function unsubstitutedKeysOf(declaration: Declaration): readonly string[] {
+  let known = unsubstituted.get(declaration)
+  if (!known) {
+    known = keysOfKinds(declaration, ['code', 'variable'])
+    unsubstituted.set(declaration, known)
   }
-  walk(declaration.options ?? {})
-  for (const action of Object.values(declaration.actions ?? {}) as any[]) walk(action.options ?? {})
-  return [...keys]
+  return known
 }
 
-/** Keys of code fields: their text reaches the sandbox as is, not substituted. */
-export function codeKeysOf(declaration: Declaration): string[] {
+function keysOfKinds(declaration: Declaration, kinds: readonly string[]): string[] {
   const keys = new Set<string>()
   const walk = (fields: Fields) => {
     for (const [name, declared] of Object.entries(fields)) {
-      if (declared.kind === 'code') keys.add(name)
+      if (kinds.includes(declared.kind)) keys.add(name)
       if (declared.kind === 'object' || declared.kind === 'list') walk(declared.fields)
     }
   }

@@ -1,8 +1,16 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomFillSync } from 'node:crypto'
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
 let lastTime = 0
 let counter = 0
+
+/*
+ * Random bytes are drawn 4 KB at a time: a chat turn makes a few ids (its messages, a new
+ * session and result), and a call into the generator per id, each with a Buffer of its own,
+ * cost more than the id. Bytes are used once, in order.
+ */
+const RANDOM_POOL = Buffer.allocUnsafe(4096)
+let poolOffset = RANDOM_POOL.length
 
 /**
  * URL-safe ids of 25 characters that start with a letter and sort by creation time
@@ -15,9 +23,13 @@ export function newId(): string {
   lastTime = now
   const time = now.toString(36).padStart(9, '0')
   const seq = (counter % 1296).toString(36).padStart(2, '0')
-  const bytes = randomBytes(13)
+  if (poolOffset + 13 > RANDOM_POOL.length) {
+    randomFillSync(RANDOM_POOL)
+    poolOffset = 0
+  }
   let rand = ''
-  for (const b of bytes) rand += ALPHABET[b % 36]
+  for (let i = poolOffset; i < poolOffset + 13; i++) rand += ALPHABET[RANDOM_POOL[i] % 36]
+  poolOffset += 13
   return `c${time}${seq}${rand}`
 }
 

@@ -15,7 +15,7 @@ import { newId } from '#services/ids'
 import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
-import { codeKeysOf, variableKeysOf } from '#plugins/derive'
+import { unsubstitutedKeysOf } from '#plugins/derive'
 import { aiPort } from '#services/ai/credits'
 import {
   runSafely,
@@ -203,7 +203,7 @@ export async function runPlugin(input: RunPluginInput): Promise<RunPluginOutput>
 
 export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>) {
   const substituted = substituteDeep(input.options, input.variables, {
-    skipKeys: [...codeKeysOf(input.plugin), ...variableKeysOf(input.plugin)],
+    skipKeys: unsubstitutedKeysOf(input.plugin),
   })
   return (
     substituted.expressions.length > 0
@@ -215,70 +215,62 @@ export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>
   ) as Record<string, unknown>
 }
 
-const SIGNAL_SOURCE = Symbol('signalSource')
+const SOURCE = Symbol('contextSource')
 
-interface SignalSource {
-  [SIGNAL_SOURCE]: { signal?: AbortSignal; timeoutMs?: number; made?: AbortSignal }
+/** What the context's parts made on first read are made from, and what they became. */
+interface ContextSource {
+  [SOURCE]: {
+    input: Omit<RunPluginInput, 'registry'>
+    store: RunnerVariables
+    signal?: AbortSignal
+    timeoutMs?: number
+    made: Partial<Pick<RunnerContext, 'signal' | 'http' | 'storage' | 'sandbox'>>
+  }
 }
 
 /**
- * `context.signal`, made on first read: most runners (set variable, condition, input
- * parsers) never read it, and a timeout signal per block kept a timer and weak references
- * alive for a minute, which under chat load was most of what reached the old generation.
- * One getter serves every context (it finds it as `this`): an object literal's
+ * The parts of a context most runners never touch, made on first read: `signal` (a timeout
+ * signal per block kept a timer and weak references alive for a minute, which under chat
+ * load was most of what reached the old generation), and the HTTP client, the storage and
+ * the sandbox (a set variable, a condition or an input's parser use none of them, and each
+ * was a few objects and closures per block run).
+ * One getter per part serves every context (it finds it as `this`): an object literal's
  * `get signal() {}` is a new accessor per context, and V8 then kept each context and all it
  * reaches through young-generation collections (see lazyContextProperty in
- * app/middleware/public_api_request.ts). It stays an own enumerable property, so a spread
- * (`{ ...context }`, as the workflow executor does) still carries the signal.
+ * app/middleware/public_api_request.ts). They stay own enumerable properties, so a spread
+ * (`{ ...context }`, as the workflow executor does) still carries them.
  */
-const lazySignal: PropertyDescriptor = {
-  configurable: true,
-  enumerable: true,
-  get(this: SignalSource) {
-    const source = this[SIGNAL_SOURCE]
-    if (!source.made) {
-      const timeout = AbortSignal.timeout(source.timeoutMs ?? 60_000)
-      source.made = source.signal ? AbortSignal.any([source.signal, timeout]) : timeout
-    }
-    return source.made
-  },
+function lazyPart<K extends keyof ContextSource[typeof SOURCE]['made']>(
+  key: K,
+  make: (source: ContextSource[typeof SOURCE]) => RunnerContext[K]
+): PropertyDescriptor {
+  return {
+    configurable: true,
+    enumerable: true,
+    get(this: ContextSource) {
+      const made = this[SOURCE].made
+      return (made[key] ??= make(this[SOURCE]))
+    },
+  }
 }
 
-/** The context every runner and parser receives (docs/plugins.md). */
-export function buildContext(
-  input: Omit<RunPluginInput, 'registry'>,
-  options: Record<string, unknown>,
-  credentials: Record<string, unknown>,
-  store: RunnerVariables,
-  logs: LogEntry[],
-  ai = aiPort({
-    ownerId: input.ownerId,
-    workspaceId: input.workspaceId,
-    source: input.plugin.id,
-    countsAsAiCall: true,
-  })
-): RunnerContext {
-  const context: Omit<RunnerContext, 'signal'> & SignalSource = {
-    surface: input.surface ?? (input.bot ? 'bot' : 'workflow'),
-    workspaceId: input.workspaceId,
-    bot: input.bot,
-    options,
-    credentials,
-    variables: store,
-    logger: {
-      success: (description, details) => logs.push({ status: 'success', description, details }),
-      info: (description, details) => logs.push({ status: 'info', description, details }),
-      error: (description, details) => logs.push({ status: 'error', description, details }),
-    },
-    // A block using a credential may reach the operator's listed internal hosts (a local model
-    // server); one without (the HTTP block) may not.
-    http: createGuardedHttp({
+const lazyParts: PropertyDescriptorMap = {
+  signal: lazyPart('signal', (source) => {
+    const timeout = AbortSignal.timeout(source.timeoutMs ?? 60_000)
+    return source.signal ? AbortSignal.any([source.signal, timeout]) : timeout
+  }),
+  // A block using a credential may reach the operator's listed internal hosts (a local model
+  // server); one without (the HTTP block) may not.
+  http: lazyPart('http', ({ input }) => {
+    return createGuardedHttp({
       ...(input.options.credentialsId || input.usesCredentials
         ? credentialEgress()
         : { allowInternal: env.get('ALLOW_INTERNAL_HTTP') }),
       idempotencyKey: input.idempotencyKey,
-    }),
-    storage: {
+    })
+  }),
+  storage: lazyPart('storage', ({ input }) => {
+    return {
       async put(bytes, { type, name, visibility }) {
         const extension = (name?.split('.').pop() ?? type.split('/').pop() ?? 'bin').replace(
           /[^a-z0-9]/gi,
@@ -302,8 +294,10 @@ export function buildContext(
         const bytes = await readStoredFile(key)
         return { bytes, name: key.split('/').pop() ?? 'file' }
       },
-    },
-    sandbox: {
+    }
+  }),
+  sandbox: lazyPart('sandbox', ({ input, store }) => {
+    return {
       async run(code, variables) {
         // Variables by name (as the Code block reads them) and under `variables`. The
         // workspace decides the run's queue and cap; the caller's own signal (not the lazy
@@ -333,15 +327,44 @@ export function buildContext(
         }
         return outcome.value
       },
+    }
+  }),
+}
+
+/** The context every runner and parser receives (docs/plugins.md). */
+export function buildContext(
+  input: Omit<RunPluginInput, 'registry'>,
+  options: Record<string, unknown>,
+  credentials: Record<string, unknown>,
+  store: RunnerVariables,
+  logs: LogEntry[],
+  ai = aiPort({
+    ownerId: input.ownerId,
+    workspaceId: input.workspaceId,
+    source: input.plugin.id,
+    countsAsAiCall: true,
+  })
+): RunnerContext {
+  const context: Omit<RunnerContext, 'signal' | 'http' | 'storage' | 'sandbox'> & ContextSource = {
+    surface: input.surface ?? (input.bot ? 'bot' : 'workflow'),
+    workspaceId: input.workspaceId,
+    bot: input.bot,
+    options,
+    credentials,
+    variables: store,
+    logger: {
+      success: (description, details) => logs.push({ status: 'success', description, details }),
+      info: (description, details) => logs.push({ status: 'info', description, details }),
+      error: (description, details) => logs.push({ status: 'error', description, details }),
     },
     ai,
     idempotencyKey: input.idempotencyKey,
-    [SIGNAL_SOURCE]: { signal: input.signal, timeoutMs: input.timeoutMs },
+    [SOURCE]: { input, store, signal: input.signal, timeoutMs: input.timeoutMs, made: {} },
   }
   // Added, not declared in the literal above: turning a data property into an accessor
   // would put every context in V8's slow dictionary mode.
-  return Object.defineProperty(context, 'signal', lazySignal) as typeof context &
-    Pick<RunnerContext, 'signal'>
+  return Object.defineProperties(context, lazyParts) as typeof context &
+    Pick<RunnerContext, 'signal' | 'http' | 'storage' | 'sandbox'>
 }
 
 /** Runs one runner with a full context; a throw becomes an error log and the flow goes on. */

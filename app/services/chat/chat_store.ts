@@ -389,10 +389,17 @@ function effectWrites(
 async function runWrites(writes: Statement[]) {
   if (writes.length === 0) return
   if (isPostgres()) {
+    // The last write is the statement itself and the others its CTEs, none returning
+    // anything: a trailing `SELECT 1` over `RETURNING` rows had PostgreSQL keep and send
+    // rows that nobody reads.
+    const last = writes.length - 1
     const sql =
-      writes.length === 1
+      last === 0
         ? writes[0].sql
-        : `WITH ${writes.map((write, index) => `w${index} AS (${write.sql} RETURNING 1)`).join(', ')} SELECT 1`
+        : `WITH ${writes
+            .slice(0, last)
+            .map((write, index) => `w${index} AS (${write.sql})`)
+            .join(', ')} ${writes[last].sql}`
     await runPrepared(
       sql,
       writes.flatMap((write) => write.bindings)

@@ -4,7 +4,7 @@ import { field, cleanKeyValue, keyValueToRecord, isShown } from '#plugins/fields
 import { memoryAi } from './runners/bot_context.js'
 import { definePlugin, errorToLog, runSafely, slugOf, type Runner } from '#plugins/define_plugin'
 import {
-  codeKeysOf,
+  unsubstitutedKeysOf,
   defaultsOf,
   formOf,
   itemsValidatorFor,
@@ -444,8 +444,13 @@ test.group('Field DSL: form, written variables, helpers', () => {
     assert.isTrue(isShown(undefined, {}))
   })
 
-  test('code fields are reported so substitution leaves them to the sandbox', ({ assert }) => {
-    assert.deepEqual(codeKeysOf(qrCode), ['script', 'config'])
+  test('code and variable fields are reported so substitution leaves them alone', ({ assert }) => {
+    assert.sameMembers(
+      [...unsubstitutedKeysOf(qrCode)],
+      ['script', 'config', 'saveUrlInVariableId', 'readFromVariableId', 'outputVariableId']
+    )
+    // Listed once per declaration: every block run asks.
+    assert.strictEqual(unsubstitutedKeysOf(qrCode), unsubstitutedKeysOf(qrCode))
   })
 
   test('slugs, and runner failures become error logs', async ({ assert }) => {

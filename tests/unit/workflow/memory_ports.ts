@@ -60,7 +60,7 @@ export function memoryPorts(runners: Record<string, TestRunner>, start = Date.UT
           variablesSet: [],
         }
       }
-      // As the server does for variable fields (variableKeysOf): ids and references stay.
+      // As the server does for variable fields (unsubstitutedKeysOf): ids and references stay.
       const options = substituteDeep(block.options ?? {}, variables, {
         skipKeys: ['variableId'],
       }).value
