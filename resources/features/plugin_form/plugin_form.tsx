@@ -1,4 +1,4 @@
-import { useId, useState, type ComponentType, type ReactNode } from 'react'
+import { useEffect, useId, useState, type ComponentType, type ReactNode } from 'react'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import { BracesIcon, EyeIcon, EyeOffIcon, PlusIcon, Trash2Icon } from 'lucide-react'
@@ -748,6 +748,12 @@ function SubjectControl({
   const { t } = useTranslation()
   const stored = textOf(value)
   const variable = ctx.variables.find((candidate) => candidate.id === stored)
+  const whole = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/.exec(stored)
+  const named = whole ? ctx.variables.find((candidate) => candidate.name === whole[1]) : undefined
+  // A variable created from this field exists only from the next render: its id then.
+  useEffect(() => {
+    if (named && !ctx.readOnly) onChange(named.id)
+  }, [named, ctx.readOnly, onChange])
   return (
     <ExpressionInput
       id={id}
