@@ -55,8 +55,8 @@ export default function CodeEditorView(props: CodeEditorProps) {
         return suggest(query, scope ?? { variables })
       },
       createVariable: (name) => latest.current.scope?.createVariable?.(name)?.name,
-      kindLabel: (kind) => t(`expressions.kinds.${kind}`),
-      createLabel: (name) => t('expressions.create', { name }),
+      kindLabel: (kind) => t(`pluginForm.expressions.kinds.${kind}`),
+      createLabel: (name) => t('pluginForm.expressions.create', { name }),
       placeholder: current.placeholder,
       readOnly: !!current.readOnly,
       prose: current.prose,

@@ -105,14 +105,14 @@ export function useExpressionCompletion({
       ? suggestion.detail
       : suggestion.kind === 'variable'
         ? undefined
-        : t(`expressions.kinds.${suggestion.kind}`)
+        : t(`pluginForm.expressions.kinds.${suggestion.kind}`)
 
   const list = open ? (
     <ul
       id={listId}
       role="listbox"
       data-testid={testId}
-      aria-label={t('expressions.suggestions')}
+      aria-label={t('pluginForm.expressions.suggestions')}
       className="absolute top-full right-0 left-0 z-20 mt-1 max-h-56 overflow-y-auto rounded-md border bg-popover p-1 text-sm text-popover-foreground shadow-md"
     >
       {suggestions.map((suggestion, index) => (
@@ -135,7 +135,7 @@ export function useExpressionCompletion({
         >
           <span className="min-w-0 flex-1 truncate">
             {suggestion.create
-              ? t('expressions.create', { name: suggestion.create })
+              ? t('pluginForm.expressions.create', { name: suggestion.create })
               : suggestion.label}
           </span>
           {!suggestion.create && kindLabel(suggestion) && (

@@ -1,5 +1,4 @@
 import { createContext, useContext } from 'react'
-import type { FormVariable } from './types'
 
 /**
  * What `{{` completion offers in the fields of both editors (docs/workflows.md,
@@ -7,6 +6,12 @@ import type { FormVariable } from './types'
  * before the open one with their fields. Pure apart from the context, so that the text
  * fields, the code editor and the tests share one list.
  */
+
+/** A variable as the forms know it (types.ts: not imported, which unit tests could not load). */
+interface FormVariable {
+  id: string
+  name: string
+}
 
 /** A node the open node can read (`{{$node["Title"].path}}`). */
 export interface ScopeNode {

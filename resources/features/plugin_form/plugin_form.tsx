@@ -762,7 +762,7 @@ function SubjectControl({
       readOnly={ctx.readOnly}
       placeholder={
         field.placeholder ??
-        t('expressions.subjectPlaceholder', {
+        t('pluginForm.expressions.subjectPlaceholder', {
           variable: '{{Variable}}',
           expression: '{{$input.status}}',
         })
@@ -772,9 +772,10 @@ function SubjectControl({
       aria-required={field.required || undefined}
       data-testid={testId}
       onChange={(text) => {
-        const whole = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/.exec(text)
-        const named = whole && ctx.variables.find((candidate) => candidate.name === whole[1])
-        onChange(named ? named.id : text.trim() === '' ? undefined : text)
+        const reference = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/.exec(text)
+        const picked =
+          reference && ctx.variables.find((candidate) => candidate.name === reference[1])
+        onChange(picked ? picked.id : text.trim() === '' ? undefined : text)
       }}
     />
   )
