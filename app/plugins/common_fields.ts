@@ -31,7 +31,8 @@ export function conditionFields() {
   return {
     comparisons: field.list(
       {
-        variableId: field.variable({ label: 'Variable' }),
+        // A variable, or in a workflow any expression ({{$node["HTTP request"].status}}).
+        variableId: field.variable({ label: 'Variable', expression: true }),
         comparisonOperator: field.enum({
           label: 'Operator',
           options: COMPARISON_OPERATORS,

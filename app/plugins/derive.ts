@@ -403,6 +403,7 @@ export interface FormField {
   /** Nested object's fields. */
   fields?: FormField[]
   writes?: boolean
+  expression?: boolean
   lang?: string
   variables?: 'braces' | 'names'
   codeIf?: ShowIf

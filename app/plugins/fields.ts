@@ -143,6 +143,11 @@ export interface VariableField extends Common<string> {
   placeholder?: string
   /** The block stores a value in this variable (feeds writtenVariablesOf). */
   writes?: boolean
+  /**
+   * The value may also be an expression with {{references}} in place of a variable id:
+   * what a condition compares (app/engine/bot/conditions.ts, `leftValue`).
+   */
+  expression?: boolean
 }
 
 export interface CodeField extends Common<string> {

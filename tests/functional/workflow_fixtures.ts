@@ -23,6 +23,8 @@ export type NodeSpec = {
   title?: string
   /** The branches of a condition node; an edge [from, to, conditionId] leaves one. */
   conditions?: WorkflowBlock['conditions']
+  /** Where the editor draws it (browser tests place nodes apart to click them). */
+  graphCoordinates?: { x: number; y: number }
 }
 
 export async function publishedWorkflow(

@@ -65,9 +65,27 @@ function anyOf(value: unknown, test: (text: string) => boolean) {
   return test(formatVariableValue(value))
 }
 
+/** One whole `{{...}}` reference, with what is between the braces. */
+const WHOLE_REFERENCE = /^\s*\{\{(?!=)([^{}]+?)\}\}\s*$/
+
+/**
+ * The left side of a comparison: a variable picked by id (what conditions stored before
+ * expressions), or an expression such as `{{$node["HTTP request"].status}}` or
+ * `{{First}} {{Last}}`. One whole reference keeps its value as it is (a list stays a list,
+ * to compare its items); text around references makes one text.
+ */
+function leftValue(subject: string | undefined, variables: readonly EngineVariable[]): unknown {
+  if (!subject) return undefined
+  const variable = variables.find((v) => v.id === subject)
+  if (variable) return variable.value
+  if (!subject.includes('{{')) return undefined
+  const whole = WHOLE_REFERENCE.exec(subject)
+  if (whole) return variables.find((v) => v.name === whole[1].trim())?.value
+  return substituteVariables(subject, variables)
+}
+
 function evaluateComparison(comparison: Comparison, variables: readonly EngineVariable[]) {
-  const variable = variables.find((v) => v.id === comparison.variableId)
-  const value = variable?.value
+  const value = leftValue(comparison.variableId, variables)
   const operator = comparison.comparisonOperator ?? 'Equal to'
   const expected = substituteVariables(comparison.value ?? '', variables)
   const text = formatVariableValue(value)

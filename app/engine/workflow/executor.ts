@@ -372,12 +372,19 @@ class Step {
     return undefined
   }
 
+  /** What {{$trigger}} reads: the trigger node's output once it ran, else the run's input. */
+  triggerData(): unknown {
+    const root = this.executor.workflow.executable.root_block
+    return root in this.state.outputs ? this.state.outputs[root] : this.state.input
+  }
+
   attempt(block: WorkflowBlock, input: unknown, attempt: number, looped: boolean) {
     const { workflow } = this.executor
     const variables: RunVariable[] = [
       ...this.state.variables.map((variable) => ({ ...variable })),
       ...referenceVariables(block, {
         input,
+        trigger: this.triggerData(),
         blocks: this.graph.blockList,
         outputs: this.state.outputs,
       }),

@@ -7,6 +7,7 @@ import type { RunVariable } from './ports.js'
  * References to node data inside node options (README.md, "References"):
  *
  *   {{$input}}  {{$input.path}}                      the running node's input
+ *   {{$trigger}}  {{$trigger.path}}                  the trigger's data (its node's output)
  *   {{$node.<id or title>.path}}                     the latest output of another node
  *   {{$node["Title with. dots"].path}}               the same, for titles with dots
  *
@@ -16,10 +17,12 @@ import type { RunVariable } from './ports.js'
  * read again as a reference.
  */
 
-const REFERENCE = /\{\{\s*(\$(?:input|node)\b[^{}]*?)\s*\}\}/g
+const REFERENCE = /\{\{\s*(\$(?:input|trigger|node)\b[^{}]*?)\s*\}\}/g
 
 export type ParsedReference =
-  { kind: 'input'; path: string } | { kind: 'node'; node: string; path: string }
+  | { kind: 'input'; path: string }
+  | { kind: 'trigger'; path: string }
+  | { kind: 'node'; node: string; path: string }
 
 function trimPath(rest: string): string | undefined {
   if (rest === '') return ''
@@ -28,12 +31,16 @@ function trimPath(rest: string): string | undefined {
   return undefined
 }
 
-/** Reads `$input.a.b` or `$node.X.a` (without braces); undefined when it is neither. */
+/**
+ * Reads `$input.a.b`, `$trigger.a` or `$node.X.a` (without braces); undefined when it is
+ * none of them.
+ */
 export function parseReference(inner: string): ParsedReference | undefined {
   const text = inner.trim()
-  if (text.startsWith('$input')) {
-    const path = trimPath(text.slice('$input'.length))
-    return path === undefined ? undefined : { kind: 'input', path }
+  for (const kind of ['input', 'trigger'] as const) {
+    if (!text.startsWith(`$${kind}`)) continue
+    const path = trimPath(text.slice(kind.length + 1))
+    return path === undefined ? undefined : { kind, path }
   }
   if (!text.startsWith('$node')) return undefined
   const rest = text.slice('$node'.length)
@@ -76,6 +83,8 @@ export function toReferenceValue(value: unknown): VariableValue {
 
 export interface ReferenceScope {
   input: unknown
+  /** The trigger's data: the output of the trigger node, the run's input until it ran. */
+  trigger: unknown
   blocks: readonly WorkflowBlock[]
   outputs: Record<string, unknown>
 }
@@ -91,6 +100,7 @@ function nodeIdOf(name: string, blocks: readonly WorkflowBlock[]): string | unde
 /** The value a reference points at, or undefined when nothing is there (yet). */
 export function resolveReference(reference: ParsedReference, scope: ReferenceScope): unknown {
   if (reference.kind === 'input') return readPath(scope.input, reference.path)
+  if (reference.kind === 'trigger') return readPath(scope.trigger, reference.path)
   const id = nodeIdOf(reference.node, scope.blocks)
   if (!id || !(id in scope.outputs)) return undefined
   return readPath(scope.outputs[id], reference.path)

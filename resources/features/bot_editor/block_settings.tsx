@@ -4,6 +4,7 @@ import {
   useEffect,
   useId,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type RefObject,
@@ -13,8 +14,8 @@ import { useTranslation } from 'react-i18next'
 import { PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
 import {
   addItem,
+  createVariable,
   deleteItem,
-  suggestVariables,
   updateBlockContent,
   updateBlockOptions,
   updateItem,
@@ -24,7 +25,6 @@ import type { Block, Item } from '#shared/bot/types'
 import { Button } from '~/components/ui/button'
 import { FieldHint, Label } from '~/components/ui/label'
 import { Textarea } from '~/components/ui/textarea'
-import { cn } from '~/lib/utils'
 import {
   Select,
   SelectContent,
@@ -39,6 +39,12 @@ import {
   useWorkspaceCredentials,
 } from '~/features/plugin_form/use_workspace_credentials'
 import { defaultsOfFields } from '~/features/plugin_form/values'
+import { useExpressionCompletion } from '~/features/plugin_form/expression_input'
+import {
+  ExpressionScopeContext,
+  useExpressionScope,
+  type ExpressionScope,
+} from '~/features/plugin_form/expressions'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { formErrorsOf } from '~/features/plugin_form/issues'
 import type { VariableFieldProps } from '~/features/plugin_form/types'
@@ -96,6 +102,7 @@ export function BlockSettings() {
   const panelRef = useRef<HTMLElement>(null)
   // The field the Variables picker inserts into: the text bubble, a code or value editor.
   const insertion = useInsertionTarget()
+  const scope = useBotExpressionScope()
 
   // The block went away (deleted, undone): close.
   useEffect(() => {
@@ -139,11 +146,13 @@ export function BlockSettings() {
       </header>
       <div className="grid min-h-0 flex-1 content-start gap-6 overflow-y-auto p-4">
         <VariableInsertion.Provider value={insertion}>
-          {plugin ? (
-            <BlockForm key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
-          ) : (
-            <p className="text-sm text-muted-foreground">{t('editor.block.unknownPlugin')}</p>
-          )}
+          <ExpressionScopeContext.Provider value={scope}>
+            {plugin ? (
+              <BlockForm key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
+            ) : (
+              <p className="text-sm text-muted-foreground">{t('editor.block.unknownPlugin')}</p>
+            )}
+          </ExpressionScopeContext.Provider>
         </VariableInsertion.Provider>
         <VariablesPicker
           readOnly={readOnly}
@@ -152,6 +161,33 @@ export function BlockSettings() {
         />
       </div>
     </aside>
+  )
+}
+
+/**
+ * What `{{` completes in the block's fields: the bot's variables, and "Create variable"
+ * for a name none has (docs/workflows.md, "Expressions").
+ */
+function useBotExpressionScope(): ExpressionScope {
+  const api = useBotEditorApi()
+  const variables = useFormVariables()
+  const readOnly = useBotEditor((state) => state.readOnly)
+  return useMemo(
+    () => ({
+      variables,
+      createVariable: readOnly
+        ? undefined
+        : (name: string) => {
+            let made: { id: string; name: string } | undefined
+            api.getState().edit((bot) => {
+              const result = createVariable(bot, name)
+              made = result.variable
+              return result.bot
+            })
+            return made
+          },
+    }),
+    [api, variables, readOnly]
   )
 }
 
@@ -321,14 +357,12 @@ function rebase(shown: string, typed: string, current: string) {
   return current.slice(0, start) + change.inserted + current.slice(end)
 }
 
-/** `{{` and what follows it up to the cursor, while a variable name is being typed. */
-const OPEN_REFERENCE = /\{\{([^{}\n]*)$/
-
 function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean }) {
   const { t } = useTranslation()
   const id = useId()
   const api = useBotEditorApi()
   const variables = useFormVariables()
+  const scope = useExpressionScope(variables)
   const stored = storedBubbleText(block)
   const [text, setText] = useState(stored)
   const area = useRef<HTMLTextAreaElement>(null)
@@ -359,10 +393,6 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
   }, [text])
   // Where the cursor was when the textarea lost focus to the Variables picker.
   const caret = useRef<{ start: number; end: number } | null>(null)
-  const [query, setQuery] = useState<string | null>(null)
-  const [active, setActive] = useState(0)
-  const suggestions = query === null ? [] : suggestVariables(variables, query).slice(0, 8)
-  const listId = `${id}-variables`
 
   function commit(next: string) {
     written.current = next
@@ -379,13 +409,9 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
     )
   }
 
-  /** Replaces text[start, end) with `insert` and puts the cursor after it. */
-  function replace(start: number, end: number, insert: string) {
-    const current = area.current?.value ?? text
-    const next = current.slice(0, start) + insert + current.slice(end)
+  /** Puts the new text in and the cursor at `cursor`. */
+  function place(next: string, cursor: number) {
     commit(next)
-    setQuery(null)
-    const cursor = start + insert.length
     caret.current = { start: cursor, end: cursor }
     requestAnimationFrame(() => {
       area.current?.focus()
@@ -393,24 +419,14 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
     })
   }
 
-  function readQuery(element: HTMLTextAreaElement) {
-    const before = element.value.slice(0, element.selectionStart)
-    const match = element.selectionStart === element.selectionEnd && OPEN_REFERENCE.exec(before)
-    setQuery(match ? match[1] : null)
-    setActive(0)
-  }
-
-  function choose(name: string) {
-    const element = area.current
-    if (!element) return
-    const cursor = element.selectionStart
-    const before = element.value.slice(0, cursor)
-    const match = OPEN_REFERENCE.exec(before)
-    if (!match) return
-    // A closing }} typed already after the cursor is kept, not doubled.
-    const closes = element.value.slice(cursor).startsWith('}}') ? 2 : 0
-    replace(cursor - match[0].length, cursor + closes, `{{${name}}}`)
-  }
+  const completion = useExpressionCompletion({
+    scope,
+    readOnly,
+    element: area,
+    replace: place,
+    testId: 'bubble-variable-suggestions',
+    optionTestId: 'bubble-variable-suggestion',
+  })
 
   // The panel's Variables picker puts {{a name}} where the builder was typing: the bubble
   // is its target from the start (it is the only field), and again when focused.
@@ -418,93 +434,45 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
     if (readOnly) return
     const current = area.current?.value ?? ''
     const at = caret.current ?? { start: current.length, end: current.length }
-    replace(at.start, at.end, `{{${name}}}`)
+    const insert = `{{${name}}}`
+    place(current.slice(0, at.start) + insert + current.slice(at.end), at.start + insert.length)
   })
   useEffect(() => registerInsertion(), [registerInsertion])
 
-  const open = suggestions.length > 0 && !readOnly
   return (
     <div className="relative grid gap-2">
       <Label htmlFor={id}>{t('editor.block.text')}</Label>
-      <Textarea
-        ref={area}
-        id={id}
-        data-testid="text-bubble-input"
-        value={text}
-        readOnly={readOnly}
-        rows={5}
-        placeholder={t('editor.block.textPlaceholder')}
-        role="combobox"
-        aria-autocomplete="list"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-activedescendant={open ? `${listId}-${active}` : undefined}
-        onChange={(event) => {
-          // What was typed goes into the text as it is now, which a colleague may have
-          // changed since this textarea last showed it.
-          const element = event.target
-          const now = locateBlock(api.getState().history.present, block.id)?.block
-          const next = rebase(text, element.value, now ? storedBubbleText(now) : text)
-          if (next !== element.value) {
-            const cursor = caretShift(element.value, next)(element.selectionStart)
-            keptSelection.current = { start: cursor, end: cursor }
-          }
-          commit(next)
-          readQuery(element)
-        }}
-        onSelect={(event) => {
-          const element = event.currentTarget
-          caret.current = { start: element.selectionStart, end: element.selectionEnd }
-        }}
-        onBlur={() => setQuery(null)}
-        onFocus={registerInsertion}
-        onKeyDown={(event) => {
-          if (!open) return
-          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-            event.preventDefault()
-            const step = event.key === 'ArrowDown' ? 1 : -1
-            setActive((active + step + suggestions.length) % suggestions.length)
-          } else if (event.key === 'Enter' || event.key === 'Tab') {
-            event.preventDefault()
-            choose(suggestions[active].name)
-          } else if (event.key === 'Escape') {
-            // The panel closes on Escape otherwise: only the list goes.
-            event.preventDefault()
-            event.stopPropagation()
-            setQuery(null)
-          }
-        }}
-      />
-      {open && (
-        <ul
-          id={listId}
-          role="listbox"
-          data-testid="bubble-variable-suggestions"
-          aria-label={t('editorCanvas.variables.suggestions')}
-          className="absolute top-full right-0 left-0 z-20 -mt-6 max-h-56 overflow-y-auto rounded-md border bg-popover p-1 text-sm shadow-md"
-        >
-          {suggestions.map((variable, index) => (
-            <li
-              key={variable.id}
-              id={`${listId}-${index}`}
-              role="option"
-              aria-selected={index === active}
-              data-testid="bubble-variable-suggestion"
-              className={cn(
-                'cursor-pointer rounded-sm px-2 py-1',
-                index === active && 'bg-accent text-accent-foreground'
-              )}
-              // mousedown, not click: the textarea keeps its focus and cursor.
-              onMouseDown={(event) => {
-                event.preventDefault()
-                choose(variable.name)
-              }}
-            >
-              {variable.name}
-            </li>
-          ))}
-        </ul>
-      )}
+      <div className="relative">
+        <Textarea
+          ref={area}
+          id={id}
+          data-testid="text-bubble-input"
+          value={text}
+          readOnly={readOnly}
+          rows={5}
+          placeholder={t('editor.block.textPlaceholder')}
+          {...completion.fieldProps}
+          onChange={(event) => {
+            // What was typed goes into the text as it is now, which a colleague may have
+            // changed since this textarea last showed it.
+            const element = event.target
+            const now = locateBlock(api.getState().history.present, block.id)?.block
+            const next = rebase(text, element.value, now ? storedBubbleText(now) : text)
+            if (next !== element.value) {
+              const cursor = caretShift(element.value, next)(element.selectionStart)
+              keptSelection.current = { start: cursor, end: cursor }
+            }
+            commit(next)
+            completion.read(element)
+          }}
+          onSelect={(event) => {
+            const element = event.currentTarget
+            caret.current = { start: element.selectionStart, end: element.selectionEnd }
+          }}
+          onFocus={registerInsertion}
+        />
+        {completion.list}
+      </div>
       <FieldHint>{t('editorCanvas.variables.bubbleHint')}</FieldHint>
     </div>
   )

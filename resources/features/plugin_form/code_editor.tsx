@@ -2,6 +2,7 @@ import { lazy, Suspense, useRef } from 'react'
 import { cn } from '~/lib/utils'
 import type { VariableSyntax } from './code_problems'
 import type { FormVariable } from './types'
+import type { ExpressionScope } from './expressions'
 
 export interface CodeEditorProps {
   /** The input's id: the fallback textarea's, then the editor's content. */
@@ -15,6 +16,11 @@ export interface CodeEditorProps {
   variables?: readonly FormVariable[]
   /** How the text reaches the variables; without it nothing is offered. */
   variableSyntax?: VariableSyntax
+  /**
+   * What `{{` completes (variables, run data, nodes: expressions.ts), unless the code reads
+   * variables by name (`variableSyntax: 'names'`).
+   */
+  scope?: ExpressionScope
   placeholder?: string
   readOnly?: boolean
   describedBy?: string

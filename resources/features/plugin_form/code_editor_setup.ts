@@ -24,6 +24,7 @@ import {
   closeBrackets,
   closeBracketsKeymap,
   completionKeymap,
+  startCompletion,
   type Completion,
   type CompletionContext,
   type CompletionResult,
@@ -35,6 +36,7 @@ import { json } from '@codemirror/lang-json'
 import { sql } from '@codemirror/lang-sql'
 // A dependency of @codemirror/language (always installed with it): the highlighting tags.
 import { tags } from '@lezer/highlight'
+import { applySuggestion, type Suggestion } from './expressions'
 import {
   jsonProblem,
   OPEN_REFERENCE,
@@ -52,6 +54,12 @@ export interface CodeEditorConfig {
   /** How the text reaches the flow's variables: what a completion or the picker inserts. */
   variableSyntax?: VariableSyntax
   variableNames: () => readonly string[]
+  /** What `{{` offers (expressions.ts) where the text takes {{references}}. */
+  suggest: (query: string) => Suggestion[]
+  /** Makes the variable a "Create variable" choice names; its name, or undefined. */
+  createVariable: (name: string) => string | undefined
+  kindLabel: (kind: Suggestion['kind']) => string
+  createLabel: (name: string) => string
   placeholder?: string
   readOnly: boolean
   /** Prose (text with {{variables}}) rather than code: no line numbers, the UI font. */
@@ -210,31 +218,56 @@ function problemsOf(
   return []
 }
 
-function variableCompletions(config: CodeEditorConfig) {
+/**
+ * The `{{` completion (expressions.ts): a choice replaces the open reference; a node or run
+ * data leaves it open and the list goes on with their fields; "Create variable" makes it.
+ */
+function expressionCompletions(config: CodeEditorConfig) {
   return (context: CompletionContext): CompletionResult | null => {
-    const names = config.variableNames()
-    if (names.length === 0) return null
-    if (config.variableSyntax === 'braces') {
-      const before = context.matchBefore(OPEN_REFERENCE)
-      if (!before) return null
-      const from = before.from + 2
-      const options: Completion[] = names.map((name) => ({
-        label: name,
-        type: 'variable',
-        apply: (view, _completion, _from, to) => {
-          // A closing }} typed already after the cursor is kept, not doubled.
-          const closes = view.state.sliceDoc(to, to + 2) === '}}' ? 2 : 0
-          const insert = `{{${name}}}`
-          view.dispatch({
-            changes: { from: before.from, to: to + closes, insert },
-            selection: { anchor: before.from + insert.length },
-            userEvent: 'input.complete',
-          })
-        },
-      }))
-      return { from, options, validFor: /^[^{}\n]*$/ }
-    }
+    const before = context.matchBefore(OPEN_REFERENCE)
+    if (!before) return null
+    const suggestions = config.suggest(before.text.slice(2))
+    if (suggestions.length === 0) return null
+    const options: Completion[] = suggestions.map((suggestion, index) => ({
+      label: suggestion.create ? config.createLabel(suggestion.create) : suggestion.label,
+      detail:
+        suggestion.kind === 'field'
+          ? suggestion.detail
+          : suggestion.kind === 'variable'
+            ? undefined
+            : config.kindLabel(suggestion.kind),
+      type: suggestion.kind === 'field' ? 'property' : 'variable',
+      // The list's order is the suggestions' (variables, run data, nodes, then create).
+      boost: -index,
+      apply: (view, _completion, _from, to) => {
+        let chosen = suggestion
+        if (suggestion.create) {
+          const name = config.createVariable(suggestion.create)
+          if (!name) return
+          chosen = { ...suggestion, text: name }
+        }
+        const text = view.state.doc.toString()
+        const next = applySuggestion(text, to, chosen)
+        if (!next) return
+        view.dispatch({
+          changes: { from: 0, to: text.length, insert: next.text },
+          selection: { anchor: next.cursor },
+          userEvent: 'input.complete',
+        })
+        if (chosen.open) startCompletion(view)
+      },
+    }))
+    // Filtered by expressions.ts already: CodeMirror keeps the order and every option.
+    return { from: before.from + 2, options, filter: false }
+  }
+}
+
+function variableCompletions(config: CodeEditorConfig) {
+  const expressions = expressionCompletions(config)
+  return (context: CompletionContext): CompletionResult | null => {
     if (config.variableSyntax === 'names') {
+      const names = config.variableNames()
+      if (names.length === 0) return null
       const word = context.matchBefore(/[\w$]*/)
       if (!word || (word.from === word.to && !context.explicit)) return null
       const options = names
@@ -242,6 +275,8 @@ function variableCompletions(config: CodeEditorConfig) {
         .map((name) => ({ label: name, type: 'variable', boost: 10 }))
       return { from: word.from, options, validFor: /^[\w$]*$/ }
     }
+    // Script code reads variables by name and is not substituted: `{{` means nothing there.
+    if (config.variableSyntax === 'braces' || config.lang === 'json') return expressions(context)
     return null
   }
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { createCodeEditor, type CodeEditorHandle, type CodeProblem } from './code_editor_setup'
 import { frameClass, type CodeEditorProps } from './code_editor'
 import { useRegisterInsertion } from './variable_insertion'
+import { suggest } from './expressions'
 
 /**
  * The code editor proper (its own chunk, with CodeMirror): highlighting, {{variable}}
@@ -49,6 +50,13 @@ export default function CodeEditorView(props: CodeEditorProps) {
       lang: current.lang,
       variableSyntax: current.variableSyntax,
       variableNames: () => (latest.current.variables ?? []).map((variable) => variable.name),
+      suggest: (query) => {
+        const { scope, variables = [] } = latest.current
+        return suggest(query, scope ?? { variables })
+      },
+      createVariable: (name) => latest.current.scope?.createVariable?.(name)?.name,
+      kindLabel: (kind) => t(`pluginForm.expressions.kinds.${kind}`),
+      createLabel: (name) => t('pluginForm.expressions.create', { name }),
       placeholder: current.placeholder,
       readOnly: !!current.readOnly,
       prose: current.prose,

@@ -1,11 +1,10 @@
-import { useId, useState, type ComponentType, type ReactNode } from 'react'
+import { useEffect, useId, useState, type ComponentType, type ReactNode } from 'react'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import { BracesIcon, EyeIcon, EyeOffIcon, PlusIcon, Trash2Icon } from 'lucide-react'
 // Browser-safe: fields.ts imports nothing (it is the module plugin manifests use).
 import { isShown } from '../../../app/plugins/fields'
 import { Input } from '~/components/ui/input'
-import { Textarea } from '~/components/ui/textarea'
 import { Switch } from '~/components/ui/switch'
 import { Button } from '~/components/ui/button'
 import { Badge } from '~/components/ui/badge'
@@ -34,6 +33,8 @@ import type {
 import { asArray, asRecord, createItemId, defaultsOfFields, hasErrorWithin } from './values'
 import { FetchedOptionsInput } from './fetched_options'
 import { CodeEditor } from './code_editor'
+import { ExpressionInput } from './expression_input'
+import { useExpressionScope, type ExpressionScope } from './expressions'
 
 export interface PluginFormProps {
   fields: readonly FormField[]
@@ -68,6 +69,8 @@ interface Ctx {
   root: unknown
   idPrefix: string
   VariableField?: ComponentType<VariableFieldProps>
+  /** What `{{` completes in the text fields (expressions.ts). */
+  scope: ExpressionScope
 }
 
 /** Kinds drawn as a group of inputs (a fieldset with a legend) rather than one input. */
@@ -95,7 +98,9 @@ export function PluginForm({
 }: PluginFormProps) {
   const generated = useId().replace(/[^\w-]/g, '')
   const record = asRecord(value)
+  const scope = useExpressionScope(variables)
   const ctx: Ctx = {
+    scope,
     errors,
     readOnly,
     variables,
@@ -308,6 +313,7 @@ function FieldControl(props: ControlProps) {
     case 'enum':
       return <EnumControl {...props} />
     case 'variable':
+      if (props.field.expression && !props.ctx.VariableField) return <SubjectControl {...props} />
       return (
         <VariableControl
           ctx={props.ctx}
@@ -366,6 +372,7 @@ function CodeControl({
       lang={asCode ? (field.lang ?? 'text') : 'text'}
       prose={!asCode}
       variables={ctx.variables}
+      scope={ctx.scope}
       variableSyntax={asCode ? field.variables : 'braces'}
       placeholder={field.placeholder}
       readOnly={ctx.readOnly}
@@ -430,17 +437,18 @@ function StringControl({
     )
   }
   if (field.secret) return <SecretInput {...common} onChange={change} />
+  // Every text option is substituted before a run: each one completes `{{`.
   if (field.multiline) {
     return (
       <div className="grid gap-1">
-        <Textarea {...common} rows={3} onChange={(e) => change(e.target.value)} />
+        <ExpressionInput {...common} multiline scope={ctx.scope} onChange={change} />
         {insert && <div className="flex justify-end">{insert}</div>}
       </div>
     )
   }
   return (
     <div className="flex items-center gap-2">
-      <Input {...common} onChange={(e) => change(e.target.value)} />
+      <ExpressionInput {...common} scope={ctx.scope} onChange={change} />
       {insert}
     </div>
   )
@@ -528,16 +536,16 @@ function NumberControl({
   }
   if (field.allowVariable) {
     return (
-      <Input
+      <ExpressionInput
         {...common}
+        scope={ctx.scope}
         type="text"
         inputMode="decimal"
         value={textOf(value)}
         placeholder={
           field.placeholder ?? t('pluginForm.numberOrVariable', { example: '{{Variable}}' })
         }
-        onChange={(e) => {
-          const text = e.target.value
+        onChange={(text) => {
           const number = Number(text)
           if (text.trim() === '') onChange(undefined)
           // A complete number is stored as one; anything else ('1.', '{{Age}}') as typed.
@@ -722,6 +730,57 @@ function VariableSelect({
   )
 }
 
+/**
+ * A variable field that also takes an expression (what a condition compares): a variable
+ * stored by id reads as `{{Name}}`, and typing exactly `{{Name}}` of a variable stores its
+ * id again, so that conditions saved before expressions and after read the same.
+ */
+function SubjectControl({
+  field,
+  value,
+  onChange,
+  ctx,
+  id,
+  describedBy,
+  invalid,
+  testId,
+}: ControlProps) {
+  const { t } = useTranslation()
+  const stored = textOf(value)
+  const variable = ctx.variables.find((candidate) => candidate.id === stored)
+  const whole = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/.exec(stored)
+  const named = whole ? ctx.variables.find((candidate) => candidate.name === whole[1]) : undefined
+  // A variable created from this field exists only from the next render: its id then.
+  useEffect(() => {
+    if (named && !ctx.readOnly) onChange(named.id)
+  }, [named, ctx.readOnly, onChange])
+  return (
+    <ExpressionInput
+      id={id}
+      scope={ctx.scope}
+      value={variable ? `{{${variable.name}}}` : stored}
+      readOnly={ctx.readOnly}
+      placeholder={
+        field.placeholder ??
+        t('pluginForm.expressions.subjectPlaceholder', {
+          variable: '{{Variable}}',
+          expression: '{{$input.status}}',
+        })
+      }
+      aria-describedby={describedBy}
+      aria-invalid={invalid || undefined}
+      aria-required={field.required || undefined}
+      data-testid={testId}
+      onChange={(text) => {
+        const reference = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/.exec(text)
+        const picked =
+          reference && ctx.variables.find((candidate) => candidate.name === reference[1])
+        onChange(picked ? picked.id : text.trim() === '' ? undefined : text)
+      }}
+    />
+  )
+}
+
 /** A variable field: the injected one (the bot editor's picker) when given, else the select. */
 function VariableControl({
   ctx,
@@ -815,6 +874,8 @@ function JsonControl({
       labelId={labelId}
       value={state.text}
       lang="json"
+      // Strings of the JSON are substituted before a run: `{{` completes there too.
+      scope={ctx.scope}
       readOnly={ctx.readOnly}
       describedBy={describedBy}
       invalid={invalid}
@@ -998,20 +1059,22 @@ function KeyValueControl({ field, path, value, onChange, ctx, testId }: ControlP
         return (
           <div key={row.id ?? index} className="grid gap-1" data-testid="key-value-row">
             <div className="grid grid-cols-[1fr_1fr_2rem] items-center gap-2">
-              <Input
+              <ExpressionInput
+                scope={ctx.scope}
                 value={textOf(row.key)}
                 readOnly={ctx.readOnly}
                 aria-label={`${keyLabel} ${index + 1}`}
                 aria-invalid={!!keyError || undefined}
-                onChange={(e) => onChange(updateRow(rows, index, 'key', e.target.value))}
+                onChange={(text) => onChange(updateRow(rows, index, 'key', text))}
                 data-testid="key-input"
               />
-              <Input
+              <ExpressionInput
+                scope={ctx.scope}
                 value={textOf(row.value)}
                 readOnly={ctx.readOnly}
                 aria-label={`${valueLabel} ${index + 1}`}
                 aria-invalid={!!valueError || undefined}
-                onChange={(e) => onChange(updateRow(rows, index, 'value', e.target.value))}
+                onChange={(text) => onChange(updateRow(rows, index, 'value', text))}
                 data-testid="value-input"
               />
               {!ctx.readOnly && (

@@ -39,6 +39,8 @@ import {
 import { isAttachable, isTrigger, useWorkflowPlugin, useWorkflowPlugins } from './workflow_plugins'
 import { conditionSummary } from './node_summary'
 import { NodeUrl } from './node_url'
+import { useWorkflowExpressionScope } from './expression_scope'
+import { ExpressionScopeContext } from '~/features/plugin_form/expressions'
 import type { AttachmentSlot, WorkflowEditorPlugin } from './types'
 
 /**
@@ -60,6 +62,8 @@ export function NodeSettings({ workspaceId, appUrl }: { workspaceId?: string; ap
   const plugin = useWorkflowPlugin(block?.type ?? '')
   const panelRef = useRef<HTMLElement>(null)
   const [confirmDelete, setConfirmDelete] = useState(false)
+  // What `{{` completes in every field of the node: variables, run data, earlier nodes.
+  const scope = useWorkflowExpressionScope(openNodeId ?? '')
 
   // The node went away (deleted, undone): close.
   useEffect(() => {
@@ -102,25 +106,29 @@ export function NodeSettings({ workspaceId, appUrl }: { workspaceId?: string; ap
           <XIcon className="size-4" />
         </button>
       </header>
-      <div className="grid min-h-0 flex-1 content-start gap-6 overflow-y-auto p-4">
-        <NodeIdentity key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
-        {plugin?.url && appUrl !== undefined && (
-          <NodeUrl url={plugin.url} block={block} appUrl={appUrl} workflowId={workflowId} />
-        )}
-        {plugin ? (
-          <NodeForm
-            key={`form-${block.id}`}
-            block={block}
-            plugin={plugin}
-            readOnly={readOnly}
-            workspaceId={workspaceId}
-          />
-        ) : (
-          <p className="text-sm text-muted-foreground">{t('workflowEditor.node.unknownType')}</p>
-        )}
-        {plugin?.form.items && <BranchesEditor block={block} plugin={plugin} readOnly={readOnly} />}
-        <Connections block={block} plugin={plugin} readOnly={readOnly} />
-      </div>
+      <ExpressionScopeContext.Provider value={scope}>
+        <div className="grid min-h-0 flex-1 content-start gap-6 overflow-y-auto p-4">
+          <NodeIdentity key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
+          {plugin?.url && appUrl !== undefined && (
+            <NodeUrl url={plugin.url} block={block} appUrl={appUrl} workflowId={workflowId} />
+          )}
+          {plugin ? (
+            <NodeForm
+              key={`form-${block.id}`}
+              block={block}
+              plugin={plugin}
+              readOnly={readOnly}
+              workspaceId={workspaceId}
+            />
+          ) : (
+            <p className="text-sm text-muted-foreground">{t('workflowEditor.node.unknownType')}</p>
+          )}
+          {plugin?.form.items && (
+            <BranchesEditor block={block} plugin={plugin} readOnly={readOnly} />
+          )}
+          <Connections block={block} plugin={plugin} readOnly={readOnly} />
+        </div>
+      </ExpressionScopeContext.Provider>
       {!readOnly && (
         <footer className="flex items-center justify-between gap-2 border-t px-4 py-3">
           <Button

@@ -702,10 +702,123 @@ test.group('Workflow executor: data', () => {
     })
   })
 
+  test('{{$trigger...}} reads the trigger data from any node, whatever came between', async ({
+    assert,
+  }) => {
+    const { executor } = executorFor(
+      workflowOf(
+        [
+          { id: 'trigger', type: 'manual-trigger', title: 'When clicked' },
+          { id: 'fetch', options: { output: { status: 200 } } },
+          {
+            id: 'greet',
+            options: {
+              output: {
+                text: 'Hi {{$trigger.body.name}} ({{ $trigger.body.tags[1] }})',
+                whole: '{{$trigger}}',
+                status: '{{$input.status}}',
+                missing: '[{{$trigger.nope}}]',
+              },
+            },
+          },
+        ],
+        [
+          ['trigger', 'fetch'],
+          ['fetch', 'greet'],
+        ]
+      )
+    )
+    const input = { body: { name: 'Ada', tags: ['a', 'b'] } }
+    const result = await executor.start({ runId: 'r', trigger: 'manual', input })
+    assert.equal(result.status, 'success')
+    assert.deepEqual(result.output, {
+      text: 'Hi Ada (b)',
+      whole: JSON.stringify(input),
+      status: '200',
+      missing: '[]',
+    })
+  })
+
+  test('a condition compares any expression on its left side; variables picked by id still work', async ({
+    assert,
+  }) => {
+    const comparison = (variableId: string, comparisonOperator: string, value = '') => ({
+      variableId,
+      comparisonOperator,
+      value,
+    })
+    const workflow = workflowOf(
+      [
+        { id: 'trigger', type: 'manual-trigger' },
+        { id: 'http', type: 'status', title: 'HTTP request' },
+        {
+          id: 'kind',
+          type: 'workflow-set-variable',
+          options: { variableId: 'v-kind', value: '{{$trigger.kind}}' },
+        },
+        {
+          id: 'cond',
+          type: 'workflow-condition',
+          conditions: [
+            {
+              id: 'missing',
+              content: {
+                comparisons: [
+                  comparison('{{$node["HTTP request"].status}}', 'Equal to', '404'),
+                  comparison('{{ $node.http.tags }}', 'Contains', 'x'),
+                ],
+              },
+            },
+            {
+              id: 'mixed',
+              content: {
+                comparisons: [comparison('{{Kind}}-{{$trigger.n}}', 'Equal to', 'order-7')],
+              },
+            },
+            { id: 'old', content: { comparisons: [comparison('v-kind', 'Equal to', 'refund')] } },
+          ],
+        },
+        { id: 'is404', options: { output: '404' } },
+        { id: 'isMixed', options: { output: 'mixed' } },
+        { id: 'isOld', options: { output: 'old' } },
+        { id: 'other', options: { output: 'other' } },
+      ],
+      [
+        ['trigger', 'http'],
+        ['http', 'kind'],
+        ['kind', 'cond'],
+        ['cond', 'is404', 'missing'],
+        ['cond', 'isMixed', 'mixed'],
+        ['cond', 'isOld', 'old'],
+        ['cond', 'other'],
+      ],
+      { variables: [{ id: 'v-kind', name: 'Kind' }] }
+    )
+    const runners = (status: number): Record<string, TestRunner> => ({
+      ...RUNNERS,
+      status: () => ({ output: { status, tags: ['x'] } }),
+    })
+    const cases: [number, unknown, string][] = [
+      [404, { kind: 'order', n: 7 }, '404'],
+      [200, { kind: 'order', n: 7 }, 'mixed'],
+      [200, { kind: 'refund', n: 7 }, 'old'],
+      [200, { kind: 'order', n: 8 }, 'other'],
+    ]
+    for (const [status, input, expected] of cases) {
+      const { executor } = executorFor(workflow, runners(status))
+      const result = await executor.start({ runId: 'r', trigger: 'manual', input })
+      assert.equal(result.status, 'success')
+      assert.equal(result.output, expected, JSON.stringify({ status, input }))
+    }
+  })
+
   test('reference syntax', ({ assert }) => {
     assert.deepEqual(parseReference('$input'), { kind: 'input', path: '' })
     assert.deepEqual(parseReference('$input.a.b'), { kind: 'input', path: 'a.b' })
     assert.deepEqual(parseReference('$input[0].a'), { kind: 'input', path: '[0].a' })
+    assert.deepEqual(parseReference('$trigger'), { kind: 'trigger', path: '' })
+    assert.deepEqual(parseReference('$trigger.body.a'), { kind: 'trigger', path: 'body.a' })
+    assert.isUndefined(parseReference('$triggers'))
     assert.deepEqual(parseReference('$node.n1.body'), { kind: 'node', node: 'n1', path: 'body' })
     assert.deepEqual(parseReference(`$node['A. B'].x`), { kind: 'node', node: 'A. B', path: 'x' })
     assert.isUndefined(parseReference('$inputs'))
