@@ -380,14 +380,15 @@ class Step {
 
   attempt(block: WorkflowBlock, input: unknown, attempt: number, looped: boolean) {
     const { workflow } = this.executor
+    const scope = {
+      input,
+      trigger: this.triggerData(),
+      blocks: this.graph.blockList,
+      outputs: this.state.outputs,
+    }
     const variables: RunVariable[] = [
       ...this.state.variables.map((variable) => ({ ...variable })),
-      ...referenceVariables(block, {
-        input,
-        trigger: this.triggerData(),
-        blocks: this.graph.blockList,
-        outputs: this.state.outputs,
-      }),
+      ...referenceVariables(block, scope),
     ]
     return this.ports.runNode({
       workflow,
@@ -407,11 +408,7 @@ class Step {
         looped,
         evaluateCondition: (condition) =>
           evaluateCondition(condition as ConditionContent | undefined, variables),
-        outputOf: (node) =>
-          resolveReference(
-            { kind: 'node', node, path: '' },
-            { input, blocks: this.graph.blockList, outputs: this.state.outputs }
-          ),
+        outputOf: (node) => resolveReference({ kind: 'node', node, path: '' }, scope),
       },
     })
   }
