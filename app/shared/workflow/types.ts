@@ -31,6 +31,11 @@ export interface WorkflowBlock {
   isDisabled?: boolean
   /** Condition nodes: their branches. */
   conditions?: WorkflowCondition[]
+  /**
+   * A trigger's sample output kept with the draft (docs/workflows.md "Pinned data"): test
+   * runs use it instead of waiting for the real event; published versions never carry it.
+   */
+  pinnedData?: unknown
 }
 
 export interface WorkflowEdge {
