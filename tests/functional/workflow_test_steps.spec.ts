@@ -71,7 +71,10 @@ async function finished(client: ApiClient, token: string, runId: string) {
 }
 
 async function testRun(client: ApiClient, token: string, id: string, body: object) {
-  const started = await client.post(`/api/v1/workflows/${id}/test-run`).bearerToken(token).json(body)
+  const started = await client
+    .post(`/api/v1/workflows/${id}/test-run`)
+    .bearerToken(token)
+    .json(body)
   started.assertStatus(202)
   return finished(client, token, started.body().runId)
 }
@@ -176,11 +179,9 @@ test.group('Workflow test runs: the node panel data', (group) => {
     const workflow = await createWorkflow(
       client,
       who,
-      chain(
-        "return { greeting: 'hi ' + input.name }",
-        'return input',
-        { pinnedData: { name: 'Pinned Ada' } }
-      )
+      chain("return { greeting: 'hi ' + input.name }", 'return input', {
+        pinnedData: { name: 'Pinned Ada' },
+      })
     )
     // Kept with the draft, as the editor saved it.
     const read = await client.get(`/api/v1/workflows/${workflow.id}`).bearerToken(who.token)

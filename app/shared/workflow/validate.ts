@@ -348,6 +348,13 @@ export function validateWorkflow(raw: unknown): WorkflowValidationResult {
 // ---------------------------------------------------------------------------
 
 /** A copy without the key (absent rather than undefined keeps the JSON tidy). */
+function omitPinned(block: WorkflowBlock): WorkflowBlock {
+  if (block.pinnedData === undefined && !('pinnedData' in block)) return block
+  const copy = { ...block }
+  delete copy.pinnedData
+  return copy
+}
+
 function withoutOutgoingEdge(block: WorkflowBlock): WorkflowBlock {
   const copy = { ...block }
   delete copy.outgoingEdgeId
@@ -540,7 +547,7 @@ export function compileExecutable(
   const edgeIds = new Set(edges.map((edge) => edge.id))
   const blocks = kept.map((block) => {
     // Pinned samples are for test runs of the draft: live runs take the real event.
-    const { pinnedData: _pinned, ...live } = block
+    const live = omitPinned(block)
     if (!live.outgoingEdgeId || edgeIds.has(live.outgoingEdgeId)) return live
     // Its edge led to a node left out: the executor must not look for it.
     return withoutOutgoingEdge(live)

@@ -48,7 +48,9 @@ export function insertIntoField(field: TextField, text: string) {
   const end = field.selectionEnd ?? start
   const next = field.value.slice(0, start) + text + field.value.slice(end)
   const prototype =
-    field instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype
+    field instanceof HTMLTextAreaElement
+      ? HTMLTextAreaElement.prototype
+      : HTMLInputElement.prototype
   Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, next)
   field.setSelectionRange(start + text.length, start + text.length)
   field.dispatchEvent(new Event('input', { bubbles: true }))
