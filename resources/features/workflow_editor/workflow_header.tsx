@@ -196,7 +196,8 @@ export function WorkflowHeader({
               <TestRunDialog
                 open={sampleOpen}
                 onOpenChange={setSampleOpen}
-                onStart={(input) => run.start(input)}
+                // A payload typed for this run stands in for the pinned sample.
+                onStart={(input) => run.start(input, { usePinned: false })}
               />
             </div>
           )}
