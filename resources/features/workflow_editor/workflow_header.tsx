@@ -42,7 +42,7 @@ export function WorkflowHeader({
   run: {
     available: boolean
     starting: boolean
-    start: (input?: unknown) => void
+    start: (input?: unknown, options?: { usePinned?: boolean }) => void
     live: boolean
   }
 }) {
