@@ -61,7 +61,18 @@ export function workflowRunPaths() {
             'application/json': {
               schema: {
                 type: 'object',
-                properties: { input: { description: 'Sample payload' } },
+                properties: {
+                  input: { description: 'Sample payload' },
+                  nodeId: {
+                    type: 'string',
+                    description: 'Test this step: run only this node and the nodes leading to it',
+                  },
+                  usePinned: {
+                    type: 'boolean',
+                    description:
+                      "false: the trigger's pinned data is not used (default: used when pinned)",
+                  },
+                },
               },
             },
           },
@@ -95,7 +106,8 @@ export function workflowRunPaths() {
     },
     '/api/v1/runs/{runId}': {
       get: {
-        summary: "A run with each node's status, input, output and logs",
+        summary:
+          "A run with each node's status, input, output, logs, timing and error (with its cause)",
         parameters: [idParam('runId', 'Run id')],
         responses: { 200: { description: 'The run' }, 404: error },
       },

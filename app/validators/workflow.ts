@@ -33,3 +33,12 @@ export const namedVersionValidator = vine.compile(
     name: vine.string().trim().minLength(1).maxLength(VERSION_NAME_MAX_LENGTH),
   })
 )
+
+/** POST a test run of the draft (docs/workflows.md "Test runs"). */
+export const testRunValidator = vine.compile(
+  vine.object({
+    input: anyValue(),
+    nodeId: vine.string().trim().minLength(1).maxLength(255).optional(),
+    usePinned: vine.boolean().optional(),
+  })
+)

@@ -8,10 +8,12 @@ import { createRun, loadWorkflow, resumeRun } from '#services/workflows/run_work
 import { dispatchRun, dispatchRunWithin, resumeJob } from '#services/workflows/jobs'
 import { onRunEvent, onRunResponse } from '#services/workflows/run_events'
 import type { RunStatus, WebhookResponse } from '#shared/workflow/types'
+import type { LogEntry } from '#plugins/define_plugin'
 import type { WorkflowRunDetailDto, WorkflowRunSummaryDto } from '#shared/workflow/dto'
 import Workspace from '#models/workspace'
 import { findWorkflowFor } from './workflow_access.js'
 import { compileDraft } from './workflow_publishing.js'
+import { upstreamExecutable } from '#shared/workflow/validate'
 
 /**
  * Starting and reading workflow runs: manual runs (the Run button, the API), webhook
@@ -37,17 +39,44 @@ export class StartManualRun {
   }
 }
 
+/** What a test run asks beyond its sample payload (docs/workflows.md "Test runs"). */
+export interface TestRunOptions {
+  /** "Test this step": only this node and its upstream run. */
+  nodeId?: string
+  /** false: the trigger's pinned data is not used (a payload typed for this run is). */
+  usePinned?: boolean
+}
+
 /**
  * A test run of the draft as it is now, published or not (docs/workflows.md "Test runs"):
  * the draft is compiled with the checks of a publish and kept with the run. A trigger that
  * takes webhook calls gets `input` as the body of a sample call; other triggers get it as
- * it is. Test runs do not count in the published version's runs.
+ * it is; a trigger with pinned data gives that instead of running. Test runs do not count
+ * in the published version's runs.
  */
 export class StartTestRun {
-  async handle(user: User, workflowId: string, input: unknown) {
+  async handle(user: User, workflowId: string, input: unknown, options: TestRunOptions = {}) {
     const { workflow } = await findWorkflowFor(user, workflowId, 'write')
     const workspace = await Workspace.findOrFail(workflow.workspaceId)
-    const { executable } = await compileDraft(user, workspace, workflow, 'running')
+    const compiled = await compileDraft(user, workspace, workflow, 'running')
+    let executable = compiled.executable
+    if (options.nodeId) {
+      const upstream = upstreamExecutable(executable, options.nodeId)
+      if (!upstream) {
+        throw new AppError('This node is not reached from the trigger', { status: 422 })
+      }
+      executable = upstream
+    }
+    const draftRoot = (workflow.blocks ?? []).find((block) => block.id === executable.root_block)
+    const pinned = options.usePinned !== false ? draftRoot?.pinnedData : undefined
+    if (pinned !== undefined) {
+      executable = {
+        ...executable,
+        blocks: executable.blocks.map((block) =>
+          block.id === executable.root_block ? { ...block, pinnedData: pinned } : block
+        ),
+      }
+    }
     const root = executable.blocks.find((block) => block.id === executable.root_block)!
     const toInput = await (await pluginRegistry()).exportOf<ToInput>(root.type, 'webhookInput')
     const runInput = toInput
@@ -105,6 +134,7 @@ export class ShowRun {
         input: run.input,
         output: run.output,
         nodes: run.nodes.map((node) => ({
+          ...nodeFailure(node.logs),
           nodeId: node.nodeId,
           nodeType: node.nodeType,
           status: node.status,
@@ -118,6 +148,15 @@ export class ShowRun {
         })),
       },
     }
+  }
+}
+
+/** A failed node's error and its cause, as its runner logged them (the first error). */
+function nodeFailure(logs: LogEntry[] | null) {
+  const failure = (logs ?? []).find((log) => log.status === 'error')
+  return {
+    error: failure?.description ?? null,
+    errorDetails: failure?.details === undefined ? null : failure.details,
   }
 }
 

@@ -8,6 +8,7 @@ import {
   StartTestRun,
   type WebhookCallInput,
 } from '#actions/workflows/workflow_runs'
+import { testRunValidator } from '#validators/workflow'
 
 function callOf(ctx: HttpContext): WebhookCallInput {
   return {
@@ -26,10 +27,15 @@ export default class RunsController {
     return ctx.response.status(202).send(result)
   }
 
-  /** POST /api/v1/workflows/:id/test-run {input?}: runs the draft (docs/workflows.md). */
+  /** POST /api/v1/workflows/:id/test-run {input?, nodeId?, usePinned?}: runs the draft. */
   async test(ctx: HttpContext) {
-    const input = ctx.request.input('input', {})
-    const result = await new StartTestRun().handle(ctx.auth.getUserOrFail(), ctx.params.id, input)
+    const { input, nodeId, usePinned } = await ctx.request.validateUsing(testRunValidator)
+    const result = await new StartTestRun().handle(
+      ctx.auth.getUserOrFail(),
+      ctx.params.id,
+      input ?? {},
+      { nodeId, usePinned }
+    )
     return ctx.response.status(202).send(result)
   }
 

@@ -48,6 +48,7 @@ export const RUN_ERRORS = {
   resumed: 'Resumed',
   retry: (attempt: number, of: number) => `Retry ${attempt} of ${of}`,
   waitDone: 'The wait time has already passed',
+  pinned: 'Pinned sample data used (test run)',
 }
 
 export type ExecutionStatus = 'success' | 'error' | 'waiting' | 'interrupted'
@@ -291,6 +292,22 @@ class Step {
     if (block.isDisabled) {
       await this.nodeEvent(block, executionId, 'skipped', { startedAt, input, output: input })
       this.complete(block, input, this.graph.defaultEdges(block))
+      return undefined
+    }
+
+    // Only a test run's executable carries pinned data (compileExecutable drops it): the
+    // trigger is not asked, its sample stands for what the real event would have brought.
+    if (block.pinnedData !== undefined) {
+      const output = block.pinnedData
+      const logs = [entry('info', RUN_ERRORS.pinned)]
+      await this.nodeEvent(block, executionId, 'success', {
+        startedAt,
+        input,
+        output,
+        logs,
+        attempts: 1,
+      })
+      this.complete(block, output, this.graph.defaultEdges(block))
       return undefined
     }
 

@@ -110,6 +110,9 @@ export interface WorkflowRunNodeDto {
   status: NodeRunStatus
   input: unknown
   output: unknown
+  /** A failed node: the error its runner reported, and its cause when one was given. */
+  error: string | null
+  errorDetails: unknown
   logs: unknown[]
   attempts: number
   startedAt: string | null

@@ -35,6 +35,11 @@ export interface WorkflowBlock {
   conditions?: WorkflowCondition[]
   /** The builder's note on the node (kept from imports such as n8n's node notes). */
   notes?: string
+  /**
+   * A trigger's sample output kept with the draft (docs/workflows.md "Pinned data"): test
+   * runs use it instead of waiting for the real event; published versions never carry it.
+   */
+  pinnedData?: unknown
 }
 
 export interface WorkflowEdge {

@@ -348,6 +348,13 @@ export function validateWorkflow(raw: unknown): WorkflowValidationResult {
 // ---------------------------------------------------------------------------
 
 /** A copy without the key (absent rather than undefined keeps the JSON tidy). */
+function omitPinned(block: WorkflowBlock): WorkflowBlock {
+  if (block.pinnedData === undefined && !('pinnedData' in block)) return block
+  const copy = { ...block }
+  delete copy.pinnedData
+  return copy
+}
+
 function withoutOutgoingEdge(block: WorkflowBlock): WorkflowBlock {
   const copy = { ...block }
   delete copy.outgoingEdgeId
@@ -539,15 +546,57 @@ export function compileExecutable(
   )
   const edgeIds = new Set(edges.map((edge) => edge.id))
   const blocks = kept.map((block) => {
-    if (!block.outgoingEdgeId || edgeIds.has(block.outgoingEdgeId)) return block
+    // Pinned samples are for test runs of the draft: live runs take the real event.
+    const live = omitPinned(block)
+    if (!live.outgoingEdgeId || edgeIds.has(live.outgoingEdgeId)) return live
     // Its edge led to a node left out: the executor must not look for it.
-    return withoutOutgoingEdge(block)
+    return withoutOutgoingEdge(live)
   })
   return {
     blocks,
     edges,
     root_block: triggers[0].id,
     wait_blocks: enabled.filter((block) => isWaitNode(block)).map((block) => block.id),
+  }
+}
+
+/**
+ * "Test this step" (docs/workflows.md): the executable cut down to the node and what leads
+ * to it (its upstream through flow edges, plus what those nodes have plugged in), so a run
+ * stops once the node has run. Null when the node is not reached from the trigger.
+ */
+export function upstreamExecutable(
+  executable: ExecutableWorkflow,
+  nodeId: string
+): ExecutableWorkflow | null {
+  const flow = executable.edges.filter((edge) => edge.isAttachment !== true)
+  const kept = new Set<string>()
+  const pending = [nodeId]
+  while (pending.length > 0) {
+    const id = pending.pop()!
+    if (kept.has(id) || !executable.blocks.some((block) => block.id === id)) continue
+    kept.add(id)
+    for (const edge of flow) if (edge.to.blockId === id) pending.push(edge.from.blockId)
+  }
+  if (!kept.has(nodeId) || !kept.has(executable.root_block)) return null
+  for (const edge of executable.edges) {
+    if (edge.isAttachment === true && kept.has(edge.from.blockId)) kept.add(edge.to.blockId)
+  }
+  const edges = executable.edges.filter(
+    (edge) => kept.has(edge.from.blockId) && kept.has(edge.to.blockId)
+  )
+  const edgeIds = new Set(edges.map((edge) => edge.id))
+  return {
+    ...executable,
+    blocks: executable.blocks
+      .filter((block) => kept.has(block.id))
+      .map((block) =>
+        !block.outgoingEdgeId || edgeIds.has(block.outgoingEdgeId)
+          ? block
+          : withoutOutgoingEdge(block)
+      ),
+    edges,
+    wait_blocks: executable.wait_blocks.filter((id) => kept.has(id)),
   }
 }
 

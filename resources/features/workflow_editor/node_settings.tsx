@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useContext, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { CopyIcon, PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
+import { CopyIcon, FlaskConicalIcon, PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
 import { omit } from '#shared/bot/graph'
 import type { WorkflowBlock } from '#shared/workflow/types'
 import { Button } from '~/components/ui/button'
@@ -22,6 +22,8 @@ import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { defaultsOfFields } from '~/features/plugin_form/values'
 import type { FormCredentials, FormField } from '~/features/plugin_form/types'
 import { jsonFetch } from '~/lib/http'
+import { showToast } from '~/lib/toast'
+import { cn } from '~/lib/utils'
 import { useWorkflowEditor, useWorkflowEditorApi } from './workflow_editor_store'
 import {
   addCondition,
@@ -41,6 +43,9 @@ import { conditionSummary } from './node_summary'
 import { NodeUrl } from './node_url'
 import { useWorkflowExpressionScope } from './expression_scope'
 import { ExpressionScopeContext } from '~/features/plugin_form/expressions'
+import { NodeRunData } from './node_run_data'
+import { insertIntoField, isTextField, type TextField } from './node_references'
+import { isSettled, WorkflowRunContext } from './use_workflow_run'
 import type { AttachmentSlot, WorkflowEditorPlugin } from './types'
 
 /**
@@ -60,10 +65,14 @@ export function NodeSettings({ workspaceId, appUrl }: { workspaceId?: string; ap
   const readOnly = useWorkflowEditor((state) => state.readOnly)
   const workflowId = useWorkflowEditor((state) => state.workflowId)
   const plugin = useWorkflowPlugin(block?.type ?? '')
+  const plugins = useWorkflowPlugins()
   const panelRef = useRef<HTMLElement>(null)
+  const lastField = useRef<TextField | null>(null)
   const [confirmDelete, setConfirmDelete] = useState(false)
   // What `{{` completes in every field of the node: variables, run data, earlier nodes.
   const scope = useWorkflowExpressionScope(openNodeId ?? '')
+  const runControls = useContext(WorkflowRunContext)
+  const run = useWorkflowEditor((state) => state.run)
 
   // The node went away (deleted, undone): close.
   useEffect(() => {
@@ -78,6 +87,18 @@ export function NodeSettings({ workspaceId, appUrl }: { workspaceId?: string; ap
   const close = () => api.getState().openNode(null)
   const edit = api.getState().edit
   const name = block.title || plugin?.name || block.type
+  const trigger = isTrigger(plugin)
+  // Two columns on wide screens once there is data to map from: data, then settings.
+  const wide = run !== null || (trigger && block.pinnedData !== undefined)
+  const running = run !== null && !isSettled(run.status)
+  const nameOf = (other: WorkflowBlock) =>
+    other.title || plugins.get(other.type)?.name || other.type
+  /** A key picked in the data panes (Enter, click) goes into the field last focused. */
+  const pick = (expression: string) => {
+    const field = lastField.current
+    if (field && field.isConnected) insertIntoField(field, expression)
+    else showToast('info', t('nodeData.pickField'), expression)
+  }
 
   return (
     <aside
@@ -89,7 +110,13 @@ export function NodeSettings({ workspaceId, appUrl }: { workspaceId?: string; ap
       onKeyDown={(event) => {
         if (event.key === 'Escape') close()
       }}
-      className="absolute top-3 right-3 bottom-3 z-10 flex w-96 max-w-[calc(100%-1.5rem)] flex-col rounded-xl border bg-card shadow-lg outline-none"
+      data-wide={wide || undefined}
+      className={cn(
+        'absolute top-3 right-3 bottom-3 z-10 flex w-96 max-w-[calc(100%-1.5rem)] flex-col rounded-xl border bg-card shadow-lg outline-none',
+        // A phone gets the panel as a sheet over the whole canvas.
+        'max-sm:inset-0 max-sm:w-full max-sm:max-w-full max-sm:rounded-none max-sm:border-0',
+        wide && 'lg:w-[52rem]'
+      )}
     >
       <header className="flex items-center gap-2 border-b px-4 py-3">
         <PluginIcon id={block.type} icon={plugin?.icon} className="size-4 text-primary" />
@@ -107,30 +134,67 @@ export function NodeSettings({ workspaceId, appUrl }: { workspaceId?: string; ap
         </button>
       </header>
       <ExpressionScopeContext.Provider value={scope}>
-        <div className="grid min-h-0 flex-1 content-start gap-6 overflow-y-auto p-4">
-          <NodeIdentity key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
-          {plugin?.url && appUrl !== undefined && (
-            <NodeUrl url={plugin.url} block={block} appUrl={appUrl} workflowId={workflowId} />
+        <div
+          className={cn(
+            'min-h-0 flex-1 overflow-y-auto',
+            wide && 'lg:grid lg:grid-cols-2 lg:overflow-hidden'
           )}
-          {plugin ? (
-            <NodeForm
-              key={`form-${block.id}`}
-              block={block}
-              plugin={plugin}
-              readOnly={readOnly}
-              workspaceId={workspaceId}
-            />
-          ) : (
-            <p className="text-sm text-muted-foreground">{t('workflowEditor.node.unknownType')}</p>
+        >
+          {!isAttachable(plugin) && (
+            <div className={cn('border-b', wide && 'lg:overflow-y-auto lg:border-r lg:border-b-0')}>
+              <NodeRunData
+                block={block}
+                trigger={trigger}
+                readOnly={readOnly}
+                onPick={pick}
+                nameOf={nameOf}
+              />
+            </div>
           )}
-          {plugin?.form.items && (
-            <BranchesEditor block={block} plugin={plugin} readOnly={readOnly} />
-          )}
-          <Connections block={block} plugin={plugin} readOnly={readOnly} />
+          <div
+            className={cn('grid content-start gap-6 p-4', wide && 'lg:overflow-y-auto')}
+            onFocus={(event) => {
+              if (isTextField(event.target)) lastField.current = event.target
+            }}
+          >
+            <NodeIdentity key={block.id} block={block} plugin={plugin} readOnly={readOnly} />
+            {plugin?.url && appUrl !== undefined && (
+              <NodeUrl url={plugin.url} block={block} appUrl={appUrl} workflowId={workflowId} />
+            )}
+            {plugin ? (
+              <NodeForm
+                key={`form-${block.id}`}
+                block={block}
+                plugin={plugin}
+                readOnly={readOnly}
+                workspaceId={workspaceId}
+              />
+            ) : (
+              <p className="text-sm text-muted-foreground">
+                {t('workflowEditor.node.unknownType')}
+              </p>
+            )}
+            {plugin?.form.items && (
+              <BranchesEditor block={block} plugin={plugin} readOnly={readOnly} />
+            )}
+            <Connections block={block} plugin={plugin} readOnly={readOnly} />
+          </div>
         </div>
       </ExpressionScopeContext.Provider>
       {!readOnly && (
-        <footer className="flex items-center justify-between gap-2 border-t px-4 py-3">
+        <footer className="flex flex-wrap items-center justify-between gap-2 border-t px-4 py-3">
+          {runControls?.available && !isAttachable(plugin) && (
+            <Button
+              variant="outline"
+              size="sm"
+              data-testid="node-test-step"
+              disabled={runControls.starting || running}
+              title={t('nodeData.testStepHint')}
+              onClick={() => void runControls.start({}, { nodeId: block.id })}
+            >
+              <FlaskConicalIcon aria-hidden /> {t('nodeData.testStep')}
+            </Button>
+          )}
           <Button
             variant="outline"
             size="sm"

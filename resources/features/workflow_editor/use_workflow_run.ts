@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { createContext, useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { HttpError, errorDescription, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
@@ -157,7 +157,7 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
    * "Test runs"); `input`: a sample payload (the body of a webhook call).
    */
   const start = useCallback(
-    async (input: unknown = {}) => {
+    async (input: unknown = {}, options: { nodeId?: string; usePinned?: boolean } = {}) => {
       const state = store.getState()
       if (state.readOnly || starting) return
       setStarting(true)
@@ -166,7 +166,7 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
         if (!(await state.save())) return
         const answer = await jsonFetch<{ runId?: string; id?: string }>(
           `/api/v1/workflows/${state.workflowId}/test-run`,
-          { method: 'POST', body: { input } }
+          { method: 'POST', body: { input, ...options } }
         )
         const runId = answer?.runId ?? answer?.id
         if (!runId) return
@@ -189,6 +189,13 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
     [store, starting, poll, t]
   )
 
+  // A run opened from the Runs page (?run=): its nodes' statuses and data show here.
+  useEffect(() => {
+    const runId = new URL(window.location.href).searchParams.get('run')
+    if (runId) refresh(runId).catch(() => showToast('error', t('workflowEditor.run.lost')))
+    // Once, for the address the editor was opened with.
+  }, [])
+
   const clear = useCallback(() => {
     stopPolling()
     store.getState().setRun(null)
@@ -196,3 +203,8 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
 
   return { available, starting, start, clear, live: streamState === 'live' }
 }
+
+export type WorkflowRunControls = ReturnType<typeof useWorkflowRun>
+
+/** The Run button's controls, for the node panel's "Test this step". */
+export const WorkflowRunContext = createContext<WorkflowRunControls | null>(null)

@@ -173,6 +173,13 @@ export function setNodeDisabled(doc: WorkflowDoc, blockId: string, disabled: boo
   })
 }
 
+/** A trigger's pinned sample (docs/workflows.md "Pinned data"); undefined unpins it. */
+export function setPinnedData(doc: WorkflowDoc, blockId: string, value: unknown) {
+  return replaceBlock(doc, blockId, (block) =>
+    value === undefined ? omit(block, 'pinnedData') : { ...block, pinnedData: value }
+  )
+}
+
 /** A blank title gives the node back its plugin's name. */
 export function renameNode(doc: WorkflowDoc, blockId: string, title: string) {
   const clean = title.trim()

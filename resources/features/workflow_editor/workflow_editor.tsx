@@ -27,7 +27,7 @@ import { usePluginLocales } from './plugin_locales'
 import { WorkflowHeader } from './workflow_header'
 import { WorkflowCanvas } from './workflow_canvas'
 import { NodePalette } from './node_palette'
-import { useWorkflowRun } from './use_workflow_run'
+import { useWorkflowRun, WorkflowRunContext } from './use_workflow_run'
 import { WorkflowCopilot } from './workflow_copilot'
 import { TourHost } from '~/features/onboarding/tour_host'
 import type { WorkflowDoc, WorkflowPageProps } from './types'
@@ -121,27 +121,29 @@ export function WorkflowEditor({
 
   return (
     <CoeditContext.Provider value={coedit}>
-    <WorkflowEditorContext.Provider value={store}>
-      <WorkflowPluginsContext.Provider value={pluginMap}>
-        <ReactFlowProvider>
-          <div className="flex h-dvh flex-col overflow-hidden bg-background">
-            <WorkflowHeader run={run} />
-            <ConflictNotice store={store} />
-            <CoeditOfflineNotice />
-            {readOnly && <ReadOnlyBanner message={t('workflowEditor.readOnly')} />}
-            <main className="relative flex min-h-0 flex-1">
-              {!readOnly && <NodePalette plugins={editorPlugins} />}
-              <div className="relative min-w-0 flex-1" data-tour="workflow-canvas">
-                <WorkflowCanvas />
-                <OpenNodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
-                {!readOnly && <WorkflowCopilot />}
+      <WorkflowEditorContext.Provider value={store}>
+        <WorkflowPluginsContext.Provider value={pluginMap}>
+          <ReactFlowProvider>
+            <WorkflowRunContext.Provider value={run}>
+              <div className="flex h-dvh flex-col overflow-hidden bg-background">
+                <WorkflowHeader run={run} />
+                <ConflictNotice store={store} />
+                <CoeditOfflineNotice />
+                {readOnly && <ReadOnlyBanner message={t('workflowEditor.readOnly')} />}
+                <main className="relative flex min-h-0 flex-1">
+                  {!readOnly && <NodePalette plugins={editorPlugins} />}
+                  <div className="relative min-w-0 flex-1" data-tour="workflow-canvas">
+                    <WorkflowCanvas />
+                    <OpenNodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
+                    {!readOnly && <WorkflowCopilot />}
+                  </div>
+                </main>
               </div>
-            </main>
-          </div>
-          <TourHost autoStart={!readOnly} />
-        </ReactFlowProvider>
-      </WorkflowPluginsContext.Provider>
-    </WorkflowEditorContext.Provider>
+            </WorkflowRunContext.Provider>
+            <TourHost autoStart={!readOnly} />
+          </ReactFlowProvider>
+        </WorkflowPluginsContext.Provider>
+      </WorkflowEditorContext.Provider>
     </CoeditContext.Provider>
   )
 }

@@ -43,7 +43,7 @@ export function WorkflowHeader({
   run: {
     available: boolean
     starting: boolean
-    start: (input?: unknown) => void
+    start: (input?: unknown, options?: { usePinned?: boolean }) => void
     live: boolean
   }
 }) {
@@ -198,7 +198,8 @@ export function WorkflowHeader({
               <TestRunDialog
                 open={sampleOpen}
                 onOpenChange={setSampleOpen}
-                onStart={(input) => run.start(input)}
+                // A payload typed for this run stands in for the pinned sample.
+                onStart={(input) => run.start(input, { usePinned: false })}
               />
             </div>
           )}

@@ -6,6 +6,7 @@ import {
   CircleAlertIcon,
   CopyIcon,
   EllipsisIcon,
+  PinIcon,
   PowerIcon,
   PowerOffIcon,
   Trash2Icon,
@@ -213,6 +214,17 @@ export const WorkflowNode = memo(function WorkflowNodeView({ id, selected }: Nod
             )}
           </p>
         </div>
+        {trigger && block.pinnedData !== undefined && (
+          // Test runs start from this sample, not the real event: it must show.
+          <PinIcon
+            data-testid="node-pinned-mark"
+            role="img"
+            aria-label={t('nodeData.pinned')}
+            className="size-3.5 shrink-0 text-primary"
+          >
+            <title>{t('nodeData.pinned')}</title>
+          </PinIcon>
+        )}
         {issue && (
           <CircleAlertIcon
             data-testid="node-issue"

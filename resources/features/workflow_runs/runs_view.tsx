@@ -1,7 +1,14 @@
 import { useMemo } from 'react'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
-import { ArrowLeftIcon, HistoryIcon, RefreshCwIcon, TriangleAlertIcon } from 'lucide-react'
+import {
+  ArrowLeftIcon,
+  FlaskConicalIcon,
+  HistoryIcon,
+  PencilRulerIcon,
+  RefreshCwIcon,
+  TriangleAlertIcon,
+} from 'lucide-react'
 import type {
   WorkflowRunDetailDto,
   WorkflowRunNodeDto,
@@ -19,6 +26,7 @@ import { cn } from '~/lib/utils'
 import { clientPlugin } from '~/lib/plugin_registry'
 import { pluginText, usePluginLocales } from '~/features/workflow_editor/plugin_locales'
 import { JsonView } from './json_view'
+import { DataPane } from './data_views'
 import { useWorkflowRuns } from './use_workflow_runs'
 
 const STATUS_VARIANT: Record<string, 'success' | 'secondary' | 'destructive' | 'outline'> = {
@@ -32,6 +40,16 @@ function RunStatusBadge({ status }: { status: RunStatus }) {
   return (
     <Badge variant={STATUS_VARIANT[status] ?? 'secondary'} data-status={status}>
       {t(`workflowRuns.status.${status}`)}
+    </Badge>
+  )
+}
+
+function TestBadge() {
+  const { t } = useTranslation()
+  return (
+    <Badge variant="outline" data-testid="run-test-badge" className="gap-1">
+      <FlaskConicalIcon className="size-3" aria-hidden />
+      {t('nodeData.testRun')}
     </Badge>
   )
 }
@@ -99,7 +117,12 @@ export function WorkflowRunsView({ workflow, nodes, selectedRunId }: WorkflowRun
               onRetry={() => void runs.reloadDetail()}
             />
           ) : (
-            <RunDetail run={runs.detail.data} titles={titles} typeNames={typeNames} />
+            <RunDetail
+              run={runs.detail.data}
+              titles={titles}
+              typeNames={typeNames}
+              workflowId={workflow.id}
+            />
           )}
         </section>
       </div>
@@ -178,8 +201,9 @@ function RunRow({
       )}
     >
       <span className="min-w-0">
-        <span className="block font-medium">
+        <span className="flex items-center gap-2 font-medium">
           {t(`workflowRuns.trigger.${run.trigger}`, { defaultValue: run.trigger })}
+          {run.isTest && <TestBadge />}
         </span>
         <time
           dateTime={at ?? undefined}
@@ -205,10 +229,12 @@ function RunDetail({
   run,
   titles,
   typeNames,
+  workflowId,
 }: {
   run: WorkflowRunDetailDto
   titles: Map<string, string>
   typeNames: Map<string, string>
+  workflowId: string
 }) {
   const { t } = useTranslation()
   return (
@@ -226,6 +252,14 @@ function RunDetail({
             {t('workflowRuns.duration', { ms: run.durationMs })}
           </span>
         )}
+        {run.isTest && <TestBadge />}
+        <Button variant="outline" size="sm" className="ml-auto" asChild>
+          {/* The editor shows this run's data in each node's panel (docs/workflows.md). */}
+          <a href={`/workflows/${workflowId}?run=${run.id}`} data-testid="run-open-editor">
+            <PencilRulerIcon aria-hidden />
+            {t('nodeData.openInEditor')}
+          </a>
+        </Button>
       </header>
       {run.error && (
         <p
@@ -315,18 +349,20 @@ function NodeRecord({
         </span>
       </summary>
       <div className="grid gap-3 border-t p-3 lg:grid-cols-2">
-        <div>
-          <h3 className="mb-1 text-xs font-semibold text-muted-foreground">
-            {t('workflowRuns.input')}
-          </h3>
-          <JsonView value={node.input} testId="node-input" />
-        </div>
-        <div>
-          <h3 className="mb-1 text-xs font-semibold text-muted-foreground">
-            {t('workflowRuns.output')}
-          </h3>
-          <JsonView value={node.output} testId="node-output" />
-        </div>
+        {node.error && (
+          <div
+            role="alert"
+            data-testid="run-node-error"
+            className="grid gap-2 rounded-md border border-destructive/40 bg-destructive/10 p-2 text-sm lg:col-span-2"
+          >
+            <p className="font-medium text-destructive">{node.error}</p>
+            {node.errorDetails !== null && node.errorDetails !== undefined && (
+              <JsonView value={node.errorDetails} testId="run-node-error-cause" />
+            )}
+          </div>
+        )}
+        <DataPane title={t('workflowRuns.input')} value={node.input} testId="node-input" />
+        <DataPane title={t('workflowRuns.output')} value={node.output} testId="node-output" />
         <div className="lg:col-span-2">
           <h3 className="mb-1 text-xs font-semibold text-muted-foreground">
             {t('workflowRuns.logs')}

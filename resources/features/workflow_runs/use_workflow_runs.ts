@@ -27,7 +27,8 @@ export function useWorkflowRuns(workflowId: string, initialRunId: string | null)
       if (!quiet) setList({ state: 'loading' })
       try {
         const answer = await jsonFetch<{ runs: WorkflowRunSummaryDto[] }>(
-          `/api/v1/workflows/${workflowId}/runs?limit=100`
+          // Test runs of the draft are listed too, marked (the editor's Run button makes them).
+          `/api/v1/workflows/${workflowId}/runs?limit=100&tests=true`
         )
         setList({ state: 'ready', data: answer.runs })
         // The newest run opens when none was asked for.

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import {
   compileExecutable,
+  upstreamExecutable,
   importWorkflow,
   NEEDS_ONE_TRIGGER_MESSAGE,
   validateWorkflow,
@@ -367,5 +368,48 @@ test.group('compileExecutable', () => {
     const workflow = sample()
     workflow.blocks[0].type = 'uninstalled'
     assert.throws(() => compileExecutable(workflow, categoryOf), NEEDS_ONE_TRIGGER_MESSAGE)
+  })
+})
+
+test.group('upstreamExecutable (test this step)', () => {
+  const compiled = () => compileExecutable(sample(), categoryOf, isWait)
+
+  test('keeps the node, every path leading to it, and what those nodes plug in', ({ assert }) => {
+    const agent = upstreamExecutable(compiled(), 'agent')!
+    assert.sameMembers(
+      agent.blocks.map((block) => block.id),
+      ['trigger', 'check', 'pause', 'send', 'agent', 'gpt', 'search', 'sql']
+    )
+    const pause = upstreamExecutable(compiled(), 'pause')!
+    assert.sameMembers(
+      pause.blocks.map((block) => block.id),
+      ['trigger', 'check', 'pause']
+    )
+    assert.deepEqual(
+      pause.edges.map((edge) => edge.id),
+      ['e1', 'e2']
+    )
+    // Its edge to a node left out is dropped, so the run ends with the node.
+    assert.notProperty(
+      pause.blocks.find((block) => block.id === 'pause'),
+      'outgoingEdgeId'
+    )
+    assert.deepEqual(pause.wait_blocks, ['pause'])
+    assert.equal(pause.root_block, 'trigger')
+  })
+
+  test('a node the trigger does not reach, or no node, gives nothing', ({ assert }) => {
+    const workflow = sample()
+    workflow.blocks.push(node('lone', 'test-action'))
+    const executable = compileExecutable(workflow, categoryOf, isWait)
+    assert.isNull(upstreamExecutable(executable, 'lone'))
+    assert.isNull(upstreamExecutable(executable, 'missing'))
+  })
+
+  test('published executables never carry pinned trigger data', ({ assert }) => {
+    const workflow = sample()
+    workflow.blocks[0].pinnedData = { sample: true }
+    const executable = compileExecutable(workflow, categoryOf, isWait)
+    assert.notProperty(executable.blocks[0], 'pinnedData')
   })
 })
