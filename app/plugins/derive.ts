@@ -524,16 +524,12 @@ export function writtenVariablesOf(declaration: Declaration, options: unknown): 
   return [...new Set(written)]
 }
 
-/**
- * Keys of variable fields: they hold a variable's id (or, in a workflow condition, a
- * reference such as {{$input.status}} naming the value to compare), never text to fill in,
- * so substitution leaves them alone and a condition is evaluated with the values of the moment.
- */
-export function variableKeysOf(declaration: Declaration): string[] {
+/** Keys of the fields of one kind, nested objects and lists included, actions too. */
+function keysOfKind(declaration: Declaration, kind: string): string[] {
   const keys = new Set<string>()
   const walk = (fields: Fields) => {
     for (const [name, declared] of Object.entries(fields)) {
-      if (declared.kind === 'variable') keys.add(name)
+      if (declared.kind === kind) keys.add(name)
       if (declared.kind === 'object' || declared.kind === 'list') walk(declared.fields)
     }
   }
@@ -542,18 +538,18 @@ export function variableKeysOf(declaration: Declaration): string[] {
   return [...keys]
 }
 
+/**
+ * Keys of variable fields: they hold a variable's id (or, in a workflow condition, a
+ * reference such as {{$input.status}} naming the value to compare), never text to fill in,
+ * so substitution leaves them alone and a condition is evaluated with the values of the moment.
+ */
+export function variableKeysOf(declaration: Declaration): string[] {
+  return keysOfKind(declaration, 'variable')
+}
+
 /** Keys of code fields: their text reaches the sandbox as is, not substituted. */
 export function codeKeysOf(declaration: Declaration): string[] {
-  const keys = new Set<string>()
-  const walk = (fields: Fields) => {
-    for (const [name, declared] of Object.entries(fields)) {
-      if (declared.kind === 'code') keys.add(name)
-      if (declared.kind === 'object' || declared.kind === 'list') walk(declared.fields)
-    }
-  }
-  walk(declaration.options ?? {})
-  for (const action of Object.values(declaration.actions ?? {}) as any[]) walk(action.options ?? {})
-  return [...keys]
+  return keysOfKind(declaration, 'code')
 }
 
 // ---------------------------------------------------------------------------
