@@ -6,6 +6,7 @@ import WorkflowRun from '#models/workflow_run'
 import WorkflowRunNode from '#models/workflow_run_node'
 import { CreateBot } from '#actions/bots/bots'
 import { CreateWorkflow } from '#actions/workflows/workflows'
+import { closeQueue, startWorkers } from '#queue/queue'
 import { signInWithLink } from '#tests/browser/helpers'
 import { closeSettings, drag, nodeOfType, waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
@@ -35,7 +36,13 @@ function text(id: string, value: string) {
   return { id, type: 'text', content: { richText: [{ type: 'p', children: [{ text: value }] }] } }
 }
 
-test.group('Loops in the editors', () => {
+test.group('Loops in the editors', (suite) => {
+  // Tests start no queue workers of their own accord: the test run needs them.
+  suite.setup(async () => {
+    await startWorkers()
+    return () => closeQueue()
+  })
+
   test('a bot loop: dropped, set, connected, marked and run in the preview', async ({
     visit,
     assert,
