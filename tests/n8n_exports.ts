@@ -264,10 +264,17 @@ export function nightlyExport() {
         { operation: 'search', base: { __rl: true, value: 'appXYZ', mode: 'id' } },
         { credentials: { airtableTokenApi: { id: '12', name: 'Airtable account' } } }
       ),
-      node('Summarise', 'n8n-nodes-base.code', 2, [440, 0], {
-        jsCode:
-          "const all = $input.all()\nreturn all.map((item) => ({ json: { digest: 'Digest for ' + (item.json.team ?? 'nobody'), count: all.length } }))",
-      }),
+      node(
+        'Summarise',
+        'n8n-nodes-base.code',
+        2,
+        [440, 0],
+        {
+          jsCode:
+            "const all = $input.all()\nreturn all.map((item) => ({ json: { digest: 'Digest for ' + (item.json.team ?? 'nobody'), count: all.length } }))",
+        },
+        { notes: 'One digest line per team' }
+      ),
       node('Note', 'n8n-nodes-base.stickyNote', 1, [0, -200], {
         content: '## Nightly\nRuns at 2:30 and summarises the table.',
       }),

@@ -8,7 +8,7 @@ import {
   type WorkflowEdge,
   type WorkflowJson,
 } from '#shared/workflow/types'
-import { clampWorkflowName } from '#shared/workflow/validate'
+import { clampWorkflowName, NOTES_MAX_LENGTH } from '#shared/workflow/validate'
 import type { N8nImportReportDto, N8nNodeImportLine } from '#shared/workflow/n8n_import'
 import { convertersOf, convertNode, type NodeConversion } from './node_conversion.js'
 import type { N8nExport } from './n8n_export.js'
@@ -154,7 +154,9 @@ export async function convertN8nWorkflow(
         ? { conditions: conversion.conditions.map((item) => ({ id: newId(), content: item.content })) }
         : {}),
       ...(node.disabled || conversion.unmapped ? { isDisabled: true } : {}),
-      ...(typeof node.notes === 'string' && node.notes.trim() ? { notes: node.notes } : {}),
+      ...(typeof node.notes === 'string' && node.notes.trim()
+        ? { notes: node.notes.slice(0, NOTES_MAX_LENGTH) }
+        : {}),
     }
     converted.push({ node, block, conversion })
   }
