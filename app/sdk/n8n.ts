@@ -282,7 +282,9 @@ export function comparisonOf(
   }
   const variableId = tools.text(left)
   if (!/^\{\{\$(?:input|node)[^{}]*\}\}$/.test(variableId)) {
-    tools.lost(`the comparison of ${String(left)} (only data of the input or of a node is compared)`)
+    tools.lost(
+      `the comparison of ${String(left)} (only data of the input or of a node is compared)`
+    )
     return undefined
   }
   const value = operation === 'true' ? 'true' : operation === 'false' ? 'false' : tools.text(right)

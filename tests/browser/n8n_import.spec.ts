@@ -44,7 +44,11 @@ test.group('Import from n8n in the browser', () => {
       await dialog.getByTestId('import-n8n-workflow-lines').innerText(),
       'The pinned test data of 1 node(s)'
     )
-    assert.lengthOf(await Workflow.query().where('workspaceId', workspace.id), 0, 'nothing saved yet')
+    assert.lengthOf(
+      await Workflow.query().where('workspaceId', workspace.id),
+      0,
+      'nothing saved yet'
+    )
 
     await dialog.getByTestId('import-n8n-save').click()
     await page.waitForURL(/\/workflows\/[a-z0-9]+$/)

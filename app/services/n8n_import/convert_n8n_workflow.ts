@@ -90,7 +90,11 @@ function dataPaths(conversions: Map<string, NodeConversion>, inputs: Map<string,
 
 function reportLine(converted: Converted): N8nNodeImportLine {
   const { node, conversion, block } = converted
-  const status = conversion.unmapped ? 'placeholder' : conversion.lost.length > 0 ? 'partial' : 'mapped'
+  const status = conversion.unmapped
+    ? 'placeholder'
+    : conversion.lost.length > 0
+      ? 'partial'
+      : 'mapped'
   return {
     name: node.name,
     n8nType: node.type,
@@ -104,7 +108,9 @@ function reportLine(converted: Converted): N8nNodeImportLine {
 
 /** The slot of an agent's plugin that takes nodes of `category` (its `accepts`, or its name). */
 function slotFor(agent: AnyPlugin, category: string) {
-  return agent.attachments?.find((slot) => (slot.accepts ?? [slot.name]).includes(category as never))
+  return agent.attachments?.find((slot) =>
+    (slot.accepts ?? [slot.name]).includes(category as never)
+  )
 }
 
 export async function convertN8nWorkflow(
@@ -151,7 +157,12 @@ export async function convertN8nWorkflow(
       graphCoordinates: { x: Number(x) || 0, y: Number(y) || 0 },
       options: conversion.options,
       ...(conversion.conditions
-        ? { conditions: conversion.conditions.map((item) => ({ id: newId(), content: item.content })) }
+        ? {
+            conditions: conversion.conditions.map((item) => ({
+              id: newId(),
+              content: item.content,
+            })),
+          }
         : {}),
       ...(node.disabled || conversion.unmapped ? { isDisabled: true } : {}),
       ...(typeof node.notes === 'string' && node.notes.trim()
@@ -177,18 +188,24 @@ export async function convertN8nWorkflow(
         for (const target of targets ?? []) {
           const destination = byName.get(target.node)
           if (!origin || !destination) {
-            workflowLines.push(`The connection from "${from}" to "${target.node}": a node is missing`)
+            workflowLines.push(
+              `The connection from "${from}" to "${target.node}": a node is missing`
+            )
             continue
           }
           if (type === 'main') {
             const branches = origin.conversion.outputs
             if (branches && output >= branches.length) {
-              workflowLines.push(`The connection from output ${output + 1} of "${from}" to "${target.node}"`)
+              workflowLines.push(
+                `The connection from output ${output + 1} of "${from}" to "${target.node}"`
+              )
               continue
             }
             const branch = branches?.[output]
             const conditionId =
-              branch === null || branch === undefined ? undefined : origin.block.conditions?.[branch]?.id
+              branch === null || branch === undefined
+                ? undefined
+                : origin.block.conditions?.[branch]?.id
             addEdge({
               from: { blockId: origin.block.id, ...(conditionId ? { conditionId } : {}) },
               to: { blockId: destination.block.id },
