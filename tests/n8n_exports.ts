@@ -96,7 +96,9 @@ export function userLookupExport(base: string) {
         sendQuery: true,
         queryParameters: { parameters: [{ name: 'expand', value: 'team' }] },
         sendHeaders: true,
-        headerParameters: { parameters: [{ name: 'X-Caller', value: '={{ $json.query.caller }}' }] },
+        headerParameters: {
+          parameters: [{ name: 'X-Caller', value: '={{ $json.query.caller }}' }],
+        },
         options: {},
       }),
       node('Shape', 'n8n-nodes-base.set', 3.4, [440, 0], {
@@ -230,7 +232,10 @@ export function mergeExport(base: string) {
         bodyParameters: { parameters: [{ name: 'customer', value: '={{ $json.body.id }}' }] },
         options: {},
       }),
-      node('Merge', 'n8n-nodes-base.merge', 3, [440, 0], { mode: 'combineByPosition', options: {} }),
+      node('Merge', 'n8n-nodes-base.merge', 3, [440, 0], {
+        mode: 'combineByPosition',
+        options: {},
+      }),
       node('Respond', 'n8n-nodes-base.respondToWebhook', 1.1, [660, 0], {
         respondWith: 'firstIncomingItem',
         options: {},
@@ -264,10 +269,17 @@ export function nightlyExport() {
         { operation: 'search', base: { __rl: true, value: 'appXYZ', mode: 'id' } },
         { credentials: { airtableTokenApi: { id: '12', name: 'Airtable account' } } }
       ),
-      node('Summarise', 'n8n-nodes-base.code', 2, [440, 0], {
-        jsCode:
-          "const all = $input.all()\nreturn all.map((item) => ({ json: { digest: 'Digest for ' + (item.json.team ?? 'nobody'), count: all.length } }))",
-      }),
+      node(
+        'Summarise',
+        'n8n-nodes-base.code',
+        2,
+        [440, 0],
+        {
+          jsCode:
+            "const all = $input.all()\nreturn all.map((item) => ({ json: { digest: 'Digest for ' + (item.json.team ?? 'nobody'), count: all.length } }))",
+        },
+        { notes: 'One digest line per team' }
+      ),
       node('Note', 'n8n-nodes-base.stickyNote', 1, [0, -200], {
         content: '## Nightly\nRuns at 2:30 and summarises the table.',
       }),
@@ -294,7 +306,12 @@ export function waitExport() {
       node('Result', 'n8n-nodes-base.set', 3.4, [440, 0], {
         assignments: {
           assignments: [
-            { id: 'r1', name: 'asked', value: "={{ $('Webhook').item.json.body.question }}", type: 'string' },
+            {
+              id: 'r1',
+              name: 'asked',
+              value: "={{ $('Webhook').item.json.body.question }}",
+              type: 'string',
+            },
             { id: 'r2', name: 'answer', value: '={{ $json.body.answer }}', type: 'string' },
           ],
         },
@@ -329,7 +346,10 @@ export function agentExport() {
         '@n8n/n8n-nodes-langchain.lmChatOpenAi',
         1.2,
         [200, 220],
-        { model: { __rl: true, value: 'gpt-4o-mini', mode: 'list' }, options: { temperature: 0.2 } },
+        {
+          model: { __rl: true, value: 'gpt-4o-mini', mode: 'list' },
+          options: { temperature: 0.2 },
+        },
         { credentials: { openAiApi: { id: '7', name: 'OpenAi account' } } }
       ),
       node('Memory', '@n8n/n8n-nodes-langchain.memoryBufferWindow', 1.3, [340, 220], {
@@ -344,7 +364,12 @@ export function agentExport() {
         {
           assignments: {
             assignments: [
-              { id: 'l1', name: 'reply', value: '={{ $node["AI Agent"].json.output }}', type: 'string' },
+              {
+                id: 'l1',
+                name: 'reply',
+                value: '={{ $node["AI Agent"].json.output }}',
+                type: 'string',
+              },
             ],
           },
         },
@@ -379,11 +404,16 @@ export function legacyExport(base: string) {
         options: {},
       }),
       node('Healthy?', 'n8n-nodes-base.if', 1, [440, 0], {
-        conditions: { string: [{ value1: '={{ $json.state }}', operation: 'equal', value2: 'ok' }] },
+        conditions: {
+          string: [{ value1: '={{ $json.state }}', operation: 'equal', value2: 'ok' }],
+        },
       }),
       node('Mark healthy', 'n8n-nodes-base.set', 2, [660, -100], {
         keepOnlySet: true,
-        values: { string: [{ name: 'health', value: 'green' }], number: [{ name: 'code', value: 1 }] },
+        values: {
+          string: [{ name: 'health', value: 'green' }],
+          number: [{ name: 'code', value: 1 }],
+        },
       }),
       node('Mark broken', 'n8n-nodes-base.set', 2, [660, 100], {
         keepOnlySet: true,
@@ -426,7 +456,12 @@ export function callerExport() {
     nodes: [
       node('Start', 'n8n-nodes-base.manualTrigger', 1, [0, 0]),
       node('Price with tax', 'n8n-nodes-base.executeWorkflow', 1.2, [220, 0], {
-        workflowId: { __rl: true, value: 'Abc123n8nId', mode: 'list', cachedResultName: 'Price with tax' },
+        workflowId: {
+          __rl: true,
+          value: 'Abc123n8nId',
+          mode: 'list',
+          cachedResultName: 'Price with tax',
+        },
         options: {},
       }),
       node('Quote', 'n8n-nodes-base.set', 3.4, [440, 0], {

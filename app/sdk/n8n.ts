@@ -83,13 +83,16 @@ const ROOTS: { pattern: string }[] = [
 
 const ROOT = new RegExp(`(?:${ROOTS.map((root) => root.pattern).join('|')})${PATH}`, 'g')
 
-/** `["a b"]` and `?.a` as our paths read them: `.a b` is not a path, so brackets stay. */
+/**
+ * `["a b"]` and `?.a` as our paths read them (dots between keys, `[0]` for indexes; a key
+ * may hold spaces). A key holding a dot or a bracket cannot be said: it stays as n8n wrote it.
+ */
 function ourPath(path: string): string {
   return path
     .replace(/\?\./g, '.')
     .replace(/\[\s*(?:"([^"]*)"|'([^']*)')\s*\]/g, (whole, a?: string, b?: string) => {
       const key = a ?? b ?? ''
-      return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : whole
+      return key.trim() !== '' && !/[.[\]{}]/.test(key) ? `.${key}` : whole
     })
 }
 
@@ -282,7 +285,9 @@ export function comparisonOf(
   }
   const variableId = tools.text(left)
   if (!/^\{\{\$(?:input|node)[^{}]*\}\}$/.test(variableId)) {
-    tools.lost(`the comparison of ${String(left)} (only data of the input or of a node is compared)`)
+    tools.lost(
+      `the comparison of ${String(left)} (only data of the input or of a node is compared)`
+    )
     return undefined
   }
   const value = operation === 'true' ? 'true' : operation === 'false' ? 'false' : tools.text(right)

@@ -121,7 +121,10 @@ const n8nImportReply = {
               n8nType: { type: 'string' },
               type: withText({ type: 'string' }, 'The plugin id of the new node'),
               status: { type: 'string', enum: ['mapped', 'partial', 'placeholder'] },
-              lost: withText({ type: 'array', items: { type: 'string' } }, 'What did not carry over'),
+              lost: withText(
+                { type: 'array', items: { type: 'string' } },
+                'What did not carry over'
+              ),
               credentials: withText(
                 { type: 'array', items: { type: 'string' } },
                 'n8n credential types the node used: pick or create them again'
@@ -155,7 +158,8 @@ export function workflowPaths() {
   return {
     '/api/v1/workflows/import-n8n': {
       post: {
-        summary: 'Import an n8n workflow: the report of what carries over, and the new workflow with save',
+        summary:
+          'Import an n8n workflow: the report of what carries over, and the new workflow with save',
         description:
           'Nodes go through the plugins that take their n8n types; the others become disabled Imported nodes keeping their parameters. Credentials are never imported: the report names the nodes that need them (docs/migrating-from-n8n.md).',
         requestBody: body({

@@ -18,7 +18,15 @@ export default definePlugin({
   icon: 'square-code',
   version: 1,
   serves: ['bot', 'workflow'],
-  importsFrom: { n8n: ['n8n-nodes-base.code', 'n8n-nodes-base.function', 'n8n-nodes-base.functionItem', 'n8n-nodes-base.set', 'n8n-nodes-base.merge'] },
+  importsFrom: {
+    n8n: [
+      'n8n-nodes-base.code',
+      'n8n-nodes-base.function',
+      'n8n-nodes-base.functionItem',
+      'n8n-nodes-base.set',
+      'n8n-nodes-base.merge',
+    ],
+  },
   // Workflows saved before the bot block and the workflow node became one store this id,
   // with the code in `code`.
   aliases: ['workflow-script'],

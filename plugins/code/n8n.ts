@@ -50,7 +50,11 @@ const TYPED: Record<string, (code: string) => string> = {
 /** Set's fields, whatever the version: [{name, value, type}]. */
 function fieldsOf(p: Record<string, any>) {
   if (Array.isArray(p.assignments?.assignments)) {
-    return p.assignments.assignments.map((a: any) => ({ name: a.name, value: a.value, type: a.type }))
+    return p.assignments.assignments.map((a: any) => ({
+      name: a.name,
+      value: a.value,
+      type: a.type,
+    }))
   }
   if (Array.isArray(p.fields?.values)) {
     return p.fields.values.map((field: any) => {
@@ -60,7 +64,8 @@ function fieldsOf(p: Record<string, any>) {
   }
   const list: { name: string; value: unknown; type: string }[] = []
   for (const type of ['string', 'number', 'boolean']) {
-    for (const field of p.values?.[type] ?? []) list.push({ name: field.name, value: field.value, type })
+    for (const field of p.values?.[type] ?? [])
+      list.push({ name: field.name, value: field.value, type })
   }
   return list
 }
@@ -82,9 +87,12 @@ function fromSet(node: N8nNode, tools: N8nImportTools) {
       : version >= 3
         ? (p.include ?? 'all') !== 'none'
         : p.keepOnlySet !== true
-  if (p.include === 'selected' || p.include === 'except') tools.lost(`the "${p.include}" fields choice`)
+  if (p.include === 'selected' || p.include === 'except')
+    tools.lost(`the "${p.include}" fields choice`)
   const dotted = (p.options?.dotNotation ?? true) !== false
-  const lines = [`const fields = ${keep ? "input && typeof input === 'object' && !Array.isArray(input) ? JSON.parse(JSON.stringify(input)) : {}" : '{}'}`]
+  const lines = [
+    `const fields = ${keep ? "input && typeof input === 'object' && !Array.isArray(input) ? JSON.parse(JSON.stringify(input)) : {}" : '{}'}`,
+  ]
   for (const field of fieldsOf(p)) {
     if (!field.name) continue
     const value = (TYPED[field.type] ?? ((code: string) => code))(tools.jsValue(field.value))
@@ -134,7 +142,10 @@ function fromMerge(node: N8nNode, tools: N8nImportTools) {
       code = combine
       break
     case 'chooseBranch':
-      code = p.chooseBranchMode === 'waitForAll' && p.output === 'empty' ? '{}' : which(p.useDataOfInput ?? p.output)
+      code =
+        p.chooseBranchMode === 'waitForAll' && p.output === 'empty'
+          ? '{}'
+          : which(p.useDataOfInput ?? p.output)
       break
     case 'passThrough':
       code = which(p.output)

@@ -21,13 +21,17 @@ function fromSwitch(node: Parameters<N8nConverter>[0], tools: Parameters<N8nConv
   const version = node.typeVersion ?? 1
   const conditions: { content: unknown }[] = []
   if (version >= 3) {
-    for (const rule of p.rules?.values ?? []) conditions.push({ content: filterOf(rule.conditions, tools) })
-    if (p.options?.allMatchingOutputs) tools.lost('"send to all matching outputs" (the first one is taken)')
+    for (const rule of p.rules?.values ?? [])
+      conditions.push({ content: filterOf(rule.conditions, tools) })
+    if (p.options?.allMatchingOutputs)
+      tools.lost('"send to all matching outputs" (the first one is taken)')
   } else {
     const operation = (rule: any) => String(rule.operation ?? 'equal')
     for (const rule of p.rules?.rules ?? []) {
       const comparison = comparisonOf(p.value1, operation(rule), rule.value2, tools)
-      conditions.push({ content: { comparisons: comparison ? [comparison] : [], logicalOperator: 'AND' } })
+      conditions.push({
+        content: { comparisons: comparison ? [comparison] : [], logicalOperator: 'AND' },
+      })
     }
   }
   const outputs: (number | null)[] = conditions.map((_, index) => index)
@@ -36,9 +40,11 @@ function fromSwitch(node: Parameters<N8nConverter>[0], tools: Parameters<N8nConv
   else if (fallback !== undefined && fallback !== 'none' && fallback !== -1) {
     // A fallback sent to one of the rules' outputs: that output is also the default.
     const index = Number(fallback)
-    if (Number.isInteger(index) && index >= 0) tools.lost(`the fallback to output ${index} (unmatched items stop)`)
+    if (Number.isInteger(index) && index >= 0)
+      tools.lost(`the fallback to output ${index} (unmatched items stop)`)
   }
-  if (conditions.length === 0) conditions.push({ content: { comparisons: [], logicalOperator: 'AND' } })
+  if (conditions.length === 0)
+    conditions.push({ content: { comparisons: [], logicalOperator: 'AND' } })
   return { options: {}, conditions, outputs, passesInput: true }
 }
 

@@ -9,7 +9,8 @@ export const fromN8n: N8nConverter = (node, tools) => {
   const p = node.parameters ?? {}
   const source = String(p.source ?? 'database')
   if (source !== 'database') throw new Error(`a workflow given by ${source} has no counterpart`)
-  const raw = typeof p.workflowId === 'object' && p.workflowId !== null ? p.workflowId.value : p.workflowId
+  const raw =
+    typeof p.workflowId === 'object' && p.workflowId !== null ? p.workflowId.value : p.workflowId
   const workflowId = tools.text(raw ?? '')
   const name = typeof p.workflowId === 'object' ? p.workflowId?.cachedResultName : undefined
   tools.lost(
@@ -17,7 +18,11 @@ export const fromN8n: N8nConverter = (node, tools) => {
   )
   if (p.mode === 'each') tools.lost('running once for each item (it runs once with the input)')
   if (p.options?.waitForSubWorkflow === false) tools.lost('not waiting for the workflow')
-  const mapped = p.workflowInputs?.mappingMode === 'defineBelow' ? p.workflowInputs.value : undefined
-  const inputs = Object.entries(mapped ?? {}).map(([key, value]) => ({ key, value: tools.text(value) }))
+  const mapped =
+    p.workflowInputs?.mappingMode === 'defineBelow' ? p.workflowInputs.value : undefined
+  const inputs = Object.entries(mapped ?? {}).map(([key, value]) => ({
+    key,
+    value: tools.text(value),
+  }))
   return { options: { workflowId, inputs } }
 }

@@ -35,7 +35,8 @@ export const fromN8n: N8nConverter = (node, tools) => {
       if (contentType === 'json' && p.specifyBody === 'json') body = tools.text(p.jsonBody ?? '')
       else if (contentType === 'raw') {
         body = tools.text(p.body ?? '')
-        if (p.rawContentType) headers.push({ key: 'Content-Type', value: tools.text(p.rawContentType) })
+        if (p.rawContentType)
+          headers.push({ key: 'Content-Type', value: tools.text(p.rawContentType) })
       } else {
         if (contentType !== 'json') tools.lost(`the ${contentType} body (sent as JSON)`)
         body = jsonOf(pairsOf(p.bodyParameters, tools.text))
@@ -43,7 +44,9 @@ export const fromN8n: N8nConverter = (node, tools) => {
     }
   }
   if (p.authentication && p.authentication !== 'none') {
-    tools.lost(`the ${p.nodeCredentialType ?? p.genericAuthType ?? p.authentication} authentication (add its header by hand)`)
+    tools.lost(
+      `the ${p.nodeCredentialType ?? p.genericAuthType ?? p.authentication} authentication (add its header by hand)`
+    )
   }
   const options = p.options ?? {}
   const full = options.response?.response?.fullResponse === true || options.fullResponse === true

@@ -17,7 +17,9 @@ export const fromN8n: N8nConverter = (node, tools) => {
   if (options.maxIterations !== undefined) tools.lost('the maximum of iterations')
   return {
     options: {
-      queryPrompt: options.systemMessage ? tools.text(options.systemMessage) : DEFAULT_SYSTEM_PROMPT,
+      queryPrompt: options.systemMessage
+        ? tools.text(options.systemMessage)
+        : DEFAULT_SYSTEM_PROMPT,
       userQuery,
     },
   }

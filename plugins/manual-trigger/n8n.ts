@@ -7,7 +7,7 @@ import type { N8nConverter } from '#sdk/n8n'
 export const fromN8n: N8nConverter = (node, tools) => {
   const inputs = node.parameters?.workflowInputs?.values
   if (Array.isArray(inputs) && inputs.length > 0) {
-    tools.lost('the declared inputs (the caller\'s input is passed as it is)')
+    tools.lost("the declared inputs (the caller's input is passed as it is)")
   }
   return { options: {} }
 }

@@ -12,7 +12,9 @@ export const fromN8n: N8nConverter = (node, tools) => {
     options: {
       action: 'Chat model',
       model: tools.text(model ?? 'gpt-4o-mini'),
-      ...(number(options.temperature) !== undefined ? { temperature: number(options.temperature) } : {}),
+      ...(number(options.temperature) !== undefined
+        ? { temperature: number(options.temperature) }
+        : {}),
       ...(number(options.topP) !== undefined ? { topP: number(options.topP) } : {}),
       ...(number(options.maxTokens) !== undefined && Number(options.maxTokens) > 0
         ? { maxTokens: number(options.maxTokens) }

@@ -91,7 +91,9 @@ function fromCronNode(item: any, lost: (what: string) => void) {
     case 'everyMonth':
       return { mode: 'monthly', dayOfMonth: clamp(item.dayOfMonth, 1, 31, 1), ...at }
     case 'custom': {
-      const found = fromCron(String(item.cronExpression ?? '').replace(/^\S+\s+(?=\S+\s+\S+\s+\S+\s+\S+\s+\S+$)/, ''))
+      const found = fromCron(
+        String(item.cronExpression ?? '').replace(/^\S+\s+(?=\S+\s+\S+\s+\S+\s+\S+\s+\S+$)/, '')
+      )
       if (found) return found
       lost(`the cron expression "${item.cronExpression}" (every day at 0:00 is used)`)
       return { mode: 'daily', hour: 0, minute: 0 }
@@ -107,7 +109,8 @@ export const fromN8n: N8nConverter = (node, tools) => {
   const rules: any[] = node.type.endsWith('.cron')
     ? (p.triggerTimes?.item ?? [{ mode: 'everyDay' }])
     : (p.rule?.interval ?? [{ field: 'days' }])
-  if (rules.length > 1) tools.lost(`${rules.length - 1} more schedule rule(s) (only the first is kept)`)
+  if (rules.length > 1)
+    tools.lost(`${rules.length - 1} more schedule rule(s) (only the first is kept)`)
   const first = rules[0] ?? {}
   const options = node.type.endsWith('.cron')
     ? fromCronNode(first, tools.lost)

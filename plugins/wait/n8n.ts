@@ -11,7 +11,10 @@ export const fromN8n: N8nConverter = (node, tools) => {
   const p = node.parameters ?? {}
   const resume = String(p.resume ?? 'timeInterval')
   if (resume === 'specificTime') {
-    return { options: { resume: 'specificTime', dateTime: tools.text(p.dateTime ?? '') }, passesInput: true }
+    return {
+      options: { resume: 'specificTime', dateTime: tools.text(p.dateTime ?? '') },
+      passesInput: true,
+    }
   }
   if (resume === 'webhook' || resume === 'form') {
     if (resume === 'form') tools.lost('the form (the run resumes on a call of its URL)')

@@ -14,7 +14,7 @@ export const fromN8n: N8nConverter = (node, tools) => {
   const p = node.parameters ?? {}
   if (node.type.endsWith('.chatTrigger')) {
     // A chat message is POSTed as {chatInput, sessionId}: n8n's `$json` is our call's body.
-    if (p.public) tools.lost("n8n's hosted chat page (post {\"chatInput\": ...} to the webhook)")
+    if (p.public) tools.lost('n8n\'s hosted chat page (post {"chatInput": ...} to the webhook)')
     return { options: { method: 'POST', responseMode: 'lastNode' }, dataPath: 'body' }
   }
   const method = String(p.httpMethod ?? 'GET').toUpperCase()

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import User from '#models/user'
 import Workflow from '#models/workflow'
 import { signInWithLink } from '#tests/browser/helpers'
-import { nodeOfType } from '#tests/browser/workflow_helpers'
+import { nodeOfType, waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 import { nightlyExport } from '#tests/n8n_exports'
 
@@ -44,7 +44,11 @@ test.group('Import from n8n in the browser', () => {
       await dialog.getByTestId('import-n8n-workflow-lines').innerText(),
       'The pinned test data of 1 node(s)'
     )
-    assert.lengthOf(await Workflow.query().where('workspaceId', workspace.id), 0, 'nothing saved yet')
+    assert.lengthOf(
+      await Workflow.query().where('workspaceId', workspace.id),
+      0,
+      'nothing saved yet'
+    )
 
     await dialog.getByTestId('import-n8n-save').click()
     await page.waitForURL(/\/workflows\/[a-z0-9]+$/)
@@ -58,5 +62,18 @@ test.group('Import from n8n in the browser', () => {
     assert.equal(await nodeOfType(page, 'imported-node').count(), 1)
     assert.equal(await nodeOfType(page, 'Code').count(), 1)
     assert.include(await nodeOfType(page, 'imported-node').innerText(), 'Read table')
+
+    // The node's n8n notes are in its settings, where the builder can change them.
+    await nodeOfType(page, 'Code').click()
+    const notes = page.getByTestId('node-notes')
+    assert.equal(await notes.inputValue(), 'One digest line per team')
+    await notes.click()
+    await page.keyboard.press('End')
+    await page.keyboard.type(', every night')
+    await page.getByTestId('node-title-input').click()
+    await waitFor(async () => {
+      const stored = await Workflow.findOrFail(id)
+      return stored.blocks.some((block) => block.notes === 'One digest line per team, every night')
+    }, 'the notes to be saved')
   })
 })

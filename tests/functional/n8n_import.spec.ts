@@ -88,7 +88,12 @@ async function goLive(client: ApiClient, who: Owner, id: string) {
   ;(await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(who.token)).assertStatus(200)
 }
 
-async function waitForRun(client: ApiClient, token: string, runId: string, until = ['success', 'error', 'cancelled']) {
+async function waitForRun(
+  client: ApiClient,
+  token: string,
+  runId: string,
+  until = ['success', 'error', 'cancelled']
+) {
   for (let i = 0; i < 150; i++) {
     const run = (await client.get(`/api/v1/runs/${runId}`).bearerToken(token)).body().run
     if (until.includes(run.status)) return run
@@ -138,7 +143,9 @@ test.group('n8n import', (group) => {
     )
 
     await goLive(client, who, workflowId!)
-    const answer = await client.post(`/api/v1/workflows/${workflowId}/webhook`).json({ name: 'Ada' })
+    const answer = await client
+      .post(`/api/v1/workflows/${workflowId}/webhook`)
+      .json({ name: 'Ada' })
     answer.assertStatus(201)
     assert.deepEqual(answer.body(), { greeting: 'Hello Ada', letters: 3 })
   })
@@ -267,8 +274,9 @@ test.group('n8n import', (group) => {
       base: { __rl: true, value: 'appXYZ', mode: 'id' },
     })
     assert.notInclude(JSON.stringify(blocks), 'Airtable account', 'credentials are not imported')
-    const workflow = (await client.get(`/api/v1/workflows/${workflowId}`).bearerToken(who.token))
-      .body().workflow
+    const workflow = (
+      await client.get(`/api/v1/workflows/${workflowId}`).bearerToken(who.token)
+    ).body().workflow
     assert.include(workflow.description, 'Runs at 2:30')
 
     await goLive(client, who, workflowId!)
@@ -337,8 +345,9 @@ test.group('n8n import', (group) => {
       name: 'OpenAI',
       data: { apiKey: 'sk-n8n', baseUrl: openai.baseUrl },
     })
-    const workflow = (await client.get(`/api/v1/workflows/${workflowId}`).bearerToken(who.token))
-      .body().workflow
+    const workflow = (
+      await client.get(`/api/v1/workflows/${workflowId}`).bearerToken(who.token)
+    ).body().workflow
     const blocks = workflow.blocks.map((block: WorkflowBlock) =>
       block.title === 'OpenAI Chat Model'
         ? { ...block, options: { ...block.options, credentialsId: credential.id } }
@@ -351,10 +360,7 @@ test.group('n8n import', (group) => {
       ['model']
     )
     ;(
-      await client
-        .patch(`/api/v1/workflows/${workflowId}`)
-        .bearerToken(who.token)
-        .json({ blocks })
+      await client.patch(`/api/v1/workflows/${workflowId}`).bearerToken(who.token).json({ blocks })
     ).assertStatus(200)
 
     await goLive(client, who, workflowId!)
@@ -440,7 +446,11 @@ test.group('n8n import', (group) => {
   test('a guest of the workspace cannot import', async ({ client, assert }) => {
     const who = await owner()
     const guest = await owner()
-    await WorkspaceMember.create({ workspaceId: who.workspaceId, userId: guest.user.id, role: 'GUEST' })
+    await WorkspaceMember.create({
+      workspaceId: who.workspaceId,
+      userId: guest.user.id,
+      role: 'GUEST',
+    })
     const refused = await client
       .post('/api/v1/workflows/import-n8n')
       .bearerToken(guest.token)

@@ -2,11 +2,7 @@ import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
-import {
-  readN8nExport,
-  N8nExportError,
-  N8N_IMPORT_MESSAGES,
-} from '#services/n8n_import/n8n_export'
+import { readN8nExport, N8nExportError, N8N_IMPORT_MESSAGES } from '#services/n8n_import/n8n_export'
 import { convertN8nWorkflow } from '#services/n8n_import/convert_n8n_workflow'
 import { assertValidWorkflow, CreateWorkflow } from './workflows.js'
 import type { N8nImportResponse } from '#shared/workflow/n8n_import'

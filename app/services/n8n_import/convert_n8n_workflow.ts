@@ -8,7 +8,7 @@ import {
   type WorkflowEdge,
   type WorkflowJson,
 } from '#shared/workflow/types'
-import { clampWorkflowName } from '#shared/workflow/validate'
+import { clampWorkflowName, NOTES_MAX_LENGTH } from '#shared/workflow/validate'
 import type { N8nImportReportDto, N8nNodeImportLine } from '#shared/workflow/n8n_import'
 import { convertersOf, convertNode, type NodeConversion } from './node_conversion.js'
 import type { N8nExport } from './n8n_export.js'
@@ -90,7 +90,11 @@ function dataPaths(conversions: Map<string, NodeConversion>, inputs: Map<string,
 
 function reportLine(converted: Converted): N8nNodeImportLine {
   const { node, conversion, block } = converted
-  const status = conversion.unmapped ? 'placeholder' : conversion.lost.length > 0 ? 'partial' : 'mapped'
+  const status = conversion.unmapped
+    ? 'placeholder'
+    : conversion.lost.length > 0
+      ? 'partial'
+      : 'mapped'
   return {
     name: node.name,
     n8nType: node.type,
@@ -104,7 +108,9 @@ function reportLine(converted: Converted): N8nNodeImportLine {
 
 /** The slot of an agent's plugin that takes nodes of `category` (its `accepts`, or its name). */
 function slotFor(agent: AnyPlugin, category: string) {
-  return agent.attachments?.find((slot) => (slot.accepts ?? [slot.name]).includes(category as never))
+  return agent.attachments?.find((slot) =>
+    (slot.accepts ?? [slot.name]).includes(category as never)
+  )
 }
 
 export async function convertN8nWorkflow(
@@ -151,10 +157,17 @@ export async function convertN8nWorkflow(
       graphCoordinates: { x: Number(x) || 0, y: Number(y) || 0 },
       options: conversion.options,
       ...(conversion.conditions
-        ? { conditions: conversion.conditions.map((item) => ({ id: newId(), content: item.content })) }
+        ? {
+            conditions: conversion.conditions.map((item) => ({
+              id: newId(),
+              content: item.content,
+            })),
+          }
         : {}),
       ...(node.disabled || conversion.unmapped ? { isDisabled: true } : {}),
-      ...(typeof node.notes === 'string' && node.notes.trim() ? { notes: node.notes } : {}),
+      ...(typeof node.notes === 'string' && node.notes.trim()
+        ? { notes: node.notes.slice(0, NOTES_MAX_LENGTH) }
+        : {}),
     }
     converted.push({ node, block, conversion })
   }
@@ -175,18 +188,24 @@ export async function convertN8nWorkflow(
         for (const target of targets ?? []) {
           const destination = byName.get(target.node)
           if (!origin || !destination) {
-            workflowLines.push(`The connection from "${from}" to "${target.node}": a node is missing`)
+            workflowLines.push(
+              `The connection from "${from}" to "${target.node}": a node is missing`
+            )
             continue
           }
           if (type === 'main') {
             const branches = origin.conversion.outputs
             if (branches && output >= branches.length) {
-              workflowLines.push(`The connection from output ${output + 1} of "${from}" to "${target.node}"`)
+              workflowLines.push(
+                `The connection from output ${output + 1} of "${from}" to "${target.node}"`
+              )
               continue
             }
             const branch = branches?.[output]
             const conditionId =
-              branch === null || branch === undefined ? undefined : origin.block.conditions?.[branch]?.id
+              branch === null || branch === undefined
+                ? undefined
+                : origin.block.conditions?.[branch]?.id
             addEdge({
               from: { blockId: origin.block.id, ...(conditionId ? { conditionId } : {}) },
               to: { blockId: destination.block.id },

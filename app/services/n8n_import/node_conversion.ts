@@ -25,7 +25,8 @@ export interface NodeConversion extends N8nConversion {
 }
 
 /** n8n names of the data of a run that have nothing to stand for here. */
-const UNKNOWN_NAMES = /\$(?:env|vars|secrets|workflow|execution|prevNode|runIndex|itemIndex|position|binary|items|jmespath|evaluateExpression|getWorkflowStaticData)\b/g
+const UNKNOWN_NAMES =
+  /\$(?:env|vars|secrets|workflow|execution|prevNode|runIndex|itemIndex|position|binary|items|jmespath|evaluateExpression|getWorkflowStaticData)\b/g
 
 export function convertersOf(registry: PluginRegistry) {
   const byType = new Map<string, AnyPlugin>()

@@ -70,6 +70,8 @@ export const SCHEDULE_BOUNDS = {
 
 export const LOG_LEVELS = ['info', 'error', 'debug'] as const
 export const WORKFLOW_NAME_MAX_LENGTH = 255
+/** A node's notes (n8n keeps notes of any length; a few pages is plenty). */
+export const NOTES_MAX_LENGTH = 10_000
 
 /** A name cut to the stored length, never in the middle of a character. */
 export function clampWorkflowName(name: string) {
@@ -239,6 +241,12 @@ export function validateWorkflow(raw: unknown): WorkflowValidationResult {
     }
     if (block.isDisabled !== undefined && typeof block.isDisabled !== 'boolean') {
       report(`${path}.isDisabled`, 'Must be true or false')
+    }
+    if (block.notes !== undefined && block.notes !== null) {
+      if (typeof block.notes !== 'string') report(`${path}.notes`, 'Notes must be a text')
+      else if (block.notes.length > NOTES_MAX_LENGTH) {
+        report(`${path}.notes`, `Notes must be at most ${NOTES_MAX_LENGTH} characters long`)
+      }
     }
     if (block.options !== undefined && block.options !== null) {
       if (!isPlainObject(block.options)) report(`${path}.options`, 'options must be an object')

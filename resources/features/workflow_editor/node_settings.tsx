@@ -5,6 +5,7 @@ import { omit } from '#shared/bot/graph'
 import type { WorkflowBlock } from '#shared/workflow/types'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
+import { Textarea } from '~/components/ui/textarea'
 import { Switch } from '~/components/ui/switch'
 import { FieldHint, Label } from '~/components/ui/label'
 import {
@@ -35,6 +36,7 @@ import {
   duplicateNode,
   renameNode,
   setNodeDisabled,
+  setNodeNotes,
   updateCondition,
   updateNodeOptions,
 } from './workflow_editing'
@@ -249,6 +251,8 @@ function NodeIdentity({
   const [title, setTitle] = useState(block.title ?? '')
   useEffect(() => setTitle(block.title ?? ''), [block.title])
   const commit = () => api.getState().edit((doc) => renameNode(doc, block.id, title))
+  const [notes, setNotes] = useState(block.notes ?? '')
+  useEffect(() => setNotes(block.notes ?? ''), [block.notes])
 
   return (
     <div className="grid gap-4">
@@ -281,6 +285,19 @@ function NodeIdentity({
         <Label htmlFor={`${id}-enabled`}>{t('workflowEditor.settings.enabled')}</Label>
       </div>
       {block.isDisabled && <FieldHint>{t('workflowEditor.settings.disabledHint')}</FieldHint>}
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-notes`}>{t('workflowEditor.settings.notes')}</Label>
+        <Textarea
+          id={`${id}-notes`}
+          data-testid="node-notes"
+          rows={2}
+          value={notes}
+          readOnly={readOnly}
+          placeholder={t('workflowEditor.settings.notesPlaceholder')}
+          onChange={(event) => setNotes(event.target.value)}
+          onBlur={() => api.getState().edit((doc) => setNodeNotes(doc, block.id, notes))}
+        />
+      </div>
     </div>
   )
 }

@@ -189,6 +189,15 @@ export function renameNode(doc: WorkflowDoc, blockId: string, title: string) {
   })
 }
 
+/** The builder's note on a node; blank removes it. */
+export function setNodeNotes(doc: WorkflowDoc, blockId: string, notes: string) {
+  const clean = notes.trim()
+  return replaceBlock(doc, blockId, (block) => {
+    if ((block.notes ?? '') === clean) return block
+    return clean ? { ...block, notes: clean } : omit(block, 'notes')
+  })
+}
+
 export function updateNodeOptions(
   doc: WorkflowDoc,
   blockId: string,

@@ -88,7 +88,10 @@ export function ImportN8nDialog({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-2xl" data-testid="import-n8n-dialog">
+      <DialogContent
+        className="max-h-[90vh] overflow-y-auto sm:max-w-2xl"
+        data-testid="import-n8n-dialog"
+      >
         <DialogHeader>
           <DialogTitle>{t('workflowList.n8n.title')}</DialogTitle>
           <DialogDescription>{t('workflowList.n8n.description')}</DialogDescription>
@@ -180,7 +183,10 @@ function N8nReport({ report }: { report: N8nImportReportDto }) {
       {report.workflow.length > 0 && (
         <div>
           <p className="font-medium">{t('workflowList.n8n.workflowLines')}</p>
-          <ul className="list-disc ps-5 text-muted-foreground" data-testid="import-n8n-workflow-lines">
+          <ul
+            className="list-disc ps-5 text-muted-foreground"
+            data-testid="import-n8n-workflow-lines"
+          >
             {report.workflow.map((text) => (
               <li key={text}>{text}</li>
             ))}
@@ -195,13 +201,18 @@ function ReportLine({ line }: { line: N8nNodeImportLine }) {
   const { t } = useTranslation()
   const plugin = clientPlugin(line.type)
   return (
-    <li className="grid gap-1 border-t pt-2 first:border-t-0 first:pt-0" data-testid="import-n8n-node">
+    <li
+      className="grid gap-1 border-t pt-2 first:border-t-0 first:pt-0"
+      data-testid="import-n8n-node"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{line.name}</span>
         <span className="text-xs text-muted-foreground">
           {line.n8nType} → {plugin?.name ?? line.type}
         </span>
-        <Badge variant={STATUS_VARIANT[line.status]}>{t(`workflowList.n8n.status.${line.status}`)}</Badge>
+        <Badge variant={STATUS_VARIANT[line.status]}>
+          {t(`workflowList.n8n.status.${line.status}`)}
+        </Badge>
         {line.disabled && <Badge variant="outline">{t('workflowList.n8n.disabled')}</Badge>}
       </div>
       {line.credentials.length > 0 && (
