@@ -32,7 +32,7 @@ test.group('Runner context', () => {
     }
     assert.isFunction(ctx.http.request)
     assert.isFunction(ctx.storage.put)
-    assert.isFunction(ctx.sandbox.run)
+    assert.isFunction(ctx.sandbox?.run)
     assert.isFalse(ctx.signal.aborted)
   })
 
