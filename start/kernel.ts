@@ -42,4 +42,5 @@ export const middleware = router.named({
   apiAuth: () => import('#middleware/api_auth_middleware'),
   workspace: () => import('#middleware/workspace_middleware'),
   devOnly: () => import('#middleware/dev_only_middleware'),
+  sameOrigin: () => import('#middleware/same_origin_middleware'),
 })

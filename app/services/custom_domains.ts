@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { Resolver } from 'node:dns/promises'
+import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { appKey, appUrl } from '#config/app'
 import { viewerBaseUrl } from '#services/public_surface'
@@ -41,6 +42,30 @@ export function reservedHosts() {
 export function isReservedHost(host: string) {
   const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
   return reservedHosts().some((reserved) => name === reserved || name.endsWith(`.${reserved}`))
+}
+
+/**
+ * Whether a verified custom domain is this host, alone or with a path. Such a host belongs to
+ * the tenant who proved it: it serves the bots bound to it and no other public id, or any
+ * tenant's bot could be shown under another tenant's name.
+ */
+export async function isClaimedHost(host: string): Promise<boolean> {
+  const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '')
+  if (!name || isReservedHost(name)) return false
+  // `!` escapes LIKE's wildcards the same way in SQLite, PostgreSQL and MySQL (a backslash
+  // is itself an escape in MySQL's string literals).
+  const escaped = name.replace(/[!%_]/g, (char) => `!${char}`)
+  const row = await db
+    .from('bots')
+    .whereNotNull('custom_domain_verified_at')
+    .where((query) =>
+      query
+        .where('custom_domain', name)
+        .orWhereRaw("custom_domain like ? escape '!'", [`${escaped}/%`])
+    )
+    .select('id')
+    .first()
+  return Boolean(row)
 }
 
 /** The TXT record that proves a workspace controls `host`. */

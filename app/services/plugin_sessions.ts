@@ -166,6 +166,7 @@ export async function receivePluginCallback(
       ownerId: session.ownerId,
       workspaceId: session.workspaceId,
       source: session.pluginId,
+      countsAsAiCall: true,
     }),
     signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
   })

@@ -338,7 +338,12 @@ export function buildContext(
   credentials: Record<string, unknown>,
   store: RunnerVariables,
   logs: LogEntry[],
-  ai = aiPort({ ownerId: input.ownerId, workspaceId: input.workspaceId, source: input.plugin.id })
+  ai = aiPort({
+    ownerId: input.ownerId,
+    workspaceId: input.workspaceId,
+    source: input.plugin.id,
+    countsAsAiCall: true,
+  })
 ): RunnerContext {
   const context: Omit<RunnerContext, 'signal' | 'http' | 'storage' | 'sandbox'> & ContextSource = {
     surface: input.surface ?? (input.bot ? 'bot' : 'workflow'),
@@ -378,6 +383,7 @@ export async function runWithContext(
     ownerId: input.ownerId,
     workspaceId: input.workspaceId,
     source: input.plugin.id,
+    countsAsAiCall: true,
   })
   const context = buildContext(input, options, credentials, store, logs, ai)
   const { result, error } = await runSafely(runner, context)
@@ -440,6 +446,7 @@ export async function streamWithContext(
     ownerId: input.ownerId,
     workspaceId: input.workspaceId,
     source: input.plugin.id,
+    countsAsAiCall: true,
   })
   const context = buildContext(input, options, credentials, store, logs, ai)
   return {

@@ -28,4 +28,6 @@ router.post('/logout/everywhere', [SignInController, 'logoutEverywhere']).use(mi
 // signed in yet (docs/security.md, "Two-factor sign-in").
 router.get('/signin/two-factor', [TwoFactorChallengeController, 'show'])
 router.post('/signin/two-factor', [TwoFactorChallengeController, 'verify'])
-router.get('/api/2fa/clearTwoFA', [TwoFactorChallengeController, 'clear'])
+router
+  .get('/api/2fa/clearTwoFA', [TwoFactorChallengeController, 'clear'])
+  .use(middleware.sameOrigin())

@@ -160,6 +160,14 @@ test.group('Custom domains are served only once proven', (group) => {
     served.assertStatus(200)
     assert.include(served.text(), 'Proven bot')
 
+    // The proven host is the victim's: another tenant's public id is not shown under it.
+    const elsewhere = `elsewhere-${suffix}`
+    await publishBot(client, attacker, 'Borrowed name bot', { publicId: elsewhere })
+    ;(await client.get(`/${elsewhere}`)).assertStatus(200)
+    const borrowed = await client.get(`/${elsewhere}`).header('Host', host)
+    borrowed.assertStatus(404)
+    assert.notInclude(borrowed.text(), 'Borrowed name bot')
+
     // Another tenant: neither the same host under a path nor the same domain, even pending.
     const intruder = await publishBot(client, attacker, 'Attacker bot 2')
     ;(await claim(client, attacker, intruder, `${host}/promo`)).assertStatus(409)

@@ -11,6 +11,9 @@ import { CreateApiToken } from '#actions/api_tokens/api_tokens'
 import { forgetChatLimits } from '#actions/chat/chat'
 import { CLI_ACTOR, setPlan } from '#actions/admin/administer_plans'
 import { planFor } from '#services/capabilities'
+import { runWithContext } from '#services/runner_context'
+import { aiCallsThisMonth } from '#services/ai/ai_calls'
+import { definePlugin } from '#plugins/define_plugin'
 import { DEFAULT_PLANS, UNLIMITED, type PlanLimits } from '#shared/plans'
 import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 
@@ -78,6 +81,19 @@ function workflowFile() {
     settings: {},
   }
 }
+
+/** A block that calls a model: what it asks of the AI port is what every AI plugin asks. */
+const aiProbe = definePlugin({
+  id: 'ai-calls-probe',
+  name: 'AI calls probe',
+  fullName: 'AI calls probe',
+  tags: [],
+  category: 'integration',
+  scope: 'user',
+  version: 1,
+  serves: ['bot', 'workflow'],
+  options: {},
+})
 
 /** Small limits on the workspace's plan, so that each one is reached in a few requests. */
 const SMALL: PlanLimits = {
@@ -345,11 +361,37 @@ const PATHS: Record<
       )
     }
   },
-  aiCalls: {
-    notEnforced:
-      'no path counts AI calls (AI use is paid with AI credits); ' +
-      'the Plans page shows the number. Left to an issue: enforce it or stop showing it',
-    readBy: ['app/shared/plans.ts', 'resources/features/plans/plan_values.tsx'],
+  async aiCalls(world, assert) {
+    // Every block's and node's model call asks its runner context's AI port for a place
+    // before it is made (app/services/ai/ai_calls.ts). More calls than places, at once:
+    // exactly the limit's number are made.
+    const limit = await limitFor(world.owner, world.workspace, 'aiCalls')
+    let made = 0
+    const call = () =>
+      runWithContext(
+        async (ctx) => {
+          await ctx.ai.ensureCredits()
+          made++
+        },
+        {
+          plugin: aiProbe,
+          workspaceId: world.workspace.id,
+          ownerId: world.owner.id,
+          variables: [],
+          options: {},
+        }
+      )
+    const outputs = await Promise.all(Array.from({ length: limit + 3 }, call))
+    assert.equal(made, limit)
+    const refused = outputs.filter((output) => output.aiCreditLimitExceeded)
+    assert.lengthOf(refused, 3)
+    for (const output of refused) {
+      assert.equal(
+        output.logs[0].description,
+        `This workspace has used its ${limit} AI calls of the month`
+      )
+    }
+    assert.equal(await aiCallsThisMonth(world.workspace.id), limit)
   },
 }
 

@@ -380,6 +380,31 @@ test.group('Two-factor sign-in: the code page', (group) => {
     ;(await submitCode(client, after, await codeOf(user))).assertHeader('location', '/signin')
   })
 
+  test('GET /api/2fa/clearTwoFA from another site (a link, a script) changes nothing', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createUser()
+    await enable(client, user)
+    const { session } = await openMagicLink(client, user)
+    for (const site of ['cross-site', 'same-site']) {
+      const forged = await client
+        .get('/api/2fa/clearTwoFA')
+        .header('Sec-Fetch-Site', site)
+        .header('Sec-Fetch-Mode', 'navigate')
+        .withSession(session)
+      forged.assertStatus(403)
+      assert.isDefined((forged.session() as Session)[TWO_FACTOR_PENDING_KEY])
+    }
+    // The app's own page calling it is same-origin.
+    const own = await client
+      .get('/api/2fa/clearTwoFA')
+      .header('Sec-Fetch-Site', 'same-origin')
+      .withSession(session)
+    own.assertStatus(200)
+    assert.isUndefined((own.session() as Session)[TWO_FACTOR_PENDING_KEY])
+  })
+
   test('logout clears the verified state; sign-in without 2FA is unchanged', async ({
     client,
     assert,

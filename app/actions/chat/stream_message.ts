@@ -29,7 +29,10 @@ export type StreamOutcome =
     }
 
 function isCreditLimit(error: unknown) {
-  return error instanceof Error && error.name === 'AiCreditLimitExceededError'
+  return (
+    error instanceof Error &&
+    ['AiCreditLimitExceededError', 'AiCallLimitExceededError'].includes(error.name)
+  )
 }
 
 /** What the streamer changed, written to the session and the result (plus the logs). */

@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { appUrl } from '#config/app'
 import { PUBLIC_PAGE_SANDBOX, isViewerHost, viewerBaseUrl } from '#services/public_surface'
 import { resolveSettings, resolveTheme } from '#shared/bot/types'
+import { isClaimedHost } from '#services/custom_domains'
 import {
   publishedBotByDomain,
   publishedBotByPublicId,
@@ -115,6 +116,7 @@ export default class ViewerController {
     const host = ctx.request.host() ?? ''
     const byDomain = host ? await publishedBotByDomain(`${host}/${ctx.params.publicId}`) : null
     if (byDomain) return this.render(ctx, byDomain)
+    if (host && (await isClaimedHost(host))) return this.render(ctx, null)
     // With a viewer host, bots are not served where builders sign in.
     const viewer = viewerBaseUrl()
     if (viewer && !isViewerHost(host)) {

@@ -21,6 +21,7 @@ import {
   type ChatUsage,
   type OpenAiEndpoint,
 } from './openai_compatible.js'
+import { isAiCreditError } from './provider_runs.js'
 
 /**
  * The "Create chat completion" action of every OpenAI-compatible provider plugin (OpenAI,
@@ -82,14 +83,6 @@ export function contentTypeBy(http: HttpClient, signal?: AbortSignal) {
     const response = await http.request(url, { method: 'HEAD', timeoutMs: 5_000, signal })
     return response.headers.get('content-type') ?? undefined
   }
-}
-
-/** Credit errors (no credit left, unknown owner) stop the block as they are. */
-function isCreditError(error: unknown) {
-  return (
-    error instanceof Error &&
-    (error.name === 'AiCreditLimitExceededError' || error.name === 'AiAccountNotFoundError')
-  )
 }
 
 /**
@@ -177,7 +170,7 @@ export function chatCompletionRunner(provider: ChatProvider): Runner<any, any> {
       tools.report({ variables, logger, responseMapping: options.responseMapping })
       return {}
     } catch (error) {
-      if (isCreditError(error)) throw error
+      if (isAiCreditError(error)) throw error
       const log = chatErrorLog(error)
       logger.error(log.description, log.details)
       return {}
@@ -225,7 +218,7 @@ export function chatCompletionStreamer(provider: ChatProvider): Streamer<any, an
         yield chunk
       }
     } catch (error) {
-      if (error instanceof ProviderError || isCreditError(error)) throw error
+      if (error instanceof ProviderError || isAiCreditError(error)) throw error
       // The OpenAI family's fallback is the unknown-error text; the
       // stream endpoint answers it with status 500.
       throw new ProviderError(500, null, AI_ERRORS.unknown)

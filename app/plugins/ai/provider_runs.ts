@@ -9,12 +9,17 @@ import { AI_ERRORS, ProviderError, chatErrorLog } from './errors.js'
  */
 
 /**
- * The credit port refuses with these errors (app/services/ai/credits.ts). They must reach
+ * The credit port refuses with these errors (app/services/ai/credits.ts, no credit left or
+ * no AI call of the month left: app/services/ai/ai_calls.ts). They must reach
  * the runner context untouched, so the chat reply carries aiCreditLimitExceededError; a
  * runner that logged them as a provider failure would hide why the bot stopped answering.
  * Matched by name: plugins do not import server services.
  */
-const CREDIT_ERRORS = new Set(['AiCreditLimitExceededError', 'AiAccountNotFoundError'])
+const CREDIT_ERRORS = new Set([
+  'AiCreditLimitExceededError',
+  'AiCallLimitExceededError',
+  'AiAccountNotFoundError',
+])
 
 export function isAiCreditError(error: unknown): boolean {
   return error instanceof Error && CREDIT_ERRORS.has(error.name)

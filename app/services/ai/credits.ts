@@ -5,6 +5,7 @@ import AiModelPrice from '#models/ai_model_price'
 import AiUsage from '#models/ai_usage'
 import type { AiUsage as AiUsageInput, RunnerAi } from '#plugins/define_plugin'
 import type { AiPriceRow, AiUsageSummary } from '#shared/ai_credits'
+import { AiCallLimitExceededError, takeAiCall } from './ai_calls.js'
 
 export type { AiPriceRow, AiUsageSummary } from '#shared/ai_credits'
 
@@ -232,14 +233,18 @@ export function aiPort(input: {
   ownerId?: string | null
   workspaceId?: string | null
   source?: string
+  /** A block's or node's call: it takes one of the workspace's AI calls of the month. */
+  countsAsAiCall?: boolean
 }): RunnerAi & { limitExceeded(): boolean } {
   let exceeded = false
   return {
     async ensureCredits() {
       try {
         await ensureAiCredits(input.ownerId)
+        if (input.countsAsAiCall && input.workspaceId) await takeAiCall(input.workspaceId)
       } catch (error) {
         if (error instanceof AiCreditLimitExceededError) exceeded = true
+        if (error instanceof AiCallLimitExceededError) exceeded = true
         throw error
       }
     },

@@ -5,6 +5,7 @@ import type { TurnEffects } from '#engine/bot/engine'
 import { upgradeState, type SessionState } from '#engine/bot/state'
 import { dialectName, isPostgres, runPrepared } from '#services/prepared_statements'
 import { STAMP_SUBQUERY } from '#services/capability_stamp'
+import { changedRows, usagePeriod } from '#services/monthly_usage'
 
 /**
  * Persistence of chat turns, written for the hot path: plain queries, no models. A turn
@@ -194,15 +195,11 @@ export async function insertResult(result: NewResult, now = new Date()) {
   await runWrites([insertStatement('results', [resultRow(result, now)])])
 }
 
-function period(now: Date) {
-  return now.toISOString().slice(0, 7)
-}
-
 /** Chats counted this month in a workspace. */
 export async function chatsThisMonth(workspaceId: string, now = new Date()): Promise<number> {
   const row = await db
     .from('chat_usage')
-    .where({ workspace_id: workspaceId, period: period(now) })
+    .where({ workspace_id: workspaceId, period: usagePeriod(now) })
     .select('chats')
     .first()
   return Number(row?.chats ?? 0)
@@ -246,7 +243,7 @@ export class ChatLimitExceeded extends Error {
 const UNLIMITED_CHATS = -1
 
 function countChat(workspaceId: string, now: Date, limit: number): Promise<boolean> {
-  const month = period(now)
+  const month = usagePeriod(now)
   const key = `${workspaceId} ${month}`
   return new Promise((resolve) => {
     let pending = chatsWaiting.get(key)
@@ -296,11 +293,6 @@ function addChats({ workspaceId, period: month, chats }: PendingChats): Statemen
   return { sql, bindings: [...bindings] }
 }
 
-/** Rows an update changed, as each driver reports it. */
-function changedRows(result: unknown) {
-  return Number(Array.isArray(result) ? result[0] : result) || 0
-}
-
 /** How many of the batch's chats fit under the limit; the row now counts them. */
 async function reserveChats({ workspaceId, period: month, chats, limit }: PendingChats) {
   const add = async (n: number) =>
@@ -331,7 +323,7 @@ async function releaseChats(workspaceId: string, now: Date, chats: number) {
   await db
     .knexQuery()
     .table('chat_usage')
-    .where({ workspace_id: workspaceId, period: period(now) })
+    .where({ workspace_id: workspaceId, period: usagePeriod(now) })
     .decrement('chats', chats)
 }
 

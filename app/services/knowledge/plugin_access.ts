@@ -8,6 +8,7 @@ import {
   type KnowledgeSearchResult,
 } from '#shared/knowledge'
 import { searchKnowledgeStore } from './store_backend.js'
+import { isAiCreditError } from '#plugins/ai/provider_runs'
 
 /**
  * What plugins reach of knowledge stores (through #sdk/knowledge): the stores of the
@@ -19,14 +20,6 @@ export type KnowledgeLookup =
   | { ok: false; reason: 'not-found' | 'empty-query' }
   /** The store's service failed (a Pinecone store's index unreachable, its key refused). */
   | { ok: false; reason: 'unavailable'; message: string }
-
-/** Credit refusals stop the block as the other AI calls do; they are not a search failure. */
-function isCreditError(error: unknown) {
-  return (
-    error instanceof Error &&
-    (error.name === 'AiCreditLimitExceededError' || error.name === 'AiAccountNotFoundError')
-  )
-}
 
 /** Why a lookup found nothing, as a log line or a tool's answer says it. */
 export function lookupFailure(found: Exclude<KnowledgeLookup, { ok: true }>) {
@@ -62,7 +55,7 @@ export async function searchKnowledge(input: {
       ai: input.ai,
     })
   } catch (error) {
-    if (isCreditError(error)) throw error
+    if (isAiCreditError(error)) throw error
     return { ok: false, reason: 'unavailable', message: (error as Error).message }
   }
   return { ok: true, storeName: store.name, ...result }

@@ -15,6 +15,7 @@ import {
 import { leaseState, RECLAIM_EVERY_MS, reclaimExpired } from './run_leases.js'
 import { isTransientDatabaseError } from './transient_errors.js'
 import { prunePluginSessions } from '#services/plugin_session_retention'
+import { awakeTimer } from '#services/awake_timer'
 
 /**
  * The queue jobs of workflow runs. Register this module with registerJobModules (a
@@ -87,14 +88,17 @@ export function dispatchRun(runId: string) {
  */
 export async function dispatchRunWithin(runId: string, ms: number): Promise<boolean> {
   const queued = dispatchRun(runId)
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+  // Counted in the process's running time: a starved machine is not an unanswering Redis.
+  const budget = awakeTimer(ms)
   try {
-    const done = await Promise.race([queued.then(() => true as const), late])
+    const done = await Promise.race([
+      queued.then(() => true as const),
+      budget.done.then(() => false as const),
+    ])
     if (!done) queued.catch(() => {})
     return done
   } finally {
-    clearTimeout(timer)
+    budget.cancel()
   }
 }
 

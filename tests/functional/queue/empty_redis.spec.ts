@@ -16,6 +16,10 @@ import { startWorkflowRuntime } from '#services/workflows/runtime'
 import { stamp } from '#services/workflows/run_leases'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 import { startQueueWorker } from '#tests/queue_worker'
+import { startTelegramStandIn } from '#tests/stand_ins/telegram'
+import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
+import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateCredential } from '#actions/credentials/credentials'
 
 /**
  * Queues that survive an empty Redis (docs/queue.md, "An empty Redis"; issue 27): a Redis of
@@ -208,7 +212,7 @@ test.group('Queue | an empty Redis', (group) => {
     .skip(!sharedDatabase(), 'workers in other processes need PostgreSQL or MySQL')
     .timeout(180_000)
 
-  test('Redis unreachable: a webhook call is answered 503 with Retry-After (within 2 s once the connection dropped), and no run is left', async ({
+  test('Redis unreachable: a webhook call is answered 503 with Retry-After (within 2 s once the connection dropped, 1.5 s of running time when frozen), and no run is left', async ({
     assert,
   }) => {
     const redis = await privateRedis()
@@ -235,11 +239,13 @@ test.group('Queue | an empty Redis', (group) => {
     }
 
     // Frozen: the connection looks alive and commands go unanswered. The dispatch is given
-    // WEBHOOK_QUEUE_BUDGET_MS (5 s), then the caller is told to retry: not held for 20 s.
+    // WEBHOOK_QUEUE_BUDGET_MS (1.5 s of the process's running time), then the caller is told
+    // to retry. 2 s on a quiet machine; the margin is for a loaded one, where the budget
+    // stretches with the process's share of the CPU.
     redis.freeze()
     const frozen = await call()
     assert.equal(frozen.response.status, 503)
-    assert.isBelow(frozen.ms, 10_000)
+    assert.isBelow(frozen.ms, 6_000, `answered in ${frozen.ms} ms`)
     assert.match(frozen.response.headers.get('retry-after') ?? '', /^\d+$/)
 
     // Stopped: the app knows Redis is away and turns the caller away at once.
@@ -258,6 +264,119 @@ test.group('Queue | an empty Redis', (group) => {
   })
     .skip(!hasRedisServer, 'redis-server is not installed')
     .timeout(60_000)
+
+  test('Redis unreachable: an event delivery is accepted into the database within 2 s, and runs once Redis is back', async ({
+    assert,
+    client,
+    cleanup,
+  }) => {
+    const redis = await privateRedis()
+    disposals.push(() => redis.dispose())
+    const prefix = `fc-events-${process.pid}-${Date.now().toString(36)}`
+    const driver = new BullMQDriver({ url: redis.url, prefix, closeTimeoutMs: 1000 })
+    useQueueDriver(driver)
+    await driver.ready()
+
+    const telegram = await startTelegramStandIn({ token: '123456:outage-token' })
+    cleanup(() => telegram.close())
+    const user = await createUser()
+    await setUserPlan(user, 'UNLIMITED')
+    const workspace = await firstWorkspaceOf(user)
+    const token = (await new CreateApiToken().handle(user, `outage-${Date.now()}`)).value
+    const credential = await new CreateCredential().handle(user, workspace, {
+      type: 'telegram-trigger',
+      name: 'Outage bot',
+      data: { accessToken: '123456:outage-token', baseUrl: telegram.baseUrl },
+    })
+    const created = await client
+      .post('/api/v1/workflows')
+      .bearerToken(token)
+      .json({
+        workspaceId: workspace.id,
+        workflow: {
+          name: 'Orders',
+          blocks: [
+            {
+              id: 'trigger',
+              type: 'telegram-trigger',
+              graphCoordinates: { x: 0, y: 0 },
+              options: { credentialsId: credential.id, message: true },
+            },
+            {
+              id: 'echo',
+              type: 'workflow-script',
+              graphCoordinates: { x: 300, y: 0 },
+              options: { code: 'return { text: input.message.text }' },
+            },
+          ],
+          edges: [{ id: 'e1', from: { blockId: 'trigger' }, to: { blockId: 'echo' } }],
+          variables: [],
+          settings: {},
+        },
+      })
+    created.assertStatus(201)
+    const id = created.body().workflow.id as string
+    ;(await client.post(`/api/v1/workflows/${id}/publish`).bearerToken(token)).assertStatus(200)
+    ;(await client.post(`/api/v1/workflows/${id}/activate`).bearerToken(token)).assertStatus(200)
+
+    const deliver = async (updateId: number) => {
+      const started = Date.now()
+      const answer = await telegram.deliver({
+        update_id: updateId,
+        message: { message_id: updateId, chat: { id: 1, type: 'private' }, text: `u${updateId}` },
+      })
+      return { ...answer, ms: Date.now() - started }
+    }
+
+    // Frozen: the dispatch is given its budget (1.5 s of running time), then the event is
+    // acknowledged as taken; the run waits in the database. The margin is for a loaded machine.
+    redis.freeze()
+    const frozen = await deliver(501)
+    assert.equal(frozen.status, 200)
+    assert.isString(frozen.body.runId)
+    assert.isBelow(frozen.ms, 6_000, `answered in ${frozen.ms} ms`)
+
+    // Stopped: acknowledged at once, without waiting on the queue.
+    redis.thaw()
+    await redis.stop()
+    const deadline = Date.now() + 10_000
+    while (driver.available && Date.now() < deadline) await sleep(50)
+    const stopped = await deliver(502)
+    assert.equal(stopped.status, 200)
+    assert.isString(stopped.body.runId)
+    assert.isBelow(stopped.ms, 2_000, `answered in ${stopped.ms} ms`)
+    const runIds = [frozen.body.runId as string, stopped.body.runId as string]
+    assert.deepEqual(await statusesOf([stopped.body.runId]), ['queued'])
+    // Telegram delivers again until it hears a 2xx; the one it heard holds: no second run.
+    const again = await deliver(502)
+    assert.deepEqual(again.body, { ok: true, runId: stopped.body.runId, duplicate: true })
+
+    if (!sharedDatabase()) return
+    // Redis back, empty: a worker (its registrations sweep on connecting) runs both events.
+    await redis.start()
+    const worker = startWorker(redis.url, prefix)
+    children.push(worker.child)
+    await worker.ready()
+    const back = Date.now()
+    while ((await statusesOf(runIds)).some((status) => status !== 'success')) {
+      if (Date.now() - back > 60_000) {
+        const rows = await db.from('workflow_runs').whereIn('id', runIds).select('id', 'status')
+        throw new Error(
+          `Events not run after Redis came back: ${JSON.stringify(rows)}\n${worker.output}`
+        )
+      }
+      await sleep(200)
+    }
+    const outputs = await db.from('workflow_runs').whereIn('id', runIds).select('output')
+    assert.sameDeepMembers(
+      outputs.map((row: { output: unknown }) =>
+        typeof row.output === 'string' ? JSON.parse(row.output) : row.output
+      ),
+      [{ text: 'u501' }, { text: 'u502' }]
+    )
+  })
+    .skip(!hasRedisServer, 'redis-server is not installed')
+    .timeout(120_000)
 
   test('/health reports runs waiting without a job', async ({ client, assert }) => {
     const workflow = await publishedWorkflow([
