@@ -616,20 +616,20 @@ function load() {
 }
 
 /** Builds the app as `npm start` does, unless the build is of the current sources. */
-function buildLikeStart() {
-  const stampFile = join(ROOT, 'build', '.source-stamp')
-  const stamp = sourceStamp(ROOT)
+export function buildLikeStart(root = ROOT) {
+  const stampFile = join(root, 'build', '.source-stamp')
+  const stamp = sourceStamp(root)
   const fresh =
-    existsSync(join(ROOT, 'build/bin/server.js')) &&
+    existsSync(join(root, 'build/bin/server.js')) &&
     existsSync(stampFile) &&
     readFileSync(stampFile, 'utf8') === stamp
   // BENCH_BUILD=0 takes the build as it is, BENCH_BUILD=1 builds whatever its stamp says.
-  if (process.env.BENCH_BUILD === '0' && existsSync(join(ROOT, 'build/bin/server.js'))) return
+  if (process.env.BENCH_BUILD === '0' && existsSync(join(root, 'build/bin/server.js'))) return
   if (fresh && process.env.BENCH_BUILD !== '1') return
   // The very command `npm start` builds with (bin/start.js): what is measured is what it
   // serves, not a variant built with other flags; its stamp lets `npm start` reuse it.
   const built = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', 'build'], {
-    cwd: ROOT,
+    cwd: root,
     stdio: 'inherit',
   })
   if (built.status !== 0) throw new Error('build failed')
