@@ -234,7 +234,7 @@ function schemaOfField(declared: Field, path: string, ctx: BuildContext): Schema
       return schema
     }
     case 'number':
-      if (declared.allowVariable) {
+      if (declared.allowVariables) {
         return vine.any().use(numberOrVariableRule({ min: declared.min, max: declared.max }))
       } else {
         let schema = vine.number()
@@ -388,7 +388,6 @@ export interface FormField {
   secret?: boolean
   multiline?: boolean
   allowVariables?: boolean
-  allowVariable?: boolean
   maxLength?: number
   pattern?: string
   min?: number
@@ -524,19 +523,7 @@ export function writtenVariablesOf(declaration: Declaration, options: unknown): 
   return [...new Set(written)]
 }
 
-/** Keys of code fields: their text reaches the sandbox as is, not substituted. */
-export function codeKeysOf(declaration: Declaration): string[] {
-  const keys = new Set<string>()
-  const walk = (fields: Fields) => {
-    for (const [name, declared] of Object.entries(fields)) {
-      if (declared.kind === 'code') keys.add(name)
-      if (declared.kind === 'object' || declared.kind === 'list') walk(declared.fields)
-    }
-  }
-  walk(declaration.options ?? {})
-  for (const action of Object.values(declaration.actions ?? {}) as any[]) walk(action.options ?? {})
-  return [...keys]
-}
+export { codeKeysOf } from '../../packages/sdk/src/options.js'
 
 // ---------------------------------------------------------------------------
 // Locale

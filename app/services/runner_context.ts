@@ -16,6 +16,7 @@ import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
 import { codeKeysOf } from '#plugins/derive'
+import { withDeclaredTypes } from '../../packages/sdk/src/options.js'
 import { aiPort } from '#services/ai/credits'
 import {
   runSafely,
@@ -43,34 +44,9 @@ import { credentialEgress } from '#services/egress'
  * use it as well.
  */
 
-export interface VariableState {
-  id: string
-  name: string
-  value?: VariableValue
-  isSessionVariable?: boolean
-}
-
-/** The variables a runner reads and writes; the caller gets back what changed. */
-export function createVariableStore(initial: readonly VariableState[]) {
-  const variables = initial.map((v) => ({ ...v }))
-  const changed = new Map<string, VariableValue>()
-  const store: RunnerVariables = {
-    get(idOrName) {
-      const found =
-        variables.find((v) => v.id === idOrName) ?? variables.find((v) => v.name === idOrName)
-      return found?.value
-    },
-    set(id, value) {
-      if (!id) return
-      const found = variables.find((v) => v.id === id)
-      if (!found) return
-      found.value = value
-      changed.set(id, value)
-    },
-    list: () => variables.map(({ id, name, value }) => ({ id, name, value })),
-  }
-  return { store, changes: () => [...changed.entries()].map(([id, value]) => ({ id, value })) }
-}
+// The variables' store is the SDK's (packages/sdk), so its test harness keeps them as the engines do.
+import { createVariableStore, type VariableState } from '../../packages/sdk/src/variables.js'
+export { createVariableStore, type VariableState }
 
 export interface RunPluginInput {
   registry: PluginRegistry
@@ -205,7 +181,7 @@ export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>
   const substituted = substituteDeep(input.options, input.variables, {
     skipKeys: codeKeysOf(input.plugin),
   })
-  return (
+  const resolved = (
     substituted.expressions.length > 0
       ? await resolveExpressions(substituted.value, input.variables, {
           workspaceId: input.workspaceId,
@@ -213,6 +189,7 @@ export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>
         })
       : substituted.value
   ) as Record<string, unknown>
+  return withDeclaredTypes(input.plugin, resolved)
 }
 
 const SIGNAL_SOURCE = Symbol('signalSource')

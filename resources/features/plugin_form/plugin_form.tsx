@@ -526,7 +526,7 @@ function NumberControl({
     'aria-required': field.required || undefined,
     'data-testid': testId,
   }
-  if (field.allowVariable) {
+  if (field.allowVariables) {
     return (
       <Input
         {...common}

@@ -1,0 +1,66 @@
+import type { PluginDeclaration } from './define_plugin.js'
+import type { Fields } from './fields.js'
+
+type Declaration = Pick<PluginDeclaration<any, any, any>, 'options' | 'actions'>
+
+function fieldSetsOf(declaration: Declaration): Fields[] {
+  return [
+    declaration.options ?? {},
+    ...Object.values(declaration.actions ?? {}).map((action: any) => action.options ?? {}),
+  ]
+}
+
+/** Keys of code fields: their text reaches the sandbox as is, not substituted. */
+export function codeKeysOf(declaration: Declaration): string[] {
+  const keys = new Set<string>()
+  const walk = (fields: Fields) => {
+    for (const [name, declared] of Object.entries(fields)) {
+      if (declared.kind === 'code') keys.add(name)
+      if (declared.kind === 'object' || declared.kind === 'list') walk(declared.fields)
+    }
+  }
+  for (const fields of fieldSetsOf(declaration)) walk(fields)
+  return [...keys]
+}
+
+function numberOf(text: string): number | undefined {
+  const trimmed = text.trim()
+  const value = trimmed === '' ? Number.NaN : Number(trimmed)
+  return Number.isFinite(value) ? value : undefined
+}
+
+function coerce(fields: Fields, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...value }
+  for (const [name, declared] of Object.entries(fields)) {
+    const current = out[name]
+    if (declared.kind === 'number' && typeof current === 'string') {
+      // A '{{Variable}}' was stored; once substituted the runner gets the number it declared,
+      // or nothing when the variable held no number (as if the field were left empty).
+      const parsed = numberOf(current)
+      if (parsed === undefined) delete out[name]
+      else out[name] = parsed
+    } else if (declared.kind === 'object' && current && typeof current === 'object') {
+      out[name] = coerce(declared.fields, current as Record<string, unknown>)
+    } else if (declared.kind === 'list' && Array.isArray(current)) {
+      out[name] = current.map((item) =>
+        item && typeof item === 'object' ? coerce(declared.fields, item) : item
+      )
+    }
+  }
+  return out
+}
+
+/**
+ * Substituted options as a runner receives them: a variable-capable number field
+ * (`allowVariables`) holds text until its variables are substituted; it reaches the runner
+ * as a number, the type its declaration gives it.
+ */
+export function withDeclaredTypes(
+  declaration: Declaration,
+  options: Record<string, unknown>
+): Record<string, unknown> {
+  let out = coerce(declaration.options ?? {}, options)
+  const action = typeof options.action === 'string' ? declaration.actions?.[options.action] : null
+  if (action?.options) out = coerce(action.options, out)
+  return out
+}
