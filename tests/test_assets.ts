@@ -21,7 +21,7 @@ const MANIFEST = join(OUT, '.vite/manifest.json')
 const STAMP = join(OUT, '.vite/test-fingerprint')
 
 /** What the bundle is made of: the Vite config reads these folders and files (vite.config.ts). */
-const INPUT_FOLDERS = ['resources', 'plugins', 'app/sdk', 'app/shared', 'vite']
+const INPUT_FOLDERS = ['resources', 'plugins', 'app/sdk', 'app/shared', 'packages/sdk/src', 'vite']
 const INPUT_FILES = [
   'vite.config.ts',
   'config/plugins.ts',

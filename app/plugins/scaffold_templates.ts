@@ -196,8 +196,8 @@ export function testSource(s: Scaffold) {
       `      folder,`,
       `      surface: '${surface}',`,
       creds
-        ? `      options: ${extra},`
-        : `      options: { ...${extra}, baseUrl: service.baseUrl },`,
+        ? `      options: { ${extra} },`
+        : `      options: { ${extra}, baseUrl: service.baseUrl },`,
       creds && `      credentials: { apiKey: 'test-key', baseUrl: service.baseUrl },`,
       `      variables: [{ id: 'v1', name: 'answer' }],`,
       `    })`
@@ -211,7 +211,7 @@ export function testSource(s: Scaffold) {
             ? 'in a bot: saves the answer in the variable'
             : 'in a workflow: the answer is the node output'
         ),
-        call(surface, `{ query: 'Paris', saveResultInVariableId: 'v1' }`),
+        call(surface, `query: 'Paris', saveResultInVariableId: 'v1'`),
         `    assert.deepEqual(outcome.errors, [])`,
         surface === 'bot'
           ? `    assert.deepEqual(outcome.variablesSet, [{ id: 'v1', value: JSON.stringify(ANSWER) }])`
@@ -226,7 +226,7 @@ export function testSource(s: Scaffold) {
   tests.push(
     lines(
       head('a refused call is an error log and saves nothing'),
-      call(surfaces[0], `{ query: 'fail', saveResultInVariableId: 'v1' }`),
+      call(surfaces[0], `query: 'fail', saveResultInVariableId: 'v1'`),
       `    assert.deepEqual(outcome.errors, [\`\${plugin.name}: the service answered 500\`])`,
       `    assert.deepEqual(outcome.variablesSet, [])`,
       `  })`

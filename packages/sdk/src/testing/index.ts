@@ -5,4 +5,3 @@
  */
 export * from './run_plugin_test.js'
 export * from './stand_in.js'
-export { createVariableStore, type VariableState } from '../variables.js'
