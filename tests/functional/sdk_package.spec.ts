@@ -41,6 +41,8 @@ test.group('SDK package', () => {
       }
     }
     const npm = (args: string[], cwd: string) => run('npm', args, cwd)
+    const ace = (args: string[]) =>
+      run(process.execPath, ['--no-node-snapshot', 'ace.js', ...args], app.makePath())
     const lastLine = (text: string) => text.trim().split('\n').at(-1)!.trim()
 
     // 1. The SDK, packed as it would be published (prepack builds dist/ with its types).
@@ -53,23 +55,17 @@ test.group('SDK package', () => {
     assert.notMatch(listing.stdout, /package\/(src|tests|app)\//)
 
     // 2. The plugin package, outside the app.
-    await run(
-      process.execPath,
-      [
-        '--no-node-snapshot',
-        'ace.js',
-        'make:plugin',
-        id,
-        '--serves',
-        'bot,workflow',
-        '--credentials',
-        '--package',
-        folder,
-        '--sdk',
-        sdkTarball,
-      ],
-      app.makePath()
-    )
+    await ace([
+      'make:plugin',
+      id,
+      '--serves',
+      'bot,workflow',
+      '--credentials',
+      '--package',
+      folder,
+      '--sdk',
+      sdkTarball,
+    ])
     const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'))
     assert.equal(manifest.devDependencies['@flowcraft/sdk'], `file:${sdkTarball}`)
     const locale = JSON.parse(await readFile(join(folder, 'src/locales/en.json'), 'utf8'))
@@ -83,11 +79,9 @@ test.group('SDK package', () => {
     assert.match(tested.stdout, /# fail 0/)
 
     // After a manifest change the author regenerates the locale from the app; it agrees now.
-    await run(
-      process.execPath,
-      ['--no-node-snapshot', 'ace.js', 'plugins:locales', '--check', join(folder, 'src')],
-      app.makePath()
-    )
+    await ace(['plugins:locales', '--check', join(folder, 'src')])
+    const regenerated = await ace(['plugins:locales', join(folder, 'src')])
+    assert.include(regenerated.stdout, '1 plugins, 0 written')
 
     // 4. Its tarball (what `npm publish` sends), unpacked where `npm install <tarball>` would put it in the app.
     const built = await npm(['pack'], folder)

@@ -28,7 +28,7 @@ export interface WorkflowCondition {
  * What a workflow node's runner receives beside the common RunnerContext, and what it may
  * return beside `{ output, logs }`. Types only: runners in plugins/ import them.
  *
- * The common RunnerContext (app/plugins/define_plugin.ts) has no workflow member yet; the
+ * The common RunnerContext (define_plugin.ts) has no workflow member yet; the
  * server's ports pass this one as `workflow`, the way bot blocks get `bot`.
  */
 export interface WorkflowNodeContext {
