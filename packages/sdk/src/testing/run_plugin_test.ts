@@ -103,17 +103,40 @@ function testBot(): BotRunContext {
   }
 }
 
-export async function runPluginTest(run: PluginTestRun): Promise<PluginTestOutcome> {
-  const folder = typeof run.folder === 'string' ? run.folder : fileURLToPath(run.folder)
+/**
+ * The plugin of a folder and the runner a test runs: the action asked for, or the plugin's
+ * only action, or its `run` export.
+ */
+export async function pluginUnderTest(folderOrUrl: URL | string, asked?: string) {
+  const folder = typeof folderOrUrl === 'string' ? folderOrUrl : fileURLToPath(folderOrUrl)
   const plugin = (await importFrom(folder, 'index')).default as PluginDeclaration<any, any, any>
   const module = await importFrom(folder, 'runner')
   const actions = Object.keys(plugin.actions ?? {})
-  const action = run.action ?? (actions.length === 1 ? actions[0] : undefined)
+  const action = asked ?? (actions.length === 1 ? actions[0] : undefined)
   const runner = (action ? (module[action] ?? module.default?.[action]) : module.run) as
     Runner<any, any> | undefined
   if (typeof runner !== 'function') {
     throw new Error(`${plugin.id}: runner exports no runner${action ? ` for "${action}"` : ''}`)
   }
+  return { plugin, runner, action }
+}
+
+/** What a workflow node's runner gets as `workflow` in a test: a manual run's first attempt. */
+export function testWorkflowNode(pluginId: string, input: unknown): WorkflowNodeContext {
+  return {
+    runId: 'test-run',
+    workflowId: 'test-workflow',
+    node: { id: 'test-node', type: pluginId },
+    input: input ?? null,
+    trigger: 'manual',
+    attempt: 1,
+    conditions: [],
+    evaluateCondition: () => false,
+  }
+}
+
+export async function runPluginTest(run: PluginTestRun): Promise<PluginTestOutcome> {
+  const { plugin, runner, action } = await pluginUnderTest(run.folder, run.action)
   const stored = { ...run.options, ...(action ? { action } : {}) }
   const variables = run.variables ?? []
   const substituted = substituteDeep(stored, variables, { skipKeys: codeKeysOf(plugin) })
@@ -144,28 +167,24 @@ export async function runPluginTest(run: PluginTestRun): Promise<PluginTestOutco
     },
     signal: run.signal ?? AbortSignal.timeout(60_000),
   }
-  const workflow: WorkflowNodeContext | undefined =
-    run.surface === 'workflow'
-      ? {
-          runId: 'test-run',
-          workflowId: 'test-workflow',
-          node: { id: 'test-node', type: plugin.id },
-          input: run.input ?? null,
-          trigger: 'manual',
-          attempt: 1,
-          conditions: [],
-          evaluateCondition: () => false,
-        }
-      : undefined
+  const workflow = run.surface === 'workflow' ? testWorkflowNode(plugin.id, run.input) : undefined
   const { result, error } = await runSafely(runner, workflow ? { ...context, workflow } : context)
   if (error) logs.push(error)
+  return { ...testOutcome(result, logs, changes()), files, aiUsage }
+}
+
+/** What a test reads of a run: its result, the node's output, the logs and their errors. */
+export function testOutcome(
+  result: unknown,
+  logs: LogEntry[],
+  variablesSet: { id: string; value: unknown }[]
+) {
   return {
     result,
+    /** What a workflow node passes on. */
     output: (result as { output?: unknown } | undefined)?.output,
     logs,
     errors: logs.filter((log) => log.status === 'error').map((log) => log.description),
-    variablesSet: changes(),
-    files,
-    aiUsage,
+    variablesSet,
   }
 }
