@@ -11,6 +11,7 @@ import * as packageRunner from '../../../packages/sdk/src/runner.js'
 import * as packageTesting from '../../../packages/sdk/src/testing/index.js'
 import { definePlugin, field } from '../../../packages/sdk/src/plugin.js'
 import { withDeclaredTypes } from '../../../packages/sdk/src/options.js'
+import { folderTestCommand, testCountOf, testSource } from '#plugins/scaffold_templates'
 import { onlyPluginTests, selectedFiles } from '../../selected_files.js'
 
 /**
@@ -151,5 +152,31 @@ test.group('Test runs of plugins only', () => {
       onlyPluginTests(['--files', 'plugins/a/x.spec.ts', '--files', 'tests/unit/locales.spec.ts'])
     )
     assert.isFalse(onlyPluginTests(['--files', 'plugins']))
+  })
+})
+
+test.group('Scaffold and docs', () => {
+  test('the docs give the test command the scaffold prints, and its count of tests', async ({
+    assert,
+  }) => {
+    const docs = await readFile(app.makePath('docs/plugins.md'), 'utf8')
+    assert.include(docs, folderTestCommand('weather'))
+    const weather = {
+      id: 'weather',
+      name: 'Weather',
+      slug: 'weather',
+      category: 'integration',
+      scope: 'user',
+      serves: ['bot', 'workflow'] as ('bot' | 'workflow')[],
+      credentials: true,
+    }
+    const count = testCountOf(weather)
+    assert.include(docs, `(${count} here`)
+    // The spec written has as many tests as the command says.
+    for (const scaffold of [
+      weather,
+      { ...weather, serves: ['bot'] as 'bot'[], credentials: false },
+    ])
+      assert.lengthOf(testSource(scaffold).match(/^ {2}test\(/gm) ?? [], testCountOf(scaffold))
   })
 })
