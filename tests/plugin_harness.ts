@@ -31,7 +31,7 @@ export async function runPluginTest(run: PluginTestRun) {
   }
   const logs: LogEntry[] = []
   const { store, changes } = createVariableStore(input.variables)
-  const options = await substitutedOptions(input)
+  const options = await substitutedOptions(input, logs)
   const ai = Object.assign(memoryAi(), { limitExceeded: () => false })
   const context = buildContext(input, options, run.credentials ?? {}, store, logs, ai)
   const workflow = run.surface === 'workflow' ? testWorkflowNode(plugin.id, run.input) : undefined

@@ -16,7 +16,7 @@ import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
 import { codeKeysOf } from '#plugins/derive'
-import { withDeclaredTypes } from '../../packages/sdk/src/options.js'
+import { notANumberLog, withDeclaredTypes } from '../../packages/sdk/src/options.js'
 import { aiPort } from '#services/ai/credits'
 import {
   runSafely,
@@ -177,7 +177,15 @@ export async function runPlugin(input: RunPluginInput): Promise<RunPluginOutput>
   return runWithContext(runner, input, logs)
 }
 
-export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>) {
+/**
+ * The options a runner receives: variables substituted, expressions evaluated, then read with
+ * their declared types; `logs`, when given, gets an error for a number field whose variable
+ * held something else.
+ */
+export async function substitutedOptions(
+  input: Omit<RunPluginInput, 'registry'>,
+  logs?: LogEntry[]
+) {
   const substituted = substituteDeep(input.options, input.variables, {
     skipKeys: codeKeysOf(input.plugin),
   })
@@ -189,7 +197,9 @@ export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>
         })
       : substituted.value
   ) as Record<string, unknown>
-  return withDeclaredTypes(input.plugin, resolved)
+  return withDeclaredTypes(input.plugin, resolved, (label, text) =>
+    logs?.push(notANumberLog(input.plugin.name, label, text))
+  )
 }
 
 const SIGNAL_SOURCE = Symbol('signalSource')
@@ -323,7 +333,7 @@ export async function runWithContext(
   logs: LogEntry[] = []
 ): Promise<RunPluginOutput> {
   const { store, changes } = createVariableStore(input.variables)
-  const options = await substitutedOptions(input)
+  const options = await substitutedOptions(input, logs)
 
   const credentials = await credentialsFor(input, logs)
   if (credentials === null) return { result: undefined, logs, variablesSet: [], options }
@@ -387,7 +397,7 @@ export async function streamWithContext(
   logs: LogEntry[] = []
 ): Promise<StreamPluginOutput | null> {
   const { store, changes } = createVariableStore(input.variables)
-  const options = await substitutedOptions(input)
+  const options = await substitutedOptions(input, logs)
   const credentials = await credentialsFor(input, logs)
   if (credentials === null) return null
   const ai = aiPort({

@@ -29,7 +29,14 @@ function numberOf(text: string): number | undefined {
   return Number.isFinite(value) ? value : undefined
 }
 
-function coerce(fields: Fields, value: Record<string, unknown>): Record<string, unknown> {
+/** Told of a number field whose substituted text is not a number: its label and the text. */
+export type NotANumber = (label: string, text: string) => void
+
+function coerce(
+  fields: Fields,
+  value: Record<string, unknown>,
+  notANumber?: NotANumber
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...value }
   for (const [name, declared] of Object.entries(fields)) {
     const current = out[name]
@@ -39,11 +46,14 @@ function coerce(fields: Fields, value: Record<string, unknown>): Record<string, 
       const parsed = numberOf(current)
       if (parsed === undefined) delete out[name]
       else out[name] = parsed
+      // An empty variable is an empty field; other text is the builder's to hear about.
+      if (parsed === undefined && current.trim() !== '')
+        notANumber?.(declared.label ?? name, current)
     } else if (declared.kind === 'object' && current && typeof current === 'object') {
-      out[name] = coerce(declared.fields, current as Record<string, unknown>)
+      out[name] = coerce(declared.fields, current as Record<string, unknown>, notANumber)
     } else if (declared.kind === 'list' && Array.isArray(current)) {
       out[name] = current.map((item) =>
-        item && typeof item === 'object' ? coerce(declared.fields, item) : item
+        item && typeof item === 'object' ? coerce(declared.fields, item, notANumber) : item
       )
     }
   }
@@ -57,10 +67,19 @@ function coerce(fields: Fields, value: Record<string, unknown>): Record<string, 
  */
 export function withDeclaredTypes(
   declaration: Declaration,
-  options: Record<string, unknown>
+  options: Record<string, unknown>,
+  notANumber?: NotANumber
 ): Record<string, unknown> {
-  let out = coerce(declaration.options ?? {}, options)
+  let out = coerce(declaration.options ?? {}, options, notANumber)
   const action = typeof options.action === 'string' ? declaration.actions?.[options.action] : null
-  if (action?.options) out = coerce(action.options, out)
+  if (action?.options) out = coerce(action.options, out, notANumber)
   return out
+}
+
+/** The error log of a number field whose variable held no number (the field is left unset). */
+export function notANumberLog(pluginName: string, label: string, text: string) {
+  return {
+    status: 'error' as const,
+    description: `${pluginName}: ${label} is not a number ("${text}")`,
+  }
 }

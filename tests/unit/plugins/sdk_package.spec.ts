@@ -6,6 +6,7 @@ import * as appPlugin from '#sdk/plugin'
 import * as appRunner from '#sdk/runner'
 import * as appTesting from '#sdk/testing'
 import { substitutedOptions } from '#services/runner_context'
+import type { LogEntry } from '#plugins/define_plugin'
 import * as packagePlugin from '../../../packages/sdk/src/plugin.js'
 import * as packageRunner from '../../../packages/sdk/src/runner.js'
 import * as packageTesting from '../../../packages/sdk/src/testing/index.js'
@@ -119,13 +120,30 @@ test.group('SDK package', () => {
   })
 
   test('the engines substitute variables, then give the declared type', async ({ assert }) => {
-    const options = await substitutedOptions({
-      plugin: counter as any,
-      options: { by: '{{Step}}', note: '{{Step}}' },
-      variables: [{ id: 'v1', name: 'Step', value: '5' }],
-      workspaceId: 'w1',
-    })
-    assert.deepEqual(options, { by: 5, note: '5' })
+    const logs: LogEntry[] = []
+    const options = await substitutedOptions(
+      {
+        plugin: counter as any,
+        options: {
+          by: '{{Step}}',
+          note: '{{Step}}',
+          limits: { max: '{{Word}}' },
+          fixed: '{{None}}',
+        },
+        variables: [
+          { id: 'v1', name: 'Step', value: '5' },
+          { id: 'v2', name: 'Word', value: 'many' },
+          { id: 'v3', name: 'None' },
+        ],
+        workspaceId: 'w1',
+      },
+      logs
+    )
+    assert.deepEqual(options, { by: 5, note: '5', limits: {} })
+    // An empty variable is an empty field; a word is the builder's mistake, said in the log.
+    assert.deepEqual(logs, [
+      { status: 'error', description: 'Counter: Max is not a number ("many")' },
+    ])
   })
 })
 

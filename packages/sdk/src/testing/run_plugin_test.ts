@@ -13,7 +13,7 @@ import {
   type RunnerContext,
   type RunnerStorage,
 } from '../define_plugin.js'
-import { codeKeysOf, withDeclaredTypes } from '../options.js'
+import { codeKeysOf, notANumberLog, withDeclaredTypes } from '../options.js'
 import { substituteDeep } from '../substitute.js'
 import { createVariableStore, type VariableState } from '../variables.js'
 import type { WorkflowNodeContext } from '../workflow.js'
@@ -151,7 +151,11 @@ export async function runPluginTest(run: PluginTestRun): Promise<PluginTestOutco
     surface: run.surface,
     workspaceId: 'test-workspace',
     bot: run.surface === 'bot' ? testBot() : undefined,
-    options: withDeclaredTypes(plugin, substituted.value as Record<string, unknown>),
+    options: withDeclaredTypes(
+      plugin,
+      substituted.value as Record<string, unknown>,
+      (label, text) => logs.push(notANumberLog(plugin.name, label, text))
+    ),
     credentials: run.credentials ?? {},
     variables: store,
     logger: {
