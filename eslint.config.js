@@ -7,7 +7,14 @@ const flowcraft = {
 
 export default configApp(
   {
-    ignores: ['build/**', 'public/assets/**', 'tmp/**', 'storage/**', 'node_modules/**'],
+    ignores: [
+      'build/**',
+      'public/assets/**',
+      'tmp/**',
+      'storage/**',
+      'node_modules/**',
+      'packages/*/dist/**',
+    ],
   },
   {
     // The AdonisJS preset skips resources/; the React front end follows the same rules.

@@ -22,8 +22,13 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
       await import('#start/env')
       // Before the providers boot: the Vite provider reads TEST_ASSETS (tests/test_assets.ts).
       const { prepareTestAssets, runsBrowserSuite } = await import('../tests/test_assets.js')
+      const { onlyPluginTests } = await import('../tests/selected_files.js')
       const suites = app.rcFile.tests.suites.map((suite) => suite.name)
-      prepareTestAssets({ browserSuite: runsBrowserSuite(process.argv.slice(2), suites) })
+      const argv = process.argv.slice(2)
+      prepareTestAssets({
+        browserSuite: runsBrowserSuite(argv, suites),
+        servesPages: !onlyPluginTests(argv),
+      })
     })
     app.listen('SIGTERM', () => app.terminate())
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())

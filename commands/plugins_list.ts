@@ -81,12 +81,13 @@ export default class PluginsList extends BaseCommand {
   private async plansReader(): Promise<(plugin: AnyPlugin) => string> {
     const { listPlans } = await import('#services/plans')
     const { planSettings, isEnabledIn } = await import('#services/marketplace')
+    const { hasPlanFeature } = await import('#shared/plans')
     try {
       const [plans, settings] = await Promise.all([listPlans(), planSettings()])
       return (plugin) => {
         const names = plans
           .filter((plan) => isEnabledIn(settings, plugin.id, plan.name))
-          .filter((plan) => !plugin.planFeature || plan.features[plugin.planFeature])
+          .filter((plan) => hasPlanFeature(plan.features, plugin.planFeature))
           .map((plan) => plan.name)
         if (names.length === plans.length) return 'all'
         return names.length > 0 ? names.join(', ') : 'none'

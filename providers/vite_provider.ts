@@ -17,7 +17,9 @@ export default class ViteProvider {
 
   constructor(protected app: ApplicationService) {
     const environment = app.getEnvironment()
-    const servesBuild = app.inTest && process.env.TEST_ASSETS === 'build'
+    // `none`: a test run that renders no page (tests/test_assets.ts) starts no dev server either.
+    const servesBuild =
+      app.inTest && (process.env.TEST_ASSETS === 'build' || process.env.TEST_ASSETS === 'none')
     this.#shouldRunVite =
       (app.inDev || app.inTest) && (environment === 'web' || environment === 'test') && !servesBuild
   }

@@ -11,6 +11,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import { browserClient, decoratorsCollection } from '@japa/browser-client'
 import { launchRelaunchingBrowser } from './browser_launcher.js'
 import { recordFileTimings } from './file_timings.js'
+import { onlyPluginTests } from './selected_files.js'
 
 /**
  * Japa plugins. The browser client drives Debian's Chromium (no downloaded browser), launched
@@ -47,11 +48,16 @@ decoratorsCollection.register({
 })
 
 /**
- * The test database is migrated from scratch once per run and seeded with the plans.
+ * The test database is migrated from scratch once per run and seeded with the plans, unless
+ * the run is only plugins' own tests (`--files plugins/...`): they run plugins through
+ * runPluginTest, which reads no database (docs/plugins.md, "Test").
  */
+const needsDatabase = !onlyPluginTests(process.argv.slice(2))
+
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   setup: [
     async () => {
+      if (!needsDatabase) return
       const ace = await app.container.make('ace')
       // A shard of `npm test` migrates a database of its own (bin/test_all.js). Lucid's lock is
       // one fixed key, and MySQL's GET_LOCK is server-wide: shards migrating their own
@@ -69,7 +75,9 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
         if (command.exitCode) throw command.error ?? new Error(`${name} failed`)
       }
     },
-    () => testUtils.db().seed(),
+    async () => {
+      if (needsDatabase) await testUtils.db().seed()
+    },
   ],
   teardown: [],
 }

@@ -21,7 +21,7 @@ const MANIFEST = join(OUT, '.vite/manifest.json')
 const STAMP = join(OUT, '.vite/test-fingerprint')
 
 /** What the bundle is made of: the Vite config reads these folders and files (vite.config.ts). */
-const INPUT_FOLDERS = ['resources', 'plugins', 'app/sdk', 'app/shared', 'vite']
+const INPUT_FOLDERS = ['resources', 'plugins', 'app/sdk', 'app/shared', 'packages/sdk/src', 'vite']
 const INPUT_FILES = [
   'vite.config.ts',
   'config/plugins.ts',
@@ -86,7 +86,9 @@ export function runsBrowserSuite(argv: string[], suites: string[]) {
  * build exists or is made now (only when the browser suite runs: the other suites fetch no
  * asset, so they never wait for a build), otherwise `dev`.
  */
-export function prepareTestAssets(options: { browserSuite: boolean }) {
+export function prepareTestAssets(options: { browserSuite: boolean; servesPages?: boolean }) {
+  // A run that renders no page (plugins' own tests) needs neither a build nor the dev server.
+  if (options.servesPages === false) return (process.env.TEST_ASSETS = 'none')
   if (process.env.TEST_ASSETS === 'dev') return 'dev'
   // `npm test` built them before starting its shards: a shard rebuilding public/assets would
   // swap the files under the pages of the others (docs/testing.md, "Shards").

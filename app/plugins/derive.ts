@@ -234,7 +234,7 @@ function schemaOfField(declared: Field, path: string, ctx: BuildContext): Schema
       return schema
     }
     case 'number':
-      if (declared.allowVariable) {
+      if (declared.allowVariables) {
         return vine.any().use(numberOrVariableRule({ min: declared.min, max: declared.max }))
       } else {
         let schema = vine.number()
@@ -388,7 +388,6 @@ export interface FormField {
   secret?: boolean
   multiline?: boolean
   allowVariables?: boolean
-  allowVariable?: boolean
   maxLength?: number
   pattern?: string
   min?: number
@@ -525,36 +524,7 @@ export function writtenVariablesOf(declaration: Declaration, options: unknown): 
   return [...new Set(written)]
 }
 
-/** A plugin's declaration never changes: these keys are listed once (every block run reads them). */
-const unsubstituted = new WeakMap<Declaration, readonly string[]>()
-
-/**
- * Keys of the fields substitution leaves alone: code fields, whose text reaches the sandbox as
- * is, and variable fields, which hold a variable's id (or, in a workflow condition, a
- * reference such as {{$input.status}} naming the value to compare), never text to fill in, so
- * a condition is evaluated with the values of the moment.
- */
-export function unsubstitutedKeysOf(declaration: Declaration): readonly string[] {
-  let known = unsubstituted.get(declaration)
-  if (!known) {
-    known = keysOfKinds(declaration, ['code', 'variable'])
-    unsubstituted.set(declaration, known)
-  }
-  return known
-}
-
-function keysOfKinds(declaration: Declaration, kinds: readonly string[]): string[] {
-  const keys = new Set<string>()
-  const walk = (fields: Fields) => {
-    for (const [name, declared] of Object.entries(fields)) {
-      if (kinds.includes(declared.kind)) keys.add(name)
-      if (declared.kind === 'object' || declared.kind === 'list') walk(declared.fields)
-    }
-  }
-  walk(declaration.options ?? {})
-  for (const action of Object.values(declaration.actions ?? {}) as any[]) walk(action.options ?? {})
-  return [...keys]
-}
+export { unsubstitutedKeysOf } from '../../packages/sdk/src/options.js'
 
 // ---------------------------------------------------------------------------
 // Locale

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { registerSdkSpecifier } from './sdk_specifier.js'
 import type { PluginPackage } from './packages.js'
+import { DEFAULT_PLANS } from '../shared/plans.js'
 
 export { findPluginPackages, type PluginPackage } from './packages.js'
 import {
@@ -164,6 +165,13 @@ export function manifestProblems(
   if (!PLUGIN_CATEGORIES.includes(manifest.category)) {
     problems.push(
       `${where}: category "${manifest.category}" is not one of ${PLUGIN_CATEGORIES.join(', ')}`
+    )
+  }
+  // The SDK types planFeature as a string (it does not know the app's plans): checked here.
+  const planFeatures = Object.keys(DEFAULT_PLANS[0].features)
+  if (manifest.planFeature !== undefined && !planFeatures.includes(manifest.planFeature)) {
+    problems.push(
+      `${where}: planFeature "${manifest.planFeature}" is not one of ${planFeatures.join(', ')}`
     )
   }
   if (!PLUGIN_SCOPES.includes(manifest.scope)) {

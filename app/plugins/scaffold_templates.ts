@@ -13,6 +13,28 @@ export interface Scaffold {
   scope: string
   serves: ('bot' | 'workflow')[]
   credentials: boolean
+  /**
+   * Set for a plugin package (`make:plugin --package`): it imports the SDK as
+   * `@flowcraft/sdk/*` and its test runs with node:test, outside the app.
+   */
+  package?: {
+    name: string
+    /** The @flowcraft/sdk dependency: a version range or a tarball. */
+    sdk: string
+  }
+}
+
+/** How a scaffold names an SDK module: `#sdk/x` in plugins/, `@flowcraft/sdk/x` in a package. */
+const sdk = (s: Scaffold, module: string) => q(`${s.package ? '@flowcraft/sdk' : '#sdk'}/${module}`)
+
+/** The command that runs a plugin folder's tests; the docs and the "next" hint give this one. */
+export function folderTestCommand(slug: string) {
+  return `node --no-node-snapshot ace.js test unit --files plugins/${slug}/runner.spec.ts`
+}
+
+/** How many tests testSource writes: one per surface, a refused call, the key check. */
+export function testCountOf(s: Scaffold) {
+  return s.serves.length + 1 + (s.credentials ? 1 : 0)
 }
 
 const q = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
@@ -21,9 +43,11 @@ const lines = (...parts: (string | false)[]) => parts.filter((p) => p !== false)
 export function manifestSource(s: Scaffold) {
   const serves = s.serves.map(q).join(', ')
   return lines(
-    `import { definePlugin, field } from '#sdk/plugin'`,
+    `import { definePlugin, field } from ${sdk(s, 'plugin')}`,
     ``,
-    `/** The address of the service; a credential's Base URL overrides it (a local stand-in in tests). */`,
+    s.credentials
+      ? `/** The address of the service; a credential's Base URL overrides it (a local stand-in in tests). */`
+      : `/** The address of the service; the block's Base URL overrides it (a local stand-in in tests). */`,
     `export const DEFAULT_BASE_URL = 'https://api.example.com'`,
     ``,
     `/**`,
@@ -74,8 +98,8 @@ export function manifestSource(s: Scaffold) {
 export function runnerSource(s: Scaffold) {
   const base = s.credentials ? 'credentials.baseUrl' : 'options.baseUrl'
   return lines(
-    `import type { Runner } from '#sdk/plugin'`,
-    `import { toVariableValue } from '#sdk/runner'`,
+    `import type { Runner } from ${sdk(s, 'plugin')}`,
+    `import { toVariableValue } from ${sdk(s, 'runner')}`,
     `import plugin, { DEFAULT_BASE_URL } from './index.js'`,
     ``,
     `/**`,
@@ -133,7 +157,7 @@ function runnerHead(s: Scaffold) {
 
 export function credentialsSource(s: Scaffold) {
   return lines(
-    `import type { CredentialsTestContext } from '#sdk/runner'`,
+    `import type { CredentialsTestContext } from ${sdk(s, 'runner')}`,
     `import { DEFAULT_BASE_URL } from './index.js'`,
     ``,
     `/** The editor's Test button for ${s.name}: one authenticated call tells whether the key works. */`,
@@ -162,14 +186,18 @@ export function credentialsSource(s: Scaffold) {
 export function testSource(s: Scaffold) {
   const surfaces = s.serves
   const creds = s.credentials
+  // A package's test runs outside the app with node:test; a folder's with the app's Japa.
+  const japa = !s.package
+  const head = (title: string) =>
+    japa ? `  test('${title}', async ({ assert }) => {` : `  test('${title}', async () => {`
   const call = (surface: string, extra: string) =>
     lines(
       `    const outcome = await runPluginTest({`,
       `      folder,`,
       `      surface: '${surface}',`,
       creds
-        ? `      options: ${extra},`
-        : `      options: { ...${extra}, baseUrl: service.baseUrl },`,
+        ? `      options: { ${extra} },`
+        : `      options: { ${extra}, baseUrl: service.baseUrl },`,
       creds && `      credentials: { apiKey: 'test-key', baseUrl: service.baseUrl },`,
       `      variables: [{ id: 'v1', name: 'answer' }],`,
       `    })`
@@ -178,8 +206,12 @@ export function testSource(s: Scaffold) {
   for (const surface of surfaces) {
     tests.push(
       lines(
-        `  test('${surface === 'bot' ? 'in a bot: saves the answer in the variable' : 'in a workflow: the answer is the node output'}', async ({ assert }) => {`,
-        call(surface, `{ query: 'Paris', saveResultInVariableId: 'v1' }`),
+        head(
+          surface === 'bot'
+            ? 'in a bot: saves the answer in the variable'
+            : 'in a workflow: the answer is the node output'
+        ),
+        call(surface, `query: 'Paris', saveResultInVariableId: 'v1'`),
         `    assert.deepEqual(outcome.errors, [])`,
         surface === 'bot'
           ? `    assert.deepEqual(outcome.variablesSet, [{ id: 'v1', value: JSON.stringify(ANSWER) }])`
@@ -193,8 +225,8 @@ export function testSource(s: Scaffold) {
   }
   tests.push(
     lines(
-      `  test('a refused call is an error log and saves nothing', async ({ assert }) => {`,
-      call(surfaces[0], `{ query: 'fail', saveResultInVariableId: 'v1' }`),
+      head('a refused call is an error log and saves nothing'),
+      call(surfaces[0], `query: 'fail', saveResultInVariableId: 'v1'`),
       `    assert.deepEqual(outcome.errors, [\`\${plugin.name}: the service answered 500\`])`,
       `    assert.deepEqual(outcome.variablesSet, [])`,
       `  })`
@@ -203,15 +235,15 @@ export function testSource(s: Scaffold) {
   if (creds) {
     tests.push(
       lines(
-        `  test('the credential check accepts the key and refuses a wrong one', async ({ assert }) => {`,
-        `    const http = { request: (url: string | URL, init?: RequestInit) => fetch(url, init) }`,
+        head('the credential check accepts the key and refuses a wrong one'),
+        `    const http = testHttp`,
         `    const signal = AbortSignal.timeout(5000)`,
         `    const good = await testCredentials({`,
         `      credentials: { apiKey: 'test-key', baseUrl: service.baseUrl },`,
         `      http,`,
         `      signal,`,
         `    })`,
-        `    assert.isTrue(good.ok)`,
+        `    assert.equal(good.ok, true)`,
         `    const bad = await testCredentials({`,
         `      credentials: { apiKey: 'wrong', baseUrl: service.baseUrl },`,
         `      http,`,
@@ -223,8 +255,15 @@ export function testSource(s: Scaffold) {
     )
   }
   return lines(
-    `import { test } from '@japa/runner'`,
-    `import { runPluginTest, sendJson, startStandIn } from '#sdk/testing'`,
+    japa
+      ? `import { test } from '@japa/runner'`
+      : lines(
+          `import assert from 'node:assert/strict'`,
+          `import { afterEach, beforeEach, describe, test } from 'node:test'`
+        ),
+    creds
+      ? `import { runPluginTest, sendJson, startStandIn, testHttp } from ${sdk(s, 'testing')}`
+      : `import { runPluginTest, sendJson, startStandIn } from ${sdk(s, 'testing')}`,
     creds && `import { test as testCredentials } from './credentials.js'`,
     `import plugin from './index.js'`,
     ``,
@@ -235,10 +274,12 @@ export function testSource(s: Scaffold) {
     `interface SearchCall {`,
     `  path: string`,
     `  query: string | null`,
-    `  authorization?: string`,
+    creds && `  authorization?: string`,
     `}`,
     ``,
-    `/** A local stand-in of the service: answers /v1/search, refuses a wrong key and "fail". */`,
+    creds
+      ? `/** A local stand-in of the service: answers /v1/search, refuses a wrong key and "fail". */`
+      : `/** A local stand-in of the service: answers /v1/search, refuses "fail". */`,
     `async function startService() {`,
     `  return startStandIn<SearchCall>(`,
     creds ? `    ({ res, url, req }) => {` : `    ({ res, url }) => {`,
@@ -252,21 +293,36 @@ export function testSource(s: Scaffold) {
     `      sendJson(res, 200, { ...ANSWER, query: url.searchParams.get('q') })`,
     `    },`,
     `    {`,
-    `      record: ({ req, url }) => ({`,
-    `        path: url.pathname,`,
-    `        query: url.searchParams.get('q'),`,
-    `        authorization: req.headers.authorization,`,
-    `      }),`,
+    creds
+      ? lines(
+          `      record: ({ req, url }) => ({`,
+          `        path: url.pathname,`,
+          `        query: url.searchParams.get('q'),`,
+          `        authorization: req.headers.authorization,`,
+          `      }),`
+        )
+      : `      record: ({ url }) => ({ path: url.pathname, query: url.searchParams.get('q') }),`,
     `    }`,
     `  )`,
     `}`,
     ``,
-    `test.group(${q(`Plugin ${s.id}`)}, (group) => {`,
-    `  let service: Awaited<ReturnType<typeof startService>>`,
-    `  group.each.setup(async () => {`,
-    `    service = await startService()`,
-    `    return () => service.close()`,
-    `  })`,
+    japa
+      ? lines(
+          `test.group(${q(`Plugin ${s.id}`)}, (group) => {`,
+          `  let service: Awaited<ReturnType<typeof startService>>`,
+          `  group.each.setup(async () => {`,
+          `    service = await startService()`,
+          `    return () => service.close()`,
+          `  })`
+        )
+      : lines(
+          `describe(${q(`Plugin ${s.id}`)}, () => {`,
+          `  let service: Awaited<ReturnType<typeof startService>>`,
+          `  beforeEach(async () => {`,
+          `    service = await startService()`,
+          `  })`,
+          `  afterEach(() => service.close())`
+        ),
     ``,
     tests.join('\n\n'),
     `})`,
@@ -315,14 +371,77 @@ export function readmeSource(s: Scaffold) {
     ``,
     `## For plugin authors`,
     ``,
-    `- \`index.ts\`: the manifest (browser-safe: imports only \`#sdk/plugin\`).`,
-    `- \`runner.ts\`: the server-side run; \`context.surface\` says whether a bot or a workflow runs it.`,
-    s.credentials && `- \`credentials.ts\`: the key check behind the editor's Test button.`,
-    `- \`locales/en.json\`: labels, derived from the manifest (\`localeOf\` in app/plugins/derive.ts).`,
-    `- \`runner.spec.ts\`: the tests, against a local stand-in of the service`,
-    `  (\`node ace test unit --files plugins/${s.slug}/runner.spec.ts\`).`,
+    ...(s.package
+      ? [
+          `- \`src/index.ts\`: the manifest (browser-safe: imports only \`@flowcraft/sdk/plugin\`).`,
+          `- \`src/runner.ts\`: the server-side run; \`context.surface\` says whether a bot or a workflow runs it.`,
+          s.credentials &&
+            `- \`src/credentials.ts\`: the key check behind the editor's Test button.`,
+          `- \`src/locales/en.json\`: labels, derived from the manifest (\`node ace plugins:locales\` in the app).`,
+          `- \`src/runner.test.ts\`: the tests, against a local stand-in of the service, with`,
+          `  \`@flowcraft/sdk/testing\` and no app: \`npm test\`.`,
+          `- \`npm pack\` makes the tarball an app installs (\`npm install <tarball>\`).`,
+        ]
+      : [
+          `- \`index.ts\`: the manifest (browser-safe: imports only \`#sdk/plugin\`).`,
+          `- \`runner.ts\`: the server-side run; \`context.surface\` says whether a bot or a workflow runs it.`,
+          s.credentials && `- \`credentials.ts\`: the key check behind the editor's Test button.`,
+          `- \`locales/en.json\`: labels, derived from the manifest (\`node ace plugins:locales\`).`,
+          `- \`runner.spec.ts\`: the tests, against a local stand-in of the service`,
+          `  (\`${folderTestCommand(s.slug)}\`).`,
+        ]),
     ``,
     `See docs/plugins.md.`,
     ``
   )
+}
+
+/** The package.json of a plugin package: its manifest for the app, its build and its test. */
+export function packageJsonSource(s: Scaffold) {
+  const manifest = {
+    name: s.package!.name,
+    version: '0.1.0',
+    description: `Flowcraft plugin: ${s.name}`,
+    type: 'module',
+    license: 'MIT',
+    keywords: ['flowcraft-plugin'],
+    // What the app loads (docs/plugins.md, "Plugins as packages"): the compiled manifest,
+    // with its runner and locales beside it.
+    flowcraft: { plugin: './dist/index.js' },
+    files: ['dist', 'README.md'],
+    scripts: {
+      // dist/ is made afresh (it is what `npm pack` ships), with the locales beside the code.
+      clean: `node -e "require('fs').rmSync('dist', { recursive: true, force: true })"`,
+      build: `npm run clean && tsc -p tsconfig.json && node -e "require('fs').cpSync('src/locales', 'dist/locales', { recursive: true })"`,
+      test: 'npm run build && node --test dist/',
+      prepack: 'npm run build',
+    },
+    // Only for building and testing: the app gives an installed plugin its own SDK, so an
+    // installed package pulls no copy of it in (nor asks the registry for one).
+    devDependencies: {
+      '@flowcraft/sdk': s.package!.sdk,
+      '@types/node': '^22.0.0',
+      'typescript': '^5.6.0',
+    },
+  }
+  return JSON.stringify(manifest, null, 2) + '\n'
+}
+
+export function packageTsconfigSource() {
+  const config = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      lib: ['ES2022', 'DOM'],
+      types: ['node'],
+      strict: true,
+      declaration: true,
+      rootDir: './src',
+      outDir: './dist',
+      skipLibCheck: true,
+    },
+    include: ['src/**/*.ts'],
+  }
+  return JSON.stringify(config, null, 2) + '\n'
 }

@@ -1,8 +1,5 @@
 /**
- * `#sdk/plugin`: what a plugin's manifest (index.ts) is built with: definePlugin, the field
- * DSL, the common fields, and the runner types. Browser-safe: the editor bundle imports every
- * manifest, so nothing here may reach Node. See docs/plugins.md and docs/architecture.md.
+ * `#sdk/plugin`: the SDK package's `@flowcraft/sdk/plugin` (packages/sdk), so folder plugins
+ * and plugin packages build against one declaration. Browser-safe. See docs/plugins.md.
  */
-export * from '../plugins/define_plugin.js'
-export * from '../plugins/fields.js'
-export * from '../plugins/common_fields.js'
+export * from '../../packages/sdk/src/plugin.js'

@@ -3,19 +3,8 @@
  * beyond `#sdk/plugin`: workflow node types, variable substitution, JSON paths, event
  * trigger types, the credentials test context and the chat message types.
  */
-export type {
-  WorkflowNodeContext,
-  AttachedNode,
-  WaitRequest,
-  WorkflowNodeResult,
-  WorkflowRunnerContext,
-  WorkflowRunner,
-  SurfaceRunner,
-} from '../engine/workflow/node_context.js'
-export * from '../plugins/json_path.js'
-export * from '../plugins/substitute.js'
-export * from '../plugins/event_trigger.js'
-export type { CredentialsTestContext, CredentialsModule } from '../services/plugin_registry.js'
+// Everything of the package's @flowcraft/sdk/runner, plus the app's chat message types.
+export * from '../../packages/sdk/src/runner.js'
 export * from '../shared/chat/rich_text.js'
 export type {
   TextBubbleContentFormat,

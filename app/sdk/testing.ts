@@ -4,16 +4,22 @@
  * own folder on either surface with given credentials; `runBlock`, `parseAnswer` and
  * `runNode` run installed plugins by id. Test code only. See docs/plugins.md.
  */
+// The stand-in server and the test HTTP client are the SDK package's (@flowcraft/sdk/testing);
+// runPluginTest here is the app's own, with its sandbox and storage.
 export {
   startStandIn,
   sendJson,
   recordText,
+  testHttp,
+  pluginUnderTest,
+  testWorkflowNode,
+  testOutcome,
   type StandInRequest,
   type StandInExchange,
   type StandInContext,
   type StandInOptions,
   type TextStandInRequest,
-} from '../../tests/stand_ins/stand_in_server.js'
+} from '../../packages/sdk/src/testing/index.js'
 export {
   botContext,
   answerContext,

@@ -3,7 +3,7 @@ import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
 import { capabilitiesChanged, stampedCache, type CapabilityTurn } from '#services/capability_stamp'
 import { planFor } from '#services/capabilities'
-import { PLAN_NAMES, type PlanDefinition, type PlanName } from '#shared/plans'
+import { PLAN_NAMES, type PlanDefinition, hasPlanFeature, type PlanName } from '#shared/plans'
 
 /**
  * The block marketplace: admins enable or disable each plugin per plan. A plugin is
@@ -64,7 +64,7 @@ export async function availabilityFor(
   const result = new Map<string, PluginAvailability>()
   for (const plugin of (await pluginRegistry()).all()) {
     const feature = plugin.planFeature
-    const lacksFeature = !!feature && !!features && !features[feature]
+    const lacksFeature = !!features && !hasPlanFeature(features, feature)
     if (isEnabledIn(settings, plugin.id, plan))
       result.set(plugin.id, lacksFeature ? 'locked' : 'enabled')
     else if (PLAN_NAMES.some((p) => isEnabledIn(settings, plugin.id, p)))

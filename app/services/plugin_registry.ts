@@ -9,7 +9,6 @@ import {
   type AnyPlugin,
   type PluginRegistry,
 } from '#plugins/registry'
-import type { HttpClient } from '#plugins/define_plugin'
 
 let registry: Promise<PluginRegistry> | null = null
 
@@ -84,16 +83,11 @@ export function perRegistry<T>(make: () => T): () => T {
   }
 }
 
-export interface CredentialsTestContext {
-  credentials: Record<string, unknown>
-  http: HttpClient
-  signal: AbortSignal
-}
-
-/** What a plugin's credentials.ts may export: a check that the key works. */
-export interface CredentialsModule {
-  test?: (ctx: CredentialsTestContext) => Promise<{ ok: boolean; message?: string }>
-}
+import type { CredentialsModule } from '../../packages/sdk/src/credentials.js'
+export type {
+  CredentialsTestContext,
+  CredentialsModule,
+} from '../../packages/sdk/src/credentials.js'
 
 const modules = new Map<string, Promise<CredentialsModule | null>>()
 

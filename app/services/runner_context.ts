@@ -16,6 +16,7 @@ import { evaluateExpression, runInSandbox } from '#sandbox/sandbox'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
 import { unsubstitutedKeysOf } from '#plugins/derive'
+import { notANumberLog, withDeclaredTypes } from '../../packages/sdk/src/options.js'
 import { aiPort } from '#services/ai/credits'
 import {
   runSafely,
@@ -43,34 +44,9 @@ import { credentialEgress } from '#services/egress'
  * use it as well.
  */
 
-export interface VariableState {
-  id: string
-  name: string
-  value?: VariableValue
-  isSessionVariable?: boolean
-}
-
-/** The variables a runner reads and writes; the caller gets back what changed. */
-export function createVariableStore(initial: readonly VariableState[]) {
-  const variables = initial.map((v) => ({ ...v }))
-  const changed = new Map<string, VariableValue>()
-  const store: RunnerVariables = {
-    get(idOrName) {
-      const found =
-        variables.find((v) => v.id === idOrName) ?? variables.find((v) => v.name === idOrName)
-      return found?.value
-    },
-    set(id, value) {
-      if (!id) return
-      const found = variables.find((v) => v.id === id)
-      if (!found) return
-      found.value = value
-      changed.set(id, value)
-    },
-    list: () => variables.map(({ id, name, value }) => ({ id, name, value })),
-  }
-  return { store, changes: () => [...changed.entries()].map(([id, value]) => ({ id, value })) }
-}
+// The variables' store is the SDK's (packages/sdk), so its test harness keeps them as the engines do.
+import { createVariableStore, type VariableState } from '../../packages/sdk/src/variables.js'
+export { createVariableStore, type VariableState }
 
 export interface RunPluginInput {
   registry: PluginRegistry
@@ -201,11 +177,19 @@ export async function runPlugin(input: RunPluginInput): Promise<RunPluginOutput>
   return runWithContext(runner, input, logs)
 }
 
-export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>) {
+/**
+ * The options a runner receives: variables substituted, expressions evaluated, then read with
+ * their declared types; `logs`, when given, gets an error for a number field whose variable
+ * held something else.
+ */
+export async function substitutedOptions(
+  input: Omit<RunPluginInput, 'registry'>,
+  logs?: LogEntry[]
+) {
   const substituted = substituteDeep(input.options, input.variables, {
     skipKeys: unsubstitutedKeysOf(input.plugin),
   })
-  return (
+  const resolved = (
     substituted.expressions.length > 0
       ? await resolveExpressions(substituted.value, input.variables, {
           workspaceId: input.workspaceId,
@@ -213,6 +197,9 @@ export async function substitutedOptions(input: Omit<RunPluginInput, 'registry'>
         })
       : substituted.value
   ) as Record<string, unknown>
+  return withDeclaredTypes(input.plugin, resolved, (label, text) =>
+    logs?.push(notANumberLog(input.plugin.name, label, text))
+  )
 }
 
 const SOURCE = Symbol('contextSource')
@@ -374,7 +361,7 @@ export async function runWithContext(
   logs: LogEntry[] = []
 ): Promise<RunPluginOutput> {
   const { store, changes } = createVariableStore(input.variables)
-  const options = await substitutedOptions(input)
+  const options = await substitutedOptions(input, logs)
 
   const credentials = await credentialsFor(input, logs)
   if (credentials === null) return { result: undefined, logs, variablesSet: [], options }
@@ -439,7 +426,7 @@ export async function streamWithContext(
   logs: LogEntry[] = []
 ): Promise<StreamPluginOutput | null> {
   const { store, changes } = createVariableStore(input.variables)
-  const options = await substitutedOptions(input)
+  const options = await substitutedOptions(input, logs)
   const credentials = await credentialsFor(input, logs)
   if (credentials === null) return null
   const ai = aiPort({

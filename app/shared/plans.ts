@@ -55,6 +55,14 @@ export interface PlanDefinition {
 
 export const UNLIMITED = -1
 
+/**
+ * Whether a plan has the feature a plugin needs (`planFeature`, a name the SDK types as a
+ * string; the registry refuses names that are not keys of PlanFeatures). None needed: true.
+ */
+export function hasPlanFeature(features: PlanFeatures, feature: string | undefined): boolean {
+  return !feature || Boolean(features[feature as keyof PlanFeatures])
+}
+
 const noFeatures: PlanFeatures = {
   brandingRemoval: false,
   workspaceWithFolder: false,

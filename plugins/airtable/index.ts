@@ -100,7 +100,7 @@ export default definePlugin({
           min: 1,
           max: 1000,
           defaultValue: 100,
-          allowVariable: true,
+          allowVariables: true,
         }),
         responseMapping: field.responseMapping({
           label: 'Save fields in variables',

@@ -84,13 +84,13 @@ export default definePlugin({
           max: 1,
           step: 0.1,
           defaultValue: ANTHROPIC_DEFAULT_TEMPERATURE,
-          allowVariable: true,
+          allowVariables: true,
         }),
         maxTokens: field.number({
           label: 'Max tokens',
           min: 1,
           defaultValue: ANTHROPIC_DEFAULT_MAX_TOKENS,
-          allowVariable: true,
+          allowVariables: true,
         }),
         responseMapping: field.responseMapping({
           label: 'Save the response',

@@ -19,7 +19,7 @@ export default definePlugin({
       placeholder: 'Paste the link or code...',
       allowVariables: true,
     }),
-    height: field.number({ label: 'Height', min: 0, defaultValue: 400, allowVariable: true }),
+    height: field.number({ label: 'Height', min: 0, defaultValue: 400, allowVariables: true }),
     waitForEvent: field.object(
       {
         isEnabled: field.boolean({ label: 'Wait for an event', defaultValue: false }),

@@ -96,7 +96,7 @@ export default definePlugin({
           max: CALENDAR_MAX_RESULTS,
           step: 1,
           defaultValue: CALENDAR_MAX_RESULTS,
-          allowVariable: true,
+          allowVariables: true,
         }),
         timeMin: field.string({
           label: 'Ending after',

@@ -66,7 +66,7 @@ export default definePlugin({
       defaultValue: 0.5,
       required: true,
       helperText: 'Matches scoring below it are left out (1 is identical).',
-      allowVariable: true,
+      allowVariables: true,
     }),
     topK: field.number({
       label: 'Number of matches',

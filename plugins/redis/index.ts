@@ -44,7 +44,7 @@ export default definePlugin({
         ttlSeconds: field.number({
           label: 'Expire after (seconds)',
           min: 1,
-          allowVariable: true,
+          allowVariables: true,
           helperText: 'Empty keeps the key until it is deleted.',
         }),
       },
@@ -54,7 +54,7 @@ export default definePlugin({
       label: 'Increment',
       options: {
         key: key(),
-        by: field.number({ label: 'By', defaultValue: 1, allowVariable: true }),
+        by: field.number({ label: 'By', defaultValue: 1, allowVariables: true }),
         saveInVariableId: saveIn('Save the new value in'),
       },
     },

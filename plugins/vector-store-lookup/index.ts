@@ -41,7 +41,7 @@ export default definePlugin({
       max: 50,
       step: 1,
       defaultValue: DEFAULT_NUMBER_OF_DOCUMENTS,
-      allowVariable: true,
+      allowVariables: true,
     }),
     responseVariableId: field.variable({
       label: 'Save the documents in',

@@ -28,7 +28,7 @@ export default definePlugin({
       options: ['url', 'youtube', 'vimeo', 'tiktok', 'gumlet'],
       hidden: true,
     }),
-    height: field.number({ label: 'Height', min: 0, defaultValue: 400, allowVariable: true }),
+    height: field.number({ label: 'Height', min: 0, defaultValue: 400, allowVariables: true }),
     aspectRatio: field.string({
       label: 'Aspect ratio',
       placeholder: '16/9',

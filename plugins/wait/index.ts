@@ -38,7 +38,7 @@ export default definePlugin({
     secondsToWaitFor: field.number({
       label: 'Seconds to wait for',
       min: 0,
-      allowVariable: true,
+      allowVariables: true,
       surfaces: BOT,
     }),
     shouldPause: field.boolean({
@@ -61,7 +61,7 @@ export default definePlugin({
       label: 'Wait for',
       surfaces: WORKFLOW,
       min: 0,
-      allowVariable: true,
+      allowVariables: true,
       defaultValue: 1,
       showIf: { field: 'resume', equals: 'interval' },
     }),

@@ -56,7 +56,7 @@ export function chatCompletionFields(input: { defaultModel?: string } = {}) {
       max: 2,
       step: 0.1,
       defaultValue: 1,
-      allowVariable: true,
+      allowVariables: true,
     }),
     responseMapping: field.responseMapping({
       label: 'Save the response',

@@ -12,14 +12,13 @@ export interface Coordinates {
   y: number
 }
 
-/** A branch of a condition node; edges leave from it by `from.conditionId`. */
-export interface WorkflowCondition {
-  id: string
-  /** {comparisons, logicalOperator} as in bot Condition items. */
-  content?: unknown
-  /** Other fields the plugin's items declare (a Loop's `exit`). */
-  [field: string]: unknown
-}
+// What a node's runner sees of a run is the SDK's (packages/sdk): one declaration of each.
+import type {
+  RunTrigger,
+  WebhookResponse,
+  WorkflowCondition,
+} from '../../../packages/sdk/src/workflow.js'
+export type { RunTrigger, WebhookResponse, WorkflowCondition }
 
 export interface WorkflowBlock {
   id: string
@@ -136,15 +135,7 @@ export type NodeRunStatus =
   'pending' | 'running' | 'success' | 'error' | 'skipped' | 'waiting' | 'interrupted'
 export type RunStatus = 'queued' | 'running' | 'success' | 'error' | 'waiting' | 'cancelled'
 /** What started a run. */
-export type RunTrigger = 'manual' | 'webhook' | 'schedule' | 'event' | 'api'
 export const RUN_TRIGGERS: readonly RunTrigger[] = ['manual', 'webhook', 'schedule', 'event', 'api']
-
-/** What a webhook-triggered run answers (respond-to-webhook node, or the last node's output). */
-export interface WebhookResponse {
-  statusCode: number
-  headers?: Record<string, string>
-  body?: unknown
-}
 
 export const DEFAULT_WORKFLOW_NAME = 'My workflow'
 

@@ -534,7 +534,7 @@ function NumberControl({
     'aria-required': field.required || undefined,
     'data-testid': testId,
   }
-  if (field.allowVariable) {
+  if (field.allowVariables) {
     return (
       <ExpressionInput
         {...common}

@@ -29,7 +29,7 @@ const qrCode = definePlugin({
       min: 64,
       max: 1024,
       defaultValue: 256,
-      allowVariable: true,
+      allowVariable: true, // the former name, still accepted
     }),
     margin: field.number({ label: 'Margin', min: 0, max: 10 }),
     format: field.enum({
@@ -139,7 +139,7 @@ test.group('Field DSL: defaults and validation', () => {
     ])
     // A numeric string is stored as a number.
     assert.equal((await validator.validate({ ...base, size: '512' })).size, 512)
-    // Without allowVariable a variable is refused.
+    // Without allowVariables a variable is refused.
     assert.lengthOf(await failures(validator.validate({ ...base, margin: '{{Margin}}' })), 1)
     assert.deepEqual(await failures(validator.validate({ ...base, margin: 11 })), [
       'margin: Margin must be at most 10',
@@ -326,7 +326,7 @@ test.group('Field DSL: form, written variables, helpers', () => {
       label: 'Size',
       min: 64,
       max: 1024,
-      allowVariable: true,
+      allowVariables: true,
       i18nKey: 'fields.size',
     })
     const format = form.fields.find((f) => f.name === 'format')!

@@ -1,0 +1,740 @@
+/**
+ * The plugin contract: what a plugin declares (its manifest, imported by the server and
+ * by the browser) and what its runner receives and returns (server only).
+ *
+ * Like fields.ts this module is imported by manifests in the browser: type-only imports
+ * aside, it must not import Node or server modules.
+ */
+import type { Fields, InferFields, ShowIf } from './fields.js'
+
+export const BOT_CATEGORIES = ['bubble', 'input', 'logic', 'integration'] as const
+export const WORKFLOW_CATEGORIES = ['trigger', 'action', 'model', 'tool', 'data', 'flow'] as const
+export const PLUGIN_CATEGORIES = [...BOT_CATEGORIES, ...WORKFLOW_CATEGORIES] as const
+export const PLUGIN_SCOPES = ['user', 'workspace'] as const
+export const PLUGIN_SURFACES = ['bot', 'workflow'] as const
+
+export type BotCategory = (typeof BOT_CATEGORIES)[number]
+export type WorkflowCategory = (typeof WORKFLOW_CATEGORIES)[number]
+export type PluginCategory = (typeof PLUGIN_CATEGORIES)[number]
+export type PluginScope = (typeof PLUGIN_SCOPES)[number]
+export type PluginSurface = (typeof PLUGIN_SURFACES)[number]
+
+/** Where a category of one surface is listed on the other, for plugins serving both. */
+const TO_WORKFLOW: Record<BotCategory, WorkflowCategory> = {
+  bubble: 'action',
+  input: 'action',
+  logic: 'flow',
+  integration: 'action',
+}
+const TO_BOT: Record<WorkflowCategory, BotCategory> = {
+  trigger: 'integration',
+  action: 'integration',
+  model: 'integration',
+  tool: 'integration',
+  data: 'integration',
+  flow: 'logic',
+}
+
+/** The category a plugin is listed under in the editor of `surface`. */
+export function categoryOn(
+  plugin: Pick<PluginDeclaration<any, any, any>, 'category' | 'categories'>,
+  surface: PluginSurface
+): PluginCategory {
+  const chosen = plugin.categories?.[surface]
+  if (chosen) return chosen
+  if (surface === 'bot') {
+    return (BOT_CATEGORIES as readonly string[]).includes(plugin.category)
+      ? plugin.category
+      : TO_BOT[plugin.category as WorkflowCategory]
+  }
+  return (WORKFLOW_CATEGORIES as readonly string[]).includes(plugin.category)
+    ? plugin.category
+    : TO_WORKFLOW[plugin.category as BotCategory]
+}
+
+export interface ActionDeclaration<F extends Fields = Fields> {
+  label: string
+  description?: string
+  options?: F
+  /** The editors that offer the action (both by default), as for fields. */
+  surfaces?: readonly PluginSurface[]
+}
+
+/**
+ * Items a bot block carries beside its options (choice buttons, condition branches,
+ * AB-test paths). Each item has an id and its own outgoing edge; `fields` describe the
+ * rest of the item.
+ */
+export interface ItemsDeclaration<F extends Fields = Fields> {
+  fields: F
+  /** Fewer items than this cannot exist (the last item of a block cannot be deleted). */
+  min?: number
+  max?: number
+  /** Items of a freshly dropped block (ids are added by the editor). */
+  defaultItems?: readonly Record<string, unknown>[]
+  /**
+   * Every run leaves by one of the items (an A/B split): the block has no way out of its own,
+   * so the editor draws no block-level handle.
+   */
+  coverEveryPath?: boolean
+  /**
+   * The item (the one whose `field` equals `equals`) whose path the block repeats (a loop):
+   * the editors mark that path as repeated.
+   */
+  repeats?: { field: string; equals: string }
+}
+
+export interface PluginDeclaration<
+  Options extends Fields = Fields,
+  Actions extends Record<string, ActionDeclaration<any>> = Record<string, ActionDeclaration<any>>,
+  Credentials extends Fields = Fields,
+> {
+  /** The block `type` stored in bot and workflow JSON, e.g. 'text input' or 'openai'. */
+  id: string
+  /**
+   * The folder name under plugins/. Defaults to slugOf(id); set it only when two ids
+   * share a slug ('Webhook' and 'webhook').
+   */
+  slug?: string
+  /** The short label of palettes and block headers. */
+  name: string
+  /**
+   * The plugin's full name (every block has a name and a fullName), e.g. "PostgreSQL
+   * database" for "PostgreSQL": shown where there is room (the palette's tooltip, the
+   * settings header) and matched by the palette search.
+   */
+  fullName: string
+  /**
+   * Words a builder may search for that are not in the name ("llm" for OpenAI, "sql" for
+   * MySQL): the palette search matches them. Lower case.
+   */
+  tags: readonly string[]
+  description?: string
+  category: PluginCategory
+  /**
+   * A plugin serving both surfaces may name where each editor lists it; otherwise its
+   * category is mapped to the other surface by `categoryOn`.
+   */
+  categories?: { bot?: BotCategory; workflow?: WorkflowCategory }
+  /** Who owns the credentials the plugin uses: the user or the whole workspace. */
+  scope: PluginScope
+  /** A lucide icon name, or a path relative to the plugin folder (icon.svg). */
+  icon?: string
+  version: number
+  docsUrl?: string
+  serves: readonly PluginSurface[]
+  /**
+   * Origins (`https://host`) of the scripts the plugin's client-side action loads into the
+   * page that embeds a bot (an analytics tag, a support widget's SDK). An embed loads no
+   * script into its host page from any other origin, unless the site owner lists it in the
+   * embed's options (docs/embed.md).
+   */
+  hostScripts?: readonly string[]
+  /**
+   * Ids this plugin was stored under before (two plugins folded into one): bots and
+   * workflows that still use them load, validate and run as this plugin.
+   */
+  aliases?: readonly string[]
+  /**
+   * Options stored under an alias whose shape differs (the folded plugin named its fields
+   * otherwise) turned into this plugin's: applied when an editor opens the block and when
+   * an engine runs it, so stored bots and workflows never need rewriting.
+   */
+  fromAlias?: (alias: string, options: Record<string, unknown>) => Record<string, unknown>
+  /**
+   * Node types of other tools this plugin takes over on import, by tool: `n8n` lists n8n
+   * node types ('n8n-nodes-base.httpRequest'); the runner's `fromN8n` export converts them
+   * (#sdk/n8n). '*' takes every type no other plugin lists (the placeholder).
+   */
+  importsFrom?: { n8n?: readonly string[] }
+  /**
+   * A plan feature the block needs (e.g. 'fileUpload'): on plans without it the block is
+   * locked in the editor and refused on save and publish, as the Plans page says. The app's
+   * registry refuses a name its plans do not have.
+   */
+  planFeature?: string
+  /**
+   * Where a bot block keeps its configuration. Bubbles of the v6 format keep it in
+   * `content`, every other block in `options`.
+   */
+  storedIn?: 'options' | 'content'
+  /**
+   * Bubbles that show `{{variable}}` text as it arrives (the text bubble): a block whose
+   * answer fills a variable the next such bubble mentions may stream it to the visitor.
+   * A flag, so the engine asks for the ability and never for a plugin id.
+   */
+  showsStreamedText?: boolean
+  /**
+   * An input taking the files a contact sends on a messaging channel (docs/channels.md):
+   * given the block's options and the file's kind, where to keep it, or null when this
+   * block does not take it. `filesOnly`: the answer is the URLs (a caption is not kept).
+   * `multiple`: several files sent at once make one answer; otherwise the first is taken.
+   */
+  receivesFiles?: (
+    options: Record<string, any>,
+    kind: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker'
+  ) => {
+    visibility?: unknown
+    sizeLimitMb?: number
+    filesOnly?: boolean
+    multiple?: boolean
+  } | null
+  /** Fields shared by every action (or the only fields, for a block without actions). */
+  options?: Options
+  /** Named actions; the chosen key is stored in options.action. */
+  actions?: Actions
+  /** The credential record's fields; their type is the plugin id. */
+  credentials?: Credentials
+  /**
+   * Credentials connected through an OAuth 2 authorization-code flow (Google and the
+   * like): the record holds the OAuth client (`clientId`, `clientSecret`, optionally
+   * `authorizeUrl` and `tokenUrl` overriding these defaults); the credentials page offers
+   * Connect, and the callback stores the tokens in the encrypted record under `oauth`
+   * (docs/plugins.md, "OAuth credentials").
+   */
+  oauth?: OAuthDeclaration
+  items?: ItemsDeclaration<any>
+  /**
+   * Bot inputs whose question shows something to the visitor (buttons, pictures, cards, a
+   * payment form): a `message` sent with startChat never answers them unseen.
+   */
+  showsContent?: boolean
+  /** Workflow nodes that park a run until a time or a call (compiled into wait_blocks). */
+  waits?: boolean
+  /**
+   * Workflow nodes that change nothing outside their run (they compute from their input and
+   * variables, or answer the run's own webhook call): running one again after a crash is
+   * harmless, so a run writes their records in one batch with the next node that reaches
+   * outside, a wait, or its end, instead of one write per node.
+   */
+  replayable?: boolean
+  /**
+   * Workflow nodes into which Model and Tool nodes plug (an LLM agent): the editor draws a
+   * handle per slot; the runner finds the plugged nodes in `workflow.attachments`.
+   */
+  attachments?: readonly AttachmentSlotDeclaration[]
+  /**
+   * Workflow nodes that someone outside calls at a URL of ours (a webhook trigger, an event
+   * trigger whose service must be told where to post, a wait resumed by a call): the editor
+   * shows the node's URL in its settings, with a copy button and the hint. Declared here so
+   * that the core shows URLs without knowing which plugins have one.
+   */
+  exposesUrl?: ExposedUrlDeclaration
+}
+
+export interface OAuthDeclaration {
+  authorizeUrl: string
+  tokenUrl: string
+  /** The scopes asked for: one credential kind per set of scopes (Sheets, Calendar...). */
+  scopes: readonly string[]
+  /** Extra query parameters of the authorize URL (Google: access_type=offline, prompt=consent). */
+  authorizeParams?: Readonly<Record<string, string>>
+  /**
+   * A credential field where a token may be pasted instead of connecting (LinkedIn's
+   * `accessToken`): a record with it filled counts as connected.
+   */
+  tokenField?: string
+  /**
+   * The prefix of environment variables where the operator may register one OAuth client
+   * for the whole instance (`{prefix}_CLIENT_ID`, `{prefix}_CLIENT_SECRET`, optionally
+   * `{prefix}_AUTHORIZE_URL`, `{prefix}_TOKEN_URL`): records without a client of their own
+   * connect and refresh with it (app/services/oauth_clients.ts).
+   */
+  appClientEnv?: string
+}
+
+/** What the OAuth callback stores in a credential record, under `oauth`. */
+export interface OAuthTokens {
+  accessToken: string
+  refreshToken?: string
+  /** Epoch milliseconds; absent when the provider did not say. */
+  expiresAt?: number
+  scope?: string
+  connectedAt: string
+}
+
+export interface ExposedUrlDeclaration {
+  /**
+   * Which of our endpoints: 'webhook' POST|GET /api/v1/workflows/{id}/webhook, 'event'
+   * POST /api/v1/workflows/{id}/events/{nodeId}, 'resume' POST
+   * /api/v1/workflows/{id}/webhook/runs/{runId} (the run id is known once a run waits).
+   */
+  kind: 'webhook' | 'event' | 'resume'
+  /** One line under the URL: where to paste it or how it is called (translated as url.hint). */
+  hint?: string
+  /** Only while the node's options say it is called (a wait resumed by a webhook). */
+  showIf?: ShowIf
+  /** The option holding the HTTP method callers use (the editor's example call uses it). */
+  methodOption?: string
+  /** The option holding a secret callers send, and the header they send it in. */
+  secretOption?: string
+  secretHeader?: string
+}
+
+export interface AttachmentSlotDeclaration {
+  /** Stored as the attachment edge's attachmentName ('model', 'tools'). */
+  name: string
+  /** Shown on the node; translated as attachments.<name>.label in the plugin's locales. */
+  label?: string
+  /** Plugin categories that plug in here (default: the category the slot is named after). */
+  accepts?: readonly PluginCategory[]
+  /** Several nodes may plug in (tools); otherwise a single one (model). */
+  multiple?: boolean
+  /** Publishing refuses the workflow while an enabled node of this slot is missing. */
+  required?: boolean
+}
+
+/**
+ * Identity function: it only gives the declaration its type, keeping the literal types
+ * (field kinds, enum values, action names) that runners infer their options from.
+ */
+export function definePlugin<
+  const Options extends Fields = {},
+  const Actions extends Record<string, ActionDeclaration<any>> = {},
+  const Credentials extends Fields = {},
+  const Declaration extends PluginDeclaration<Options, Actions, Credentials> = PluginDeclaration<
+    Options,
+    Actions,
+    Credentials
+  >,
+>(declaration: Declaration & PluginDeclaration<Options, Actions, Credentials>): Declaration {
+  return declaration
+}
+
+/** The folder name of an id: lower case, every run of other characters becomes '-'. */
+export function slugOf(id: string): string {
+  return id
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}
+
+export function pluginSlug(declaration: Pick<PluginDeclaration, 'id' | 'slug'>) {
+  return declaration.slug ?? slugOf(declaration.id)
+}
+
+// ---------------------------------------------------------------------------
+// Runner side (types only; implementations live in the engines and services)
+// ---------------------------------------------------------------------------
+
+export type LogStatus = 'success' | 'info' | 'error'
+
+export interface LogEntry {
+  status: LogStatus
+  description: string
+  details?: unknown
+}
+
+export interface RunnerLogger {
+  success(description: string, details?: unknown): void
+  info(description: string, details?: unknown): void
+  error(description: string, details?: unknown): void
+}
+
+export type VariableValue = string | string[] | number | boolean | null | undefined
+
+export interface RunnerVariables {
+  /** The value of a variable by id (or by name when no id matches). */
+  get(idOrName: string): VariableValue
+  set(id: string | undefined, value: VariableValue): void
+  list(): { id: string; name: string; value: VariableValue }[]
+}
+
+export interface HttpRequestOptions {
+  method?: string
+  headers?: Record<string, string>
+  body?: string | Uint8Array | URLSearchParams
+  /** Defaults to the client's timeout (10 s). */
+  timeoutMs?: number
+  signal?: AbortSignal
+}
+
+/** The guarded HTTP client (app/plugins/guarded_http.ts): no internal hosts, timeouts. */
+export interface HttpClient {
+  request(url: string | URL, options?: HttpRequestOptions): Promise<Response>
+}
+
+export interface RunnerStorage {
+  /**
+   * Stores the bytes and returns their URL. Public (the default): anyone with the URL reads
+   * it. Private: only signed-in members of the workspace, or signed links made for them
+   * (results page, CSV export); see docs/security.md, "Storage".
+   */
+  put(
+    bytes: Uint8Array,
+    options: { type: string; name?: string; visibility?: 'public' | 'private' }
+  ): Promise<string>
+  /**
+   * The bytes and name of a file this app stored for the block's workspace (a URL `put`
+   * returned, or a visitor's upload), public or private; null when the URL is not one of
+   * the app's stored files. A file of another workspace throws.
+   */
+  read(url: string): Promise<{ bytes: Uint8Array; name: string } | null>
+}
+
+/**
+ * The isolated-vm pool (app/sandbox); declared here so runners can be typed. Code runs under
+ * the block's own workspace (its cap and queue, docs/sandbox.md): a runner cannot pick another.
+ */
+export interface RunnerSandbox {
+  run(code: string, variables: Record<string, unknown>): Promise<unknown>
+}
+
+/** A block as a bot runner sees it: its items are those shown (display conditions applied). */
+export interface RunnerBlock {
+  id: string
+  type: string
+  groupId: string
+  outgoingEdgeId?: string
+  items?: { id: string; outgoingEdgeId?: string; content?: unknown; [key: string]: unknown }[]
+}
+
+export interface TranscriptEntry {
+  role: 'bot' | 'user'
+  type: string
+  text: string
+}
+
+/** What a bot block's runner knows of the chat it runs in (absent for workflow nodes). */
+export interface BotRunContext {
+  block: RunnerBlock
+  botId: string
+  sessionId: string
+  resultId?: string
+  isPreview: boolean
+  /** Where the visitor chats: 'web', 'api', 'whatsapp', 'telegram'. */
+  environment: string
+  textBubbleContentFormat: 'richText' | 'markdown'
+  /** The conversation so far, oldest first. */
+  transcript(): TranscriptEntry[]
+  /** Evaluates a condition ({comparisons, logicalOperator}) against the current variables. */
+  evaluateCondition(condition: unknown): boolean
+  /** The visitor's contact details on messaging channels. */
+  contact?: { name?: string; phoneNumber?: string }
+  /** Links in messages and webhooks point here (the app's public URL). */
+  appUrl: string
+  /**
+   * Set when a paused block is run again because what it waited for came (the body of
+   * a webhook call): the runner maps it to variables and does not pause again.
+   */
+  resumeWith?: unknown
+  /**
+   * True when the visitor's client asked for streamed replies (`isStreamEnabled`) and the
+   * block that runs next is a text bubble showing this variable. A streaming runner then
+   * returns `streamReply(variableId)` instead of calling the model: the client streams the
+   * answer from the plugin's `streams` export, then sends the full text back.
+   */
+  canStreamTo?(variableId: string | undefined): boolean
+  /**
+   * Set when the block runs again because the path it repeats (`BotRunResult.repeat`)
+   * ended, or led back to it: `state` is what it returned with that repeat. Kept in the
+   * session, so a repeated path may ask the visitor and go on in a later turn.
+   */
+  repeated?: { state: unknown }
+}
+
+/** Token counts of one AI provider call, for the owner's AI credits. */
+export interface AiUsage {
+  /** The model the provider ran; the default price row is used when it is absent. */
+  model?: string
+  inputTokens: number
+  outputTokens: number
+}
+
+/**
+ * AI credit accounting of the bot's or workflow's owner. Runners that call a model call
+ * `ensureCredits()` first (it throws when the owner has none left, and the chat reply then
+ * carries `aiCreditLimitExceededError`) and `recordUsage()` after each provider call.
+ */
+export interface RunnerAi {
+  ensureCredits(): Promise<void>
+  recordUsage(usage: AiUsage): Promise<void>
+}
+
+export interface RunnerContext<
+  Options = Record<string, unknown>,
+  Credentials = Record<string, unknown>,
+> {
+  /** Where the runner runs: a bot's chat (`bot` is set) or a workflow run. */
+  surface: PluginSurface
+  /**
+   * The workspace the bot or workflow belongs to (where its own files live, e.g. a SQLite
+   * database). Absent only in contexts made outside the engines.
+   */
+  workspaceId?: string
+  /** Set when the runner runs a bot block. */
+  bot?: BotRunContext
+  /** Options with {{variables}} already substituted. */
+  options: Options
+  /** Decrypted credentials, when the block uses some. */
+  credentials: Credentials
+  variables: RunnerVariables
+  logger: RunnerLogger
+  http: HttpClient
+  storage: RunnerStorage
+  sandbox?: RunnerSandbox
+  ai: RunnerAi
+  signal: AbortSignal
+  /**
+   * Set when the runner runs a workflow node: the same for every attempt of this node in
+   * this run (a retry, or the run going on after its worker died), another one for the next
+   * visit of the node. `http` already sends it as the Idempotency-Key header; a plugin that
+   * calls out by other means (an SDK with its own idempotency option) passes it there.
+   */
+  idempotencyKey?: string
+}
+
+export interface ChatMessage {
+  id?: string
+  type: string
+  content: unknown
+}
+
+export interface BotRunResult {
+  /** Leave the block through this edge instead of its own (Condition, AB test, ...). */
+  outgoingEdgeId?: string
+  /**
+   * The path ends at this block: neither its own edge nor the next blocks of its group run
+   * (a Condition whose matching branch is not connected). A linked bot returns to its parent.
+   */
+  endPath?: boolean
+  messages?: ChatMessage[]
+  /**
+   * Input blocks: what the visitor is asked (options resolved, items filtered). When an
+   * input runner returns nothing, the engine asks with the block's substituted options.
+   */
+  input?: {
+    options?: Record<string, unknown>
+    items?: RunnerBlock['items']
+    runtimeOptions?: Record<string, unknown>
+  }
+  /** Input blocks: skip the question and go on (e.g. dynamic choice with no item). */
+  skipInput?: boolean
+  clientSideActions?: unknown[]
+  variablesToSet?: { id: string; value: VariableValue }[]
+  logs?: LogEntry[]
+  /** Jump: continue at this group (and block); a later Return comes back after the jump. */
+  jump?: { groupId: string; blockId?: string }
+  /** Return: go back to where the last Jump left. */
+  returnFromJump?: boolean
+  /** Bot link: run another bot (by id), from a group, then come back here. */
+  link?: { botId: string; groupId?: string; mergeResults?: boolean }
+  /**
+   * Stop the turn here: the client runs the last client-side action and calls
+   * continueChat (Wait with shouldPause, Code or Set variable on the client, webhook).
+   * The engine goes on through the block's outgoing edge on the next call.
+   */
+  pause?: boolean
+  /** With pause: the value sent back by the client is saved in this variable. */
+  saveReplyInVariableId?: string
+  /**
+   * Run the path behind this edge, then this block again (with `bot.repeated.state`) when
+   * that path ends or leads back to this block: one iteration of a loop. Each one counts
+   * against the turn's iteration bound (docs/plugins.md, "Loops").
+   */
+  repeat?: { outgoingEdgeId: string; state?: unknown }
+}
+
+/** A visitor's answer to an input block. */
+export interface InputAnswer {
+  text: string
+  attachedFileUrls?: string[]
+}
+
+export type ParsedAnswer =
+  | {
+      status: 'success'
+      /** What is recorded as the answer and shown as the visitor's message. */
+      value: string
+      /** What the answer variable receives (defaults to value); lists for multiple choice. */
+      variableValue?: VariableValue
+      /** Leave through this edge (the chosen button's) instead of the block's. */
+      outgoingEdgeId?: string
+      attachedFileUrls?: string[]
+    }
+  | {
+      status: 'fail'
+      /** Why, for the logs; the visitor sees the block's retry message. */
+      reason?: string
+    }
+
+/**
+ * An input plugin's `parse` export (runner.ts): validates and normalises the answer.
+ * It receives the block's substituted options and `bot.block.items` as they were shown.
+ */
+export type InputParser<P = PluginDeclaration> = (
+  context: RunnerContext<OptionsOf<P>, CredentialsOf<P>> & { answer: InputAnswer }
+) => ParsedAnswer | Promise<ParsedAnswer>
+
+/**
+ * The pause a streaming runner returns (see BotRunContext.canStreamTo): the client gets a
+ * `stream` client-side action, streams the text from
+ * `POST /api/v2/sessions/{sessionId}/streamMessage`, then calls continueChat with the full
+ * text, which is saved in the variable so the transcript is that of a plain run.
+ */
+export function streamReply(variableId: string): BotRunResult {
+  return {
+    clientSideActions: [{ type: 'stream', stream: true }],
+    pause: true,
+    saveReplyInVariableId: variableId,
+  }
+}
+
+/**
+ * A plugin's streamed answer: runner.ts exports `streams` (an object keyed by action name)
+ * or `stream` (a plugin without actions). It receives the same context as the runner and
+ * yields text chunks; it records AI usage itself and may set variables (token counts).
+ */
+export type Streamer<P = PluginDeclaration, A = never> = (
+  context: RunnerContext<OptionsOf<P, A>, CredentialsOf<P>>
+) => AsyncIterable<string>
+
+/**
+ * Options fetched live for a field declared with `optionsFrom: { fetcher }` (model lists,
+ * voices): runner.ts exports `fetchers`, keyed by fetcher name. The context carries the
+ * block's current options and decrypted credentials; a throw becomes an error the editor
+ * shows next to the field.
+ */
+export type Fetcher<P = PluginDeclaration> = (
+  context: RunnerContext<OptionsOf<P, any>, CredentialsOf<P>>
+) => Promise<{ value: string; label?: string }[]>
+
+/** What a runner of a plugin serving workflows returns: bots ignore `output`. */
+export interface WorkflowRunResult {
+  output?: unknown
+  logs?: LogEntry[]
+}
+
+export type RunResult = BotRunResult | WorkflowRunResult | void
+
+type FieldsIn<T> = NonNullable<T> extends Fields ? NonNullable<T> : {}
+
+type OptionFieldsOf<P> = P extends { options?: infer O } ? FieldsIn<O> : {}
+
+type ActionFieldsOf<P, A> = [A] extends [never]
+  ? {}
+  : P extends { actions?: infer Actions }
+    ? A extends keyof NonNullable<Actions>
+      ? NonNullable<Actions>[A] extends { options?: infer F }
+        ? FieldsIn<F>
+        : {}
+      : {}
+    : {}
+
+/** The stored options of a plugin, for an action when it has several. */
+export type OptionsOf<P, A = never> = InferFields<OptionFieldsOf<P>> &
+  InferFields<ActionFieldsOf<P, A>> & { action?: string; credentialsId?: string }
+
+export type CredentialsOf<P> = P extends { credentials?: infer C } ? InferFields<FieldsIn<C>> : {}
+
+/** A runner of a plugin (or of one of its actions). */
+export type Runner<P = PluginDeclaration, A = never> = (
+  context: RunnerContext<OptionsOf<P, A>, CredentialsOf<P>>
+) => RunResult | Promise<RunResult>
+
+/**
+ * What a runner failure becomes: an error log entry. The flow goes on (spec: block
+ * failures do not stop the flow).
+ */
+export function errorToLog(error: unknown, description?: string): LogEntry {
+  if (error instanceof Error) {
+    const details: Record<string, unknown> = { name: error.name, message: error.message }
+    const extra = (error as any).details
+    if (extra !== undefined) details.details = extra
+    return { status: 'error', description: description ?? error.message, details }
+  }
+  return {
+    status: 'error',
+    description: description ?? (typeof error === 'string' ? error : 'The block failed'),
+    details: error === undefined ? undefined : error,
+  }
+}
+
+/** Runs a runner and turns a throw into an error log, so the caller never sees it. */
+export async function runSafely<C>(
+  runner: (context: C) => RunResult | Promise<RunResult>,
+  context: C
+): Promise<{ result: RunResult; error?: LogEntry }> {
+  try {
+    return { result: await runner(context) }
+  } catch (error) {
+    return { result: undefined, error: errorToLog(error) }
+  }
+}
+
+type AnyDeclaration = PluginDeclaration<any, any, any>
+
+function onSurface(surfaces: readonly PluginSurface[] | undefined, surface: PluginSurface) {
+  return !surfaces || surfaces.includes(surface)
+}
+
+function fieldsOnSurface<F extends Fields | undefined>(fields: F, surface: PluginSurface): F {
+  if (!fields) return fields
+  const kept = Object.entries(fields)
+    .filter(([, declared]) => onSurface(declared.surfaces, surface))
+    .map(([name, declared]) => {
+      const nested = (declared as { fields?: Fields }).fields
+      return [name, nested ? { ...declared, fields: fieldsOnSurface(nested, surface) } : declared]
+    })
+  return Object.fromEntries(kept) as F
+}
+
+/**
+ * The declaration as the editor of `surface` sees it: fields and actions kept to the other
+ * surface left out (forms, defaults). Validation and runners keep the full declaration.
+ */
+export function forSurface<P extends AnyDeclaration>(plugin: P, surface: PluginSurface): P {
+  const actions = plugin.actions
+    ? Object.fromEntries(
+        Object.entries(plugin.actions as Record<string, ActionDeclaration>)
+          .filter(([, action]) => onSurface(action.surfaces, surface))
+          .map(([name, action]) => [
+            name,
+            { ...action, options: fieldsOnSurface(action.options, surface) },
+          ])
+      )
+    : undefined
+  return {
+    ...plugin,
+    options: fieldsOnSurface(plugin.options, surface),
+    ...(actions ? { actions } : {}),
+    ...(plugin.items
+      ? { items: { ...plugin.items, fields: fieldsOnSurface(plugin.items.fields, surface) } }
+      : {}),
+  }
+}
+
+/**
+ * A block's options as the plugin reads them: those stored under a former id (an alias)
+ * go through `fromAlias`, and a block of a plugin whose `surface` offers one action gets
+ * it when stored without one.
+ */
+export function storedOptionsOf(
+  plugin: AnyDeclaration,
+  storedType: string,
+  options: Record<string, unknown>,
+  surface: PluginSurface
+): Record<string, unknown> {
+  if (storedType === plugin.id) return options
+  const upgraded = plugin.fromAlias ? plugin.fromAlias(storedType, options) : options
+  const actions = Object.entries((plugin.actions ?? {}) as Record<string, ActionDeclaration>)
+    .filter(([, action]) => onSurface(action.surfaces, surface))
+    .map(([name]) => name)
+  return actions.length === 1 && upgraded.action === undefined
+    ? { ...upgraded, action: actions[0] }
+    : upgraded
+}
+
+/**
+ * The action a stored block or node runs: its `options.action` when the plugin declares
+ * actions. A plugin without actions may have an option of that name for its own use (the
+ * Google Analytics block's event action), which names no runner.
+ */
+export function storedActionOf(
+  plugin: Pick<PluginDeclaration<any, any, any>, 'actions'>,
+  options: Record<string, unknown>
+): string | undefined {
+  if (!plugin.actions || Object.keys(plugin.actions).length === 0) return undefined
+  return typeof options.action === 'string' ? options.action : undefined
+}

@@ -1,0 +1,11 @@
+/**
+ * `@flowcraft/sdk/runner`: what a plugin's server-side files (runner.ts, credentials.ts) use
+ * beyond `@flowcraft/sdk/plugin`: workflow node types, variable substitution, JSON paths,
+ * event-trigger hooks, session callbacks and the credentials check.
+ */
+export type * from './workflow.js'
+export * from './json_path.js'
+export * from './substitute.js'
+export * from './event_trigger.js'
+export type * from './sessions.js'
+export type * from './credentials.js'
