@@ -5,7 +5,6 @@ import type { Comparison, ConditionContent } from '#shared/bot/types'
 // Browser-safe: the operator lists live beside the field DSL, which imports nothing.
 import { COMPARISON_OPERATORS, UNARY_OPERATORS } from '../../../app/plugins/common_fields'
 import { Button } from '~/components/ui/button'
-import { Input } from '~/components/ui/input'
 import { Label } from '~/components/ui/label'
 import {
   Select,
@@ -15,6 +14,7 @@ import {
   SelectValue,
 } from '~/components/ui/select'
 import { createItemId } from '~/features/plugin_form/values'
+import { ExpressionInput } from '~/features/plugin_form/expression_input'
 import { useBotEditor } from './bot_editor_store'
 import { useBotValue, useBotWriter, useReadOnly, type Path } from './bot_paths'
 
@@ -218,14 +218,16 @@ function ComparisonRow({
         <Label htmlFor={`${id}-value`} className="text-xs">
           {t('botSettings.condition.value')}
         </Label>
-        <Input
+        {/* The value may name variables ({{City}}): `{{` completes them. */}
+        <ExpressionInput
           id={`${id}-value`}
           data-testid={`${testId}-value`}
-          className="h-8"
+          className="[&_input]:h-8"
+          scope={{ variables }}
           value={comparison.value ?? ''}
           disabled={readOnly || UNARY.has(operator)}
           placeholder={t('botSettings.condition.valuePlaceholder')}
-          onChange={(event) => onChange({ ...comparison, value: event.target.value })}
+          onChange={(value) => onChange({ ...comparison, value })}
         />
       </div>
       <Button
