@@ -59,8 +59,6 @@ async function colleague(page: Page, workspace: Workspace, name: string, role: W
 }
 
 async function openEditor(page: Page, botId: string) {
-  page.on('pageerror', (error) => console.log('PAGEERROR', error.message))
-  page.on('console', (message) => message.type() === 'error' && console.log('CONSOLE', message.text()))
   await page.goto(`/bots/${botId}/edit`)
   await page.locator('[data-testid="group-node"][data-group-id="g3"]').waitFor()
 }
@@ -115,8 +113,9 @@ test.group('Editing together: the bot editor', () => {
         }
       }
       // Ann's pointer on the canvas shows on Bob's, with her name.
-      const pane = await ann.locator('.react-flow__pane').boundingBox()
-      await ann.mouse.move(pane!.x + 200, pane!.y + 400, { steps: 5 })
+      // Right of the blocks sidebar, which floats over the canvas's left side.
+      const pane = (await ann.locator('.react-flow__pane').boundingBox())!
+      await ann.mouse.move(pane.x + pane.width * 0.6, pane.y + pane.height * 0.7, { steps: 5 })
       await bob.page.locator('[data-testid="coedit-cursor"][data-user-name="Ann"]').waitFor()
 
       // Ann writes at the end of the bubble while Bob writes at its start.
@@ -188,7 +187,8 @@ test.group('Editing together: the bot editor', () => {
       await ann.locator('[data-block-id="c1"]', { hasText: 'Two by Bob' }).waitFor()
 
       // Ann's Ctrl+Z undoes her move, not Bob's typing.
-      await ann.locator('.react-flow__pane').click({ position: { x: 40, y: 40 } })
+      const pane = (await ann.locator('.react-flow__pane').boundingBox())!
+      await ann.mouse.click(pane.x + pane.width * 0.6, pane.y + pane.height - 60)
       await ann.keyboard.press('Control+z')
       await waitFor(async () => {
         const group = await storedGroup(bot.id, 'g2')
