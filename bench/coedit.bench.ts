@@ -286,7 +286,11 @@ export async function run(): Promise<BenchReport> {
     const after = processUsage(server.pid!)
     const cores = (after.cpu - before.cpu) / elapsed
 
-    const db = knex({ client: 'better-sqlite3', connection: { filename: DB }, useNullAsDefault: true })
+    const db = knex({
+      client: 'better-sqlite3',
+      connection: { filename: DB },
+      useNullAsDefault: true,
+    })
     const row = await db('bots').where('id', botId).first()
     await db.destroy()
     const stored = JSON.parse(row.groups)
@@ -302,7 +306,11 @@ export async function run(): Promise<BenchReport> {
       results: [
         { metric: 'editors', value: EDITORS, unit: 'editors' },
         { metric: 'edits sent', value: edits, unit: 'edits', aim: `${EDITORS * RATE}/s` },
-        { metric: 'edits per second', value: Number((edits / elapsed).toFixed(1)), unit: 'edits/s' },
+        {
+          metric: 'edits per second',
+          value: Number((edits / elapsed).toFixed(1)),
+          unit: 'edits/s',
+        },
         { metric: 'failed edits', value: failures, unit: 'edits', aim: '0', met: failures === 0 },
         {
           metric: 'arrivals',

@@ -29,9 +29,24 @@ async function seedBot(email: string) {
     content: { plainText: text, richText: [{ type: 'p', children: [{ text }] }] },
   })
   stored.groups = [
-    { id: 'g1', title: 'Welcome', graphCoordinates: { x: 320, y: 0 }, blocks: [bubble('b1', 'Hello')] },
-    { id: 'g2', title: 'Second', graphCoordinates: { x: 760, y: -120 }, blocks: [bubble('c1', 'Two')] },
-    { id: 'g3', title: 'Third', graphCoordinates: { x: 760, y: 200 }, blocks: [bubble('d1', 'Three')] },
+    {
+      id: 'g1',
+      title: 'Welcome',
+      graphCoordinates: { x: 320, y: 0 },
+      blocks: [bubble('b1', 'Hello')],
+    },
+    {
+      id: 'g2',
+      title: 'Second',
+      graphCoordinates: { x: 760, y: -120 },
+      blocks: [bubble('c1', 'Two')],
+    },
+    {
+      id: 'g3',
+      title: 'Third',
+      graphCoordinates: { x: 760, y: 200 },
+      blocks: [bubble('d1', 'Three')],
+    },
   ] as never
   stored.edges = []
   stored.events = stored.events.map(({ outgoingEdgeId: _, ...event }) => event)
@@ -192,7 +207,9 @@ test.group('Editing together: the bot editor', () => {
       await ann.keyboard.press('Control+z')
       await waitFor(async () => {
         const group = await storedGroup(bot.id, 'g2')
-        return group?.graphCoordinates.y === -120 && group.blocks[0].content?.plainText === 'Two by Bob'
+        return (
+          group?.graphCoordinates.y === -120 && group.blocks[0].content?.plainText === 'Two by Bob'
+        )
       }, 'her move undone, his text kept')
       assert.notEqual(moved.y, -120)
       assert.equal(await bobInput.inputValue(), 'Two by Bob')
@@ -264,7 +281,9 @@ test.group('Editing together: the bot editor', () => {
       await guest.page.locator('[data-block-id="b1"]').click()
       const guestInput = guest.page.getByTestId('text-bubble-input')
       await guestInput.waitFor()
-      assert.isTrue(await guestInput.evaluate((element) => (element as HTMLTextAreaElement).readOnly))
+      assert.isTrue(
+        await guestInput.evaluate((element) => (element as HTMLTextAreaElement).readOnly)
+      )
 
       // Bob is removed from the workspace: his editor closes at once.
       await new RemoveMember().handle(workspace, bob.user.id)

@@ -241,9 +241,8 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
     }, 'both changes in the draft')
     await waitFor(
       async () =>
-        (await page
-          .locator('[data-group-id="g2"] [data-testid="group-title"]')
-          .inputValue()) === 'Theirs',
+        (await page.locator('[data-group-id="g2"] [data-testid="group-title"]').inputValue()) ===
+        'Theirs',
       'their title on the canvas'
     )
     assert.equal(await page.locator('.react-flow__edge').count(), 1)

@@ -122,7 +122,8 @@ function syncText(text: Y.Text, next: string) {
 
 /** Changes `current` in place into `value` when they have the same shape; false otherwise. */
 function syncValue(current: unknown, value: Json, key: string | null): boolean {
-  if (!sameKind(current, value, key)) return jsonEqual(jsonOf(current), value) && !isYText(value, key)
+  if (!sameKind(current, value, key))
+    return jsonEqual(jsonOf(current), value) && !isYText(value, key)
   if (current instanceof Y.Map) syncMap(current, value as Record<string, Json | undefined>)
   else if (current instanceof Y.Array) syncArray(current, value as Json[])
   else if (current instanceof Y.Text) syncText(current, value as string)
@@ -312,7 +313,8 @@ export function keepUnchanged<T>(previous: unknown, next: T): T {
   }
   if (isPlainObject(previous) && isPlainObject(next)) {
     const result: Record<string, unknown> = {}
-    for (const [key, entry] of Object.entries(next)) result[key] = keepUnchanged(previous[key], entry)
+    for (const [key, entry] of Object.entries(next))
+      result[key] = keepUnchanged(previous[key], entry)
     return result as T
   }
   return next

@@ -308,7 +308,11 @@ function textChange(previous: string, next: string) {
   ) {
     end++
   }
-  return { start, removedEnd: previous.length - end, inserted: next.slice(start, next.length - end) }
+  return {
+    start,
+    removedEnd: previous.length - end,
+    inserted: next.slice(start, next.length - end),
+  }
 }
 
 /** The change from `shown` to `typed`, made to `current` instead (`shown` plus others' edits). */

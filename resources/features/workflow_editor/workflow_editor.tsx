@@ -121,27 +121,27 @@ export function WorkflowEditor({
 
   return (
     <CoeditContext.Provider value={coedit}>
-    <WorkflowEditorContext.Provider value={store}>
-      <WorkflowPluginsContext.Provider value={pluginMap}>
-        <ReactFlowProvider>
-          <div className="flex h-dvh flex-col overflow-hidden bg-background">
-            <WorkflowHeader run={run} />
-            <ConflictNotice store={store} />
-            <CoeditOfflineNotice />
-            {readOnly && <ReadOnlyBanner message={t('workflowEditor.readOnly')} />}
-            <main className="relative flex min-h-0 flex-1">
-              {!readOnly && <NodePalette plugins={editorPlugins} />}
-              <div className="relative min-w-0 flex-1" data-tour="workflow-canvas">
-                <WorkflowCanvas />
-                <OpenNodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
-                {!readOnly && <WorkflowCopilot />}
-              </div>
-            </main>
-          </div>
-          <TourHost autoStart={!readOnly} />
-        </ReactFlowProvider>
-      </WorkflowPluginsContext.Provider>
-    </WorkflowEditorContext.Provider>
+      <WorkflowEditorContext.Provider value={store}>
+        <WorkflowPluginsContext.Provider value={pluginMap}>
+          <ReactFlowProvider>
+            <div className="flex h-dvh flex-col overflow-hidden bg-background">
+              <WorkflowHeader run={run} />
+              <ConflictNotice store={store} />
+              <CoeditOfflineNotice />
+              {readOnly && <ReadOnlyBanner message={t('workflowEditor.readOnly')} />}
+              <main className="relative flex min-h-0 flex-1">
+                {!readOnly && <NodePalette plugins={editorPlugins} />}
+                <div className="relative min-w-0 flex-1" data-tour="workflow-canvas">
+                  <WorkflowCanvas />
+                  <OpenNodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
+                  {!readOnly && <WorkflowCopilot />}
+                </div>
+              </main>
+            </div>
+            <TourHost autoStart={!readOnly} />
+          </ReactFlowProvider>
+        </WorkflowPluginsContext.Provider>
+      </WorkflowEditorContext.Provider>
     </CoeditContext.Provider>
   )
 }

@@ -1,11 +1,6 @@
 import { test } from '@japa/runner'
 import * as Y from 'yjs'
-import {
-  deleteBlock,
-  moveBlock,
-  moveGroup,
-  updateBlockContent,
-} from '#shared/bot/editing'
+import { deleteBlock, moveBlock, moveGroup, updateBlockContent } from '#shared/bot/editing'
 import type { BotV6 } from '#shared/bot/types'
 import { keepUnchanged, mergeDrafts, readDraft, writeDraft } from '#shared/coedit/mirror'
 import { blockOf, groupOf, pizzaBot } from '../bot/fixtures.js'
