@@ -60,8 +60,7 @@ export function useCoeditSession<S extends CoeditEditorState<D>, D>(
       started.stop()
       setSession(null)
     }
-    // The session lives as long as the draft's page: options are read once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The session lives as long as the draft's page: its other options are read once.
   }, [enabled, kind, id, userId, store])
   return session
 }
