@@ -281,7 +281,7 @@ export async function run(): Promise<BenchReport> {
       })
     )
     const elapsed = (performance.now() - started) / 1000
-    // The last events and the merged draft's write (300 ms after the last update).
+    // The last events and the merged draft's last write (within 300 ms of the last update).
     await new Promise((resolve) => setTimeout(resolve, 2000))
     const after = processUsage(server.pid!)
     const cores = (after.cpu - before.cpu) / elapsed
