@@ -25,7 +25,10 @@ import { appendUpdate, joinDocument, writeMergedDraft, type DraftTarget } from '
  * the last update, through the same actions as the editors' saves.
  */
 
-/** The merged draft is written this long after the last update (many updates, one write). */
+/**
+ * The merged draft is written this long after the first update not written yet: one write
+ * for many updates, and never later than this behind, even while people keep typing.
+ */
 const WRITE_DELAY_MS = 300
 
 interface OpenedDraft {
@@ -135,10 +138,10 @@ export async function joinDraft(opened: OpenedDraft) {
 
 const pendingWrites = new Map<string, ReturnType<typeof setTimeout>>()
 
-/** Writes the merged draft once updates stop for a moment (several people, one write). */
+/** Writes the merged draft soon; updates arriving meanwhile go with that write. */
 function scheduleWrite(user: User, kind: CoeditKind, id: string) {
   const key = `${kind}:${id}`
-  clearTimeout(pendingWrites.get(key))
+  if (pendingWrites.has(key)) return
   pendingWrites.set(
     key,
     setTimeout(() => {
