@@ -1,7 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import WorkflowRunNode from '#models/workflow_run_node'
-import { CreateCredential } from '#actions/credentials/credentials'
+import { CreateCredential } from '#actions/credentials/create_credential'
 import { newId } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
 import { categoryOn } from '#plugins/define_plugin'

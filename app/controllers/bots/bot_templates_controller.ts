@@ -3,11 +3,9 @@ import AppError from '#exceptions/app_error'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { botTemplates } from '#services/bot_templates'
 import { toBotTemplateSummary } from '#dtos/bot_template_dto'
-import {
-  ContinueTemplatePreview,
-  CreateBotFromTemplate,
-  StartTemplatePreview,
-} from '#actions/bots/bot_templates'
+import { ContinueTemplatePreview } from '#actions/bots/continue_template_preview'
+import { CreateBotFromTemplate } from '#actions/bots/create_bot_from_template'
+import { StartTemplatePreview } from '#actions/bots/start_template_preview'
 import { templatePreviewStartValidator, useTemplateValidator } from '#validators/bot'
 import { continueChatValidator } from '#validators/chat'
 

@@ -3,25 +3,18 @@ import Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
-import {
-  ArchiveWorkflow,
-  CreateWorkflow,
-  DeleteWorkflow,
-  DuplicateWorkflow,
-  ListWorkflows,
-  UpdateWorkflow,
-} from '#actions/workflows/workflows'
-import {
-  ActivateWorkflow,
-  DeactivateWorkflow,
-  PublishWorkflow,
-  workflowIssues,
-} from '#actions/workflows/workflow_publishing'
-import {
-  ListWorkflowVersions,
-  RestoreWorkflowVersion,
-  SaveNamedWorkflowVersion,
-} from '#actions/workflows/workflow_history'
+import { ArchiveWorkflow } from '#actions/workflows/archive_workflow'
+import { CreateWorkflow } from '#actions/workflows/create_workflow'
+import { DeleteWorkflow } from '#actions/workflows/delete_workflow'
+import { DuplicateWorkflow } from '#actions/workflows/duplicate_workflow'
+import { ListWorkflows } from '#actions/workflows/list_workflows'
+import { UpdateWorkflow } from '#actions/workflows/update_workflow'
+import { ActivateWorkflow } from '#actions/workflows/activate_workflow'
+import { DeactivateWorkflow } from '#actions/workflows/deactivate_workflow'
+import { PublishWorkflow, workflowIssues } from '#actions/workflows/publish_workflow'
+import { ListWorkflowVersions } from '#actions/workflows/list_workflow_versions'
+import { RestoreWorkflowVersion } from '#actions/workflows/restore_workflow_version'
+import { SaveNamedWorkflowVersion } from '#actions/workflows/save_named_workflow_version'
 import { parseWorkflowImport } from '#actions/workflows/workflow_import'
 import {
   lastRunTimes,
