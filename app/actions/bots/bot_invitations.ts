@@ -2,7 +2,7 @@ import Bot from '#models/bot'
 import BotInvitation from '#models/bot_invitation'
 import type User from '#models/user'
 import AppError from '#exceptions/app_error'
-import { invitationFor } from '#actions/bots/bot_access'
+import { invitationFor } from '#policies/bot_policy'
 import { roleIn } from '#services/workspace_access'
 import { userModeForRole } from '#shared/workspace_roles'
 

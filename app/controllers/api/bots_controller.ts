@@ -24,13 +24,14 @@ import Workspace from '#models/workspace'
 /** REST API for bots (API tokens or the session). Documented in the OpenAPI file. */
 export default class ApiBotsController {
   /** POST /api/v1/bots {workspaceId, bot}: imports like the UI (versions 3 to 6). */
-  async store({ auth, request, response }: HttpContext) {
+  async store({ auth, bouncer, request, response }: HttpContext) {
     const workspaceId = request.input('workspaceId')
     if (typeof workspaceId !== 'string' || !workspaceId) {
       throw new AppError('workspaceId is required', { status: 422, field: 'workspaceId' })
     }
     const { workspace, role } = await findWorkspaceFor(auth.user!, workspaceId)
-    if (role === 'GUEST') throw AppError.forbidden('Guests cannot create bots.')
+    if (await bouncer.denies('authorIn', { role }))
+      throw AppError.forbidden('Guests cannot create bots.')
     let content
     try {
       content = importBot(request.input('bot'))

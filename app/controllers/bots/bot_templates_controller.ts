@@ -40,8 +40,10 @@ export default class BotTemplatesController {
 
   /** Creates the bot in the current workspace (and folder), then opens the editor. */
   async use(ctx: HttpContext) {
-    const { workspace, role } = await currentWorkspaceOf(ctx)
-    if (role === 'GUEST') throw AppError.forbidden('Guests cannot change bots.')
+    const current = await currentWorkspaceOf(ctx)
+    const { workspace } = current
+    if (await ctx.bouncer.denies('authorIn', current))
+      throw AppError.forbidden('Guests cannot change bots.')
     const { folderId } = await ctx.request.validateUsing(useTemplateValidator)
     const bot = await new CreateBotFromTemplate().handle(ctx.auth.user!, workspace, {
       templateId: ctx.params.templateId,

@@ -25,11 +25,12 @@ import { folderSharingOf, UpdateFolderSharing } from '#actions/folders/folder_sh
 import { folderVisibilityFor } from '#services/folder_access'
 import { BotParseError, importBot } from '#shared/bot/parse'
 import Workspace from '#models/workspace'
+import { sharesFolder } from '#policies/folder_policy'
 
 async function currentWorkspaceOf(ctx: HttpContext) {
   const current = await resolveCurrentWorkspace(ctx, ctx.auth.user!)
   if (!current) throw AppError.notFound('Workspace not found')
-  if (current.role === 'GUEST' && ctx.request.method() !== 'GET')
+  if (ctx.request.method() !== 'GET' && (await ctx.bouncer.denies('authorIn', current)))
     throw AppError.forbidden('Guests cannot change bots.')
   return current
 }
@@ -84,7 +85,7 @@ export default class DashboardController {
     const folderDto = (folder: Folder) => ({
       ...toFolderDto(folder),
       access: visibility.of(folder.id) ?? 'view',
-      canShare: role === 'ADMIN' || folder.createdBy === user.id,
+      canShare: sharesFolder(user, role, folder),
     })
     return ctx.inertia.render('bots/index', {
       folders: folders.map(folderDto),
@@ -94,7 +95,7 @@ export default class DashboardController {
       breadcrumbs,
       canUseFolders: await hasFeature(user, workspace, 'workspaceWithFolder'),
       canShareFolders: await hasFeature(user, workspace, 'userWiseFolderShare'),
-      openCreate: creating && role !== 'GUEST',
+      openCreate: creating && (await ctx.bouncer.allows('authorIn', { role })),
     })
   }
 

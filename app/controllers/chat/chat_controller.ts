@@ -4,7 +4,7 @@ import { ContinueChat } from '#actions/chat/continue_chat'
 import { ReceiveBlockWebhook } from '#actions/chat/receive_block_webhook'
 import { StartChat } from '#actions/chat/start_chat'
 import { StartPreviewChat } from '#actions/chat/start_preview_chat'
-import { type VisitorInfo } from '#actions/chat/chat'
+import { type VisitorInfo } from '#services/chat/chat_runtime'
 import {
   continueChatValidator,
   previewStartChatValidator,

@@ -38,7 +38,8 @@ const workspaceJson = (workspace: Workspace, role: WorkspaceRole) => ({
 
 async function writableWorkspace(ctx: HttpContext, workspaceId: string) {
   const { workspace, role } = await findWorkspaceFor(ctx.auth.user!, workspaceId)
-  if (role === 'GUEST') throw AppError.forbidden('Guests cannot change folders.')
+  if (await ctx.bouncer.denies('authorIn', { role }))
+    throw AppError.forbidden('Guests cannot change folders.')
   return workspace
 }
 

@@ -33,13 +33,14 @@ async function writable(ctx: HttpContext) {
 /** REST API for workflows (API tokens or the session). Documented in openapi_workflows.ts. */
 export default class ApiWorkflowsController {
   /** POST /api/v1/workflows {workspaceId, workflow?, name?}: imports, or starts an empty one. */
-  async store({ auth, request, response }: HttpContext) {
+  async store({ auth, bouncer, request, response }: HttpContext) {
     const workspaceId = request.input('workspaceId')
     if (typeof workspaceId !== 'string' || !workspaceId) {
       throw new AppError('workspaceId is required', { status: 422, field: 'workspaceId' })
     }
     const { workspace, role } = await findWorkspaceFor(auth.user!, workspaceId)
-    if (role === 'GUEST') throw AppError.forbidden('Guests cannot create workflows.')
+    if (await bouncer.denies('authorIn', { role }))
+      throw AppError.forbidden('Guests cannot create workflows.')
     const raw = request.input('workflow')
     const name = request.input('name')
     const workflow = await new CreateWorkflow().handle(auth.user!, workspace, {

@@ -17,7 +17,7 @@ import type { WorkflowListPageProps } from '#shared/workflow/dto'
 async function currentWorkspaceOf(ctx: HttpContext, change: boolean) {
   const current = await resolveCurrentWorkspace(ctx, ctx.auth.user!)
   if (!current) throw AppError.notFound('Workspace not found')
-  if (change && current.role === 'GUEST') {
+  if (change && (await ctx.bouncer.denies('authorIn', current))) {
     throw AppError.forbidden('Guests cannot change workflows.')
   }
   return current
