@@ -11,6 +11,7 @@ import {
   type JobOptions,
   type QueueDriver,
   type RepeatOptions,
+  checkJobOptions,
 } from '#queue/types'
 
 export interface BullMQDriverOptions {
@@ -96,23 +97,6 @@ export function fromBullId(id: string): string {
   }
 }
 
-function checkOptions(options: JobOptions) {
-  const { delayMs = 0, attempts = 1, backoffMs = 0, jobId } = options
-  if (!Number.isFinite(delayMs) || delayMs < 0) {
-    throw new TypeError(`delayMs must be a number >= 0 (got ${delayMs})`)
-  }
-  if (!Number.isInteger(attempts) || attempts < 1) {
-    throw new TypeError(`attempts must be an integer >= 1 (got ${attempts})`)
-  }
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) {
-    throw new TypeError(`backoffMs must be a number >= 0 (got ${backoffMs})`)
-  }
-  if (jobId !== undefined && (typeof jobId !== 'string' || jobId === '')) {
-    throw new TypeError('jobId must be a non-empty string')
-  }
-  return { delayMs, attempts, backoffMs }
-}
-
 /**
  * Cron ticks from the same matcher as the in-process driver (5 fields, UTC), so a pattern
  * fires at the same instants whichever driver runs it. BullMQ passes the later of the
@@ -161,7 +145,7 @@ export class BullMQDriver implements QueueDriver {
 
   async dispatch<Payload>(name: string, payload: Payload, options: JobOptions = {}) {
     this.#assertOpen()
-    const { delayMs, attempts, backoffMs } = checkOptions(options)
+    const { delayMs, attempts, backoffMs } = checkJobOptions(options)
     const id = options.jobId ?? randomUUID()
     const bullId = toBullId(id)
     const queue = await this.#queue(name)

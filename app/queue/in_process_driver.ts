@@ -8,6 +8,7 @@ import {
   type JobOptions,
   type QueueDriver,
   type RepeatOptions,
+  checkJobOptions,
 } from '#queue/types'
 
 /** The part of a pino-style logger the driver uses (the AdonisJS logger fits). */
@@ -58,23 +59,6 @@ function asJson<T>(payload: T): T {
   return text === undefined ? (undefined as T) : JSON.parse(text)
 }
 
-function checkOptions(options: JobOptions) {
-  const { delayMs = 0, attempts = 1, backoffMs = 0, jobId } = options
-  if (!Number.isFinite(delayMs) || delayMs < 0) {
-    throw new TypeError(`delayMs must be a number >= 0 (got ${delayMs})`)
-  }
-  if (!Number.isInteger(attempts) || attempts < 1) {
-    throw new TypeError(`attempts must be an integer >= 1 (got ${attempts})`)
-  }
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) {
-    throw new TypeError(`backoffMs must be a number >= 0 (got ${backoffMs})`)
-  }
-  if (jobId !== undefined && (typeof jobId !== 'string' || jobId === '')) {
-    throw new TypeError('jobId must be a non-empty string')
-  }
-  return { delayMs, attempts, backoffMs }
-}
-
 function nextTick(repeat: Pick<Repeat, 'everyMs' | 'cron'>, after: number): number {
   if (repeat.cron) return nextCronTime(repeat.cron, after)
   const every = repeat.everyMs!
@@ -117,7 +101,7 @@ export class InProcessDriver implements QueueDriver {
 
   async dispatch<Payload>(name: string, payload: Payload, options: JobOptions = {}) {
     this.#assertOpen()
-    const { delayMs, attempts, backoffMs } = checkOptions(options)
+    const { delayMs, attempts, backoffMs } = checkJobOptions(options)
     const id = options.jobId ?? randomUUID()
     // Ids are unique per job name, as they are per queue in BullMQ.
     const key = `${name}\u0000${id}`

@@ -6,7 +6,7 @@ import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import type User from '#models/user'
 import { CreateApiToken } from '#actions/api_tokens/create_api_token'
-import { forgetChatLimits } from '#actions/chat/chat'
+import { forgetChatLimits } from '#services/chat/chat_runtime'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { stopProcessGroup } from './app_process.js'
 

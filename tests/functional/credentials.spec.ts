@@ -163,7 +163,7 @@ test.group('Credentials', (group) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
     const { CreateCredential } = await import('#actions/credentials/create_credential')
-    const { readCredentials } = await import('#actions/credentials/credentials')
+    const { readCredentials } = await import('#services/credentials')
     const record = await new CreateCredential().handle(user, workspace, {
       type: 'openai',
       name: 'old',

@@ -1,9 +1,8 @@
-import env from '#start/env'
 import { appUrl } from '#config/app'
 import AppError from '#exceptions/app_error'
 import type Bot from '#models/bot'
 import BotChannel, { type ChannelName } from '#models/bot_channel'
-import { decryptCredentials, encryptCredentials } from '#plugins/vault'
+import { channelSecrets } from '#services/channels/channel_secrets'
 import type { ChannelStatus } from '#shared/bot/channels'
 import { type WhatsAppSecrets } from '#services/channels/whatsapp'
 
@@ -15,16 +14,6 @@ export type { ChannelStatus }
  * Telegram webhook follows the published bot: set when it is published with Telegram
  * enabled, deleted when it is unpublished, disabled or disconnected.
  */
-
-export function channelSecrets<T>(record: BotChannel): T {
-  return decryptCredentials<T>({ iv: record.iv, data: record.data }, env.get('ENCRYPTION_SECRET'))
-}
-
-export function store(record: BotChannel, secrets: object) {
-  const encrypted = encryptCredentials(secrets, env.get('ENCRYPTION_SECRET'))
-  record.iv = encrypted.iv
-  record.data = encrypted.data
-}
 
 export function channelWebhookUrl(record: Pick<BotChannel, 'id' | 'channel'>) {
   return `${appUrl.replace(/\/+$/, '')}/api/v1/channels/${record.channel}/${record.id}`

@@ -9,15 +9,8 @@ import {
   telegramBotName,
   type TelegramSecrets,
 } from '#services/channels/telegram'
-import {
-  channelSecrets,
-  store,
-  channelWebhookUrl,
-  channelStatus,
-  connectError,
-  kept,
-  findRecord,
-} from './bot_channels.js'
+import { channelWebhookUrl, channelStatus, connectError, kept, findRecord } from './bot_channels.js'
+import { channelSecrets, storeChannelSecrets } from '#services/channels/channel_secrets'
 
 export interface TelegramConnectInput {
   botToken?: string
@@ -51,7 +44,7 @@ export class ConnectTelegram {
       record.webhookUrl = null
     }
     record.lastError = null
-    store(record, secrets)
+    storeChannelSecrets(record, secrets)
     await record.save()
     await syncTelegramWebhook(bot.id)
     return channelStatus(bot, 'telegram')

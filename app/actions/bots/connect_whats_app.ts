@@ -5,14 +5,8 @@ import type User from '#models/user'
 import type Workspace from '#models/workspace'
 import { planFor, featureError } from '#services/capabilities'
 import { whatsAppPhoneNumber, type WhatsAppSecrets } from '#services/channels/whatsapp'
-import {
-  channelSecrets,
-  store,
-  channelStatus,
-  connectError,
-  kept,
-  findRecord,
-} from './bot_channels.js'
+import { channelStatus, connectError, kept, findRecord } from './bot_channels.js'
+import { channelSecrets, storeChannelSecrets } from '#services/channels/channel_secrets'
 
 export interface WhatsAppConnectInput {
   systemUserAccessToken?: string
@@ -71,7 +65,7 @@ export class ConnectWhatsApp {
     }
     record.webhookSecret = verifyToken || record.webhookSecret || randomBytes(16).toString('hex')
     record.lastError = null
-    store(record, secrets)
+    storeChannelSecrets(record, secrets)
     await record.save()
     return channelStatus(bot, 'whatsapp')
   }

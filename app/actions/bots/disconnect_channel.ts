@@ -2,7 +2,8 @@ import AppError from '#exceptions/app_error'
 import type Bot from '#models/bot'
 import { type ChannelName } from '#models/bot_channel'
 import { deleteTelegramWebhook, type TelegramSecrets } from '#services/channels/telegram'
-import { channelSecrets, findRecord } from './bot_channels.js'
+import { findRecord } from './bot_channels.js'
+import { channelSecrets } from '#services/channels/channel_secrets'
 
 export class DisconnectChannel {
   async handle(bot: Bot, channel: ChannelName) {

@@ -16,7 +16,7 @@ import {
   persistPublishedTurn,
   draftOf,
   draftPorts,
-} from './chat.js'
+} from '#services/chat/chat_runtime'
 
 const MAX_ATTACHED_FILES = 100
 const MAX_FILE_URL_CHARS = 4096

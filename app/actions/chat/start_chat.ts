@@ -15,7 +15,7 @@ import {
   startedBot,
   chatLimitOf,
   persistPublishedTurn,
-} from './chat.js'
+} from '#services/chat/chat_runtime'
 
 /** Variables of a remembered result, as prefilled values by name. */
 async function rememberedVariables(resultId: string, botId: string) {

@@ -10,7 +10,7 @@ import { type BotV6 } from '#shared/bot/types'
 import type { PreviewStartChatRequest, StartChatResponse } from '#shared/chat/types'
 import { persistTurn, readSession } from '#services/chat/chat_store'
 import { BotParseError, importBot } from '#shared/bot/parse'
-import { startedBot, draftOf, draftPorts } from './chat.js'
+import { startedBot, draftOf, draftPorts } from '#services/chat/chat_runtime'
 
 /**
  * The bot a preview runs when the client sends its own (an unsaved state): read like an

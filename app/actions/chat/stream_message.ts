@@ -9,7 +9,7 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { streamWithContext } from '#services/runner_context'
 import { claimStream, persistTurn } from '#services/chat/chat_store'
 import { openSession } from './continue_chat.js'
-import { type VisitorInfo } from './chat.js'
+import { type VisitorInfo } from '#services/chat/chat_runtime'
 
 /**
  * POST /api/v2/sessions/{sessionId}/streamMessage: the session is

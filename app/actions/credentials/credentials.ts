@@ -1,12 +1,11 @@
-import env from '#start/env'
 import Credential from '#models/credential'
 import type User from '#models/user'
 import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
 import { roleIn } from '#services/workspace_access'
-import { decryptCredentials } from '#plugins/vault'
 import { validatorFor } from '#plugins/derive'
 import type { AnyPlugin } from '#plugins/registry'
+import { isVisibleTo } from '#services/credentials'
 
 /**
  * Credentials belong to a workspace. Those of plugins with scope "user" (AI providers)
@@ -25,10 +24,6 @@ export async function credentialPlugin(type: string): Promise<AnyPlugin> {
     })
   }
   return plugin
-}
-
-function isVisibleTo(record: Credential, plugin: AnyPlugin | undefined, user: User) {
-  return (plugin?.scope ?? 'workspace') === 'workspace' || record.userId === user.id
 }
 
 /** Validates the data against the plugin's credential fields (required ones enforced). */
@@ -54,17 +49,6 @@ export async function assertCanWrite(user: User, workspaceId: string) {
   if (role === 'GUEST') throw AppError.forbidden('Guests cannot manage credentials.')
 }
 
-export async function listCredentials(user: User, workspaceId: string) {
-  const role = await roleIn(user, workspaceId)
-  if (role === null) throw AppError.notFound('Workspace not found')
-  const registry = await pluginRegistry()
-  const rows = await Credential.query()
-    .where('workspace_id', workspaceId)
-    .orderBy('type')
-    .orderBy('name')
-  return rows.filter((row) => isVisibleTo(row, registry.get(row.type), user))
-}
-
 /** A record the user may see, else "not found" (ids of others' records do not leak). */
 export async function findCredential(user: User, id: string) {
   const record = await Credential.find(id)
@@ -74,8 +58,4 @@ export async function findCredential(user: User, id: string) {
   if (role === null || !isVisibleTo(record, plugin, user))
     throw AppError.notFound('Credentials not found')
   return record
-}
-
-export function readCredentials(record: Credential) {
-  return decryptCredentials({ iv: record.iv, data: record.data }, env.get('ENCRYPTION_SECRET'))
 }

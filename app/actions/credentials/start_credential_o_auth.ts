@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type User from '#models/user'
 import AppError from '#exceptions/app_error'
-import { findCredential, readCredentials } from '#actions/credentials/credentials'
+import { findCredential } from '#actions/credentials/credentials'
+import { readCredentials } from '#services/credentials'
 import { oauthClientOf } from '#services/oauth_clients'
 import { PendingOAuth, oauthRedirectUri, oauthPluginOf, assertCanWrite } from './oauth.js'
 

@@ -4,7 +4,8 @@ import { credentialsModuleOf } from '#services/plugin_registry'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import { withOAuthClient } from '#services/oauth_clients'
 import { credentialEgress } from '#services/egress'
-import { credentialPlugin, readCredentials } from './credentials.js'
+import { credentialPlugin } from './credentials.js'
+import { readCredentials } from '#services/credentials'
 
 export class TestCredential {
   /** Runs the plugin's own check (credentials.ts `test`) with the decrypted data. */

@@ -3,7 +3,8 @@ import Credential from '#models/credential'
 import type User from '#models/user'
 import { encryptCredentials } from '#plugins/vault'
 import type { AnyPlugin } from '#plugins/registry'
-import { credentialPlugin, validateData, assertCanWrite, readCredentials } from './credentials.js'
+import { credentialPlugin, validateData, assertCanWrite } from './credentials.js'
+import { readCredentials } from '#services/credentials'
 
 function secretFieldsOf(plugin: AnyPlugin) {
   return Object.entries(plugin.credentials ?? {})
