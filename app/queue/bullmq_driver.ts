@@ -12,6 +12,7 @@ import {
   type QueueDriver,
   type RepeatOptions,
   checkJobOptions,
+  checkRepeatOptions,
 } from '#queue/types'
 
 export interface BullMQDriverOptions {
@@ -164,13 +165,7 @@ export class BullMQDriver implements QueueDriver {
 
   async repeat<Payload>(name: string, payload: Payload, options: RepeatOptions) {
     this.#assertOpen()
-    const hasEvery = options.everyMs !== undefined
-    const hasCron = options.cron !== undefined
-    if (hasEvery === hasCron) throw new TypeError('A repeat needs either everyMs or cron')
-    if (hasEvery && (!Number.isFinite(options.everyMs) || options.everyMs! <= 0)) {
-      throw new TypeError(`everyMs must be a number > 0 (got ${options.everyMs})`)
-    }
-    if (!options.key) throw new TypeError('A repeat needs a key')
+    const { hasEvery, hasCron } = checkRepeatOptions(options)
     if (hasCron) parseCron(options.cron!)
 
     const queue = await this.#queue(name)

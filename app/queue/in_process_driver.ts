@@ -9,6 +9,7 @@ import {
   type QueueDriver,
   type RepeatOptions,
   checkJobOptions,
+  checkRepeatOptions,
 } from '#queue/types'
 
 /** The part of a pino-style logger the driver uses (the AdonisJS logger fits). */
@@ -130,13 +131,7 @@ export class InProcessDriver implements QueueDriver {
 
   async repeat<Payload>(name: string, payload: Payload, options: RepeatOptions) {
     this.#assertOpen()
-    const hasEvery = options.everyMs !== undefined
-    const hasCron = options.cron !== undefined
-    if (hasEvery === hasCron) throw new TypeError('A repeat needs either everyMs or cron')
-    if (hasEvery && (!Number.isFinite(options.everyMs) || options.everyMs! <= 0)) {
-      throw new TypeError(`everyMs must be a number > 0 (got ${options.everyMs})`)
-    }
-    if (!options.key) throw new TypeError('A repeat needs a key')
+    const { hasCron } = checkRepeatOptions(options)
 
     const repeat: Repeat = {
       name,

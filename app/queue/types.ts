@@ -33,6 +33,18 @@ export function checkJobOptions(options: JobOptions) {
   return { delayMs, attempts, backoffMs }
 }
 
+/** A repeat names one schedule (every N ms or a cron pattern) and a key, whichever driver. */
+export function checkRepeatOptions(options: RepeatOptions) {
+  const hasEvery = options.everyMs !== undefined
+  const hasCron = options.cron !== undefined
+  if (hasEvery === hasCron) throw new TypeError('A repeat needs either everyMs or cron')
+  if (hasEvery && (!Number.isFinite(options.everyMs) || options.everyMs! <= 0)) {
+    throw new TypeError(`everyMs must be a number > 0 (got ${options.everyMs})`)
+  }
+  if (!options.key) throw new TypeError('A repeat needs a key')
+  return { hasEvery, hasCron }
+}
+
 export interface JobContext {
   jobId: string
   /** 1 for the first run. */

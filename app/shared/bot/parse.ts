@@ -12,11 +12,7 @@ import {
   uniqueIdCheck,
 } from './graph_checks.js'
 import type { BotEvent, BotV6, Group, Variable } from './types.js'
-import {
-  sanitizeVariableName,
-  VARIABLE_NAME_MAX_LENGTH,
-  variableNameProblem,
-} from './variable_names.js'
+import { freeVariableName, variableNameProblem } from './variable_names.js'
 
 export const BOT_PARSE_ERROR_MESSAGE = "Failed to parse the file. Are you sure it's a bot?"
 
@@ -85,16 +81,7 @@ export function repairVariableNames(bot: BotV6): BotV6 {
   )
   const variables = bot.variables.map((variable): Variable => {
     if (!variableNameProblem(variable.name)) return variable
-    const base = sanitizeVariableName(String(variable.name ?? '')).trim() || 'Variable'
-    let name = base
-    for (let n = 2; taken.has(name); n++) {
-      const suffix = ` ${n}`
-      name =
-        Array.from(base)
-          .slice(0, VARIABLE_NAME_MAX_LENGTH - suffix.length)
-          .join('') + suffix
-    }
-    taken.add(name)
+    const name = freeVariableName(variable.name, taken)
     if (typeof variable.name === 'string') renames.set(variable.name, name)
     return { ...variable, name }
   })

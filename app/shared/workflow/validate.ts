@@ -5,11 +5,7 @@
  * anything; plugin knowledge (categories, wait nodes) comes in as functions.
  */
 import { isPlainObject, mapStrings, round2 } from '../bot/graph.js'
-import {
-  sanitizeVariableName,
-  VARIABLE_NAME_MAX_LENGTH,
-  variableNameProblem,
-} from '../bot/variable_names.js'
+import { freeVariableName, variableNameProblem } from '../bot/variable_names.js'
 import {
   checkCoordinates,
   checkVariable,
@@ -382,16 +378,7 @@ function repairVariableNames(variables: WorkflowVariable[], blocks: WorkflowBloc
   const taken = new Set(variables.filter((v) => !variableNameProblem(v.name)).map((v) => v.name))
   const repaired = variables.map((variable) => {
     if (!isPlainObject(variable) || !variableNameProblem(variable.name)) return variable
-    const base = sanitizeVariableName(String(variable.name ?? '')).trim() || 'Variable'
-    let name = base
-    for (let n = 2; taken.has(name); n++) {
-      const suffix = ` ${n}`
-      name =
-        Array.from(base)
-          .slice(0, VARIABLE_NAME_MAX_LENGTH - suffix.length)
-          .join('') + suffix
-    }
-    taken.add(name)
+    const name = freeVariableName(variable.name, taken)
     if (typeof variable.name === 'string') renames.set(variable.name, name)
     return { ...variable, name }
   })
