@@ -128,8 +128,8 @@ export async function run(): Promise<BenchReport> {
   const { workspacesOf } = await import('#services/workspace_access')
   const { default: Workspace } = await import('#models/workspace')
   const { default: KnowledgeSource } = await import('#models/knowledge_source')
-  const { CreateStore } = await import('#actions/knowledge/knowledge_stores')
-  const { CreateCredential } = await import('#actions/credentials/credentials')
+  const { CreateStore } = await import('#actions/knowledge/create_store')
+  const { CreateCredential } = await import('#actions/credentials/create_credential')
   const { indexSource } = await import('#services/knowledge/indexing')
   const { searchStore, searchCapabilities } = await import('#services/knowledge/search')
   const { startEmbeddingsStandIn, standInEmbedding } =

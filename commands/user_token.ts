@@ -18,7 +18,7 @@ export default class UserToken extends BaseCommand {
 
   async run() {
     const { default: FindOrCreateUser } = await import('#actions/users/find_or_create_user')
-    const { CreateApiToken } = await import('#actions/api_tokens/api_tokens')
+    const { CreateApiToken } = await import('#actions/api_tokens/create_api_token')
     const { user, created } = await new FindOrCreateUser().handle(this.email)
     // A second token of the same name gets a numbered name, so the command can be re-run.
     let name = this.name

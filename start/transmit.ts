@@ -11,7 +11,7 @@ import {
   bridgeRunEventsTo,
   mayListenToRuns,
 } from '#services/workflows/run_channel'
-import { mayListenToDraft } from '#services/coedit/coedit_hub'
+import { mayListenToDraft } from '#actions/coedit/coedit_hub'
 import { DOCUMENT_CHANNEL_PATTERN, PERSON_CHANNEL_PATTERN } from '#shared/coedit/protocol'
 
 transmit.registerRoutes()

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon'
 import type { ApiClient } from '@japa/api-client'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import env from '#start/env'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import Bot from '#models/bot'

@@ -4,7 +4,13 @@ import { BasePolicy } from '@adonisjs/bouncer'
 import type { AuthorizerResponse } from '@adonisjs/bouncer/types'
 import { roleIn } from '#services/workspace_access'
 import { folderVisibilityFor } from '#services/folder_access'
-import { canManageFolderSharing } from '#actions/folders/folder_sharing'
+import type { WorkspaceRole } from '#shared/workspace_roles'
+
+/** Whether `role` lets the user manage the folder's sharing: admins, and its creator. */
+export function sharesFolder(user: User, role: WorkspaceRole | null, folder: Folder) {
+  if (role === 'ADMIN') return true
+  return role !== null && folder.createdBy === user.id
+}
 
 /**
  * Folders shared with chosen members (docs/folder_sharing.md): members see the folders open
@@ -18,6 +24,6 @@ export default class FolderPolicy extends BasePolicy {
   }
 
   async share(user: User, folder: Folder): Promise<AuthorizerResponse> {
-    return canManageFolderSharing(user, folder)
+    return sharesFolder(user, await roleIn(user, folder.workspaceId), folder)
   }
 }

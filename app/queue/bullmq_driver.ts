@@ -11,6 +11,8 @@ import {
   type JobOptions,
   type QueueDriver,
   type RepeatOptions,
+  checkJobOptions,
+  checkRepeatOptions,
 } from '#queue/types'
 
 export interface BullMQDriverOptions {
@@ -96,23 +98,6 @@ export function fromBullId(id: string): string {
   }
 }
 
-function checkOptions(options: JobOptions) {
-  const { delayMs = 0, attempts = 1, backoffMs = 0, jobId } = options
-  if (!Number.isFinite(delayMs) || delayMs < 0) {
-    throw new TypeError(`delayMs must be a number >= 0 (got ${delayMs})`)
-  }
-  if (!Number.isInteger(attempts) || attempts < 1) {
-    throw new TypeError(`attempts must be an integer >= 1 (got ${attempts})`)
-  }
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) {
-    throw new TypeError(`backoffMs must be a number >= 0 (got ${backoffMs})`)
-  }
-  if (jobId !== undefined && (typeof jobId !== 'string' || jobId === '')) {
-    throw new TypeError('jobId must be a non-empty string')
-  }
-  return { delayMs, attempts, backoffMs }
-}
-
 /**
  * Cron ticks from the same matcher as the in-process driver (5 fields, UTC), so a pattern
  * fires at the same instants whichever driver runs it. BullMQ passes the later of the
@@ -161,7 +146,7 @@ export class BullMQDriver implements QueueDriver {
 
   async dispatch<Payload>(name: string, payload: Payload, options: JobOptions = {}) {
     this.#assertOpen()
-    const { delayMs, attempts, backoffMs } = checkOptions(options)
+    const { delayMs, attempts, backoffMs } = checkJobOptions(options)
     const id = options.jobId ?? randomUUID()
     const bullId = toBullId(id)
     const queue = await this.#queue(name)
@@ -180,13 +165,7 @@ export class BullMQDriver implements QueueDriver {
 
   async repeat<Payload>(name: string, payload: Payload, options: RepeatOptions) {
     this.#assertOpen()
-    const hasEvery = options.everyMs !== undefined
-    const hasCron = options.cron !== undefined
-    if (hasEvery === hasCron) throw new TypeError('A repeat needs either everyMs or cron')
-    if (hasEvery && (!Number.isFinite(options.everyMs) || options.everyMs! <= 0)) {
-      throw new TypeError(`everyMs must be a number > 0 (got ${options.everyMs})`)
-    }
-    if (!options.key) throw new TypeError('A repeat needs a key')
+    const { hasEvery, hasCron } = checkRepeatOptions(options)
     if (hasCron) parseCron(options.cron!)
 
     const queue = await this.#queue(name)

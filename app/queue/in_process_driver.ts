@@ -8,6 +8,8 @@ import {
   type JobOptions,
   type QueueDriver,
   type RepeatOptions,
+  checkJobOptions,
+  checkRepeatOptions,
 } from '#queue/types'
 
 /** The part of a pino-style logger the driver uses (the AdonisJS logger fits). */
@@ -58,23 +60,6 @@ function asJson<T>(payload: T): T {
   return text === undefined ? (undefined as T) : JSON.parse(text)
 }
 
-function checkOptions(options: JobOptions) {
-  const { delayMs = 0, attempts = 1, backoffMs = 0, jobId } = options
-  if (!Number.isFinite(delayMs) || delayMs < 0) {
-    throw new TypeError(`delayMs must be a number >= 0 (got ${delayMs})`)
-  }
-  if (!Number.isInteger(attempts) || attempts < 1) {
-    throw new TypeError(`attempts must be an integer >= 1 (got ${attempts})`)
-  }
-  if (!Number.isFinite(backoffMs) || backoffMs < 0) {
-    throw new TypeError(`backoffMs must be a number >= 0 (got ${backoffMs})`)
-  }
-  if (jobId !== undefined && (typeof jobId !== 'string' || jobId === '')) {
-    throw new TypeError('jobId must be a non-empty string')
-  }
-  return { delayMs, attempts, backoffMs }
-}
-
 function nextTick(repeat: Pick<Repeat, 'everyMs' | 'cron'>, after: number): number {
   if (repeat.cron) return nextCronTime(repeat.cron, after)
   const every = repeat.everyMs!
@@ -117,7 +102,7 @@ export class InProcessDriver implements QueueDriver {
 
   async dispatch<Payload>(name: string, payload: Payload, options: JobOptions = {}) {
     this.#assertOpen()
-    const { delayMs, attempts, backoffMs } = checkOptions(options)
+    const { delayMs, attempts, backoffMs } = checkJobOptions(options)
     const id = options.jobId ?? randomUUID()
     // Ids are unique per job name, as they are per queue in BullMQ.
     const key = `${name}\u0000${id}`
@@ -146,13 +131,7 @@ export class InProcessDriver implements QueueDriver {
 
   async repeat<Payload>(name: string, payload: Payload, options: RepeatOptions) {
     this.#assertOpen()
-    const hasEvery = options.everyMs !== undefined
-    const hasCron = options.cron !== undefined
-    if (hasEvery === hasCron) throw new TypeError('A repeat needs either everyMs or cron')
-    if (hasEvery && (!Number.isFinite(options.everyMs) || options.everyMs! <= 0)) {
-      throw new TypeError(`everyMs must be a number > 0 (got ${options.everyMs})`)
-    }
-    if (!options.key) throw new TypeError('A repeat needs a key')
+    const { hasCron } = checkRepeatOptions(options)
 
     const repeat: Repeat = {
       name,

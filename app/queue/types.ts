@@ -15,6 +15,36 @@ export interface JobOptions {
   backoffMs?: number
 }
 
+/** Options as both drivers take them: out-of-range values are the caller's error, defaults filled in. */
+export function checkJobOptions(options: JobOptions) {
+  const { delayMs = 0, attempts = 1, backoffMs = 0, jobId } = options
+  if (!Number.isFinite(delayMs) || delayMs < 0) {
+    throw new TypeError(`delayMs must be a number >= 0 (got ${delayMs})`)
+  }
+  if (!Number.isInteger(attempts) || attempts < 1) {
+    throw new TypeError(`attempts must be an integer >= 1 (got ${attempts})`)
+  }
+  if (!Number.isFinite(backoffMs) || backoffMs < 0) {
+    throw new TypeError(`backoffMs must be a number >= 0 (got ${backoffMs})`)
+  }
+  if (jobId !== undefined && (typeof jobId !== 'string' || jobId === '')) {
+    throw new TypeError('jobId must be a non-empty string')
+  }
+  return { delayMs, attempts, backoffMs }
+}
+
+/** A repeat names one schedule (every N ms or a cron pattern) and a key, whichever driver. */
+export function checkRepeatOptions(options: RepeatOptions) {
+  const hasEvery = options.everyMs !== undefined
+  const hasCron = options.cron !== undefined
+  if (hasEvery === hasCron) throw new TypeError('A repeat needs either everyMs or cron')
+  if (hasEvery && (!Number.isFinite(options.everyMs) || options.everyMs! <= 0)) {
+    throw new TypeError(`everyMs must be a number > 0 (got ${options.everyMs})`)
+  }
+  if (!options.key) throw new TypeError('A repeat needs a key')
+  return { hasEvery, hasCron }
+}
+
 export interface JobContext {
   jobId: string
   /** 1 for the first run. */

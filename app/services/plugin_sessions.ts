@@ -4,7 +4,7 @@ import env from '#start/env'
 import { appUrl } from '#config/app'
 import Credential from '#models/credential'
 import PluginSession from '#models/plugin_session'
-import { readCredentials } from '#actions/credentials/credentials'
+import { readCredentials } from '#services/credentials'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type {
   OpenedPluginSession,

@@ -1,7 +1,7 @@
 import env from '#start/env'
 import { appUrl } from '#config/app'
 import Credential from '#models/credential'
-import { readCredentials } from '#actions/credentials/credentials'
+import { readCredentials } from '#services/credentials'
 import { withOAuthClient } from '#services/oauth_clients'
 import {
   privateKey,

@@ -4,7 +4,7 @@ import type plugin from './index.js'
 
 /**
  * The flow waits here until the block's URL is called; the call's body is then mapped
- * to variables and the flow goes on (app/actions/chat/chat.ts ReceiveBlockWebhook).
+ * to variables and the flow goes on (app/actions/chat/receive_block_webhook.ts).
  */
 export const run: Runner<typeof plugin> = ({ options, bot, logger }) => {
   if (!bot) return {}

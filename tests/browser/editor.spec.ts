@@ -4,7 +4,7 @@ import type { Page } from 'playwright'
 import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import User from '#models/user'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 

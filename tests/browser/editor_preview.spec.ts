@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import User from '#models/user'
-import { CreateBot, PublishBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
+import { PublishBot } from '#actions/bots/publish_bot'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import { chatFixture } from '#tests/unit/engine/fixtures'

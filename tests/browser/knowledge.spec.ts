@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import User from '#models/user'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { closeQueue, startWorkers } from '#queue/queue'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'

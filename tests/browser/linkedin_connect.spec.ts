@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import User from '#models/user'
-import { CreateCredential, readCredentials } from '#actions/credentials/credentials'
+import { CreateCredential } from '#actions/credentials/create_credential'
+import { readCredentials } from '#services/credentials'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import { startLinkedInStandIn } from '#tests/stand_ins/linkedin'

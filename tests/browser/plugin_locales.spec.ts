@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import Bot from '#models/bot'
 import User from '#models/user'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 

@@ -4,7 +4,7 @@ import Bot from '#models/bot'
 import BotInvitation from '#models/bot_invitation'
 import ThemeTemplate from '#models/theme_template'
 import User from '#models/user'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 

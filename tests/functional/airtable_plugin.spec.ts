@@ -271,7 +271,7 @@ test.group('Airtable node', (group) => {
   test("the credential's Test asks who the token belongs to", async ({ client, assert }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const { CreateCredential } = await import('#actions/credentials/credentials')
+    const { CreateCredential } = await import('#actions/credentials/create_credential')
     const made = (apiKey: string) =>
       new CreateCredential().handle(user, workspace, {
         type: 'airtable',

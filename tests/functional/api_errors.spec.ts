@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import router from '@adonisjs/core/services/router'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import {
   createUser,
   firstWorkspaceOf,

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
 import User from '#models/user'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { createUser, firstWorkspaceOf, lastMagicLink, uniqueEmail } from '#tests/helpers'
 
 test.group('Sign-ups disabled: bot invitees', () => {

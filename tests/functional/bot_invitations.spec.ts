@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import BotInvitation from '#models/bot_invitation'
 import DevMail from '#models/dev_mail'
 import WorkspaceMember from '#models/workspace_member'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { createUser, firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type User from '#models/user'
 

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import Bot from '#models/bot'
 import BotInvitation, { type BotInvitationType } from '#models/bot_invitation'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import type User from '#models/user'
 

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import type User from '#models/user'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
 /**

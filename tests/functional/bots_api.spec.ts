@@ -4,7 +4,7 @@ import PublishedBot from '#models/published_bot'
 import PluginPlanSetting from '#models/plugin_plan_setting'
 import { resetPluginSettings } from '#services/marketplace'
 import WorkspaceMember from '#models/workspace_member'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import type User from '#models/user'
 

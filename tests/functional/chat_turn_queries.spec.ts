@@ -1,9 +1,9 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { forgetPublishedBot } from '#services/chat/bot_cache'
-import { forgetChatLimits } from '#actions/chat/chat'
+import { forgetChatLimits } from '#services/chat/chat_runtime'
 
 /**
  * What a chat turn costs the database once the bot and the plan are cached: one read (the

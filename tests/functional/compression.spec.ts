@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import Bot from '#models/bot'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { precompressedAsset, preferredEncoding } from '#services/http_compression'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 

@@ -20,7 +20,7 @@ test.group('Credentials', (group) => {
   }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const { CreateApiToken } = await import('#actions/api_tokens/api_tokens')
+    const { CreateApiToken } = await import('#actions/api_tokens/create_api_token')
     const { value } = await new CreateApiToken().handle(user, 'creds')
 
     const created = await client
@@ -66,7 +66,7 @@ test.group('Credentials', (group) => {
   test('bad input: unknown type, missing required secret', async ({ client }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const { CreateApiToken } = await import('#actions/api_tokens/api_tokens')
+    const { CreateApiToken } = await import('#actions/api_tokens/create_api_token')
     const { value } = await new CreateApiToken().handle(user, 'creds')
     const unknown = await client
       .post('/api/v1/credentials')
@@ -115,7 +115,7 @@ test.group('Credentials', (group) => {
   }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const { CreateCredential } = await import('#actions/credentials/credentials')
+    const { CreateCredential } = await import('#actions/credentials/create_credential')
     const good = await new CreateCredential().handle(user, workspace, {
       type: 'openai',
       name: 'good',
@@ -143,7 +143,7 @@ test.group('Credentials', (group) => {
   }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const { CreateCredential } = await import('#actions/credentials/credentials')
+    const { CreateCredential } = await import('#actions/credentials/create_credential')
     const record = await new CreateCredential().handle(user, workspace, {
       type: 'openai',
       name: 'internal',
@@ -162,7 +162,8 @@ test.group('Credentials', (group) => {
   test('rename and update keep a secret left empty; delete', async ({ client, assert }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const { CreateCredential, readCredentials } = await import('#actions/credentials/credentials')
+    const { CreateCredential } = await import('#actions/credentials/create_credential')
+    const { readCredentials } = await import('#services/credentials')
     const record = await new CreateCredential().handle(user, workspace, {
       type: 'openai',
       name: 'old',
@@ -203,7 +204,7 @@ test.group('Credentials', (group) => {
       role: 'MEMBER',
     })
     await WorkspaceMember.create({ workspaceId: workspace.id, userId: guest.id, role: 'GUEST' })
-    const { CreateCredential } = await import('#actions/credentials/credentials')
+    const { CreateCredential } = await import('#actions/credentials/create_credential')
     const record = await new CreateCredential().handle(owner, workspace, {
       type: 'openai',
       name: 'mine',
@@ -220,7 +221,7 @@ test.group('Credentials', (group) => {
       .withCsrfToken()
     tried.assertStatus(404)
 
-    const { CreateApiToken } = await import('#actions/api_tokens/api_tokens')
+    const { CreateApiToken } = await import('#actions/api_tokens/create_api_token')
     const { value } = await new CreateApiToken().handle(guest, 'guest')
     const refused = await client
       .post('/api/v1/credentials')

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import Bot from '#models/bot'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { overrideViewerUrl } from '#services/public_surface'
 import { overrideDnsServers, verificationRecord } from '#services/custom_domains'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'

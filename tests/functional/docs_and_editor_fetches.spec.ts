@@ -1,7 +1,8 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { CreateBot, PublishBot } from '#actions/bots/bots'
-import { CreateWorkflow } from '#actions/workflows/workflows'
+import { CreateBot } from '#actions/bots/create_bot'
+import { PublishBot } from '#actions/bots/publish_bot'
+import { CreateWorkflow } from '#actions/workflows/create_workflow'
 import { recordVersion } from '#actions/workflows/workflow_history'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
+import { CreateBot } from '#actions/bots/create_bot'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
 /**

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import Bot from '#models/bot'
 import WorkspaceMember from '#models/workspace_member'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 
 test.group('Editor page access', () => {

@@ -5,7 +5,7 @@ import FolderShare from '#models/folder_share'
 import WorkspaceMember from '#models/workspace_member'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
 async function tokenFor(user: User) {

@@ -4,8 +4,8 @@ import ThemeTemplate from '#models/theme_template'
 import BotInvitation from '#models/bot_invitation'
 import WorkspaceInvitation from '#models/workspace_invitation'
 import WorkspaceMember from '#models/workspace_member'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
+import { CreateBot } from '#actions/bots/create_bot'
 import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 
 /**

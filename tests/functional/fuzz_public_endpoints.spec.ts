@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { gzipSync } from 'node:zlib'
 import Bot from '#models/bot'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { chatFixture } from '#tests/unit/engine/fixtures'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'

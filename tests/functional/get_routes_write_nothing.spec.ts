@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import Bot from '#models/bot'
 import User from '#models/user'
 import Workflow from '#models/workflow'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 
 /**

@@ -337,7 +337,7 @@ test.group('NocoDB plugin', (group) => {
   test("the credential's Test opens the base list with the token", async ({ client, assert }) => {
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
-    const { CreateCredential } = await import('#actions/credentials/credentials')
+    const { CreateCredential } = await import('#actions/credentials/create_credential')
     const made = (apiKey: string) =>
       new CreateCredential().handle(user, workspace, {
         type: 'nocodb',

@@ -5,8 +5,8 @@ import User from '#models/user'
 import Workflow from '#models/workflow'
 import Workspace from '#models/workspace'
 import WorkspaceInvitation from '#models/workspace_invitation'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
-import { CreateStore } from '#actions/knowledge/knowledge_stores'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
+import { CreateStore } from '#actions/knowledge/create_store'
 import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 
 /**

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import WorkflowRun from '#models/workflow_run'
 import WorkflowRunNode from '#models/workflow_run_node'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { createRun, executeRun } from '#services/workflows/run_workflow'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 import { sendJson, startStandIn } from '#tests/stand_ins/stand_in_server'

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { loadPlugins, createRegistry } from '#plugins/registry'
 import { categoryOn, definePlugin } from '#plugins/define_plugin'
 import { pluginRegistry } from '#services/plugin_registry'

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { gzipSync } from 'node:zlib'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 import { MAX_BODY_DEPTH, exceedsDepth } from '#services/request_limits'
 

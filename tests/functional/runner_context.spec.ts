@@ -7,7 +7,7 @@ import code from '../../plugins/code/index.js'
 import { run as runCodeBlock } from '../../plugins/code/runner.js'
 import { definePlugin } from '#plugins/define_plugin'
 import { field } from '#plugins/fields'
-import { CreateCredential } from '#actions/credentials/credentials'
+import { CreateCredential } from '#actions/credentials/create_credential'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 
 const probe = definePlugin({

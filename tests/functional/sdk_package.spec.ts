@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import app from '@adonisjs/core/services/app'
-import { CreateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
 import { forgetPluginRegistry, pluginRegistry } from '#services/plugin_registry'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 

@@ -10,7 +10,7 @@ import { Disk } from 'flydrive'
 import { S3Driver } from 'flydrive/drivers/s3'
 import Bot from '#models/bot'
 import type User from '#models/user'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import {
   PRIVATE_PRESIGNED_TTL,

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import Bot from '#models/bot'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { messageText } from '#engine/bot/engine'
 import { group, textBubble, typebotExport } from '#tests/typebot_exports'

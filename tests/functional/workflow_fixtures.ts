@@ -1,7 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import { newId } from '#services/ids'
-import { loadWorkflow, type RunnableWorkflow } from '#services/workflows/run_workflow'
+import { loadWorkflow, type RunnableWorkflow } from '#services/workflows/runnable_workflow'
 import type {
   WorkflowBlock,
   WorkflowEdge,

@@ -6,14 +6,10 @@ import { DateTime } from 'luxon'
 import DevMail from '#models/dev_mail'
 import WorkflowRun from '#models/workflow_run'
 import WorkflowRunNode from '#models/workflow_run_node'
-import {
-  claimQueued,
-  createRun,
-  executeRun,
-  pruneRuns,
-  recoverRuns,
-  resumeRun,
-} from '#services/workflows/run_workflow'
+import { claimQueued } from '#services/workflows/run_claims'
+import { createRun, executeRun, resumeRun } from '#services/workflows/run_workflow'
+import { pruneRuns } from '#services/workflows/run_pruning'
+import { recoverRuns } from '#services/workflows/run_recovery'
 import { onRunEvent, onRunResponse, type RunEvent } from '#services/workflows/run_events'
 import { CONCURRENCY_RETRY_MS, resumeJob, runJob } from '#services/workflows/jobs'
 import { useQueueDriver } from '#queue/queue'

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { closeQueue, startWorkers } from '#queue/queue'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 

@@ -5,7 +5,7 @@ import PluginPlanSetting from '#models/plugin_plan_setting'
 import { resetPluginSettings } from '#services/marketplace'
 import WorkspaceMember from '#models/workspace_member'
 import type User from '#models/user'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import {
   onWorkflowActivated,
   onWorkflowDeactivated,

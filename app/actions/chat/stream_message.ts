@@ -8,7 +8,8 @@ import { AI_CREDIT_LIMIT_EXCEEDED_TEXT } from '#shared/chat/types'
 import { pluginRegistry } from '#services/plugin_registry'
 import { streamWithContext } from '#services/runner_context'
 import { claimStream, persistTurn } from '#services/chat/chat_store'
-import { openSession, type VisitorInfo } from './chat.js'
+import { openSession } from './continue_chat.js'
+import { type VisitorInfo } from '#services/chat/chat_runtime'
 
 /**
  * POST /api/v2/sessions/{sessionId}/streamMessage: the session is

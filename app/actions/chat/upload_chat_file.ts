@@ -2,23 +2,9 @@ import type { MultipartFile } from '@adonisjs/core/bodyparser'
 import AppError from '#exceptions/app_error'
 import { appUrl } from '#config/app'
 import { newId } from '#services/ids'
-import { privateKey, putFile, safeFileName } from '#services/storage'
+import { putFile, safeFileName } from '#services/storage'
+import { chatFileKey, DEFAULT_FILE_LIMIT_MB } from '#services/chat/chat_files'
 import { readSession } from '#services/chat/chat_store'
-
-/** Size limit of a file answer when the block sets none ("10MB"). */
-export const DEFAULT_FILE_LIMIT_MB = 10
-
-/** Where a file answered by a visitor is kept (private when the block says so). */
-export function chatFileKey(
-  head: { botId: string; workspaceId: string; resultId?: string },
-  visibility: unknown,
-  name: string
-) {
-  const resultId = head.resultId ?? 'preview'
-  return visibility === 'Private'
-    ? privateKey(head.workspaceId, 'results', head.botId, resultId, name)
-    : `public/results/${head.botId}/${resultId}/${name}`
-}
 
 /**
  * Stores a file a visitor uploads for the input the session waits on, and returns its

@@ -1,3 +1,4 @@
+import { sharesFolder } from '#policies/folder_policy'
 import db from '@adonisjs/lucid/services/db'
 import Folder from '#models/folder'
 import FolderShare from '#models/folder_share'
@@ -11,9 +12,7 @@ import type { FolderAccess } from '#shared/folder_access'
 
 /** The folder's creator and the workspace's admins manage who it is shared with. */
 export async function canManageFolderSharing(user: User, folder: Folder) {
-  const role = await roleIn(user, folder.workspaceId)
-  if (role === 'ADMIN') return true
-  return role !== null && folder.createdBy === user.id
+  return sharesFolder(user, await roleIn(user, folder.workspaceId), folder)
 }
 
 /** The Share dialog's state: restricted or not, the shares, and the members to pick from. */

@@ -2,7 +2,7 @@ import Bot from '#models/bot'
 import type User from '#models/user'
 import AppError from '#exceptions/app_error'
 import { roleIn } from '#services/workspace_access'
-import { memberModeOnBot } from '#actions/bots/bot_access'
+import { memberModeOnBot } from '#policies/bot_policy'
 
 /**
  * Results are for members of the bot's workspace only (collaborators invited to one bot

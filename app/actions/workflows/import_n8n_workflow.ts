@@ -4,7 +4,8 @@ import AppError from '#exceptions/app_error'
 import { pluginRegistry } from '#services/plugin_registry'
 import { readN8nExport, N8nExportError, N8N_IMPORT_MESSAGES } from '#services/n8n_import/n8n_export'
 import { convertN8nWorkflow } from '#services/n8n_import/convert_n8n_workflow'
-import { assertValidWorkflow, CreateWorkflow } from './workflows.js'
+import { assertValidWorkflow } from './workflows.js'
+import { CreateWorkflow } from './create_workflow.js'
 import type { N8nImportResponse } from '#shared/workflow/n8n_import'
 
 /**

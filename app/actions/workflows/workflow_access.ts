@@ -1,12 +1,12 @@
 import Workflow from '#models/workflow'
 import type User from '#models/user'
 import AppError from '#exceptions/app_error'
-import { roleIn } from '#services/workspace_access'
-import { userModeForRole, type UserMode } from '#shared/workspace_roles'
+import { bouncerFor, refusal } from '#policies/bouncer_for'
+import WorkflowPolicy, { workflowModeOn } from '#policies/workflow_policy'
 
 /**
- * Loads a workflow with the user's mode on it (write or read, by workspace role).
- * Workflows of workspaces the user is not in are "not found", so ids do not leak.
+ * Loads a workflow with the user's mode on it (write or read), as WorkflowPolicy allows:
+ * workflows of workspaces the user is not in are "not found", so ids do not leak.
  */
 export async function findWorkflowFor(
   user: User,
@@ -15,11 +15,9 @@ export async function findWorkflowFor(
 ) {
   const workflow = await Workflow.find(workflowId)
   if (!workflow) throw AppError.notFound('Workflow not found')
-  const role = await roleIn(user, workflow.workspaceId)
-  if (role === null) throw AppError.notFound('Workflow not found')
-  const mode: UserMode = userModeForRole(role)
-  if (need === 'write' && mode !== 'write') {
-    throw AppError.forbidden('You can only view this workflow.')
-  }
-  return { workflow, mode }
+  const answer = await bouncerFor(user)
+    .with(WorkflowPolicy)
+    .execute(need === 'write' ? 'edit' : 'view', workflow)
+  if (!answer.authorized) throw refusal(answer)
+  return { workflow, mode: (await workflowModeOn(user, workflow))! }
 }

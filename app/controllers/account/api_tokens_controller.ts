@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { CreateApiToken, RevokeApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
+import { RevokeApiToken } from '#actions/api_tokens/revoke_api_token'
 import { createApiTokenValidator } from '#validators/api_token'
 
 export default class ApiTokensController {

@@ -3,22 +3,20 @@ import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import AppError from '#exceptions/app_error'
 import { findBotFor } from '#actions/bots/bot_access'
-import {
-  CreateBot,
-  botIssues,
-  PublishBot,
-  RestorePublishedBot,
-  UnpublishBot,
-  UpdateBot,
-  VerifyCustomDomain,
-  customDomainStatusOf,
-  publishedBotIds,
-} from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
+import { botIssues, PublishBot } from '#actions/bots/publish_bot'
+import { RestorePublishedBot } from '#actions/bots/restore_published_bot'
+import { UnpublishBot } from '#actions/bots/unpublish_bot'
+import { UpdateBot } from '#actions/bots/update_bot'
+import { VerifyCustomDomain, customDomainStatusOf } from '#actions/bots/verify_custom_domain'
+import { publishedBotIds } from '#actions/bots/bots'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { folderVisibilityFor } from '#services/folder_access'
 import { toBotDto, toBotSummaryDto, toPublishedContentDto } from '#dtos/bot_dto'
 import { namedBotVersionValidator, updateBotValidator } from '#validators/bot'
-import { ListBotVersions, RestoreBotVersion, SaveNamedBotVersion } from '#actions/bots/bot_history'
+import { ListBotVersions } from '#actions/bots/list_bot_versions'
+import { RestoreBotVersion } from '#actions/bots/restore_bot_version'
+import { SaveNamedBotVersion } from '#actions/bots/save_named_bot_version'
 import { toBotHistoryDto } from '#dtos/bot_dto'
 import { BotParseError, importBot } from '#shared/bot/parse'
 import Workspace from '#models/workspace'
@@ -26,13 +24,14 @@ import Workspace from '#models/workspace'
 /** REST API for bots (API tokens or the session). Documented in the OpenAPI file. */
 export default class ApiBotsController {
   /** POST /api/v1/bots {workspaceId, bot}: imports like the UI (versions 3 to 6). */
-  async store({ auth, request, response }: HttpContext) {
+  async store({ auth, bouncer, request, response }: HttpContext) {
     const workspaceId = request.input('workspaceId')
     if (typeof workspaceId !== 'string' || !workspaceId) {
       throw new AppError('workspaceId is required', { status: 422, field: 'workspaceId' })
     }
     const { workspace, role } = await findWorkspaceFor(auth.user!, workspaceId)
-    if (role === 'GUEST') throw AppError.forbidden('Guests cannot create bots.')
+    if (await bouncer.denies('authorIn', { role }))
+      throw AppError.forbidden('Guests cannot create bots.')
     let content
     try {
       content = importBot(request.input('bot'))

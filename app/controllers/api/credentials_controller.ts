@@ -1,10 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import {
-  CreateCredential,
-  DeleteCredential,
-  findCredential,
-  listCredentials,
-} from '#actions/credentials/credentials'
+import { CreateCredential } from '#actions/credentials/create_credential'
+import { DeleteCredential } from '#actions/credentials/delete_credential'
+import { findCredential } from '#actions/credentials/credentials'
+import { listCredentials } from '#services/credentials'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { toCredentialApiDto } from '#dtos/credential_dto'
 import { apiCreateCredentialValidator } from '#validators/credential'

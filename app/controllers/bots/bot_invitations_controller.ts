@@ -1,12 +1,10 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { findBotFor } from '#actions/bots/bot_access'
-import {
-  findBotToShare,
-  InviteToBot,
-  ListBotInvitations,
-  RevokeBotInvitation,
-  UpdateBotInvitation,
-} from '#actions/bots/bot_invitations'
+import { findBotToShare } from '#actions/bots/bot_invitations'
+import { InviteToBot } from '#actions/bots/invite_to_bot'
+import { ListBotInvitations } from '#actions/bots/list_bot_invitations'
+import { RevokeBotInvitation } from '#actions/bots/revoke_bot_invitation'
+import { UpdateBotInvitation } from '#actions/bots/update_bot_invitation'
 import { toBotInvitationDto } from '#dtos/bot_invitation_dto'
 import {
   createBotInvitationValidator,

@@ -3,11 +3,9 @@ import AppError from '#exceptions/app_error'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { botTemplates } from '#services/bot_templates'
 import { toBotTemplateSummary } from '#dtos/bot_template_dto'
-import {
-  ContinueTemplatePreview,
-  CreateBotFromTemplate,
-  StartTemplatePreview,
-} from '#actions/bots/bot_templates'
+import { ContinueTemplatePreview } from '#actions/bots/continue_template_preview'
+import { CreateBotFromTemplate } from '#actions/bots/create_bot_from_template'
+import { StartTemplatePreview } from '#actions/bots/start_template_preview'
 import { templatePreviewStartValidator, useTemplateValidator } from '#validators/bot'
 import { continueChatValidator } from '#validators/chat'
 
@@ -42,8 +40,10 @@ export default class BotTemplatesController {
 
   /** Creates the bot in the current workspace (and folder), then opens the editor. */
   async use(ctx: HttpContext) {
-    const { workspace, role } = await currentWorkspaceOf(ctx)
-    if (role === 'GUEST') throw AppError.forbidden('Guests cannot change bots.')
+    const current = await currentWorkspaceOf(ctx)
+    const { workspace } = current
+    if (await ctx.bouncer.denies('authorIn', current))
+      throw AppError.forbidden('Guests cannot change bots.')
     const { folderId } = await ctx.request.validateUsing(useTemplateValidator)
     const bot = await new CreateBotFromTemplate().handle(ctx.auth.user!, workspace, {
       templateId: ctx.params.templateId,

@@ -2,12 +2,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import AppError from '#exceptions/app_error'
 import Workspace from '#models/workspace'
 import { findBotFor } from '#actions/bots/bot_access'
-import {
-  ConnectTelegram,
-  ConnectWhatsApp,
-  DisconnectChannel,
-  channelStatuses,
-} from '#actions/bots/bot_channels'
+import { ConnectTelegram } from '#actions/bots/connect_telegram'
+import { ConnectWhatsApp } from '#actions/bots/connect_whats_app'
+import { DisconnectChannel } from '#actions/bots/disconnect_channel'
+import { channelStatuses } from '#actions/bots/bot_channels'
 import { connectTelegramValidator, connectWhatsAppValidator } from '#validators/bot_channel'
 import type { ChannelName } from '#models/bot_channel'
 

@@ -6,8 +6,14 @@ import AppError from '#exceptions/app_error'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { hasFeature } from '#services/capabilities'
 import { findBotFor } from '#actions/bots/bot_access'
-import { CreateBot, DuplicateBot, UpdateBot, publishedBotIds } from '#actions/bots/bots'
-import { CreateFolder, DeleteFolder, UpdateFolder, findFolderIn } from '#actions/folders/folders'
+import { CreateBot } from '#actions/bots/create_bot'
+import { DuplicateBot } from '#actions/bots/duplicate_bot'
+import { UpdateBot } from '#actions/bots/update_bot'
+import { publishedBotIds } from '#actions/bots/bots'
+import { CreateFolder } from '#actions/folders/create_folder'
+import { DeleteFolder } from '#actions/folders/delete_folder'
+import { UpdateFolder } from '#actions/folders/update_folder'
+import { findFolderIn } from '#actions/folders/folders'
 import { toBotJson, toBotSummaryDto, toFolderDto } from '#dtos/bot_dto'
 import {
   createBotValidator,
@@ -19,11 +25,12 @@ import { folderSharingOf, UpdateFolderSharing } from '#actions/folders/folder_sh
 import { folderVisibilityFor } from '#services/folder_access'
 import { BotParseError, importBot } from '#shared/bot/parse'
 import Workspace from '#models/workspace'
+import { sharesFolder } from '#policies/folder_policy'
 
 async function currentWorkspaceOf(ctx: HttpContext) {
   const current = await resolveCurrentWorkspace(ctx, ctx.auth.user!)
   if (!current) throw AppError.notFound('Workspace not found')
-  if (current.role === 'GUEST' && ctx.request.method() !== 'GET')
+  if (ctx.request.method() !== 'GET' && (await ctx.bouncer.denies('authorIn', current)))
     throw AppError.forbidden('Guests cannot change bots.')
   return current
 }
@@ -78,7 +85,7 @@ export default class DashboardController {
     const folderDto = (folder: Folder) => ({
       ...toFolderDto(folder),
       access: visibility.of(folder.id) ?? 'view',
-      canShare: role === 'ADMIN' || folder.createdBy === user.id,
+      canShare: sharesFolder(user, role, folder),
     })
     return ctx.inertia.render('bots/index', {
       folders: folders.map(folderDto),
@@ -88,7 +95,7 @@ export default class DashboardController {
       breadcrumbs,
       canUseFolders: await hasFeature(user, workspace, 'workspaceWithFolder'),
       canShareFolders: await hasFeature(user, workspace, 'userWiseFolderShare'),
-      openCreate: creating && role !== 'GUEST',
+      openCreate: creating && (await ctx.bouncer.allows('authorIn', { role })),
     })
   }
 

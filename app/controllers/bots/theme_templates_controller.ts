@@ -1,10 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import {
-  CreateThemeTemplate,
-  DeleteThemeTemplate,
-  ListThemeTemplates,
-  UpdateThemeTemplate,
-} from '#actions/theme_templates/theme_templates'
+import { CreateThemeTemplate } from '#actions/theme_templates/create_theme_template'
+import { DeleteThemeTemplate } from '#actions/theme_templates/delete_theme_template'
+import { ListThemeTemplates } from '#actions/theme_templates/list_theme_templates'
+import { UpdateThemeTemplate } from '#actions/theme_templates/update_theme_template'
 import { toThemeTemplateDto } from '#dtos/theme_template_dto'
 import {
   createThemeTemplateValidator,

@@ -17,7 +17,8 @@ export default class TypebotImportController {
   async store(ctx: HttpContext) {
     const current = await resolveCurrentWorkspace(ctx, ctx.auth.user!)
     if (!current) throw AppError.notFound('Workspace not found')
-    if (current.role === 'GUEST') throw AppError.forbidden('Guests cannot change bots.')
+    if (await ctx.bouncer.denies('authorIn', current))
+      throw AppError.forbidden('Guests cannot change bots.')
     const { folderId } = await ctx.request.validateUsing(importBotSetValidator)
     if (folderId)
       await findFolderIn(current.workspace.id, folderId, { user: ctx.auth.user!, need: 'edit' })

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import logger from '@adonisjs/core/services/logger'
 import BotChannel from '#models/bot_channel'
-import { channelSecrets } from '#actions/bots/bot_channels'
+import { channelSecrets } from '#services/channels/channel_secrets'
 import { planFor } from '#services/capabilities'
 import { receiveChannelMessage } from '#services/channels/conversation'
 import { sendChannelReply } from '#services/channels/replies'

@@ -1,12 +1,10 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { UAParser } from 'ua-parser-js'
-import {
-  ContinueChat,
-  ReceiveBlockWebhook,
-  StartChat,
-  StartPreviewChat,
-  type VisitorInfo,
-} from '#actions/chat/chat'
+import { ContinueChat } from '#actions/chat/continue_chat'
+import { ReceiveBlockWebhook } from '#actions/chat/receive_block_webhook'
+import { StartChat } from '#actions/chat/start_chat'
+import { StartPreviewChat } from '#actions/chat/start_preview_chat'
+import { type VisitorInfo } from '#services/chat/chat_runtime'
 import {
   continueChatValidator,
   previewStartChatValidator,

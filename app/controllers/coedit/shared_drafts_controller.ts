@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import * as Y from 'yjs'
 import AppError from '#exceptions/app_error'
-import { joinDraft, openDraft, receiveUpdate, relayPresence } from '#services/coedit/coedit_hub'
+import { joinDraft, openDraft, receiveUpdate, relayPresence } from '#actions/coedit/coedit_hub'
 import { coeditPresenceValidator, coeditUpdateValidator } from '#validators/coedit'
 import { decodeBase64, encodeBase64 } from '#shared/coedit/mirror'
 import { COEDIT_KINDS, colorOf, type CoeditKind } from '#shared/coedit/protocol'

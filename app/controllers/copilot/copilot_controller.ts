@@ -2,11 +2,9 @@ import type { HttpContext } from '@adonisjs/core/http'
 import Workspace from '#models/workspace'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
 import { findBotFor } from '#actions/bots/bot_access'
-import {
-  SendCopilotMessage,
-  ShowCopilotConversation,
-  type CopilotTarget,
-} from '#actions/copilot/copilot'
+import { SendCopilotMessage } from '#actions/copilot/send_copilot_message'
+import { ShowCopilotConversation } from '#actions/copilot/show_copilot_conversation'
+import { type CopilotTarget } from '#actions/copilot/copilot'
 import { copilotMessageValidator } from '#validators/copilot'
 
 /**

@@ -9,23 +9,14 @@ import { aiPort } from '#services/ai/credits'
 import { embeddingCredentialsOf } from '#services/knowledge/embeddings'
 import { searchCapabilities } from '#services/knowledge/search'
 import { searchKnowledgeStore } from '#services/knowledge/store_backend'
-import {
-  countsOf,
-  countStores,
-  CreateStore,
-  DeleteStore,
-  listStores,
-  pineconeCredentialsOf,
-  pineconeIndexesOf,
-  UpdateStore,
-} from '#actions/knowledge/knowledge_stores'
-import {
-  AddSource,
-  DeleteSource,
-  findSource,
-  ReindexSource,
-  type SourceInput,
-} from '#actions/knowledge/knowledge_sources'
+import { countsOf, listStores, pineconeCredentialsOf } from '#actions/knowledge/knowledge_stores'
+import { countStores, CreateStore, pineconeIndexesOf } from '#actions/knowledge/create_store'
+import { DeleteStore } from '#actions/knowledge/delete_store'
+import { UpdateStore } from '#actions/knowledge/update_store'
+import { AddSource, type SourceInput } from '#actions/knowledge/add_source'
+import { DeleteSource } from '#actions/knowledge/delete_source'
+import { findSource } from '#actions/knowledge/knowledge_sources'
+import { ReindexSource } from '#actions/knowledge/reindex_source'
 import { toSourceDto, toStoreDto } from '#dtos/knowledge_dto'
 import {
   createStoreValidator,

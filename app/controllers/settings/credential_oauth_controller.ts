@@ -1,10 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import AppError from '#exceptions/app_error'
-import {
-  FinishCredentialOAuth,
-  StartCredentialOAuth,
-  type PendingOAuth,
-} from '#actions/credentials/oauth'
+import { FinishCredentialOAuth } from '#actions/credentials/finish_credential_o_auth'
+import { StartCredentialOAuth } from '#actions/credentials/start_credential_o_auth'
+import { type PendingOAuth } from '#actions/credentials/oauth'
 
 const SESSION_KEY = 'credentialOAuth'
 const CREDENTIALS_PAGE = '/settings/account/credentials'

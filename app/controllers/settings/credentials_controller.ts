@@ -1,13 +1,10 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import {
-  CreateCredential,
-  DeleteCredential,
-  TestCredential,
-  UpdateCredential,
-  findCredential,
-  listCredentials,
-  readCredentials,
-} from '#actions/credentials/credentials'
+import { CreateCredential } from '#actions/credentials/create_credential'
+import { DeleteCredential } from '#actions/credentials/delete_credential'
+import { TestCredential } from '#actions/credentials/test_credential'
+import { UpdateCredential } from '#actions/credentials/update_credential'
+import { findCredential } from '#actions/credentials/credentials'
+import { listCredentials, readCredentials } from '#services/credentials'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { credentialsModuleOf, pluginRegistry } from '#services/plugin_registry'
 import { toCredentialDto, toCredentialTypeDto } from '#dtos/credential_dto'

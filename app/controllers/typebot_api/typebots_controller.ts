@@ -6,7 +6,10 @@ import { folderVisibilityFor } from '#services/folder_access'
 import Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { findBotFor } from '#actions/bots/bot_access'
-import { CreateBot, PublishBot, UnpublishBot, UpdateBot } from '#actions/bots/bots'
+import { CreateBot } from '#actions/bots/create_bot'
+import { PublishBot } from '#actions/bots/publish_bot'
+import { UnpublishBot } from '#actions/bots/unpublish_bot'
+import { UpdateBot } from '#actions/bots/update_bot'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { BotParseError, importBot } from '#shared/bot/parse'
 import { updateBotValidator } from '#validators/bot'
@@ -52,7 +55,7 @@ function parsed(raw: unknown) {
  */
 export default class TypebotsController {
   /** GET /typebots?workspaceId=&folderId= */
-  async index({ auth, request }: HttpContext) {
+  async index({ auth, bouncer, request }: HttpContext) {
     const query = await typebotWorkspaceQueryValidator.validate(request.qs())
     const { role } = await findWorkspaceFor(auth.user!, query.workspaceId)
     // Bots in folders not shared with the caller are left out (docs/folder_sharing.md).
@@ -72,7 +75,7 @@ export default class TypebotsController {
       )
       .select('id', 'bot_id')
     const publishedIds = new Map(published.map((row) => [row.botId, row.id]))
-    const right = role === 'GUEST' ? 'read' : 'write'
+    const right = (await bouncer.allows('authorIn', { role })) ? 'write' : 'read'
     return {
       typebots: bots.map((bot) => toTypebotSummaryDto(bot, publishedIds.get(bot.id), right)),
     }
@@ -94,10 +97,11 @@ export default class TypebotsController {
     return this.create(ctx, true)
   }
 
-  private async create({ auth, request, response }: HttpContext, keepIds: boolean) {
+  private async create({ auth, bouncer, request, response }: HttpContext, keepIds: boolean) {
     const payload = await typebotCreateValidator.validate(request.body())
     const { workspace, role } = await findWorkspaceFor(auth.user!, payload.workspaceId)
-    if (role === 'GUEST') throw AppError.forbidden('Guests cannot create bots.')
+    if (await bouncer.denies('authorIn', { role }))
+      throw AppError.forbidden('Guests cannot create bots.')
     const given = payload.typebot ?? {}
     const content = keepIds || Array.isArray(given.groups) ? parsed(given) : undefined
     const bot = await new CreateBot().handle(auth.user!, workspace, {

@@ -7,7 +7,10 @@ import AppError from '#exceptions/app_error'
 import CreateWorkspace from '#actions/workspaces/create_workspace'
 import UpdateWorkspace from '#actions/workspaces/update_workspace'
 import DeleteWorkspace from '#actions/workspaces/delete_workspace'
-import { CreateFolder, DeleteFolder, UpdateFolder, findFolderIn } from '#actions/folders/folders'
+import { CreateFolder } from '#actions/folders/create_folder'
+import { DeleteFolder } from '#actions/folders/delete_folder'
+import { UpdateFolder } from '#actions/folders/update_folder'
+import { findFolderIn } from '#actions/folders/folders'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { toWorkspaceSummaryDto } from '#dtos/workspace_dto'
 import { successReply, toTypebotFolderDto } from '#dtos/typebot_api_dto'
@@ -35,7 +38,8 @@ const workspaceJson = (workspace: Workspace, role: WorkspaceRole) => ({
 
 async function writableWorkspace(ctx: HttpContext, workspaceId: string) {
   const { workspace, role } = await findWorkspaceFor(ctx.auth.user!, workspaceId)
-  if (role === 'GUEST') throw AppError.forbidden('Guests cannot change folders.')
+  if (await ctx.bouncer.denies('authorIn', { role }))
+    throw AppError.forbidden('Guests cannot change folders.')
   return workspace
 }
 

@@ -3,25 +3,18 @@ import Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import { findWorkspaceFor } from '#services/workspace_access'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
-import {
-  ArchiveWorkflow,
-  CreateWorkflow,
-  DeleteWorkflow,
-  DuplicateWorkflow,
-  ListWorkflows,
-  UpdateWorkflow,
-} from '#actions/workflows/workflows'
-import {
-  ActivateWorkflow,
-  DeactivateWorkflow,
-  PublishWorkflow,
-  workflowIssues,
-} from '#actions/workflows/workflow_publishing'
-import {
-  ListWorkflowVersions,
-  RestoreWorkflowVersion,
-  SaveNamedWorkflowVersion,
-} from '#actions/workflows/workflow_history'
+import { ArchiveWorkflow } from '#actions/workflows/archive_workflow'
+import { CreateWorkflow } from '#actions/workflows/create_workflow'
+import { DeleteWorkflow } from '#actions/workflows/delete_workflow'
+import { DuplicateWorkflow } from '#actions/workflows/duplicate_workflow'
+import { ListWorkflows } from '#actions/workflows/list_workflows'
+import { UpdateWorkflow } from '#actions/workflows/update_workflow'
+import { ActivateWorkflow } from '#actions/workflows/activate_workflow'
+import { DeactivateWorkflow } from '#actions/workflows/deactivate_workflow'
+import { PublishWorkflow, workflowIssues } from '#actions/workflows/publish_workflow'
+import { ListWorkflowVersions } from '#actions/workflows/list_workflow_versions'
+import { RestoreWorkflowVersion } from '#actions/workflows/restore_workflow_version'
+import { SaveNamedWorkflowVersion } from '#actions/workflows/save_named_workflow_version'
 import { parseWorkflowImport } from '#actions/workflows/workflow_import'
 import {
   lastRunTimes,
@@ -40,13 +33,14 @@ async function writable(ctx: HttpContext) {
 /** REST API for workflows (API tokens or the session). Documented in openapi_workflows.ts. */
 export default class ApiWorkflowsController {
   /** POST /api/v1/workflows {workspaceId, workflow?, name?}: imports, or starts an empty one. */
-  async store({ auth, request, response }: HttpContext) {
+  async store({ auth, bouncer, request, response }: HttpContext) {
     const workspaceId = request.input('workspaceId')
     if (typeof workspaceId !== 'string' || !workspaceId) {
       throw new AppError('workspaceId is required', { status: 422, field: 'workspaceId' })
     }
     const { workspace, role } = await findWorkspaceFor(auth.user!, workspaceId)
-    if (role === 'GUEST') throw AppError.forbidden('Guests cannot create workflows.')
+    if (await bouncer.denies('authorIn', { role }))
+      throw AppError.forbidden('Guests cannot create workflows.')
     const raw = request.input('workflow')
     const name = request.input('name')
     const workflow = await new CreateWorkflow().handle(auth.user!, workspace, {

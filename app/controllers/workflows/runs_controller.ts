@@ -1,13 +1,11 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import {
-  ListRuns,
-  ReceiveWorkflowWebhook,
-  ResumeWaitingRun,
-  ShowRun,
-  StartManualRun,
-  StartTestRun,
-  type WebhookCallInput,
-} from '#actions/workflows/workflow_runs'
+import { ListRuns } from '#actions/workflows/list_runs'
+import { ReceiveWorkflowWebhook } from '#actions/workflows/receive_workflow_webhook'
+import { ResumeWaitingRun } from '#actions/workflows/resume_waiting_run'
+import { ShowRun } from '#actions/workflows/show_run'
+import { StartManualRun } from '#actions/workflows/start_manual_run'
+import { StartTestRun } from '#actions/workflows/start_test_run'
+import { type WebhookCallInput } from '#actions/workflows/workflow_runs'
 import { testRunValidator } from '#validators/workflow'
 
 function callOf(ctx: HttpContext): WebhookCallInput {

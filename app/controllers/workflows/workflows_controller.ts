@@ -5,13 +5,11 @@ import AppError from '#exceptions/app_error'
 import { resolveCurrentWorkspace } from '#services/current_workspace'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
 import { parseWorkflowImport } from '#actions/workflows/workflow_import'
-import {
-  ArchiveWorkflow,
-  CreateWorkflow,
-  DeleteWorkflow,
-  DuplicateWorkflow,
-  ListWorkflows,
-} from '#actions/workflows/workflows'
+import { ArchiveWorkflow } from '#actions/workflows/archive_workflow'
+import { CreateWorkflow } from '#actions/workflows/create_workflow'
+import { DeleteWorkflow } from '#actions/workflows/delete_workflow'
+import { DuplicateWorkflow } from '#actions/workflows/duplicate_workflow'
+import { ListWorkflows } from '#actions/workflows/list_workflows'
 import { lastRunTimes, toWorkflowJson, toWorkflowSummaryDto } from '#dtos/workflow_dto'
 import { createWorkflowValidator } from '#validators/workflow'
 import type { WorkflowListPageProps } from '#shared/workflow/dto'
@@ -19,7 +17,7 @@ import type { WorkflowListPageProps } from '#shared/workflow/dto'
 async function currentWorkspaceOf(ctx: HttpContext, change: boolean) {
   const current = await resolveCurrentWorkspace(ctx, ctx.auth.user!)
   if (!current) throw AppError.notFound('Workspace not found')
-  if (change && current.role === 'GUEST') {
+  if (change && (await ctx.bouncer.denies('authorIn', current))) {
     throw AppError.forbidden('Guests cannot change workflows.')
   }
   return current

@@ -2,11 +2,9 @@ import type { HttpContext } from '@adonisjs/core/http'
 import Workspace from '#models/workspace'
 import AppError from '#exceptions/app_error'
 import InviteMember, { emailRequiredError } from '#actions/workspaces/invite_member'
-import {
-  RemoveMember,
-  RevokeInvitation,
-  UpdateMemberRole,
-} from '#actions/workspaces/manage_members'
+import { RemoveMember } from '#actions/workspaces/remove_member'
+import { RevokeInvitation } from '#actions/workspaces/revoke_invitation'
+import { UpdateMemberRole } from '#actions/workspaces/update_member_role'
 import { inviteMemberValidator, updateMemberValidator } from '#validators/workspace'
 
 async function loadManaged({ bouncer, params }: HttpContext) {

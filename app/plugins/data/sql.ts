@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import knex, { type Knex } from 'knex'
-import type { RunnerLogger, RunnerVariables, VariableValue } from '../define_plugin.js'
+import type { RunnerLogger, RunnerVariables } from '../define_plugin.js'
 import { cleanKeyValue, type KeyValueEntry, type ResponseMappingEntry } from '../fields.js'
 import { toVariableValue } from '../json_path.js'
 import { IdleCache, resolveDatabaseHost } from './connections.js'
@@ -240,12 +240,30 @@ export function cleanColumns(columns: readonly SqlColumn[] | null | undefined) {
   )
 }
 
+/** The type names a store gives a column whose sample value is of each kind. */
+export interface SampleColumnTypes {
+  integer: string
+  float: string
+  boolean: string
+  text: string
+}
+
+const SQL_SAMPLE_TYPES: SampleColumnTypes = {
+  integer: 'INTEGER',
+  float: 'FLOAT',
+  boolean: 'BOOLEAN',
+  text: 'VARCHAR',
+}
+
 /**
- * The columns of a Create table run: from the variable holding dynamic data when one is
- * chosen (a JSON list of columns, or a JSON object whose keys are the column names and whose
- * values show their types), else from the block's list.
+ * The columns of a Create table (or collection) run: from the variable holding dynamic data
+ * when one is chosen (a JSON list of columns, or a JSON object whose keys are the column
+ * names and whose values show their types, named as `types` says), else null.
  */
-export function columnsFromDynamicData(value: VariableValue): SqlColumn[] | null {
+export function columnsFromDynamicData(
+  value: unknown,
+  types: SampleColumnTypes = SQL_SAMPLE_TYPES
+): SqlColumn[] | null {
   if (value === undefined || value === null || value === '') return null
   const text = Array.isArray(value) ? `[${value.join(',')}]` : String(value)
   let parsed: unknown
@@ -261,11 +279,11 @@ export function columnsFromDynamicData(value: VariableValue): SqlColumn[] | null
       type:
         typeof sample === 'number'
           ? Number.isInteger(sample)
-            ? 'INTEGER'
-            : 'FLOAT'
+            ? types.integer
+            : types.float
           : typeof sample === 'boolean'
-            ? 'BOOLEAN'
-            : 'VARCHAR',
+            ? types.boolean
+            : types.text,
     }))
   }
   return null

@@ -11,7 +11,7 @@ import {
   chatLimitOf,
   persistPublishedTurn,
   publishedEnginePorts,
-} from '#actions/chat/chat'
+} from '#services/chat/chat_runtime'
 import { continueChat, startChat, textContent, type TurnOutput } from '#engine/bot/engine'
 import { evaluateCondition } from '#engine/bot/conditions'
 import type { EngineBot } from '#engine/bot/ports'

@@ -1,6 +1,6 @@
 import logger from '@adonisjs/core/services/logger'
 import { appUrl } from '#config/app'
-import { DEFAULT_FILE_LIMIT_MB, chatFileKey } from '#actions/chat/upload_chat_file'
+import { DEFAULT_FILE_LIMIT_MB, chatFileKey } from '#services/chat/chat_files'
 import { newId } from '#services/ids'
 import { putFile, safeFileName } from '#services/storage'
 import { readBodyWithin } from '#services/limited_body'

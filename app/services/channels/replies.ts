@@ -1,5 +1,5 @@
 import type BotChannel from '#models/bot_channel'
-import { channelSecrets } from '#actions/bots/bot_channels'
+import { channelSecrets } from '#services/channels/channel_secrets'
 import { logChannelError, type ChannelOutcome } from './conversation.js'
 import { outgoingOf } from './outgoing.js'
 import { downloadTelegramFile, sendTelegram, type TelegramSecrets } from './telegram.js'

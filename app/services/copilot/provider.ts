@@ -1,7 +1,7 @@
 import type User from '#models/user'
 import Credential from '#models/credential'
 import AppError from '#exceptions/app_error'
-import { listCredentials, readCredentials } from '#actions/credentials/credentials'
+import { listCredentials, readCredentials } from '#services/credentials'
 import type { ChatModelConfig, ChatModelFactory } from '#plugins/ai/chat_model'
 import { MODEL_NODE_ACTION } from '#plugins/ai/chat_fields'
 import type { AnyPlugin, PluginRegistry } from '#plugins/registry'

@@ -1,5 +1,5 @@
 import Credential from '#models/credential'
-import { readCredentials } from '#actions/credentials/credentials'
+import { readCredentials } from '#services/credentials'
 import { pluginRegistry } from '#services/plugin_registry'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type { EmbeddingProvider } from '#plugins/ai/embeddings'

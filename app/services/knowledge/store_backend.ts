@@ -1,6 +1,6 @@
 import Credential from '#models/credential'
 import type KnowledgeStore from '#models/knowledge_store'
-import { readCredentials } from '#actions/credentials/credentials'
+import { readCredentials } from '#services/credentials'
 import { createGuardedHttp } from '#plugins/guarded_http'
 import type { HttpClient, RunnerAi } from '#plugins/define_plugin'
 import {

@@ -21,7 +21,8 @@ import type { LogEntry } from '#plugins/define_plugin'
 import { pluginRegistry } from '#services/plugin_registry'
 import { credentialsFor } from '#services/runner_context'
 import type { ExecutableWorkflow } from '#shared/workflow/types'
-import { createRun, loadWorkflow, parseJson } from './run_workflow.js'
+import { createRun } from './run_workflow.js'
+import { loadWorkflow, parseJson } from './runnable_workflow.js'
 import { dispatchRun, dispatchRunWithin } from './jobs.js'
 
 /** How long an event waits for its run's job to reach the queue before it is answered. */

@@ -1,17 +1,11 @@
 import logger from '@adonisjs/core/services/logger'
 import { defineJob, dispatch, whileWorking } from '#queue/queue'
 import { RetryLater } from '#queue/types'
-import {
-  createRun,
-  executeRun,
-  loadWorkflow,
-  markRunFailed,
-  pruneRuns,
-  recoverRuns,
-  resumeRun,
-  RUN_JOB_NAME,
-  type RunOutcome,
-} from './run_workflow.js'
+import { createRun, executeRun, resumeRun } from './run_workflow.js'
+import { loadWorkflow, RUN_JOB_NAME } from './runnable_workflow.js'
+import { markRunFailed, recoverRuns } from './run_recovery.js'
+import { pruneRuns } from './run_pruning.js'
+import { type RunOutcome } from './run_recorder.js'
 import { leaseState, RECLAIM_EVERY_MS, reclaimExpired } from './run_leases.js'
 import { isTransientDatabaseError } from './transient_errors.js'
 import { prunePluginSessions } from '#services/plugin_session_retention'

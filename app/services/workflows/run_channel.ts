@@ -1,5 +1,7 @@
 import type User from '#models/user'
-import { findWorkflowFor } from '#actions/workflows/workflow_access'
+import Workflow from '#models/workflow'
+import { bouncerFor } from '#policies/bouncer_for'
+import WorkflowPolicy from '#policies/workflow_policy'
 import { onAnyRunEvent, type RunEvent } from './run_events.js'
 
 /**
@@ -35,12 +37,8 @@ export function channelMessage(event: RunEvent): RunChannelMessage {
 /** Channel authorisation: the workflow's workspace members (read mode is enough). */
 export async function mayListenToRuns(user: User | undefined, workflowId: string) {
   if (!user) return false
-  try {
-    await findWorkflowFor(user, workflowId, 'read')
-    return true
-  } catch {
-    return false
-  }
+  const workflow = await Workflow.find(workflowId)
+  return workflow !== null && (await bouncerFor(user).with(WorkflowPolicy).allows('view', workflow))
 }
 
 interface LocalBroadcaster {

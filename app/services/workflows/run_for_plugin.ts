@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
-import { createRun, executeRun, loadWorkflow } from '#services/workflows/run_workflow'
+import { createRun, executeRun } from '#services/workflows/run_workflow'
+import { loadWorkflow } from '#services/workflows/runnable_workflow'
 
 export type WorkflowCallOutcome =
   | { ok: true; runId: string; output: unknown }

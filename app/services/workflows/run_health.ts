@@ -1,6 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import { jobExists, queueAvailable } from '#queue/queue'
-import { RUN_JOB_NAME } from './run_workflow.js'
+import { RUN_JOB_NAME } from './runnable_workflow.js'
 import { runJobId } from './jobs.js'
 import { stamp } from './run_leases.js'
 

@@ -6,12 +6,13 @@
  */
 import { isPlainObject, mapStrings, round2 } from './graph.js'
 import { migrateBot, SUPPORTED_VERSIONS, versionOf } from './migrate.js'
-import type { BotEvent, BotV6, Group, Variable } from './types.js'
 import {
-  sanitizeVariableName,
-  VARIABLE_NAME_MAX_LENGTH,
-  variableNameProblem,
-} from './variable_names.js'
+  checkCoordinates as checkCoordinatesOf,
+  checkVariable,
+  uniqueIdCheck,
+} from './graph_checks.js'
+import type { BotEvent, BotV6, Group, Variable } from './types.js'
+import { freeVariableName, variableNameProblem } from './variable_names.js'
 
 export const BOT_PARSE_ERROR_MESSAGE = "Failed to parse the file. Are you sure it's a bot?"
 
@@ -80,16 +81,7 @@ export function repairVariableNames(bot: BotV6): BotV6 {
   )
   const variables = bot.variables.map((variable): Variable => {
     if (!variableNameProblem(variable.name)) return variable
-    const base = sanitizeVariableName(String(variable.name ?? '')).trim() || 'Variable'
-    let name = base
-    for (let n = 2; taken.has(name); n++) {
-      const suffix = ` ${n}`
-      name =
-        Array.from(base)
-          .slice(0, VARIABLE_NAME_MAX_LENGTH - suffix.length)
-          .join('') + suffix
-    }
-    taken.add(name)
+    const name = freeVariableName(variable.name, taken)
     if (typeof variable.name === 'string') renames.set(variable.name, name)
     return { ...variable, name }
   })
@@ -146,9 +138,6 @@ export interface BotValidationError {
 export type BotValidationResult =
   { ok: true; bot: BotV6 } | { ok: false; errors: BotValidationError[] }
 
-const isFiniteNumber = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isFinite(value)
-
 /**
  * Structural checks before a save: the shape of v6, unique ids across groups, blocks,
  * items, edges, events and variables, edges joining existing things (one edge per
@@ -175,26 +164,9 @@ export function validateBot(bot: unknown): BotValidationResult {
   }
   if (errors.length > 0) return { ok: false, errors }
 
-  const idPaths = new Map<string, string>()
-  const checkId = (path: string, id: unknown): id is string => {
-    if (typeof id !== 'string' || id.trim() === '') {
-      report(`${path}.id`, 'Id must be a non-empty text')
-      return false
-    }
-    const previous = idPaths.get(id)
-    if (previous !== undefined) {
-      report(`${path}.id`, `Id "${id}" is already used at ${previous}`)
-      return false
-    }
-    idPaths.set(id, path)
-    return true
-  }
-  const checkCoordinates = (path: string, coordinates: unknown) => {
-    if (!isPlainObject(coordinates)) return report(path, 'Coordinates must be an object')
-    for (const axis of ['x', 'y']) {
-      if (!isFiniteNumber(coordinates[axis])) report(`${path}.${axis}`, 'Must be a finite number')
-    }
-  }
+  const checkId = uniqueIdCheck(report)
+  const checkCoordinates = (path: string, coordinates: unknown) =>
+    checkCoordinatesOf(report, path, coordinates)
 
   // What edges may point at, and which edge each source names.
   const groupBlocks = new Map<string, Set<string>>()
@@ -314,10 +286,7 @@ export function validateBot(bot: unknown): BotValidationResult {
 
   bot.variables.forEach((variable: unknown, v: number) => {
     const path = `variables.${v}`
-    if (!isPlainObject(variable)) return report(path, 'Variable must be an object')
-    checkId(path, variable.id)
-    const problem = variableNameProblem(variable.name)
-    if (problem) report(`${path}.name`, problem)
+    if (!checkVariable(report, checkId, path, variable)) return
     if (
       variable.isSessionVariable !== undefined &&
       typeof variable.isSessionVariable !== 'boolean'

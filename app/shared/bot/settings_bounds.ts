@@ -2,7 +2,7 @@
  * The bounds of the numbers a builder sets in a bot's settings and theme, and the formats
  * of its addresses, IDs and sizes, with the messages for a value that does not fit. The editor's fields take their min, max and step
  * from here (resources/features/bot_editor), and the server refuses the same values with
- * the same words (app/validators/bot.ts, and every save in app/actions/bots/bots.ts), so
+ * the same words (app/validators/bot.ts, and every save in app/actions/bots/), so
  * the two cannot drift apart (docs/security.md, "Plan limits").
  */
 

@@ -30,3 +30,21 @@ export function variableNameProblem(name: unknown): string | undefined {
   }
   return undefined
 }
+
+/**
+ * A name the rule accepts for a variable whose name it refuses, not in `taken` (which it
+ * joins): the name cleaned, then " 2", " 3"... within the length limit.
+ */
+export function freeVariableName(raw: unknown, taken: Set<string>): string {
+  const base = sanitizeVariableName(String(raw ?? '')).trim() || 'Variable'
+  let name = base
+  for (let n = 2; taken.has(name); n++) {
+    const suffix = ` ${n}`
+    name =
+      Array.from(base)
+        .slice(0, VARIABLE_NAME_MAX_LENGTH - suffix.length)
+        .join('') + suffix
+  }
+  taken.add(name)
+  return name
+}

@@ -5,11 +5,13 @@
  * anything; plugin knowledge (categories, wait nodes) comes in as functions.
  */
 import { isPlainObject, mapStrings, round2 } from '../bot/graph.js'
+import { freeVariableName, variableNameProblem } from '../bot/variable_names.js'
 import {
-  sanitizeVariableName,
-  VARIABLE_NAME_MAX_LENGTH,
-  variableNameProblem,
-} from '../bot/variable_names.js'
+  checkCoordinates,
+  checkVariable,
+  isFiniteNumber,
+  uniqueIdCheck,
+} from '../bot/graph_checks.js'
 import {
   DEFAULT_WORKFLOW_NAME,
   defaultWorkflowSettings,
@@ -90,9 +92,6 @@ export interface WorkflowValidationError {
 
 export type WorkflowValidationResult =
   { ok: true; workflow: WorkflowJson } | { ok: false; errors: WorkflowValidationError[] }
-
-const isFiniteNumber = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isFinite(value)
 
 /** "{{Minutes}}" is resolved when the node runs (numbers may hold a variable). */
 const isVariablePlaceholder = (value: unknown) =>
@@ -199,20 +198,7 @@ export function validateWorkflow(raw: unknown): WorkflowValidationResult {
   if (!isPlainObject(raw.settings)) report('settings', 'settings must be an object')
   if (errors.length > 0) return { ok: false, errors }
 
-  const idPaths = new Map<string, string>()
-  const checkId = (path: string, id: unknown): id is string => {
-    if (typeof id !== 'string' || id.trim() === '') {
-      report(`${path}.id`, 'Id must be a non-empty text')
-      return false
-    }
-    const previous = idPaths.get(id)
-    if (previous !== undefined) {
-      report(`${path}.id`, `Id "${id}" is already used at ${previous}`)
-      return false
-    }
-    idPaths.set(id, path)
-    return true
-  }
+  const checkId = uniqueIdCheck(report)
 
   const conditionsOf = new Map<string, Set<string>>()
   const outgoing: { path: string; blockId: string; edgeId: unknown }[] = []
@@ -229,16 +215,7 @@ export function validateWorkflow(raw: unknown): WorkflowValidationResult {
     if (block.title !== undefined && block.title !== null && typeof block.title !== 'string') {
       report(`${path}.title`, 'Title must be a text')
     }
-    const coordinates = block.graphCoordinates
-    if (!isPlainObject(coordinates)) {
-      report(`${path}.graphCoordinates`, 'Coordinates must be an object')
-    } else {
-      for (const axis of ['x', 'y']) {
-        if (!isFiniteNumber(coordinates[axis])) {
-          report(`${path}.graphCoordinates.${axis}`, 'Must be a finite number')
-        }
-      }
-    }
+    checkCoordinates(report, `${path}.graphCoordinates`, block.graphCoordinates)
     if (block.isDisabled !== undefined && typeof block.isDisabled !== 'boolean') {
       report(`${path}.isDisabled`, 'Must be true or false')
     }
@@ -325,10 +302,7 @@ export function validateWorkflow(raw: unknown): WorkflowValidationResult {
 
   raw.variables.forEach((variable: unknown, v: number) => {
     const path = `variables.${v}`
-    if (!isPlainObject(variable)) return report(path, 'Variable must be an object')
-    checkId(path, variable.id)
-    const problem = variableNameProblem(variable.name)
-    if (problem) report(`${path}.name`, problem)
+    checkVariable(report, checkId, path, variable)
   })
 
   checkSettings(raw.settings, report)
@@ -419,16 +393,7 @@ function repairVariableNames(variables: WorkflowVariable[], blocks: WorkflowBloc
   const taken = new Set(variables.filter((v) => !variableNameProblem(v.name)).map((v) => v.name))
   const repaired = variables.map((variable) => {
     if (!isPlainObject(variable) || !variableNameProblem(variable.name)) return variable
-    const base = sanitizeVariableName(String(variable.name ?? '')).trim() || 'Variable'
-    let name = base
-    for (let n = 2; taken.has(name); n++) {
-      const suffix = ` ${n}`
-      name =
-        Array.from(base)
-          .slice(0, VARIABLE_NAME_MAX_LENGTH - suffix.length)
-          .join('') + suffix
-    }
-    taken.add(name)
+    const name = freeVariableName(variable.name, taken)
     if (typeof variable.name === 'string') renames.set(variable.name, name)
     return { ...variable, name }
   })

@@ -1,5 +1,5 @@
 import { ObjectId, type Document } from 'mongodb'
-import { filledEntries } from '#sdk/data'
+import { columnsFromDynamicData as columnsFromSample, filledEntries } from '#sdk/data'
 import { MONGODB_COLUMN_TYPES } from '../index.js'
 
 /**
@@ -100,29 +100,12 @@ export function cleanColumns(columns: unknown): MongoColumn[] {
 
 /** Columns from a variable: a JSON list of {columnName, type}, or a sample document. */
 export function columnsFromDynamicData(value: unknown): MongoColumn[] | null {
-  if (value === undefined || value === null || value === '') return null
-  const text = Array.isArray(value) ? `[${value.join(',')}]` : String(value)
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return null
-  }
-  if (Array.isArray(parsed)) return parsed.filter((column) => column && typeof column === 'object')
-  if (parsed && typeof parsed === 'object') {
-    return Object.entries(parsed).map(([columnName, sample]) => ({
-      columnName,
-      type:
-        typeof sample === 'number'
-          ? Number.isInteger(sample)
-            ? 'Integer'
-            : 'Float'
-          : typeof sample === 'boolean'
-            ? 'Boolean'
-            : 'String',
-    }))
-  }
-  return null
+  return columnsFromSample(value, {
+    integer: 'Integer',
+    float: 'Float',
+    boolean: 'Boolean',
+    text: 'String',
+  })
 }
 
 /**

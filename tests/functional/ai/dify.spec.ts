@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { streamReply } from '#plugins/define_plugin'
 import { streamErrorOf } from '#plugins/ai/errors'
-import { TestCredential } from '#actions/credentials/credentials'
+import { TestCredential } from '#actions/credentials/test_credential'
 import Credential from '#models/credential'
 import type { VariableState } from '#services/runner_context'
 import { storeCredential } from '#tests/helpers'

@@ -2,10 +2,10 @@ import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import AiUsage from '#models/ai_usage'
 import Bot from '#models/bot'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
-import { CreateCredential } from '#actions/credentials/credentials'
+import { CreateCredential } from '#actions/credentials/create_credential'
 import { pluginRegistry } from '#services/plugin_registry'
 import {
   buildContext,

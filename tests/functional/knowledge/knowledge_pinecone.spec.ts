@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { CreateCredential } from '#actions/credentials/credentials'
+import { CreateCredential } from '#actions/credentials/create_credential'
 import { searchKnowledge } from '#services/knowledge/plugin_access'
 import { aiPort } from '#services/ai/credits'
 import { startPineconeStandIn } from '#tests/stand_ins/pinecone'

@@ -18,8 +18,8 @@ import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 import { startQueueWorker } from '#tests/queue_worker'
 import { startTelegramStandIn } from '#tests/stand_ins/telegram'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
-import { CreateApiToken } from '#actions/api_tokens/api_tokens'
-import { CreateCredential } from '#actions/credentials/credentials'
+import { CreateApiToken } from '#actions/api_tokens/create_api_token'
+import { CreateCredential } from '#actions/credentials/create_credential'
 
 /**
  * Queues that survive an empty Redis (docs/queue.md, "An empty Redis"; issue 27): a Redis of

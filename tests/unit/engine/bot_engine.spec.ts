@@ -5,7 +5,7 @@ import { continueChat, messageText, startChat, type TurnOutput } from '#engine/b
 import type { EngineBot, EnginePorts } from '#engine/bot/ports'
 import type { SessionState } from '#engine/bot/state'
 import { enginePorts } from '#services/chat/engine_ports'
-import { toInputAnswer } from '#actions/chat/chat'
+import { toInputAnswer } from '#actions/chat/continue_chat'
 import { newId } from '#services/ids'
 import { chatFixtures, toEngineBot, type TurnExpectation } from './fixtures.js'
 

@@ -3,9 +3,9 @@ import logger from '@adonisjs/core/services/logger'
 import type User from '#models/user'
 import Workspace from '#models/workspace'
 import { findBotFor } from '#actions/bots/bot_access'
-import { UpdateBot } from '#actions/bots/bots'
+import { UpdateBot } from '#actions/bots/update_bot'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
-import { UpdateWorkflow } from '#actions/workflows/workflows'
+import { UpdateWorkflow } from '#actions/workflows/update_workflow'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 import type { BotV6 } from '#shared/bot/types'
 import type { UserMode } from '#shared/workspace_roles'
@@ -16,7 +16,12 @@ import {
   type CoeditKind,
   type CoeditMessage,
 } from '#shared/coedit/protocol'
-import { appendUpdate, joinDocument, writeMergedDraft, type DraftTarget } from './shared_drafts.js'
+import {
+  appendUpdate,
+  joinDocument,
+  writeMergedDraft,
+  type DraftTarget,
+} from '#services/coedit/shared_drafts'
 
 /**
  * Co-editing's server side (docs/editor.md "Editing together"): who may join a shared draft,

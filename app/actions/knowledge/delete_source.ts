@@ -1,0 +1,17 @@
+import KnowledgeSource from '#models/knowledge_source'
+import KnowledgeStore from '#models/knowledge_store'
+import { removeFile } from '#services/storage'
+import { forgetRecords } from './delete_store.js'
+
+export class DeleteSource {
+  async handle(source: KnowledgeSource) {
+    const key = source.fileKey
+    const store = await KnowledgeStore.findOrFail(source.storeId)
+    // A Pinecone store's records are deleted first: if Pinecone refuses, the source stays
+    // and the builder sees why.
+    await forgetRecords(store, [source.id])
+    // Chunks go with the source (cascade); a running job finds its revision gone and stops.
+    await source.delete()
+    if (key) await removeFile(key).catch(() => {})
+  }
+}
