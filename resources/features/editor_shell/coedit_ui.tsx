@@ -11,13 +11,12 @@ import type { StoreApi } from 'zustand'
 import { useStore } from 'zustand'
 import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
 import { cn } from '~/lib/utils'
-import {
-  startCoedit,
-  type CoeditEditorState,
-  type CoeditOptions,
-  type CoeditSession,
-  type CoeditState,
-  type Peer,
+import type {
+  CoeditEditorState,
+  CoeditOptions,
+  CoeditSession,
+  CoeditState,
+  Peer,
 } from './coedit_session'
 
 /**
@@ -47,17 +46,24 @@ export function useCoeditSession<S extends CoeditEditorState<D>, D>(
   const { enabled, kind, id, userId, store } = options
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return
-    const started = startCoedit<S, D>({
-      ...options,
-      // Their access ended: the page, loaded again, says what they may still see.
-      onRevoked: () => window.location.reload(),
+    let started: CoeditSession | null = null
+    let left = false
+    const leave = () => started?.stop()
+    // Yjs and the session load after the editor is up: the editors' first load stays as it was.
+    void import('./coedit_session').then(({ startCoedit }) => {
+      if (left) return
+      started = startCoedit<S, D>({
+        ...options,
+        // Their access ended: the page, loaded again, says what they may still see.
+        onRevoked: () => window.location.reload(),
+      })
+      setSession(started)
+      window.addEventListener('pagehide', leave)
     })
-    setSession(started)
-    const leave = () => started.stop()
-    window.addEventListener('pagehide', leave)
     return () => {
+      left = true
       window.removeEventListener('pagehide', leave)
-      started.stop()
+      started?.stop()
       setSession(null)
     }
     // The session lives as long as the draft's page: its other options are read once.
