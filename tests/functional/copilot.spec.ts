@@ -448,6 +448,8 @@ test.group('Copilot: conversation', (group) => {
     cleanup(() => {
       env.set('ALLOW_INTERNAL_HTTP', true)
       env.set('CREDENTIAL_INTERNAL_HOSTS', undefined as any)
+      // env.set wrote the text "undefined" into process.env, which ace commands started later read.
+      delete process.env.CREDENTIAL_INTERNAL_HOSTS
     })
 
     const refused = await send(client, who, `/api/workflows/${workflow.id}`, 'Hello')

@@ -93,7 +93,12 @@ async function chat(bot: EngineBot, ports: EnginePorts) {
 }
 
 test.group('Chat engine: loops', (suite) => {
-  suite.each.teardown(() => env.set('LOOP_MAX_ITERATIONS', undefined as any))
+  // env.set writes process.env too, where undefined becomes the text "undefined": processes
+  // the suite starts later (ace commands) would refuse it.
+  suite.each.teardown(() => {
+    env.set('LOOP_MAX_ITERATIONS', undefined as any)
+    delete process.env.LOOP_MAX_ITERATIONS
+  })
 
   test('nested loops run the inner loop fully at each outer iteration', async ({ assert }) => {
     const output = await chat(nestedBot(2), await portsWith())

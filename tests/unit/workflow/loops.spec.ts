@@ -57,7 +57,12 @@ function outputsOf(events: unknown[], nodeId: string) {
 }
 
 test.group('Workflow executor: Loop node', (suite) => {
-  suite.each.teardown(() => env.set('LOOP_MAX_ITERATIONS', undefined as any))
+  // env.set writes process.env too, where undefined becomes the text "undefined": processes
+  // the suite starts later (ace commands) would refuse it.
+  suite.each.teardown(() => {
+    env.set('LOOP_MAX_ITERATIONS', undefined as any)
+    delete process.env.LOOP_MAX_ITERATIONS
+  })
 
   test('for each item of the input: one record of the repeated nodes per item', async ({
     assert,
