@@ -16,11 +16,6 @@ export default class extends BaseSchema {
       table.integer('revision').notNullable()
       /** The last update written into the draft (a newer one is still to write). */
       table.bigInteger('written_update_id').notNullable().defaultTo(0)
-      /**
-       * The draft as of `revision` (JSON): a draft written elsewhere is merged with what it
-       * changed from this one, so edits not written yet are kept.
-       */
-      table.text('draft', 'longtext').notNullable()
       table.timestamp('created_at').notNullable()
       table.unique(['document_type', 'document_id'])
     })

@@ -29,24 +29,9 @@ async function seedBot(email: string) {
     content: { plainText: text, richText: [{ type: 'p', children: [{ text }] }] },
   })
   stored.groups = [
-    {
-      id: 'g1',
-      title: 'Welcome',
-      graphCoordinates: { x: 320, y: 0 },
-      blocks: [bubble('b1', 'Hello')],
-    },
-    {
-      id: 'g2',
-      title: 'Second',
-      graphCoordinates: { x: 760, y: -120 },
-      blocks: [bubble('c1', 'Two')],
-    },
-    {
-      id: 'g3',
-      title: 'Third',
-      graphCoordinates: { x: 760, y: 200 },
-      blocks: [bubble('d1', 'Three')],
-    },
+    { id: 'g1', title: 'Welcome', graphCoordinates: { x: 320, y: 0 }, blocks: [bubble('b1', 'Hello')] },
+    { id: 'g2', title: 'Second', graphCoordinates: { x: 760, y: -120 }, blocks: [bubble('c1', 'Two')] },
+    { id: 'g3', title: 'Third', graphCoordinates: { x: 760, y: 200 }, blocks: [bubble('d1', 'Three')] },
   ] as never
   stored.edges = []
   stored.events = stored.events.map(({ outgoingEdgeId: _, ...event }) => event)
@@ -74,6 +59,8 @@ async function colleague(page: Page, workspace: Workspace, name: string, role: W
 }
 
 async function openEditor(page: Page, botId: string) {
+  page.on('pageerror', (error) => console.log('PAGEERROR', error.message))
+  page.on('console', (message) => message.type() === 'error' && console.log('CONSOLE', message.text()))
   await page.goto(`/bots/${botId}/edit`)
   await page.locator('[data-testid="group-node"][data-group-id="g3"]').waitFor()
 }
@@ -128,9 +115,8 @@ test.group('Editing together: the bot editor', () => {
         }
       }
       // Ann's pointer on the canvas shows on Bob's, with her name.
-      // Right of the blocks sidebar, which floats over the canvas's left side.
-      const pane = (await ann.locator('.react-flow__pane').boundingBox())!
-      await ann.mouse.move(pane.x + pane.width * 0.6, pane.y + pane.height * 0.7, { steps: 5 })
+      const pane = await ann.locator('.react-flow__pane').boundingBox()
+      await ann.mouse.move(pane!.x + 200, pane!.y + 400, { steps: 5 })
       await bob.page.locator('[data-testid="coedit-cursor"][data-user-name="Ann"]').waitFor()
 
       // Ann writes at the end of the bubble while Bob writes at its start.
@@ -202,14 +188,11 @@ test.group('Editing together: the bot editor', () => {
       await ann.locator('[data-block-id="c1"]', { hasText: 'Two by Bob' }).waitFor()
 
       // Ann's Ctrl+Z undoes her move, not Bob's typing.
-      const pane = (await ann.locator('.react-flow__pane').boundingBox())!
-      await ann.mouse.click(pane.x + pane.width * 0.6, pane.y + pane.height - 60)
+      await ann.locator('.react-flow__pane').click({ position: { x: 40, y: 40 } })
       await ann.keyboard.press('Control+z')
       await waitFor(async () => {
         const group = await storedGroup(bot.id, 'g2')
-        return (
-          group?.graphCoordinates.y === -120 && group.blocks[0].content?.plainText === 'Two by Bob'
-        )
+        return group?.graphCoordinates.y === -120 && group.blocks[0].content?.plainText === 'Two by Bob'
       }, 'her move undone, his text kept')
       assert.notEqual(moved.y, -120)
       assert.equal(await bobInput.inputValue(), 'Two by Bob')
@@ -281,9 +264,7 @@ test.group('Editing together: the bot editor', () => {
       await guest.page.locator('[data-block-id="b1"]').click()
       const guestInput = guest.page.getByTestId('text-bubble-input')
       await guestInput.waitFor()
-      assert.isTrue(
-        await guestInput.evaluate((element) => (element as HTMLTextAreaElement).readOnly)
-      )
+      assert.isTrue(await guestInput.evaluate((element) => (element as HTMLTextAreaElement).readOnly))
 
       // Bob is removed from the workspace: his editor closes at once.
       await new RemoveMember().handle(workspace, bob.user.id)

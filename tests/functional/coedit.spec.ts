@@ -133,7 +133,10 @@ test.group('Co-editing / channels and routes', () => {
     assert.equal((await Bot.findOrFail(bot.id)).groups[0].title, 'Hello')
   })
 
-  test('an update reaches the other editors and lands in the draft', async ({ client, assert }) => {
+  test('an update reaches the other editors and lands in the draft', async ({
+    client,
+    assert,
+  }) => {
     const { owner, workspace, bot } = await sharedBot()
     const colleague = await addMember(workspace.id, 'MEMBER')
     const uid = randomUUID()
@@ -147,9 +150,7 @@ test.group('Co-editing / channels and routes', () => {
           .withCsrfToken()
       ).assertStatus(204)
       const revision = (await Bot.findOrFail(bot.id)).revision
-      const doc = replicaOf(
-        (await client.get(`/api/coedit/bots/${bot.id}`).loginAs(owner)).body().state
-      )
+      const doc = replicaOf((await client.get(`/api/coedit/bots/${bot.id}`).loginAs(owner)).body().state)
       const update = change(doc, renameGroup('Welcome'))
       ;(
         await client

@@ -30,10 +30,7 @@ import {
  * the last update, through the same actions as the editors' saves.
  */
 
-/**
- * The merged draft is written this long after the first update not written yet: one write
- * for many updates, and never later than this behind, even while people keep typing.
- */
+/** The merged draft is written this long after the last update (many updates, one write). */
 const WRITE_DELAY_MS = 300
 
 interface OpenedDraft {
@@ -143,10 +140,10 @@ export async function joinDraft(opened: OpenedDraft) {
 
 const pendingWrites = new Map<string, ReturnType<typeof setTimeout>>()
 
-/** Writes the merged draft soon; updates arriving meanwhile go with that write. */
+/** Writes the merged draft once updates stop for a moment (several people, one write). */
 function scheduleWrite(user: User, kind: CoeditKind, id: string) {
   const key = `${kind}:${id}`
-  if (pendingWrites.has(key)) return
+  clearTimeout(pendingWrites.get(key))
   pendingWrites.set(
     key,
     setTimeout(() => {

@@ -6,7 +6,6 @@ import {
   decodeBase64,
   encodeBase64,
   jsonEqual,
-  mergeDrafts,
   readDraft,
   writeDraft,
 } from '#shared/coedit/mirror'
@@ -34,7 +33,6 @@ interface DocumentRow {
   id: number
   revision: number
   written_update_id: number | string
-  draft: string
 }
 
 function documentRow(kind: CoeditKind, id: string) {
@@ -66,7 +64,6 @@ async function ensureDocument(target: DraftTarget): Promise<DocumentRow> {
         document_id: target.id,
         revision: target.revision,
         written_update_id: 0,
-        draft: JSON.stringify(target.draft()),
         created_at: new Date(),
       })
       await trx.table('coedit_updates').insert({
@@ -131,27 +128,23 @@ export async function joinDocument(
 }
 
 /**
- * The draft was written outside co-editing (its revision moved on): what that write changed
- * (from the draft as of the last known revision to the one stored now) is merged into the
- * shared document, so the editors' updates not written yet stay, and becomes one update.
- * The revision is claimed first, so of two processes finding it only one folds it in (two
- * folds of one text change would type it twice).
+ * The draft was written outside co-editing (its revision moved on): the difference becomes
+ * one update. The revision is claimed first, so of two processes finding it only one folds
+ * it in (two folds of one text change would type it twice).
  */
 async function foldWrittenElsewhere(target: DraftTarget, loaded: LoadedDocument) {
   if (Number(loaded.row.revision) === target.revision) return null
-  const stored = JSON.parse(JSON.stringify(target.draft()))
   const claimed = await db
     .from('coedit_documents')
     .where('id', loaded.row.id)
     .where('revision', loaded.row.revision)
-    .update({ revision: target.revision, draft: JSON.stringify(stored) })
+    .update({ revision: target.revision })
   if (affectedRows(claimed) === 0) return null
-  const merged = mergeDrafts(JSON.parse(loaded.row.draft), stored, readDraft(loaded.doc))
   let update: Uint8Array | null = null
   loaded.doc.once('update', (bytes: Uint8Array) => {
     update = bytes
   })
-  writeDraft(loaded.doc, merged as Record<string, unknown>)
+  writeDraft(loaded.doc, target.draft())
   if (update) await appendUpdate(target.kind, target.id, update)
   return update
 }
@@ -179,10 +172,7 @@ export async function writeMergedDraft(
       const draft = readDraft(loaded.doc)
       if (!jsonEqual(draft, JSON.parse(JSON.stringify(target.draft())))) {
         const revision = await write(draft)
-        await db
-          .from('coedit_documents')
-          .where('id', loaded.row.id)
-          .update({ revision, draft: JSON.stringify(draft) })
+        await db.from('coedit_documents').where('id', loaded.row.id).update({ revision })
       }
     }
   }

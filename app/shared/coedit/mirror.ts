@@ -122,8 +122,7 @@ function syncText(text: Y.Text, next: string) {
 
 /** Changes `current` in place into `value` when they have the same shape; false otherwise. */
 function syncValue(current: unknown, value: Json, key: string | null): boolean {
-  if (!sameKind(current, value, key))
-    return jsonEqual(jsonOf(current), value) && !isYText(value, key)
+  if (!sameKind(current, value, key)) return jsonEqual(jsonOf(current), value) && !isYText(value, key)
   if (current instanceof Y.Map) syncMap(current, value as Record<string, Json | undefined>)
   else if (current instanceof Y.Array) syncArray(current, value as Json[])
   else if (current instanceof Y.Text) syncText(current, value as string)
@@ -313,8 +312,7 @@ export function keepUnchanged<T>(previous: unknown, next: T): T {
   }
   if (isPlainObject(previous) && isPlainObject(next)) {
     const result: Record<string, unknown> = {}
-    for (const [key, entry] of Object.entries(next))
-      result[key] = keepUnchanged(previous[key], entry)
+    for (const [key, entry] of Object.entries(next)) result[key] = keepUnchanged(previous[key], entry)
     return result as T
   }
   return next
@@ -333,43 +331,4 @@ export function decodeBase64(text: string): Uint8Array {
   const bytes = new Uint8Array(binary.length)
   for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index)
   return bytes
-}
-
-/**
- * A three-way merge of JSON drafts: what `theirs` changed from `base` is applied to `mine`
- * (a change on both sides of one value: theirs wins). Entries of arrays with ids merge by
- * id: deleted on either side stays deleted, added on either side is kept.
- */
-export function mergeDrafts(base: unknown, theirs: unknown, mine: unknown): unknown {
-  if (jsonEqual(base, theirs)) return mine
-  if (jsonEqual(base, mine)) return theirs
-  if (isPlainObject(base) && isPlainObject(theirs) && isPlainObject(mine)) {
-    const result: Record<string, unknown> = {}
-    for (const key of new Set([...Object.keys(mine), ...Object.keys(theirs)])) {
-      const value = mergeDrafts(base[key], theirs[key], mine[key])
-      if (value !== undefined) result[key] = value
-    }
-    return result
-  }
-  if (Array.isArray(base) && Array.isArray(theirs) && Array.isArray(mine)) {
-    const ided = (list: unknown[]) => list.every((entry) => idOf(entry) !== undefined)
-    if (ided(base) && ided(theirs) && ided(mine)) {
-      const byId = (list: unknown[]) => new Map(list.map((entry) => [idOf(entry)!, entry]))
-      const [baseById, theirsById, mineById] = [byId(base), byId(theirs), byId(mine)]
-      const merged: unknown[] = []
-      for (const entry of mine) {
-        const id = idOf(entry)!
-        if (baseById.has(id) && !theirsById.has(id)) continue
-        merged.push(
-          theirsById.has(id) ? mergeDrafts(baseById.get(id), theirsById.get(id), entry) : entry
-        )
-      }
-      for (const entry of theirs) {
-        const id = idOf(entry)!
-        if (!baseById.has(id) && !mineById.has(id)) merged.push(entry)
-      }
-      return merged
-    }
-  }
-  return theirs
 }

@@ -153,44 +153,44 @@ export function BotEditor({
 
   return (
     <CoeditContext.Provider value={coedit}>
-      <BotEditorContext.Provider value={store}>
-        <EditorPluginsContext.Provider value={pluginMap}>
-          <ReactFlowProvider>
-            <div className="flex h-dvh flex-col overflow-hidden bg-background">
-              <EditorHeader
-                tab={tab}
-                graphNavigation={graphNavigation}
-                onGraphNavigationChange={changeGraphNavigation}
-              />
-              {!readOnly && storedVersion !== '6' && (
-                <EngineUpdateWarning storedVersion={storedVersion} />
+    <BotEditorContext.Provider value={store}>
+      <EditorPluginsContext.Provider value={pluginMap}>
+        <ReactFlowProvider>
+          <div className="flex h-dvh flex-col overflow-hidden bg-background">
+            <EditorHeader
+              tab={tab}
+              graphNavigation={graphNavigation}
+              onGraphNavigationChange={changeGraphNavigation}
+            />
+            {!readOnly && storedVersion !== '6' && (
+              <EngineUpdateWarning storedVersion={storedVersion} />
+            )}
+            <ConflictNotice store={store} />
+            <CoeditOfflineNotice />
+            {readOnly && <ReadOnlyBanner message={t('editor.readOnly')} />}
+            <main className="relative min-h-0 flex-1" data-tour="editor-canvas">
+              {tab === 'edit' && (
+                <>
+                  <GraphCanvas graphNavigation={graphNavigation} />
+                  {!readOnly && <BlocksSidebar plugins={plugins} />}
+                  <OpenBlockSettings />
+                  {!readOnly && <BotCopilot />}
+                </>
               )}
-              <ConflictNotice store={store} />
-              <CoeditOfflineNotice />
-              {readOnly && <ReadOnlyBanner message={t('editor.readOnly')} />}
-              <main className="relative min-h-0 flex-1" data-tour="editor-canvas">
-                {tab === 'edit' && (
-                  <>
-                    <GraphCanvas graphNavigation={graphNavigation} />
-                    {!readOnly && <BlocksSidebar plugins={plugins} />}
-                    <OpenBlockSettings />
-                    {!readOnly && <BotCopilot />}
-                  </>
-                )}
-                {(tab === 'edit' || tab === 'theme') && currentUserMode !== 'guest' && (
-                  <EditorPreview botId={bot.id} />
-                )}
-                <Suspense fallback={null}>
-                  {tab === 'settings' && <SettingsPanel />}
-                  {tab === 'theme' && <ThemePanel />}
-                  {tab === 'results' && <ResultsTab botId={bot.id} initialView={resultsView} />}
-                </Suspense>
-              </main>
-            </div>
-            <TourHost autoStart={!readOnly && tab === 'edit'} />
-          </ReactFlowProvider>
-        </EditorPluginsContext.Provider>
-      </BotEditorContext.Provider>
+              {(tab === 'edit' || tab === 'theme') && currentUserMode !== 'guest' && (
+                <EditorPreview botId={bot.id} />
+              )}
+              <Suspense fallback={null}>
+                {tab === 'settings' && <SettingsPanel />}
+                {tab === 'theme' && <ThemePanel />}
+                {tab === 'results' && <ResultsTab botId={bot.id} initialView={resultsView} />}
+              </Suspense>
+            </main>
+          </div>
+          <TourHost autoStart={!readOnly && tab === 'edit'} />
+        </ReactFlowProvider>
+      </EditorPluginsContext.Provider>
+    </BotEditorContext.Provider>
     </CoeditContext.Provider>
   )
 }

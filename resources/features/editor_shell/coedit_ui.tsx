@@ -66,16 +66,14 @@ export function useCoeditSession<S extends CoeditEditorState<D>, D>(
       started?.stop()
       setSession(null)
     }
-    // The session lives as long as the draft's page: its other options are read once.
+    // The session lives as long as the draft's page: options are read once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [enabled, kind, id, userId, store])
   return session
 }
 
 function initials(name: string) {
-  const words = name
-    .replace(/@.*/, '')
-    .split(/[\s._-]+/)
-    .filter(Boolean)
+  const words = name.replace(/@.*/, '').split(/[\s._-]+/).filter(Boolean)
   return ((words[0]?.[0] ?? '?') + (words[1]?.[0] ?? '')).toUpperCase()
 }
 
@@ -110,12 +108,9 @@ export function CoeditPeers() {
                   data-testid="coedit-peer"
                   data-user-name={peer.name}
                   aria-pressed={followed}
-                  aria-label={t(
-                    followed ? 'editorShell.coedit.unfollow' : 'editorShell.coedit.follow',
-                    {
-                      name: peer.name,
-                    }
-                  )}
+                  aria-label={t(followed ? 'editorShell.coedit.unfollow' : 'editorShell.coedit.follow', {
+                    name: peer.name,
+                  })}
                   onClick={() => session.follow(followed ? null : peer.clientId)}
                   className={cn(
                     'flex size-7 items-center justify-center rounded-full border-2 border-background text-[11px] font-semibold text-white',

@@ -1,8 +1,13 @@
 import { test } from '@japa/runner'
 import * as Y from 'yjs'
-import { deleteBlock, moveBlock, moveGroup, updateBlockContent } from '#shared/bot/editing'
+import {
+  deleteBlock,
+  moveBlock,
+  moveGroup,
+  updateBlockContent,
+} from '#shared/bot/editing'
 import type { BotV6 } from '#shared/bot/types'
-import { keepUnchanged, mergeDrafts, readDraft, writeDraft } from '#shared/coedit/mirror'
+import { keepUnchanged, readDraft, writeDraft } from '#shared/coedit/mirror'
 import { blockOf, groupOf, pizzaBot } from '../bot/fixtures.js'
 
 /** Two replicas of one shared draft, seeded from the same document state. */
@@ -105,39 +110,5 @@ test.group('Co-editing / the draft mirrored into Yjs', () => {
     assert.strictEqual(groupOf(kept, untouched.id), untouched)
     assert.notStrictEqual(groupOf(kept, group.id), group)
     assert.strictEqual(kept.variables, bot.variables)
-  })
-
-  test('a draft written elsewhere merges with edits not written yet', ({ assert }) => {
-    const base = pizzaBot()
-    const { group, block } = firstTextBlock(base)
-    const other = base.groups.find((entry) => entry.id !== group.id)!
-    // Elsewhere (the copilot): a group renamed, a variable added, the text bubble's group moved.
-    const theirs = {
-      ...moveGroup(base, group.id, { x: 5, y: 6 }),
-      variables: [...base.variables, { id: 'v-new', name: 'New' }],
-    }
-    const renamed = {
-      ...theirs,
-      groups: theirs.groups.map((entry) =>
-        entry.id === other.id ? { ...entry, title: 'Theirs' } : entry
-      ),
-    }
-    // Here: the bubble edited, a block deleted elsewhere in the bot.
-    const mine = setText(base, block.id, 'Mine')
-    const merged = mergeDrafts(base, renamed, mine) as BotV6
-    assert.equal(groupOf(merged, other.id).title, 'Theirs')
-    assert.deepEqual(groupOf(merged, group.id).graphCoordinates, { x: 5, y: 6 })
-    assert.equal(blockOf(merged, block.id).content?.plainText, 'Mine')
-    assert.include(
-      merged.variables.map((variable) => variable.id),
-      'v-new'
-    )
-    // A block deleted on one side stays deleted.
-    const deleted = deleteBlock(base, block.id)
-    const kept = mergeDrafts(base, deleted, setText(base, block.id, 'Edited')) as BotV6
-    assert.notInclude(
-      kept.groups.flatMap((entry) => entry.blocks.map((item) => item.id)),
-      block.id
-    )
   })
 })
