@@ -3,7 +3,6 @@ import {
   useContext,
   useEffect,
   useId,
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -312,94 +311,18 @@ function BlockForm({
   )
 }
 
-/** The bubble's text as the editor writes it (plainText), else as imported. */
-function storedBubbleText(block: Block) {
-  const plain = block.content?.plainText
-  return typeof plain === 'string' ? plain : textBubbleText(block)
-}
-
-/**
- * Where a cursor goes when a text changes under it: unmoved before the change, moved by
- * the change's length after it, at the end of what was inserted inside it.
- */
-function caretShift(previous: string, next: string) {
-  const { start, removedEnd, inserted } = textChange(previous, next)
-  const insertedEnd = start + inserted.length
-  return (position: number) => {
-    if (position <= start) return position
-    if (position >= removedEnd) return position + next.length - previous.length
-    return insertedEnd
-  }
-}
-
-/** The one change (an insertion, a deletion or a replacement) that turns `previous` into `next`. */
-function textChange(previous: string, next: string) {
-  let start = 0
-  const shortest = Math.min(previous.length, next.length)
-  while (start < shortest && previous[start] === next[start]) start++
-  let end = 0
-  while (
-    end < shortest - start &&
-    previous[previous.length - 1 - end] === next[next.length - 1 - end]
-  ) {
-    end++
-  }
-  return {
-    start,
-    removedEnd: previous.length - end,
-    inserted: next.slice(start, next.length - end),
-  }
-}
-
-/** The change from `shown` to `typed`, made to `current` instead (`shown` plus others' edits). */
-function rebase(shown: string, typed: string, current: string) {
-  if (shown === current) return typed
-  const change = textChange(shown, typed)
-  const shift = caretShift(shown, current)
-  const start = shift(change.start)
-  const end = Math.max(start, shift(change.removedEnd))
-  return current.slice(0, start) + change.inserted + current.slice(end)
-}
-
 function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean }) {
   const { t } = useTranslation()
   const id = useId()
   const api = useBotEditorApi()
   const variables = useFormVariables()
   const scope = useExpressionScope(variables)
-  const stored = storedBubbleText(block)
-  const [text, setText] = useState(stored)
+  const [text, setText] = useState(() => textBubbleText(block))
   const area = useRef<HTMLTextAreaElement>(null)
-  // The text as this editor last wrote it: any other text in the store is someone else's.
-  const written = useRef(stored)
-  const keptSelection = useRef<{ start: number; end: number } | null>(null)
-  useEffect(() => {
-    if (stored === written.current) return
-    // A colleague typed in this bubble (docs/editor.md "Editing together"): their text is
-    // taken, and this person's cursor stays beside the characters it was beside.
-    const element = area.current
-    const previous = element?.value ?? written.current
-    if (element && document.activeElement === element) {
-      const shift = caretShift(previous, stored)
-      keptSelection.current = {
-        start: shift(element.selectionStart),
-        end: shift(element.selectionEnd),
-      }
-    }
-    written.current = stored
-    setText(stored)
-  }, [stored])
-  useLayoutEffect(() => {
-    const selection = keptSelection.current
-    if (!selection) return
-    keptSelection.current = null
-    area.current?.setSelectionRange(selection.start, selection.end)
-  }, [text])
   // Where the cursor was when the textarea lost focus to the Variables picker.
   const caret = useRef<{ start: number; end: number } | null>(null)
 
   function commit(next: string) {
-    written.current = next
     setText(next)
     api.getState().edit(
       (bot) =>
@@ -457,17 +380,8 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
           placeholder={t('editor.block.textPlaceholder')}
           {...completion.fieldProps}
           onChange={(event) => {
-            // What was typed goes into the text as it is now, which a colleague may have
-            // changed since this textarea last showed it.
-            const element = event.target
-            const now = locateBlock(api.getState().history.present, block.id)?.block
-            const next = rebase(text, element.value, now ? storedBubbleText(now) : text)
-            if (next !== element.value) {
-              const cursor = caretShift(element.value, next)(element.selectionStart)
-              keptSelection.current = { start: cursor, end: cursor }
-            }
-            commit(next)
-            completion.read(element)
+            commit(event.target.value)
+            completion.read(event.target)
           }}
           onSelect={(event) => {
             const element = event.currentTarget

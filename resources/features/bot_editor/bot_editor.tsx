@@ -8,20 +8,13 @@ import {
   useDraftAutosave,
   useEditorShortcuts,
 } from '~/features/editor_shell/editor_frame'
-import {
-  CoeditContext,
-  CoeditOfflineNotice,
-  useCoeditSession,
-} from '~/features/editor_shell/coedit_ui'
 import { copySelection, pasteSelection, type BotClipboard } from '#shared/bot/editing'
 import type { GraphNavigation } from '#shared/workspace_roles'
-import type { BotV6 } from '#shared/bot/types'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import {
   BotEditorContext,
-  botBody,
   createBotEditorStore,
   useBotEditor,
   type BotEditorState,
@@ -88,7 +81,6 @@ function onBotKey(key: string, event: KeyboardEvent, state: BotEditorState) {
 }
 
 const savedBot = (state: BotEditorState) => state.savedBot
-const markBotSaved = (bot: BotV6) => ({ savedBot: bot })
 
 export function BotEditor({
   tab,
@@ -121,16 +113,6 @@ export function BotEditor({
   const [graphNavigation, setGraphNavigation] = useState<GraphNavigation>(
     user?.graphNavigation ?? 'mouse'
   )
-  // Everyone who may open the bot edits (or, read-only, watches) it live with the others.
-  const coedit = useCoeditSession<BotEditorState, BotV6>({
-    enabled: !!user,
-    kind: 'bots',
-    id: bot.id,
-    userId: user?.id ?? '',
-    store,
-    bodyOf: botBody,
-    markSaved: markBotSaved,
-  })
   useDraftAutosave(store, savedBot)
   useEditorShortcuts(store, !readOnly, onBotKey)
   useBodyScrollLock()
@@ -152,7 +134,6 @@ export function BotEditor({
   }
 
   return (
-    <CoeditContext.Provider value={coedit}>
     <BotEditorContext.Provider value={store}>
       <EditorPluginsContext.Provider value={pluginMap}>
         <ReactFlowProvider>
@@ -166,7 +147,6 @@ export function BotEditor({
               <EngineUpdateWarning storedVersion={storedVersion} />
             )}
             <ConflictNotice store={store} />
-            <CoeditOfflineNotice />
             {readOnly && <ReadOnlyBanner message={t('editor.readOnly')} />}
             <main className="relative min-h-0 flex-1" data-tour="editor-canvas">
               {tab === 'edit' && (
@@ -191,6 +171,5 @@ export function BotEditor({
         </ReactFlowProvider>
       </EditorPluginsContext.Provider>
     </BotEditorContext.Provider>
-    </CoeditContext.Provider>
   )
 }
