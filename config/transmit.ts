@@ -1,17 +1,23 @@
 import { defineConfig } from '@adonisjs/transmit'
+import { redis } from '@adonisjs/transmit/transports'
+import env from '#start/env'
 
 /**
  * Server-sent events (run progress now; copilot and co-editing later).
  *
- * No transport, in both modes: run events reach every web process through the run-event
- * relay (app/services/workflows/run_event_relay.ts, Redis pub/sub with QUEUE_DRIVER=bullmq),
- * which the webhook route needs anyway to hear its run's answer from a worker, and each web
- * process broadcasts them to the streams it holds. A feature that broadcasts from one web
- * process to the browsers of all of them will set `transport: { driver: redis({...}) }`
- * (from '@adonisjs/transmit/transports').
+ * Run events reach every web process through the run-event relay
+ * (app/services/workflows/run_event_relay.ts, Redis pub/sub with QUEUE_DRIVER=bullmq), and
+ * each process sends them only to the streams it holds (broadcastExcept, local).
+ * Co-editing's updates and presence (docs/editor.md "Editing together") are sent from the
+ * process that received them to the browsers of all processes: in scaled mode (Redis
+ * configured) through the Redis transport; in the embedded default there is one process.
  */
 export default defineConfig({
   // Proxies close idle connections; a ping every 30 s keeps the stream open.
   pingInterval: '30s',
-  transport: null,
+  transport:
+    env.get('QUEUE_DRIVER') === 'bullmq' && env.get('REDIS_URL')
+      ? // A redis:// URL is what ioredis takes as its options too.
+        { driver: redis(env.get('REDIS_URL') as never) }
+      : null,
 })

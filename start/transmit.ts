@@ -11,11 +11,24 @@ import {
   bridgeRunEventsTo,
   mayListenToRuns,
 } from '#services/workflows/run_channel'
+import { mayListenToDraft } from '#actions/coedit/coedit_hub'
+import { DOCUMENT_CHANNEL_PATTERN, PERSON_CHANNEL_PATTERN } from '#shared/coedit/protocol'
 
 transmit.registerRoutes()
 
 transmit.authorize<{ id: string }>(RUN_CHANNEL_PATTERN, (ctx: HttpContext, { id }) =>
   mayListenToRuns(ctx.auth.user, id)
+)
+
+// Co-editing (docs/editor.md "Editing together"): a draft's channel, like its REST routes;
+// a person's own channel, to themselves only.
+transmit.authorize<{ kind: string; id: string }>(
+  DOCUMENT_CHANNEL_PATTERN,
+  (ctx: HttpContext, { kind, id }) => mayListenToDraft(ctx.auth.user, kind, id)
+)
+transmit.authorize<{ id: string }>(
+  PERSON_CHANNEL_PATTERN,
+  (ctx: HttpContext, { id }) => ctx.auth.user?.id === id
 )
 
 bridgeRunEventsTo(transmit)

@@ -41,7 +41,7 @@ export function editConflict() {
 }
 
 /** The drivers answer an UPDATE with a count, an array holding one, or a result object. */
-function affectedRows(result: unknown): number {
+export function affectedRows(result: unknown): number {
   if (typeof result === 'number') return result
   if (Array.isArray(result)) return affectedRows(result[0])
   if (result && typeof result === 'object') {
