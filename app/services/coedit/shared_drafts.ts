@@ -1,3 +1,4 @@
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import * as Y from 'yjs'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
@@ -107,8 +108,13 @@ async function loadDocument(target: DraftTarget): Promise<LoadedDocument> {
   return { doc, row, lastUpdateId, updateCount: updates.length }
 }
 
-export async function appendUpdate(kind: CoeditKind, id: string, update: Uint8Array) {
-  await db.table('coedit_updates').insert({
+export async function appendUpdate(
+  kind: CoeditKind,
+  id: string,
+  update: Uint8Array,
+  client: TransactionClientContract | typeof db = db
+) {
+  await client.table('coedit_updates').insert({
     document_type: kind,
     document_id: id,
     payload: encodeBase64(update),
@@ -124,9 +130,10 @@ export async function joinDocument(
   target: DraftTarget,
   onFolded: (update: Uint8Array) => void
 ): Promise<Uint8Array> {
-  const loaded = await loadDocument(target)
+  let loaded = await loadDocument(target)
   const folded = await foldWrittenElsewhere(target, loaded)
-  if (folded) onFolded(folded)
+  if (folded === LOST) loaded = await loadDocument(target)
+  else if (folded) onFolded(folded)
   return Y.encodeStateAsUpdate(loaded.doc)
 }
 
@@ -137,24 +144,38 @@ export async function joinDocument(
  * The revision is claimed first, so of two processes finding it only one folds it in (two
  * folds of one text change would type it twice).
  */
-async function foldWrittenElsewhere(target: DraftTarget, loaded: LoadedDocument) {
+async function foldWrittenElsewhere(
+  target: DraftTarget,
+  loaded: LoadedDocument
+): Promise<Uint8Array | null | typeof LOST> {
   if (Number(loaded.row.revision) === target.revision) return null
   const stored = JSON.parse(JSON.stringify(target.draft()))
-  const claimed = await db
-    .from('coedit_documents')
-    .where('id', loaded.row.id)
-    .where('revision', loaded.row.revision)
-    .update({ revision: target.revision, draft: JSON.stringify(stored) })
-  if (affectedRows(claimed) === 0) return null
   const merged = mergeDrafts(JSON.parse(loaded.row.draft), stored, readDraft(loaded.doc))
   let update: Uint8Array | null = null
   loaded.doc.once('update', (bytes: Uint8Array) => {
     update = bytes
   })
   writeDraft(loaded.doc, merged as Record<string, unknown>)
-  if (update) await appendUpdate(target.kind, target.id, update)
+  // The claim and the fold's update commit together: a process that loses the claim waits
+  // for it (the row is locked) and then reads the update, so no joiner gets the state
+  // from before the fold.
+  const claimed = await db.transaction(async (trx) => {
+    const changed = await trx
+      .from('coedit_documents')
+      .where('id', loaded.row.id)
+      .where('revision', loaded.row.revision)
+      .update({ revision: target.revision, draft: JSON.stringify(stored) })
+    if (affectedRows(changed) === 0) return false
+    if (update) await appendUpdate(target.kind, target.id, update, trx)
+    return true
+  })
+  // Another process folded it in: this one's document is stale, the caller reads it again.
+  if (!claimed) return LOST
   return update
 }
+
+/** What foldWrittenElsewhere answers when another process folded the same write first. */
+const LOST = Symbol('lost')
 
 /**
  * Writes the merged document into the draft when updates arrived since the last write
@@ -166,9 +187,10 @@ export async function writeMergedDraft(
   write: (draft: Record<string, unknown>) => Promise<number>,
   onFolded: (update: Uint8Array) => void
 ) {
-  const loaded = await loadDocument(target)
+  let loaded = await loadDocument(target)
   const folded = await foldWrittenElsewhere(target, loaded)
-  if (folded) onFolded(folded)
+  if (folded === LOST) loaded = await loadDocument(target)
+  else if (folded) onFolded(folded)
   if (Number(loaded.row.written_update_id) < loaded.lastUpdateId) {
     const claimed = await db
       .from('coedit_documents')
