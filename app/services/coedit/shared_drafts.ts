@@ -3,10 +3,10 @@ import * as Y from 'yjs'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
 import { affectedRows } from '#services/draft_revision'
+import { jsonEqual } from '#shared/json_equal'
 import {
   decodeBase64,
   encodeBase64,
-  jsonEqual,
   mergeDrafts,
   readDraft,
   writeDraft,

@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react'
 import { createStore, useStore, type StoreApi } from 'zustand'
 import i18n from 'i18next'
 import type { BotV6 } from '#shared/bot/types'
+import { jsonEqual } from '#shared/json_equal'
 import { issuesByBlock, type BlockIssue } from '#shared/block_issues'
 import type { ChangeKind } from '#shared/history/diff'
 import { createHistory, push } from '#shared/bot/history'
@@ -220,28 +221,6 @@ export function useBotEditor<T>(selector: (state: BotEditorState) => T): T {
 export function selectSaveStatus(state: BotEditorState): SaveStatus {
   if (state.saving) return 'saving'
   return state.history.present === state.savedBot ? 'saved' : 'unsaved'
-}
-
-/** Deep equality of JSON values, ignoring key order and undefined properties. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    return (a ?? null) === (b ?? null)
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  if (Array.isArray(a)) {
-    const other = b as unknown[]
-    return a.length === other.length && a.every((value, index) => jsonEqual(value, other[index]))
-  }
-  const left = a as Record<string, unknown>
-  const right = b as Record<string, unknown>
-  const keys = new Set(
-    [...Object.keys(left), ...Object.keys(right)].filter(
-      (key) => left[key] !== undefined || right[key] !== undefined
-    )
-  )
-  for (const key of keys) if (!jsonEqual(left[key], right[key])) return false
-  return true
 }
 
 /** Published-and-current: the draft's groups, settings, theme, variables and events. */
