@@ -12,7 +12,7 @@
 | the draft stored in the database. BENCH_PORT: engineers sharing a machine each bench on
 | their own port.
 */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { copyFileSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -25,6 +25,7 @@ import { generateBot } from './editor.bench.js'
 import { decodeBase64, draftRoot, encodeBase64, readDraft } from '../app/shared/coedit/mirror.js'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
+import { sqliteApp } from './sqlite_app.js'
 
 const ROOT = process.env.BENCH_ROOT || join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 3370)
@@ -42,30 +43,7 @@ const EDITORS = option('editors', 10)
 const RATE = option('rate', 5)
 const SECONDS = option('seconds', 20)
 
-function env() {
-  return {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    APP_URL: BASE,
-    DB_CONNECTION: 'sqlite',
-    SQLITE_PATH: DB,
-    LOG_LEVEL: 'warn',
-    SMTP_HOST: '',
-  }
-}
-
-function ace(args: string[]) {
-  const result = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', ...args], {
-    cwd: OUT,
-    env: env(),
-    encoding: 'utf8',
-  })
-  if (result.status !== 0)
-    throw new Error(`ace ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`)
-  return result.stdout
-}
+const { env, ace } = sqliteApp({ out: OUT, port: PORT, db: DB })
 
 function percentile(values: number[], p: number) {
   const sorted = [...values].sort((a, b) => a - b)

@@ -7,7 +7,7 @@
 | and while panning. Aim: open < 1 s, 60 fps. BENCH_ROOT: another checkout to build and
 | measure (a worktree of the previous commit, for the same-run reference).
 */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { copyFileSync, rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +18,7 @@ import { appBuild } from './app_build.js'
 import { stop } from './processes.js'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
+import { sqliteApp } from './sqlite_app.js'
 
 const ROOT = process.env.BENCH_ROOT || join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 3350)
@@ -37,30 +38,7 @@ function sizeOption(name: string, fallback: number) {
 const BLOCKS = sizeOption('blocks', 5000)
 const GROUPS = sizeOption('groups', Math.max(1, Math.round(BLOCKS / (20 / 3))))
 
-function env() {
-  return {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    APP_URL: BASE,
-    DB_CONNECTION: 'sqlite',
-    SQLITE_PATH: DB,
-    LOG_LEVEL: 'warn',
-    SMTP_HOST: '',
-  }
-}
-
-function ace(args: string[]) {
-  const result = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', ...args], {
-    cwd: OUT,
-    env: env(),
-    encoding: 'utf8',
-  })
-  if (result.status !== 0)
-    throw new Error(`ace ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`)
-  return result.stdout
-}
+const { env, ace } = sqliteApp({ out: OUT, port: PORT, db: DB })
 
 /** `groupCount` groups sharing `blockCount` blocks (6.7 a group by default), chained by edges. */
 export function generateBot(groupCount = GROUPS, blockCount = BLOCKS) {

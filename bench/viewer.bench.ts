@@ -15,7 +15,7 @@
 | worktree of an older commit, for the "before" figures). `guard()`: the visitor's bytes from
 | the built assets alone, in seconds (bench/guard.bench.ts).
 */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { copyFileSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -29,6 +29,7 @@ import { stop } from './processes.js'
 import { appBuild } from './app_build.js'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
+import { sqliteApp } from './sqlite_app.js'
 
 const ROOT = process.env.BENCH_ROOT || join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 3351)
@@ -46,31 +47,7 @@ const SLOW_4G = {
   uploadThroughput: (750 * 1024) / 8,
 }
 
-function env() {
-  return {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    APP_URL: BASE,
-    VIEWER_URL: '',
-    DB_CONNECTION: 'sqlite',
-    SQLITE_PATH: DB,
-    LOG_LEVEL: 'warn',
-    SMTP_HOST: '',
-  }
-}
-
-function ace(args: string[]) {
-  const result = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', ...args], {
-    cwd: OUT,
-    env: env(),
-    encoding: 'utf8',
-  })
-  if (result.status !== 0)
-    throw new Error(`ace ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`)
-  return result.stdout
-}
+const { env, ace } = sqliteApp({ out: OUT, port: PORT, db: DB, extraEnv: { VIEWER_URL: '' } })
 
 /** A bubble, then a text input: the first bubble is what the visitor waits for. */
 function benchBot() {
