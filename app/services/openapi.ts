@@ -246,6 +246,31 @@ function chatPaths() {
         },
       },
     },
+    '/api/v1/sessions/{sessionId}/timeout': {
+      post: {
+        summary: "The input's reply timeout passed: take its \"No reply\" path",
+        description:
+          'Call it when the reply input.timeout.seconds announced has not come. Before the ' +
+          'deadline the server stored, or once the question is no longer awaited, nothing ' +
+          'changes and the answer is 409.',
+        security: [],
+        parameters: [idParam('sessionId', 'The session id from startChat')],
+        requestBody: {
+          content: json({
+            type: 'object',
+            properties: {
+              blockId: { type: 'string', description: 'The input id the timer was set for' },
+              textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
+            },
+          }),
+        },
+        responses: {
+          200: { description: 'The "No reply" path\'s messages and input', content: json(chatReply) },
+          404: error,
+          409: error,
+        },
+      },
+    },
     '/api/v1/typebots/{botId}/preview/startChat': {
       post: {
         summary: 'Start a preview of the draft (no results saved)',

@@ -51,3 +51,11 @@ export const continueChatValidator = vine.compile(
     textBubbleContentFormat: format,
   })
 )
+
+/** A reply timeout fired on the client: the question it was set for (docs/bots.md). */
+export const timeoutChatValidator = vine.compile(
+  vine.object({
+    blockId: vine.string().trim().maxLength(64).optional(),
+    textBubbleContentFormat: format,
+  })
+)

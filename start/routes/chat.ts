@@ -13,6 +13,7 @@ router
     router.post('/typebots/:publicId/startChat', [ChatController, 'start'])
     router.post('/bots/:publicId/startChat', [ChatController, 'start'])
     router.post('/sessions/:sessionId/continueChat', [ChatController, 'continue'])
+    router.post('/sessions/:sessionId/timeout', [ChatController, 'timeout'])
     router.post('/typebots/:botId/blocks/:blockId/results/:resultId/executeWebhook', [
       ChatController,
       'webhook',

@@ -49,7 +49,13 @@ async function persist(
     const variable = head.variables.find((v) => v.id === id)
     if (variable) variable.value = value as any
   }
-  const effects: TurnEffects = { answers: [], logs: [], results: new Map(), newResults: [] }
+  const effects: TurnEffects = {
+    answers: [],
+    timeouts: [],
+    logs: [],
+    results: new Map(),
+    newResults: [],
+  }
   if (head.resultId) {
     for (const log of logs) {
       effects.logs.push({

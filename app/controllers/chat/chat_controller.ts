@@ -9,9 +9,11 @@ import {
   continueChatValidator,
   previewStartChatValidator,
   startChatValidator,
+  timeoutChatValidator,
 } from '#validators/chat'
 import type { PreviewStartChatRequest } from '#shared/chat/types'
 import { StreamMessage } from '#actions/chat/stream_message'
+import { TimeoutChat } from '#actions/chat/timeout_chat'
 import { Readable } from 'node:stream'
 import { validationMessages } from '#middleware/locale_middleware'
 import type { VineValidator } from '@vinejs/vine'
@@ -84,6 +86,27 @@ export default class ChatController {
   async continue(ctx: HttpContext) {
     const body = await bodyOf(ctx, continueChatValidator)
     return json(ctx, await new ContinueChat().handle(ctx.params.sessionId, body, this.visitor(ctx)))
+  }
+
+  /**
+   * The visitor's reply timer fired: the "No reply" path's reply, or 409 when the
+   * deadline has not passed (`remainingMs`) or the question is no longer awaited.
+   */
+  async timeout(ctx: HttpContext) {
+    const body = await bodyOf(ctx, timeoutChatValidator)
+    const outcome = await new TimeoutChat().handle(ctx.params.sessionId, body, this.visitor(ctx))
+    if (outcome.kind === 'early') {
+      ctx.response.status(409)
+      return json(ctx, {
+        message: 'The reply timeout has not passed yet',
+        remainingMs: outcome.remainingMs,
+      })
+    }
+    if (outcome.kind === 'stale') {
+      ctx.response.status(409)
+      return json(ctx, { message: 'The session does not await this question any more' })
+    }
+    return json(ctx, outcome.reply)
   }
 
   /**

@@ -71,8 +71,17 @@ export interface ResultUpdate {
   isCompleted?: boolean
 }
 
+/** An input left without an answer past its reply timeout: its "No reply" exit was taken. */
+export interface TimeoutRecord {
+  resultId: string
+  blockId: string
+  groupId: string
+}
+
 export interface TurnEffects {
   answers: AnswerRecord[]
+  /** Reply timeouts taken this turn, for results and drop-off analytics. */
+  timeouts: TimeoutRecord[]
   logs: (ChatLog & { resultId: string })[]
   /** Per result id: its variables now, and what changed in its flags. */
   results: Map<string, ResultUpdate>
@@ -103,6 +112,8 @@ export interface StartInput {
   contact?: BotRunContext['contact']
   /** The client can stream answers (StartChatRequest.isStreamEnabled). */
   isStreamEnabled?: boolean
+  /** The time of the turn (epoch ms), for reply timeout deadlines; Date.now() without it. */
+  now?: number
 }
 
 export interface ContinueInput {
@@ -113,6 +124,8 @@ export interface ContinueInput {
   message?: InputAnswer
   textBubbleContentFormat?: TextBubbleContentFormat
   contact?: BotRunContext['contact']
+  /** The time of the turn (epoch ms), for reply timeout deadlines; Date.now() without it. */
+  now?: number
 }
 
 type Position = { group: Group; index: number }
@@ -221,6 +234,7 @@ class Turn {
   readonly logs: ChatLog[] = []
   readonly effects: TurnEffects = {
     answers: [],
+    timeouts: [],
     logs: [],
     results: new Map(),
     newResults: [],
@@ -236,7 +250,8 @@ class Turn {
     readonly ports: EnginePorts,
     readonly sessionId: string,
     public bot: EngineBot,
-    readonly contact?: BotRunContext['contact']
+    readonly contact?: BotRunContext['contact'],
+    readonly now: number = Date.now()
   ) {}
 
   get current(): QueuedBot {
@@ -510,8 +525,13 @@ class Turn {
       if (value !== undefined && value !== null && value !== '')
         input.prefilledValue = formatVariableValue(value)
     }
+    const seconds = timeoutSecondsOf(block)
+    if (seconds !== undefined) input.timeout = { seconds }
     this.input = input
     this.state.awaiting = { blockId: block.id, groupId: group.id, kind: 'input', input }
+    if (seconds !== undefined) {
+      this.state.awaiting.timeout = { seconds, deadline: this.now + seconds * 1000 }
+    }
   }
 
   /** Walks from a point until an input, a pause, the end, or the visit bound. */
@@ -769,6 +789,9 @@ class Turn {
         content: textContent(retry, this.state.textBubbleContentFormat),
       })
       this.input = input
+      // The visitor is there: the question's reply timeout starts again from the retry.
+      const timeout = awaiting.timeout
+      if (timeout) timeout.deadline = this.now + timeout.seconds * 1000
       return
     }
 
@@ -796,6 +819,48 @@ class Turn {
       ? { edgeId: parsed.outgoingEdgeId }
       : this.pointAfter(group, index, block)
     return this.walk(next)
+  }
+
+  /**
+   * The awaited input got no answer in time: the turn takes the block's "No reply" exit
+   * (the end of the path when it leads nowhere) and records the timeout for the result.
+   * 'early' before the deadline, 'stale' when the session no longer awaits that question
+   * (answered meanwhile, or asked again with a new deadline).
+   */
+  async timeout(expected?: { blockId: string; deadline?: number }): Promise<TimeoutStatus> {
+    const awaiting = this.state.awaiting
+    const timeout = awaiting?.kind === 'input' ? awaiting.timeout : undefined
+    if (!awaiting || !timeout) return { status: 'stale' }
+    if (expected && expected.blockId !== awaiting.blockId) return { status: 'stale' }
+    if (expected?.deadline !== undefined && expected.deadline !== timeout.deadline)
+      return { status: 'stale' }
+    if (this.now < timeout.deadline)
+      return { status: 'early', remainingMs: timeout.deadline - this.now }
+    const group =
+      this.groupById(awaiting.groupId) ??
+      this.bot.content.groups.find((g) => g.blocks.some((b) => b.id === awaiting.blockId))
+    const block = group?.blocks.find((b) => b.id === awaiting.blockId)
+    this.state.awaiting = undefined
+    if (!group || !block) {
+      this.log({ status: 'error', description: 'The awaited block no longer exists in this bot' })
+      await this.walk(null)
+      return { status: 'taken' }
+    }
+    this.log({
+      status: 'info',
+      description: `No reply within ${timeout.seconds} s: the "No reply" path was taken`,
+      details: { blockId: block.id, groupId: group.id, seconds: timeout.seconds },
+    })
+    if (this.current.resultId) {
+      this.effects.timeouts.push({
+        resultId: this.current.resultId,
+        blockId: block.id,
+        groupId: group.id,
+      })
+    }
+    const edgeId = block.timeout?.outgoingEdgeId
+    await this.walk(edgeId ? { edgeId } : null)
+    return { status: 'taken' }
   }
 
   /**
@@ -910,7 +975,7 @@ export async function startChat(ports: EnginePorts, input: StartInput): Promise<
     startFrom: input.startFrom,
   }
   if (input.isStreamEnabled) state.isStreamEnabled = true
-  const turn = new Turn(state, ports, input.sessionId, input.bot, input.contact)
+  const turn = new Turn(state, ports, input.sessionId, input.bot, input.contact, input.now)
   if (input.resultId) {
     // The result exists from the first view, with its prefilled variables.
     turn.touchResult()
@@ -934,11 +999,39 @@ export async function startChat(ports: EnginePorts, input: StartInput): Promise<
   return turn.output()
 }
 
+export type TimeoutStatus =
+  | { status: 'taken' }
+  | { status: 'early'; remainingMs: number }
+  | { status: 'stale' }
+
+/** The reply timeout of an input block, in seconds, when it has a valid one. */
+export function timeoutSecondsOf(block: Block): number | undefined {
+  const seconds = block.timeout?.seconds
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 1
+    ? Math.round(seconds)
+    : undefined
+}
+
+/**
+ * The awaited input's reply timeout fired (the web viewer's timer, a channel's delayed
+ * job): past its deadline the "No reply" path runs, else nothing changes. `expected`
+ * names the question the timer was set for, so a late timer of an earlier question is
+ * stale rather than taken.
+ */
+export async function timeoutChat(
+  ports: EnginePorts,
+  input: ContinueInput & { expected?: { blockId: string; deadline?: number } }
+): Promise<{ status: TimeoutStatus; output: TurnOutput }> {
+  const turn = new Turn(input.state, ports, input.sessionId, input.bot, input.contact, input.now)
+  const status = await turn.timeout(input.expected)
+  return { status, output: turn.output() }
+}
+
 /** Takes the next turn of a session with the visitor's message (or none). */
 export async function continueChat(ports: EnginePorts, input: ContinueInput): Promise<TurnOutput> {
   const state = input.state
   if (input.textBubbleContentFormat) state.textBubbleContentFormat = input.textBubbleContentFormat
-  const turn = new Turn(state, ports, input.sessionId, input.bot, input.contact)
+  const turn = new Turn(state, ports, input.sessionId, input.bot, input.contact, input.now)
   if (state.notStarted) {
     state.notStarted = false
     await turn.walk(turn.startPoint(state.startFrom))

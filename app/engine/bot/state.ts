@@ -63,6 +63,11 @@ export interface AwaitedBlock {
   streams?: boolean
   /** A streamMessage call took the stream: another one is refused (it would bill again). */
   streamClaimed?: boolean
+  /**
+   * An input with a reply timeout: from `deadline` (epoch ms, when it was asked plus the
+   * block's seconds) on, timeoutChat may take the block's "No reply" exit.
+   */
+  timeout?: { seconds: number; deadline: number }
 }
 
 export interface SessionState {

@@ -181,6 +181,7 @@ async function pastPauses(
     })
     // The effects of every turn are written together.
     next.effects.answers.unshift(...current.effects.answers)
+    next.effects.timeouts.unshift(...current.effects.timeouts)
     next.effects.logs.unshift(...current.effects.logs)
     next.effects.newResults.unshift(...current.effects.newResults)
     for (const [id, update] of current.effects.results) {

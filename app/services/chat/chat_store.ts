@@ -362,6 +362,19 @@ function effectWrites(
       )
     )
   }
+  if (effects.timeouts.length > 0) {
+    writes.push(
+      insertStatement(
+        'input_timeouts',
+        effects.timeouts.map((timeout) => ({
+          result_id: timeout.resultId,
+          block_id: timeout.blockId,
+          group_id: timeout.groupId,
+          created_at: stamp(now),
+        }))
+      )
+    )
+  }
   if (effects.logs.length > 0) {
     writes.push(
       insertStatement(
@@ -440,7 +453,10 @@ export async function persistTurn(input: {
     : takeChatPlaces(input.workspaceId, effects, now, limit)
   if (counting && limit !== UNLIMITED_CHATS) await counting
   const needsResultsFirst =
-    effects.newResults.length > 0 || effects.answers.length > 0 || effects.logs.length > 0
+    effects.newResults.length > 0 ||
+    effects.answers.length > 0 ||
+    effects.logs.length > 0 ||
+    effects.timeouts.length > 0
   if (input.newResult && needsResultsFirst) await insertResult(input.newResult, now)
   for (const created of effects.newResults) {
     await insertResult(

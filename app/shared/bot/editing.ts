@@ -33,6 +33,7 @@ import type {
   Item,
   Variable,
 } from './types.js'
+import { TIMEOUT_MAX_SECONDS, TIMEOUT_MIN_SECONDS } from './types.js'
 import { sanitizeVariableName } from './variable_names.js'
 
 export { sanitizeVariableName } from './variable_names.js'
@@ -140,6 +141,7 @@ export function newBlock(
 function cloneWithNewIds(block: Block): Block {
   const id = createId()
   const copy = withoutOutgoingEdge({ ...structuredClone(block), id })
+  if (copy.timeout) copy.timeout = withoutOutgoingEdge(copy.timeout)
   if (copy.items) {
     copy.items = copy.items.map((item) =>
       withoutOutgoingEdge({
@@ -179,7 +181,10 @@ function placeBlock(bot: BotV6, groupId: string, index: number, block: Block): B
   // The cut edges go too, or pruneEdges would hand them back to their source.
   const edges = next.edges.filter(
     (edge) =>
-      isEventSource(edge.from) || edge.from.itemId !== undefined || !cut.includes(edge.from.blockId)
+      isEventSource(edge.from) ||
+      edge.from.itemId !== undefined ||
+      edge.from.timeout === true ||
+      !cut.includes(edge.from.blockId)
   )
   return pruneEdges(edges.length === next.edges.length ? next : { ...next, edges })
 }
@@ -192,6 +197,7 @@ function sourceExists(bot: BotV6, from: EdgeSource): boolean {
   if (isEventSource(from)) return bot.events.some((event) => event.id === from.eventId)
   const location = locateBlock(bot, from.blockId)
   if (!location) return false
+  if (from.timeout === true) return !!location.block.timeout
   return from.itemId === undefined || !!location.block.items?.some((i) => i.id === from.itemId)
 }
 
@@ -211,6 +217,8 @@ function setOutgoingEdge(bot: BotV6, from: EdgeSource, edgeId: string): BotV6 {
     }
   }
   return replaceBlock(bot, from.blockId, (block) => {
+    if (from.timeout === true && block.timeout)
+      return { ...block, timeout: { ...block.timeout, outgoingEdgeId: edgeId } }
     if (from.itemId === undefined) return { ...block, outgoingEdgeId: edgeId }
     return {
       ...block,
@@ -234,9 +242,11 @@ export function connect(
   if (!sourceExists(bot, from) || !targetExists(bot, to)) return bot
   const cleanFrom: EdgeSource = isEventSource(from)
     ? { eventId: from.eventId }
-    : from.itemId === undefined
-      ? { blockId: from.blockId }
-      : { blockId: from.blockId, itemId: from.itemId }
+    : from.timeout === true
+      ? { blockId: from.blockId, timeout: true }
+      : from.itemId === undefined
+        ? { blockId: from.blockId }
+        : { blockId: from.blockId, itemId: from.itemId }
   const cleanTo: EdgeTarget =
     to.blockId === undefined
       ? { groupId: to.groupId }
@@ -280,7 +290,9 @@ export function addGroup(
 
 /** A block that is new to the bot has no edges yet, whatever it carried. */
 function withoutEdges(block: Block): Block {
-  const clean = withoutOutgoingEdge(block)
+  let clean = withoutOutgoingEdge(block)
+  if (clean.timeout?.outgoingEdgeId !== undefined)
+    clean = { ...clean, timeout: withoutOutgoingEdge(clean.timeout) }
   if (!clean.items?.some((item) => item.outgoingEdgeId !== undefined)) return clean
   return { ...clean, items: clean.items.map((item) => withoutOutgoingEdge(item)) }
 }
@@ -466,6 +478,24 @@ export function updateBlockOptions(
   }))
 }
 
+/**
+ * Sets an input block's reply timeout (seconds, clamped to the bounds), or removes it
+ * with null: its "No reply" edge goes with it.
+ */
+export function setBlockTimeout(bot: BotV6, blockId: string, seconds: number | null): BotV6 {
+  const next = replaceBlock(bot, blockId, (block) => {
+    if (seconds === null || !Number.isFinite(seconds)) {
+      if (!block.timeout) return block
+      const { timeout: _removed, ...rest } = block
+      return rest
+    }
+    const clamped = Math.min(TIMEOUT_MAX_SECONDS, Math.max(TIMEOUT_MIN_SECONDS, Math.round(seconds)))
+    if (block.timeout?.seconds === clamped) return block
+    return { ...block, timeout: { ...block.timeout, seconds: clamped } }
+  })
+  return next === bot ? bot : pruneEdges(next)
+}
+
 /** The same for bubbles, which keep their settings in `content`. */
 export function updateBlockContent(
   bot: BotV6,
@@ -648,12 +678,15 @@ export function pasteSelection(
       title,
       graphCoordinates: offset(group.graphCoordinates, shift),
       blocks: group.blocks.map((block): Block => {
-        const { id, outgoingEdgeId, items, options, content, ...rest } = structuredClone(block)
+        const { id, outgoingEdgeId, items, options, content, timeout, ...rest } =
+          structuredClone(block)
         const pasted: Block = {
           ...(rewriteVariables(rest) as Omit<Block, 'id'>),
           id: remap(id),
           ...keepEdge(outgoingEdgeId),
         }
+        if (timeout)
+          pasted.timeout = { seconds: timeout.seconds, ...keepEdge(timeout.outgoingEdgeId) }
         if (options !== undefined) pasted.options = rewriteVariables(options) as BlockOptions
         if (content !== undefined) pasted.content = rewriteVariables(content) as Block['content']
         if (items !== undefined) {
@@ -675,13 +708,14 @@ export function pasteSelection(
   })
 
   const edges = clipboard.edges.map((edge): Edge => {
-    const from = edge.from as { blockId: string; itemId?: string }
+    const from = edge.from as { blockId: string; itemId?: string; timeout?: true }
     return {
       ...structuredClone(edge),
       id: remap(edge.id),
       from: {
         blockId: remap(from.blockId),
         ...(from.itemId !== undefined ? { itemId: remap(from.itemId) } : {}),
+        ...(from.timeout === true ? { timeout: true as const } : {}),
       },
       to: {
         groupId: remap(edge.to.groupId),

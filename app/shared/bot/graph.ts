@@ -33,7 +33,13 @@ export function isEventSource(from: EdgeSource): from is { eventId: string } {
 /** One string per source, so that "one edge per source" can be checked with a map. */
 export function sourceKey(from: EdgeSource): string {
   if (isEventSource(from)) return `event:${from.eventId}`
+  if (from.timeout) return `timeout:${from.blockId}`
   return from.itemId ? `item:${from.blockId}:${from.itemId}` : `block:${from.blockId}`
+}
+
+/** Whether an edge leaves from a block's "No reply" exit (its reply timeout). */
+export function isTimeoutSource(from: EdgeSource): from is { blockId: string; timeout: true } {
+  return !isEventSource(from) && from.timeout === true
 }
 
 export interface BlockLocation {
@@ -81,7 +87,7 @@ function withOutgoingEdge<T extends { outgoingEdgeId?: string }>(node: T, edgeId
  */
 export function pruneEdges(bot: BotV6): BotV6 {
   const eventIds = new Set(bot.events.map((event) => event.id))
-  const blocks = new Map<string, { groupId: string; itemIds: Set<string> }>()
+  const blocks = new Map<string, { groupId: string; itemIds: Set<string>; timeout: boolean }>()
   const groupBlocks = new Map<string, Set<string>>()
   for (const group of bot.groups) {
     const ids = new Set<string>()
@@ -90,6 +96,7 @@ export function pruneEdges(bot: BotV6): BotV6 {
       blocks.set(block.id, {
         groupId: group.id,
         itemIds: new Set((block.items ?? []).map((item) => item.id)),
+        timeout: isPlainObject(block.timeout),
       })
     }
     groupBlocks.set(group.id, ids)
@@ -103,7 +110,10 @@ export function pruneEdges(bot: BotV6): BotV6 {
     } else {
       const source = typeof from.blockId === 'string' ? blocks.get(from.blockId) : undefined
       if (!source) return false
-      if (from.itemId !== undefined && !source.itemIds.has(from.itemId)) return false
+      // The "No reply" exit exists only while the block has a reply timeout.
+      if (from.timeout === true) {
+        if (!source.timeout || from.itemId !== undefined) return false
+      } else if (from.itemId !== undefined && !source.itemIds.has(from.itemId)) return false
     }
     const targetBlocks = typeof to.groupId === 'string' ? groupBlocks.get(to.groupId) : undefined
     if (!targetBlocks) return false
@@ -140,6 +150,13 @@ export function pruneEdges(bot: BotV6): BotV6 {
     let groupChanged = false
     const groupBlocksNext = group.blocks.map((block) => {
       let next = withOutgoingEdge(block, choose(`block:${block.id}`, block.outgoingEdgeId))
+      if (isPlainObject(block.timeout)) {
+        const timeout = withOutgoingEdge(
+          block.timeout,
+          choose(`timeout:${block.id}`, block.timeout.outgoingEdgeId)
+        )
+        if (timeout !== block.timeout) next = { ...next, timeout }
+      }
       if (block.items) {
         let itemsChanged = false
         const items = block.items.map((item) => {

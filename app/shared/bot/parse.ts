@@ -12,6 +12,7 @@ import {
   uniqueIdCheck,
 } from './graph_checks.js'
 import type { BotEvent, BotV6, Group, Variable } from './types.js'
+import { TIMEOUT_MAX_SECONDS, TIMEOUT_MIN_SECONDS } from './types.js'
 import { freeVariableName, variableNameProblem } from './variable_names.js'
 
 export const BOT_PARSE_ERROR_MESSAGE = "Failed to parse the file. Are you sure it's a bot?"
@@ -174,6 +175,7 @@ export function validateBot(bot: unknown): BotValidationResult {
   const blockItems = new Map<string, Set<string>>()
   const eventIds = new Set<string>()
   const namedEdges: { path: string; edgeId: unknown; sourceKey: string }[] = []
+  const timeoutBlocks = new Set<string>()
 
   bot.groups.forEach((group: unknown, g: number) => {
     const path = `groups.${g}`
@@ -199,6 +201,30 @@ export function validateBot(bot: unknown): BotValidationResult {
           edgeId: block.outgoingEdgeId,
           sourceKey: `block:${block.id}`,
         })
+      }
+      if (block.timeout !== undefined) {
+        const timeout = block.timeout
+        if (
+          !isPlainObject(timeout) ||
+          typeof timeout.seconds !== 'number' ||
+          !Number.isInteger(timeout.seconds) ||
+          timeout.seconds < TIMEOUT_MIN_SECONDS ||
+          timeout.seconds > TIMEOUT_MAX_SECONDS
+        ) {
+          report(
+            `${blockPath}.timeout`,
+            `timeout must be {seconds} with whole seconds from ${TIMEOUT_MIN_SECONDS} to ${TIMEOUT_MAX_SECONDS}`
+          )
+        } else {
+          timeoutBlocks.add(block.id)
+          if (timeout.outgoingEdgeId !== undefined) {
+            namedEdges.push({
+              path: `${blockPath}.timeout.outgoingEdgeId`,
+              edgeId: timeout.outgoingEdgeId,
+              sourceKey: `timeout:${block.id}`,
+            })
+          }
+        }
       }
       if (block.items === undefined) return
       if (!Array.isArray(block.items)) return report(`${blockPath}.items`, 'items must be a list')
@@ -259,6 +285,10 @@ export function validateBot(bot: unknown): BotValidationResult {
       else report(`${path}.from.eventId`, `No event has the id "${from.eventId}"`)
     } else if (typeof from.blockId !== 'string' || !blockIds.has(from.blockId)) {
       report(`${path}.from.blockId`, `No block has the id "${String(from.blockId)}"`)
+    } else if (from.timeout !== undefined) {
+      if (from.timeout === true && from.itemId === undefined && timeoutBlocks.has(from.blockId))
+        key = `timeout:${from.blockId}`
+      else report(`${path}.from.timeout`, 'The block has no reply timeout')
     } else if (from.itemId === undefined) {
       key = `block:${from.blockId}`
     } else if (blockItems.get(from.blockId)?.has(from.itemId)) {

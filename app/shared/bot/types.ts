@@ -15,8 +15,11 @@ export interface Coordinates {
   y: number
 }
 
-/** Where an edge leaves from: the start event, a block, or one item of a block. */
-export type EdgeSource = { eventId: string } | { blockId: string; itemId?: string }
+/**
+ * Where an edge leaves from: the start event, a block, one item of a block, or the "No
+ * reply" exit of an input block with a reply timeout (`timeout: true`).
+ */
+export type EdgeSource = { eventId: string } | { blockId: string; itemId?: string; timeout?: true }
 
 /** Where an edge arrives: a group (its first block) or a given block of it. */
 export interface EdgeTarget {
@@ -71,7 +74,21 @@ export interface Block {
   content?: Record<string, unknown>
   /** Choice, picture choice, Condition and AB test blocks. */
   items?: Item[]
+  /**
+   * Input blocks: no answer within `seconds` takes the "No reply" exit (its edge is
+   * `outgoingEdgeId`; without one the chat ends there). docs/bots.md, "Reply timeout".
+   */
+  timeout?: BlockTimeout
 }
+
+export interface BlockTimeout {
+  seconds: number
+  outgoingEdgeId?: string
+}
+
+/** Bounds of a reply timeout: one second to a week. */
+export const TIMEOUT_MIN_SECONDS = 1
+export const TIMEOUT_MAX_SECONDS = 7 * 24 * 3600
 
 export interface Group {
   id: string

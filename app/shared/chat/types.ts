@@ -97,6 +97,11 @@ export interface ChatInput {
   prefilledValue?: string
   /** Values computed at run time that are not options (e.g. a payment's client secret). */
   runtimeOptions?: Record<string, unknown>
+  /**
+   * The question's reply timeout: with no answer `seconds` after it is shown, the client
+   * calls `POST /api/v1/sessions/{sessionId}/timeout` and shows the "No reply" path's reply.
+   */
+  timeout?: { seconds: number }
 }
 
 // ---------------------------------------------------------------------------
