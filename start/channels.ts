@@ -16,5 +16,11 @@ if (app.getEnvironment() === 'web') {
     } catch (error) {
       logger.error({ err: error }, 'could not resume the held messages of channel contacts')
     }
+    try {
+      const { resumeReplyTimeouts } = await import('#services/channels/conversation')
+      await resumeReplyTimeouts()
+    } catch (error) {
+      logger.error({ err: error }, 'could not resume the reply timeouts of channel contacts')
+    }
   })
 }

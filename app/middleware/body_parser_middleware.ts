@@ -44,6 +44,7 @@ const PLAIN_TEXT_JSON_ROUTES = new Set([
   '/api/v1/typebots/:publicId/startChat',
   '/api/v1/bots/:publicId/startChat',
   '/api/v1/sessions/:sessionId/continueChat',
+  '/api/v1/sessions/:sessionId/timeout',
 ])
 
 function isPlainTextJson(ctx: HttpContext) {

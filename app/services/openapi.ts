@@ -248,7 +248,7 @@ function chatPaths() {
     },
     '/api/v1/sessions/{sessionId}/timeout': {
       post: {
-        summary: "The input's reply timeout passed: take its \"No reply\" path",
+        summary: 'The input\'s reply timeout passed: take its "No reply" path',
         description:
           'Call it when the reply input.timeout.seconds announced has not come. Before the ' +
           'deadline the server stored, or once the question is no longer awaited, nothing ' +
@@ -265,7 +265,10 @@ function chatPaths() {
           }),
         },
         responses: {
-          200: { description: 'The "No reply" path\'s messages and input', content: json(chatReply) },
+          200: {
+            description: 'The "No reply" path\'s messages and input',
+            content: json(chatReply),
+          },
           404: error,
           409: error,
         },

@@ -2,11 +2,7 @@ import { timeoutChat } from '#engine/bot/engine'
 import type { ChatReply, TextBubbleContentFormat } from '#shared/chat/types'
 import { persistTurn } from '#services/chat/chat_store'
 import { capabilityTurn } from '#services/capability_stamp'
-import {
-  CHAT_LIMIT_MESSAGE,
-  VisitorInfo,
-  persistPublishedTurn,
-} from '#services/chat/chat_runtime'
+import { CHAT_LIMIT_MESSAGE, VisitorInfo, persistPublishedTurn } from '#services/chat/chat_runtime'
 import { openSession } from '#actions/chat/continue_chat'
 
 export type TimeoutChatOutcome =

@@ -1000,9 +1000,7 @@ export async function startChat(ports: EnginePorts, input: StartInput): Promise<
 }
 
 export type TimeoutStatus =
-  | { status: 'taken' }
-  | { status: 'early'; remainingMs: number }
-  | { status: 'stale' }
+  { status: 'taken' } | { status: 'early'; remainingMs: number } | { status: 'stale' }
 
 /** The reply timeout of an input block, in seconds, when it has a valid one. */
 export function timeoutSecondsOf(block: Block): number | undefined {

@@ -12,7 +12,14 @@ import {
   persistPublishedTurn,
   publishedEnginePorts,
 } from '#services/chat/chat_runtime'
-import { continueChat, startChat, textContent, type TurnOutput } from '#engine/bot/engine'
+import {
+  continueChat,
+  startChat,
+  textContent,
+  timeoutChat,
+  type TurnOutput,
+} from '#engine/bot/engine'
+import { dispatch } from '#queue/queue'
 import { evaluateCondition } from '#engine/bot/conditions'
 import type { EngineBot } from '#engine/bot/ports'
 import { resolveSettings, type ChannelSettings, type ConditionContent } from '#shared/bot/types'
@@ -301,6 +308,7 @@ export async function takeTurn(
           kind: 'reply',
           reply: { messages: [], chatLimitExceededError: CHAT_LIMIT_MESSAGE },
         }
+      await scheduleReplyTimeout(channel, message.contactId, session.id, output)
       return { kind: 'reply', reply: output.reply, resultId: head?.resultId }
     }
   }
@@ -362,7 +370,121 @@ export async function takeTurn(
     return { kind: 'reply', reply: { messages: [], chatLimitExceededError: CHAT_LIMIT_MESSAGE } }
   }
   await rememberSession(channel.id, message.contactId, sessionId)
+  await scheduleReplyTimeout(channel, message.contactId, sessionId, output)
   return { kind: 'reply', reply: output.reply, resultId }
+}
+
+export const REPLY_TIMEOUT_JOB = 'channels:reply-timeout'
+
+export interface ReplyTimeoutPayload {
+  channelId: string
+  contactId: string
+  sessionId: string
+  blockId: string
+  /** The deadline of that asking (epoch ms): a question asked again has another one. */
+  deadline: number
+}
+
+/**
+ * A question with a reply timeout was asked on a channel: a delayed job takes its "No
+ * reply" path at the deadline unless the contact answered first (docs/bots.md, "Reply
+ * timeout"). The job id names the asking, so a retried delivery queues it once.
+ */
+async function scheduleReplyTimeout(
+  channel: BotChannel,
+  contactId: string,
+  sessionId: string,
+  output: TurnOutput
+) {
+  const awaiting = output.state.awaiting
+  if (!awaiting?.timeout || awaiting.kind !== 'input') return
+  await dispatchReplyTimeout({
+    channelId: channel.id,
+    contactId,
+    sessionId,
+    blockId: awaiting.blockId,
+    deadline: awaiting.timeout.deadline,
+  })
+}
+
+export async function dispatchReplyTimeout(payload: ReplyTimeoutPayload) {
+  await dispatch(REPLY_TIMEOUT_JOB, payload, {
+    jobId: `reply-timeout:${payload.sessionId}:${payload.blockId}:${payload.deadline}`,
+    delayMs: Math.max(0, payload.deadline - Date.now()),
+    attempts: 3,
+    backoffMs: 1000,
+  })
+}
+
+/**
+ * The reply timeout's turn on a channel: null when there is nothing to do (the contact
+ * answered, files of theirs are held, the session ended or moved on, the bot went away).
+ * The turn is written before the reply goes out, like every channel turn.
+ */
+export async function takeReplyTimeout(
+  channel: BotChannel,
+  payload: ReplyTimeoutPayload,
+  now = Date.now()
+): Promise<Extract<ChannelOutcome, { kind: 'reply' }> | null> {
+  if (await hasHeldMessages(channel.id, payload.contactId)) return null
+  const session = await readSession(payload.sessionId)
+  if (!session || session.state.isPreview) return null
+  if (session.expiresAt && session.expiresAt.getTime() <= now) return null
+  const head = session.state.botsQueue[0]
+  const headBot = head ? (await publishedBotById(head.botId))?.bot : undefined
+  if (!headBot) return null
+  const { status, output } = await timeoutChat(await publishedEnginePorts(), {
+    state: session.state,
+    sessionId: session.id,
+    bot: headBot,
+    expected: { blockId: payload.blockId, deadline: payload.deadline },
+    now,
+  })
+  if (status.status !== 'taken') return null
+  const turn = await pastPauses(output, headBot, session.id, undefined)
+  const written = await persistPublishedTurn(headBot, {
+    sessionId: session.id,
+    state: turn.state,
+    effects: turn.effects,
+  })
+  if (!written) return null
+  await scheduleReplyTimeout(channel, payload.contactId, session.id, turn)
+  return { kind: 'reply', reply: turn.reply, resultId: head?.resultId }
+}
+
+/**
+ * Queues the reply timeouts of channel sessions still awaiting an answer: the in-process
+ * queue keeps delayed jobs in memory, so a process that stopped left them without one.
+ */
+export async function resumeReplyTimeouts(now = new Date()) {
+  const rows = await db
+    .from('channel_contacts')
+    .join('chat_sessions', 'chat_sessions.id', 'channel_contacts.session_id')
+    .where(
+      'chat_sessions.expires_at',
+      '>',
+      DateTime.fromJSDate(now).toFormat(db.connection().dialect.dateTimeFormat)
+    )
+    .select(
+      'channel_contacts.channel_id as channel_id',
+      'channel_contacts.contact_id as contact_id',
+      'chat_sessions.id as session_id'
+    )
+  let queued = 0
+  for (const row of rows) {
+    const session = await readSession(row.session_id)
+    const awaiting = session?.state.awaiting
+    if (!awaiting?.timeout || awaiting.kind !== 'input') continue
+    await dispatchReplyTimeout({
+      channelId: row.channel_id,
+      contactId: row.contact_id,
+      sessionId: row.session_id,
+      blockId: awaiting.blockId,
+      deadline: awaiting.timeout.deadline,
+    })
+    queued++
+  }
+  return queued
 }
 
 function noticeOf(text: string): ChatMessage {

@@ -3,7 +3,13 @@ import BotChannel from '#models/bot_channel'
 import { defineJob } from '#queue/queue'
 import { RetryLater } from '#queue/types'
 import { newId } from '#services/ids'
-import { takeTurn, type IncomingMessage } from './conversation.js'
+import {
+  REPLY_TIMEOUT_JOB,
+  takeReplyTimeout,
+  takeTurn,
+  type IncomingMessage,
+  type ReplyTimeoutPayload,
+} from './conversation.js'
 import {
   HELD_MESSAGES_JOB,
   claimHeldMessages,
@@ -78,5 +84,28 @@ export const heldMessagesJob = defineJob<Payload>({
     // Held for good, they would hold every later message of the contact.
     logger.error({ err: error, ...payload }, 'Held channel messages could not be answered')
     await dropHeldMessages(payload.channelId, payload.contactId)
+  },
+})
+
+/**
+ * A question's reply timeout on a channel (docs/bots.md, "Reply timeout"): at its deadline,
+ * unless the contact answered, the "No reply" path runs and its reply is sent.
+ */
+export async function answerReplyTimeout(payload: ReplyTimeoutPayload) {
+  const record = await BotChannel.find(payload.channelId)
+  if (!record) return
+  // A timer may fire a little early (clock of another worker): the job waits the rest.
+  const early = payload.deadline - Date.now()
+  if (early > 0) throw new RetryLater(early)
+  const outcome = await takeReplyTimeout(record, payload)
+  if (outcome) await sendChannelReply(record, payload.contactId, outcome)
+}
+
+export const replyTimeoutJob = defineJob<ReplyTimeoutPayload>({
+  name: REPLY_TIMEOUT_JOB,
+  concurrency: 10,
+  handler: (payload) => answerReplyTimeout(payload),
+  onFailed: (payload, error) => {
+    logger.error({ err: error, ...payload }, 'A channel reply timeout could not be taken')
   },
 })

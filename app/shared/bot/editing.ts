@@ -489,7 +489,10 @@ export function setBlockTimeout(bot: BotV6, blockId: string, seconds: number | n
       const { timeout: _removed, ...rest } = block
       return rest
     }
-    const clamped = Math.min(TIMEOUT_MAX_SECONDS, Math.max(TIMEOUT_MIN_SECONDS, Math.round(seconds)))
+    const clamped = Math.min(
+      TIMEOUT_MAX_SECONDS,
+      Math.max(TIMEOUT_MIN_SECONDS, Math.round(seconds))
+    )
     if (block.timeout?.seconds === clamped) return block
     return { ...block, timeout: { ...block.timeout, seconds: clamped } }
   })

@@ -214,6 +214,12 @@ export interface ChatLog {
   details?: unknown
 }
 
+/** POST /api/v1/sessions/{sessionId}/timeout: the question whose reply timer fired. */
+export interface TimeoutChatRequest {
+  blockId?: string
+  textBubbleContentFormat?: TextBubbleContentFormat
+}
+
 export interface ChatReply {
   messages: ChatMessage[]
   input?: ChatInput

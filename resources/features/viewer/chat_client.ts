@@ -4,6 +4,7 @@ import type {
   PreviewStartChatRequest,
   StartChatRequest,
   StartChatResponse,
+  TimeoutChatRequest,
 } from '#shared/chat/types'
 import { HttpError, jsonFetch, readXsrfToken } from '~/lib/http'
 import { translateServerMessage } from '~/lib/i18n_core'
@@ -42,6 +43,11 @@ export interface UploadProgress {
 /** What the conversation needs once a session exists (shared by public and preview). */
 export interface ChatClient {
   continueChat(sessionId: string, body: ContinueChatRequest): Promise<ChatReply>
+  /**
+   * The reply timeout of the question `blockId` passed: the "No reply" path's reply. A
+   * 409 (not due yet, or the question is no longer awaited) leaves the chat as it is.
+   */
+  timeoutChat?(sessionId: string, body: TimeoutChatRequest): Promise<ChatReply>
   /**
    * Streams the answer of the block the session is paused on (the `stream` action):
    * `onText` gets each piece as it arrives; resolves with the whole text. Optional: a
@@ -281,6 +287,8 @@ export function createPublicChatClient(apiHost = ''): PublicChatClient {
       ),
     continueChat: (sessionId, body) =>
       publicPost(apiUrl(apiHost, `/sessions/${encodeURIComponent(sessionId)}/continueChat`), body),
+    timeoutChat: (sessionId, body) =>
+      publicPost(apiUrl(apiHost, `/sessions/${encodeURIComponent(sessionId)}/timeout`), body),
     streamMessage: (sessionId, onText, signal) =>
       streamText(streamUrl(apiHost, sessionId), onText, signal),
     uploadFile: (sessionId, blockId, file, onProgress, signal) =>
@@ -312,6 +320,11 @@ export function createPreviewChatClient(): PreviewChatClient {
       ).catch(toChatError),
     continueChat: (sessionId, body) =>
       jsonFetch<ChatReply>(apiUrl('', `/sessions/${encodeURIComponent(sessionId)}/continueChat`), {
+        method: 'POST',
+        body,
+      }).catch(toChatError),
+    timeoutChat: (sessionId, body) =>
+      jsonFetch<ChatReply>(apiUrl('', `/sessions/${encodeURIComponent(sessionId)}/timeout`), {
         method: 'POST',
         body,
       }).catch(toChatError),

@@ -14,6 +14,7 @@ import type { CalBookingOptions } from './cal_booking'
 import { messagePlainText } from './rich_text_utils'
 import { usePrefersReducedMotion } from './use_reduced_motion'
 import { preloadChatInput } from './inputs/input_switch'
+import { startReplyTimer } from './reply_timer'
 
 /**
  * The conversation as the visitor sees it: replies are played one bubble at a time (typing
@@ -353,15 +354,60 @@ function createPlayer(context: PlayerContext) {
       if (text) append({ kind: 'notice', key: nextKey('notice'), text })
     }
     const input = reply.input
-    if (input) update((previous) => ({ ...previous, input, inputKey: previous.inputKey + 1 }))
+    if (input) {
+      update((previous) => ({ ...previous, input, inputKey: previous.inputKey + 1 }))
+      armReplyTimer(input)
+    }
   }
 
   // Set at once, unlike state: a double Enter must not send the answer twice.
   let submitting = false
+  let stopReplyTimer: (() => void) | null = null
+  /** The question on screen, for re-arming its timer when sending an answer failed. */
+  let shownInput: ChatInput | undefined
+  signal.addEventListener('abort', () => stopReplyTimer?.(), { once: true })
+
+  /**
+   * A question with a reply timeout: counted from when the visitor sees it (after the
+   * bubbles before it were typed), so the server's deadline, set when it answered, has
+   * passed by the time the timer fires.
+   */
+  const armReplyTimer = (input: ChatInput) => {
+    stopReplyTimer?.()
+    stopReplyTimer = null
+    shownInput = input
+    const seconds = input.timeout?.seconds
+    if (!seconds || !current().client.timeoutChat || signal.aborted) return
+    stopReplyTimer = startReplyTimer(seconds, () => void replyTimedOut(input))
+  }
+
+  /** No answer in time: the "No reply" path's reply is played in place of the question. */
+  const replyTimedOut = async (input: ChatInput): Promise<void> => {
+    stopReplyTimer = null
+    const timeoutChat = current().client.timeoutChat
+    if (signal.aborted || submitting || !timeoutChat) return
+    submitting = true
+    update((previous) => ({ ...previous, sending: true, error: undefined }))
+    let reply: ChatReply
+    try {
+      reply = await timeoutChat(sessionId, { blockId: input.id })
+    } catch {
+      // Not due or no longer awaited (409), or offline: the question stays as it is.
+      submitting = false
+      update((previous) => ({ ...previous, sending: false }))
+      return
+    }
+    submitting = false
+    update((previous) => ({ ...previous, sending: false, input: undefined }))
+    await play(reply, false)
+  }
 
   const submit = async (answer: ChatAnswer): Promise<void> => {
     if (signal.aborted || submitting) return
     submitting = true
+    stopReplyTimer?.()
+    stopReplyTimer = null
+    const answerInput = shownInput
     const key = nextKey('guest')
     update((previous) => ({
       ...previous,
@@ -383,6 +429,9 @@ function createPlayer(context: PlayerContext) {
     } catch (error) {
       submitting = false
       setRetry(() => void submit(answer))
+      // The question is still asked: so is its reply timeout (the server's deadline holds).
+      const asked = answerInput
+      if (asked) armReplyTimer(asked)
       // Rolled back: the server kept nothing, the visitor may answer again.
       update((previous) => ({
         ...previous,
