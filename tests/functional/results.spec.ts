@@ -415,9 +415,9 @@ test.group('Results', (group) => {
     assert.deepEqual(body.inputBlockIds, ['b_name', 'b_email'])
     assert.deepEqual(body.dropOffs, [
       // the view left before the first question
-      { blockId: 'b_name', answered: 3, dropped: 1, dropRate: 0.25 },
+      { blockId: 'b_name', answered: 3, dropped: 1, dropRate: 0.25, timedOut: 0 },
       // Cy answered the name and stopped
-      { blockId: 'b_email', answered: 2, dropped: 1, dropRate: 1 / 3 },
+      { blockId: 'b_email', answered: 2, dropped: 1, dropRate: 1 / 3, timedOut: 0 },
     ])
     assert.equal(body.graph.groups[0].id, 'g_contact')
   })

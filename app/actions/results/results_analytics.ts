@@ -74,6 +74,17 @@ export class ResultsAnalytics {
       .if(withItems.length > 0, (query) => query.groupByRaw('1, 2'))
       .if(withItems.length === 0, (query) => query.groupBy('answers.block_id'))
 
+    // Reply timeouts taken, per question: each counts a visitor who did not answer it.
+    const timedOutRows = await db
+      .from('input_timeouts')
+      .join('results', 'results.id', 'input_timeouts.result_id')
+      .where('results.bot_id', bot.id)
+      .where('results.is_archived', false)
+      .groupBy('input_timeouts.block_id')
+      .select('input_timeouts.block_id as block_id')
+      .countDistinct('input_timeouts.result_id as total')
+    const timedOut = new Map(timedOutRows.map((row) => [row.block_id, Number(row.total)]))
+
     const finder = nextInputFinder(graph, (block) => inputIds.has(block.id))
     const dropped = new Map<string, number>()
     const add = (blockId: string | null, count: number) => {
@@ -86,7 +97,13 @@ export class ResultsAnalytics {
     const dropOffs: BlockDropOffDto[] = inputs.map(({ block }) => {
       const a = answered.get(block.id) ?? 0
       const d = dropped.get(block.id) ?? 0
-      return { blockId: block.id, answered: a, dropped: d, dropRate: a + d > 0 ? d / (a + d) : 0 }
+      return {
+        blockId: block.id,
+        answered: a,
+        dropped: d,
+        dropRate: a + d > 0 ? d / (a + d) : 0,
+        timedOut: timedOut.get(block.id) ?? 0,
+      }
     })
     return { stats, dropOffs, graph, inputBlockIds: [...inputIds] }
   }

@@ -90,6 +90,8 @@ export interface BlockDropOffDto {
   dropped: number
   /** dropped / (answered + dropped), 0 to 1. */
   dropRate: number
+  /** Visitors who left the question unanswered past its reply timeout ("No reply" path). */
+  timedOut: number
 }
 
 export interface ResultsAnalyticsDto {

@@ -1,7 +1,7 @@
 import { memo } from 'react'
 import { Handle, Position, type NodeProps } from '@xyflow/react'
 import { useTranslation } from 'react-i18next'
-import { PlayIcon, TrendingDownIcon } from 'lucide-react'
+import { PlayIcon, TimerOffIcon, TrendingDownIcon } from 'lucide-react'
 import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { formatNumber } from '~/lib/format'
 import { cn } from '~/lib/utils'
@@ -12,7 +12,7 @@ export interface AnalyticsBlock {
   type: string
   name: string
   summary: string
-  dropOff: { answered: number; dropped: number; dropRate: number } | null
+  dropOff: { answered: number; dropped: number; dropRate: number; timedOut: number } | null
 }
 
 export interface AnalyticsGroupData extends Record<string, unknown> {
@@ -54,6 +54,21 @@ const DropOffBadge = memo(function DropOffBadgeView({
   )
 })
 
+/** Visitors who let the question's reply timeout pass (they took its "No reply" path). */
+function TimedOutBadge({ blockId, timedOut }: { blockId: string; timedOut: number }) {
+  const { t } = useTranslation()
+  return (
+    <span
+      data-testid="timed-out-badge"
+      data-block-id={blockId}
+      className="inline-flex items-center gap-1 rounded-md bg-sky-500/15 px-1.5 py-0.5 text-xs font-medium text-sky-700 dark:text-sky-400"
+    >
+      <TimerOffIcon aria-hidden className="size-3" />
+      {t('results.analytics.timedOut', { timedOut: formatNumber(timedOut) })}
+    </span>
+  )
+}
+
 /** A group of the flow, read-only: its blocks, and the drop-off of each input block. */
 export const AnalyticsGroupNode = memo(function AnalyticsGroupNodeView({ data }: NodeProps) {
   const { title, blocks } = data as AnalyticsGroupData
@@ -83,8 +98,11 @@ export const AnalyticsGroupNode = memo(function AnalyticsGroupNodeView({ data }:
               <span className="truncate">{block.summary || block.name}</span>
             </div>
             {block.dropOff && (
-              <div className="mt-1">
+              <div className="mt-1 flex flex-wrap gap-1">
                 <DropOffBadge blockId={block.id} dropOff={block.dropOff} />
+                {block.dropOff.timedOut > 0 && (
+                  <TimedOutBadge blockId={block.id} timedOut={block.dropOff.timedOut} />
+                )}
               </div>
             )}
           </li>

@@ -54,7 +54,9 @@ function content(withTimeoutEdge = true): BotV6 {
     version: '6',
     id: 'bot1',
     name: 'Timeout',
-    events: [{ id: 'start', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e0' }],
+    events: [
+      { id: 'start', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e0' },
+    ],
     groups: [
       {
         id: 'g1',
