@@ -56,6 +56,7 @@ import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { plainToRichText, textBubbleText } from './block_summary'
 import { useEditorPlugin } from './editor_plugins'
 import { VariablesPicker } from './variables_picker'
+import { ReplyTimeoutField } from './reply_timeout_field'
 import type { EditorPlugin } from './types'
 
 /**
@@ -307,6 +308,7 @@ function BlockForm({
         </FormEditKey.Provider>
       )}
       {form.items && <ItemsEditor block={block} plugin={plugin} readOnly={readOnly} />}
+      {plugin.category === 'input' && <ReplyTimeoutField block={block} readOnly={readOnly} />}
     </div>
   )
 }

@@ -15,6 +15,8 @@ export const EVENT_HANDLE = 'event'
 export const TARGET_HANDLE = 'in'
 export const blockHandleId = (blockId: string) => `block:${blockId}`
 export const itemHandleId = (blockId: string, itemId: string) => `item:${blockId}:${itemId}`
+/** An input block's "No reply" exit (its reply timeout). */
+export const timeoutHandleId = (blockId: string) => `timeout:${blockId}`
 export const blockTargetHandleId = (blockId: string) => `to:${blockId}`
 const BLOCK_TARGET_PREFIX = 'to:'
 
@@ -66,6 +68,7 @@ export function estimatedHandles(item: Placed, type: NodeKind): NodeHandle[] {
     for (const entry of block.items ?? [])
       handles.push({ ...source, id: itemHandleId(block.id, entry.id) })
     handles.push({ ...source, id: blockHandleId(block.id) })
+    if (block.timeout) handles.push({ ...source, id: timeoutHandleId(block.id) })
     handles.push({ id: blockTargetHandleId(block.id), type: 'target', position: LEFT, x: 6, y })
   })
   return handles
@@ -137,9 +140,11 @@ export function toFlowEdges(
     } else {
       source = groupOfBlock.get(from.blockId)
       sourceHandle =
-        from.itemId === undefined
-          ? blockHandleId(from.blockId)
-          : itemHandleId(from.blockId, from.itemId)
+        from.timeout === true
+          ? timeoutHandleId(from.blockId)
+          : from.itemId === undefined
+            ? blockHandleId(from.blockId)
+            : itemHandleId(from.blockId, from.itemId)
     }
     if (!source) return []
     return [

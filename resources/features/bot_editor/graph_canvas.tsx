@@ -73,6 +73,7 @@ function parseSource(node: string, handle: string | null | undefined): EdgeSourc
   const [kind, blockId, itemId] = handle.split(':')
   if (kind === 'block' && blockId) return { blockId }
   if (kind === 'item' && blockId && itemId) return { blockId, itemId }
+  if (kind === 'timeout' && blockId) return { blockId, timeout: true }
   return null
 }
 

@@ -16,6 +16,7 @@ import {
   PlayIcon,
   RepeatIcon,
   Trash2Icon,
+  TimerIcon,
 } from 'lucide-react'
 import {
   deleteBlock,
@@ -49,6 +50,7 @@ import {
   blockTargetHandleId,
   EVENT_HANDLE,
   itemHandleId,
+  timeoutHandleId,
   TARGET_HANDLE,
 } from './canvas_nodes'
 import {
@@ -545,6 +547,23 @@ function BlockRow({
           />
         </>
       )}
+      {block.timeout && (
+        <div className="relative mt-1.5 flex items-center justify-end gap-1 text-xs text-muted-foreground">
+          <TimerIcon aria-hidden className="size-3" />
+          <span data-testid="timeout-label">
+            {t('editor.replyTimeout.exit', { after: timeoutText(block.timeout.seconds, t) })}
+          </span>
+          <SourceHandle
+            id={timeoutHandleId(block.id)}
+            position={Position.Right}
+            className={handleClass}
+            style={{ right: -18 }}
+            data-testid="timeout-handle"
+            title={readOnly ? undefined : handleHint}
+            isConnectable={!readOnly}
+          />
+        </div>
+      )}
       {/* Where an edge into this block ends; edges are drawn onto the block itself. */}
       <Handle
         type="target"
@@ -557,6 +576,13 @@ function BlockRow({
       />
     </div>
   )
+}
+
+/** "30 s", "5 min": a reply timeout as the "No reply" exit shows it. */
+function timeoutText(seconds: number, t: (key: string, options?: Record<string, unknown>) => string) {
+  return seconds >= 60 && seconds % 60 === 0
+    ? t('editor.replyTimeout.inMinutes', { amount: seconds / 60 })
+    : t('editor.replyTimeout.inSeconds', { amount: seconds })
 }
 
 /** The start event: where every chat begins. */
