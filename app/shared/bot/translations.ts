@@ -85,7 +85,7 @@ export function tableOf(
  */
 export function matchLanguage(wish: unknown, available: readonly string[]): string | undefined {
   if (typeof wish !== 'string') return undefined
-  const text = wish.trim()
+  const text = wish.trim().replace(/_/g, '-')
   if (!text) return undefined
   if (LANGUAGE_TAG.test(text)) {
     const tag = normalizeTag(text)
