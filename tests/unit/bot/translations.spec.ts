@@ -162,5 +162,6 @@ test.group('Bot languages | translating blocks', () => {
     }).map((t) => t.key)
     assert.notInclude(missing, 't1/content.richText')
     assert.include(missing, 'c1/items.i1.content')
-  })
+    // Loading every plugin manifest is slow on a busy machine.
+  }).timeout(120_000)
 })
