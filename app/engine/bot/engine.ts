@@ -480,12 +480,7 @@ class Turn {
    * Runs one block. Returns the runner's result, or 'skip' when the block cannot run
    * (unknown or disabled type: logged, and the flow goes on as if it were not there).
    */
-  private async run(
-    original: Block,
-    group: Group,
-    resumeWith?: unknown,
-    frame?: RepeatFrame
-  ) {
+  private async run(original: Block, group: Group, resumeWith?: unknown, frame?: RepeatFrame) {
     const block = this.translated(original)
     const category = this.ports.categoryOf(block.type)
     if (!category) {

@@ -51,9 +51,7 @@ test.group('Bot languages | picking the chat language', () => {
     assert.isUndefined(matchLanguage(42, available))
   })
 
-  test('request, then prefilled variable, then Accept-Language, then the default', ({
-    assert,
-  }) => {
+  test('request, then prefilled variable, then Accept-Language, then the default', ({ assert }) => {
     const pick = (wishes: Parameters<typeof pickLanguage>[1]) => pickLanguage(settings, wishes)
     assert.equal(pick({ requested: 'de', variable: 'fr', acceptLanguage: 'pt-BR' }), 'de')
     assert.equal(pick({ requested: 'ja', variable: 'fr', acceptLanguage: 'pt-BR' }), 'fr')
@@ -87,9 +85,7 @@ test.group('Bot languages | translating blocks', () => {
     ],
   }
 
-  test('translated texts replace the default ones; the rest and the block stay', ({
-    assert,
-  }) => {
+  test('translated texts replace the default ones; the rest and the block stay', ({ assert }) => {
     const table = {
       't1/content.richText': 'Bonjour\nà vous',
       'c1/items.i1.content': 'Oui',
@@ -153,7 +149,10 @@ test.group('Bot languages | translating blocks', () => {
       // The manifest's default is what the visitor reads when the block leaves it empty.
       'n1/options.labels.button',
     ])
-    assert.isFalse(keys.some((key) => key.startsWith('s1/')), 'Set variable shows no text')
+    assert.isFalse(
+      keys.some((key) => key.startsWith('s1/')),
+      'Set variable shows no text'
+    )
     assert.equal(texts.find((t) => t.key === 't1/content.richText')!.source, 'Hello')
     assert.equal(texts.find((t) => t.key === 'n1/options.labels.button')!.source, 'Send')
     const missing = missingTexts(texts, {
