@@ -57,6 +57,8 @@ export function toResultApiDto(result: Result, answers: Answer[]) {
     createdAt: result.createdAt.toISO()!,
     hasStarted: result.hasStarted,
     isCompleted: result.isCompleted,
+    /** The language the chat ran in (bots in several languages), else null. */
+    language: result.language ?? null,
     variables: (result.variables ?? []).map((v) => ({ ...v, value: withSignedLinks(v.value) })),
     answers: answers.map(toAnswerDto),
   }
@@ -100,5 +102,6 @@ export function toResultDetailDto(result: Result, columns: ResultColumnDto[]): R
     logs: result.logs.map(toResultLogDto),
     location: result.location ?? null,
     deviceDetails: result.deviceDetails ?? null,
+    language: result.language ?? null,
   }
 }

@@ -44,6 +44,10 @@ export default class Result extends BaseModelWithId {
   @column()
   declare uniqueUserId: string | null
 
+  /** The language the chat ran in, for bots in several languages (else null). */
+  @column()
+  declare language: string | null
+
   @hasMany(() => Answer)
   declare answers: HasMany<typeof Answer>
 

@@ -387,6 +387,7 @@ export interface FormField {
   defaultValue?: unknown
   secret?: boolean
   multiline?: boolean
+  translatable?: boolean
   allowVariables?: boolean
   maxLength?: number
   pattern?: string

@@ -65,6 +65,11 @@ const startBody = {
     isOnlyRegistering: { type: 'boolean' },
     prefilledVariables: { type: 'object', additionalProperties: true },
     textBubbleContentFormat: { type: 'string', enum: ['richText', 'markdown'] },
+    language: {
+      type: 'string',
+      description:
+        'A bot in several languages chats in this one (else a prefilled `language` variable, Accept-Language, the default)',
+    },
     source: { type: 'string', enum: ['web', 'messenger', 'whatsapp', 'telegram'] },
     geo: {
       ...geoSchema,

@@ -23,6 +23,10 @@ const result = {
     createdAt: { type: 'string', format: 'date-time' },
     hasStarted: withText({ type: 'boolean' }, 'The visitor answered at least once'),
     isCompleted: { type: 'boolean' },
+    language: withText(
+      { type: 'string', nullable: true },
+      'The language the chat ran in, for a bot in several languages'
+    ),
     variables: {
       type: 'array',
       items: {

@@ -11,6 +11,8 @@ const startFields = {
   isOnlyRegistering: vine.boolean().optional(),
   prefilledVariables: vine.record(vine.any()).optional(),
   textBubbleContentFormat: format,
+  /** A language of a bot in several languages ('fr', 'pt-BR'); the default when it has none. */
+  language: vine.string().trim().maxLength(35).optional(),
   source: vine.enum(['web', 'messenger', 'whatsapp', 'telegram'] as const).optional(),
   geo: vine
     .object({

@@ -25,12 +25,14 @@ export default definePlugin({
   options: {
     isMultipleChoice: field.boolean({ label: 'Multiple choice', defaultValue: false }),
     buttonLabel: field.string({
+      translatable: true,
       label: 'Submit label',
       defaultValue: 'Send',
       showIf: { field: 'isMultipleChoice', equals: true },
     }),
     isSearchable: field.boolean({ label: 'Is searchable', defaultValue: false }),
     searchInputPlaceholder: field.string({
+      translatable: true,
       label: 'Search input placeholder',
       defaultValue: 'Filter the options...',
       showIf: { field: 'isSearchable', equals: true },
@@ -45,6 +47,7 @@ export default definePlugin({
   items: {
     fields: {
       content: field.string({
+        translatable: true,
         label: 'Button text',
         placeholder: 'Click to edit',
         allowVariables: true,

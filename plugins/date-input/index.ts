@@ -17,13 +17,15 @@ export default definePlugin({
   serves: ['bot'],
   options: {
     labels: field.object({
-      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+      button: field.string({ translatable: true, label: 'Button label', defaultValue: 'Send' }),
       from: field.string({
+        translatable: true,
         label: 'From label',
         defaultValue: 'From:',
         showIf: { field: '$.isRange', equals: true },
       }),
       to: field.string({
+        translatable: true,
         label: 'To label',
         defaultValue: 'To:',
         showIf: { field: '$.isRange', equals: true },

@@ -14,8 +14,12 @@ export default definePlugin({
   serves: ['bot'],
   options: {
     labels: field.object({
-      placeholder: field.string({ label: 'Placeholder', defaultValue: 'Type your email...' }),
-      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+      placeholder: field.string({
+        translatable: true,
+        label: 'Placeholder',
+        defaultValue: 'Type your email...',
+      }),
+      button: field.string({ translatable: true, label: 'Button label', defaultValue: 'Send' }),
     }),
     retryMessageContent: retryMessageField(
       "This email doesn't seem to be valid. Can you type it again?"

@@ -39,17 +39,27 @@ export default definePlugin({
     }),
     labels: field.object({
       placeholder: field.string({
+        translatable: true,
         label: 'Placeholder',
         multiline: true,
         defaultValue: '<strong>Click to upload</strong> or drag and drop<br>(size limit: 10MB)',
       }),
-      button: field.string({ label: 'Button label', defaultValue: 'Upload' }),
-      clear: field.string({ label: 'Clear button label', defaultValue: 'Clear' }),
-      skip: field.string({ label: 'Skip button label', defaultValue: 'Skip' }),
+      button: field.string({ translatable: true, label: 'Button label', defaultValue: 'Upload' }),
+      clear: field.string({
+        translatable: true,
+        label: 'Clear button label',
+        defaultValue: 'Clear',
+      }),
+      skip: field.string({ translatable: true, label: 'Skip button label', defaultValue: 'Skip' }),
       success: field.object(
         {
-          single: field.string({ label: 'Single file success', defaultValue: 'File uploaded' }),
+          single: field.string({
+            translatable: true,
+            label: 'Single file success',
+            defaultValue: 'File uploaded',
+          }),
           multiple: field.string({
+            translatable: true,
             label: 'Multiple files success',
             defaultValue: '{total} files uploaded',
             helperText: '{total} is replaced by the number of files',

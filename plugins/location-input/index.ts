@@ -17,9 +17,13 @@ export default definePlugin({
   serves: ['bot'],
   options: {
     labels: field.object({
-      question: field.string({ label: 'Question', defaultValue: 'Can we use your location?' }),
-      yes: field.string({ label: 'Yes button label', defaultValue: 'Yes' }),
-      no: field.string({ label: 'No button label', defaultValue: 'No' }),
+      question: field.string({
+        translatable: true,
+        label: 'Question',
+        defaultValue: 'Can we use your location?',
+      }),
+      yes: field.string({ translatable: true, label: 'Yes button label', defaultValue: 'Yes' }),
+      no: field.string({ translatable: true, label: 'No button label', defaultValue: 'No' }),
     }),
     browserDetails: field.boolean({
       label: 'Save browser details',

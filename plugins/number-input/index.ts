@@ -14,8 +14,12 @@ export default definePlugin({
   serves: ['bot'],
   options: {
     labels: field.object({
-      placeholder: field.string({ label: 'Placeholder', defaultValue: 'Type a number...' }),
-      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+      placeholder: field.string({
+        translatable: true,
+        label: 'Placeholder',
+        defaultValue: 'Type a number...',
+      }),
+      button: field.string({ translatable: true, label: 'Button label', defaultValue: 'Send' }),
     }),
     min: field.number({ label: 'Minimum', allowVariables: true }),
     max: field.number({ label: 'Maximum', allowVariables: true }),

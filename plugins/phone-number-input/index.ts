@@ -15,10 +15,11 @@ export default definePlugin({
   options: {
     labels: field.object({
       placeholder: field.string({
+        translatable: true,
         label: 'Placeholder',
         defaultValue: 'Type your phone number...',
       }),
-      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+      button: field.string({ translatable: true, label: 'Button label', defaultValue: 'Send' }),
     }),
     defaultCountryCode: field.string({
       label: 'Default country',

@@ -22,12 +22,14 @@ export default definePlugin({
   options: {
     isMultipleChoice: field.boolean({ label: 'Multiple choice', defaultValue: false }),
     buttonLabel: field.string({
+      translatable: true,
       label: 'Submit label',
       defaultValue: 'Send',
       showIf: { field: 'isMultipleChoice', equals: true },
     }),
     isSearchable: field.boolean({ label: 'Is searchable', defaultValue: false }),
     searchInputPlaceholder: field.string({
+      translatable: true,
       label: 'Search input placeholder',
       defaultValue: 'Filter the options...',
       showIf: { field: 'isSearchable', equals: true },
@@ -56,8 +58,8 @@ export default definePlugin({
   items: {
     fields: {
       pictureSrc: field.string({ label: 'Image URL', allowVariables: true }),
-      title: field.string({ label: 'Title', allowVariables: true }),
-      description: field.string({ label: 'Description', allowVariables: true }),
+      title: field.string({ translatable: true, label: 'Title', allowVariables: true }),
+      description: field.string({ translatable: true, label: 'Description', allowVariables: true }),
       displayCondition: displayConditionField(),
     },
     min: 1,

@@ -27,9 +27,17 @@ export default definePlugin({
       showIf: { field: 'buttonType', equals: 'Numbers' },
     }),
     labels: field.object({
-      left: field.string({ label: 'Left label', placeholder: 'Not likely at all' }),
-      right: field.string({ label: 'Right label', placeholder: 'Extremely likely' }),
-      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+      left: field.string({
+        translatable: true,
+        label: 'Left label',
+        placeholder: 'Not likely at all',
+      }),
+      right: field.string({
+        translatable: true,
+        label: 'Right label',
+        placeholder: 'Extremely likely',
+      }),
+      button: field.string({ translatable: true, label: 'Button label', defaultValue: 'Send' }),
     }),
     customIcon: field.object(
       {

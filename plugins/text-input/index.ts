@@ -22,8 +22,12 @@ export default definePlugin({
   },
   options: {
     labels: field.object({
-      placeholder: field.string({ label: 'Placeholder', defaultValue: 'Type your answer...' }),
-      button: field.string({ label: 'Button label', defaultValue: 'Send' }),
+      placeholder: field.string({
+        translatable: true,
+        label: 'Placeholder',
+        defaultValue: 'Type your answer...',
+      }),
+      button: field.string({ translatable: true, label: 'Button label', defaultValue: 'Send' }),
     }),
     isLong: field.boolean({ label: 'Long text', defaultValue: false }),
     audioClip: field.object(

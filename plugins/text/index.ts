@@ -18,7 +18,7 @@ export default definePlugin({
   storedIn: 'content',
   showsStreamedText: true,
   options: {
-    richText: field.json({ label: 'Text' }),
+    richText: field.json({ translatable: true, label: 'Text' }),
     html: field.string({ label: 'HTML', multiline: true, hidden: true }),
     plainText: field.string({ label: 'Plain text', multiline: true, hidden: true }),
   },

@@ -89,6 +89,7 @@ export class StartChat {
         : undefined,
       isStreamEnabled: body.isStreamEnabled,
       source: body.source,
+      languageWishes: { requested: body.language, acceptLanguage: visitor.acceptLanguage },
     })
     let newResult: NewResult | undefined
     if (isNewResult) {
@@ -101,6 +102,7 @@ export class StartChat {
         isCompleted: update?.isCompleted,
         deviceDetails: visitor.deviceDetails,
         location: geo as Record<string, unknown> | null,
+        language: output.state.language ?? null,
       }
       // Inserted as it is now: no second write unless the chat also started (counted).
       if (update && !update.hasStarted) output.effects.results.delete(resultId)

@@ -63,6 +63,7 @@ export class StartPreviewChat {
       isOnlyRegistering: body.isOnlyRegistering,
       message: body.message ? { text: body.message } : undefined,
       isStreamEnabled: body.isStreamEnabled,
+      languageWishes: { requested: body.language },
     })
     await persistTurn({
       sessionId,

@@ -63,6 +63,7 @@ export default class ChatController {
           }
         : null,
       location: country ? { country } : null,
+      acceptLanguage: ctx.request.header('accept-language'),
     }
   }
 

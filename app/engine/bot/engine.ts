@@ -11,6 +11,15 @@ import type {
 import { richTextToPlainText } from '#shared/chat/rich_text'
 import { AI_CREDIT_LIMIT_EXCEEDED_TEXT } from '#shared/chat/types'
 import { resolveTheme, resolveSettings } from '#shared/bot/types'
+import {
+  LANGUAGE_VARIABLE,
+  languagesOf,
+  matchLanguage,
+  pickLanguage,
+  tableOf,
+  translateBlock,
+  type LanguageWishes,
+} from '#shared/bot/translations'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
 import type {
   BotRunContext,
@@ -69,6 +78,8 @@ export interface ResultUpdate {
   variables: { id: string; name: string; value: EngineVariableValue }[]
   hasStarted?: boolean
   isCompleted?: boolean
+  /** The chat's language, for bots in several languages. */
+  language?: string
 }
 
 /** An input left without an answer past its reply timeout: its "No reply" exit was taken. */
@@ -114,6 +125,11 @@ export interface StartInput {
   isStreamEnabled?: boolean
   /** The time of the turn (epoch ms), for reply timeout deadlines; Date.now() without it. */
   now?: number
+  /**
+   * What the visitor asked for (request or URL, Accept-Language); a prefilled `language`
+   * variable is read from the prefilled variables. Bots in one language ignore it.
+   */
+  languageWishes?: Omit<LanguageWishes, 'variable'>
 }
 
 export interface ContinueInput {
@@ -280,7 +296,28 @@ class Turn {
       this.effects.results.set(id, update)
     }
     update.variables = resultVariablesOf(this.variables)
+    const language = this.language()
+    if (language) update.language = language
     return update
+  }
+
+  /**
+   * The language the bot speaks now: a `language` variable naming one of the bot's
+   * languages (set by a block or a choice mid-chat), else the one picked at the start.
+   */
+  language(): string | undefined {
+    const languages = languagesOf(this.bot.content.settings)
+    if (!languages) return undefined
+    const available = [languages.default, ...languages.others]
+    const variable = this.variables.find((v) => v.name.toLowerCase() === LANGUAGE_VARIABLE)
+    const chosen = matchLanguage(variable?.value, available)
+    if (chosen) this.state.language = chosen
+    return matchLanguage(this.state.language, available) ?? languages.default
+  }
+
+  /** The block with its texts in the chat's language (the default where none is written). */
+  translated(block: Block): Block {
+    return translateBlock(block, tableOf(this.bot.content.settings, this.language()))
   }
 
   /** Counted once per result: the chat starts with the visitor's first answer or message. */
@@ -458,7 +495,8 @@ class Turn {
    * Runs one block. Returns the runner's result, or 'skip' when the block cannot run
    * (unknown or disabled type: logged, and the flow goes on as if it were not there).
    */
-  private async run(block: Block, group: Group, resumeWith?: unknown, frame?: RepeatFrame) {
+  private async run(original: Block, group: Group, resumeWith?: unknown, frame?: RepeatFrame) {
+    const block = this.translated(original)
     const category = this.ports.categoryOf(block.type)
     if (!category) {
       this.log({
@@ -719,8 +757,9 @@ class Turn {
     const group =
       this.groupById(awaiting.groupId) ??
       this.bot.content.groups.find((g) => g.blocks.some((b) => b.id === awaiting.blockId))
-    const block = group?.blocks.find((b) => b.id === awaiting.blockId)
-    if (!group || !block) return undefined
+    const found = group?.blocks.find((b) => b.id === awaiting.blockId)
+    if (!group || !found) return undefined
+    const block = this.translated(found)
     const items = block.items?.length
       ? (substituteDeep(block.items, this.variables).value as RunnerBlock['items'])
       : undefined
@@ -948,6 +987,12 @@ export function startPropsOf(bot: EngineBot): { gtmId: string } | null {
   return /^GTM-[A-Z0-9]+$/i.test(gtmId) ? { gtmId } : null
 }
 
+function prefilledLanguage(values: Record<string, unknown> | undefined) {
+  if (!values) return undefined
+  const key = Object.keys(values).find((name) => name.toLowerCase() === LANGUAGE_VARIABLE)
+  return key ? values[key] : undefined
+}
+
 /** Starts a chat: a new state, the walk from the start (or from startFrom in preview). */
 export async function startChat(ports: EnginePorts, input: StartInput): Promise<TurnOutput> {
   const variables = cloneVariables(input.bot.content.variables)
@@ -975,6 +1020,16 @@ export async function startChat(ports: EnginePorts, input: StartInput): Promise<
     startFrom: input.startFrom,
   }
   if (input.isStreamEnabled) state.isStreamEnabled = true
+  const language = pickLanguage(input.bot.content.settings, {
+    ...input.languageWishes,
+    variable: prefilledLanguage(input.prefilledVariables),
+  })
+  if (language) {
+    state.language = language
+    // The chat's language is readable (and changeable) as the `language` variable.
+    const variable = variables.find((v) => v.name.toLowerCase() === LANGUAGE_VARIABLE)
+    if (variable) variable.value = language
+  }
   const turn = new Turn(state, ports, input.sessionId, input.bot, input.contact, input.now)
   if (input.resultId) {
     // The result exists from the first view, with its prefilled variables.

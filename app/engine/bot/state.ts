@@ -96,6 +96,11 @@ export interface SessionState {
   /** Body of the awaited webhook call, once it came. */
   webhookPayload?: unknown
   isCompleted?: boolean
+  /**
+   * The language picked at the start for a bot in several languages (a `language` variable
+   * holding another of the bot's languages wins from then on). Absent: one language.
+   */
+  language?: string
   /** Results that got their first answer (a started chat is counted once). */
   startedResultIds?: string[]
 }

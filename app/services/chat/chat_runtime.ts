@@ -29,6 +29,8 @@ export interface VisitorInfo {
   origin?: string | null
   deviceDetails?: Record<string, unknown> | null
   location?: Record<string, unknown> | null
+  /** The Accept-Language header: picks the language of a bot in several languages. */
+  acceptLanguage?: string | null
 }
 
 export const publishedPorts = perRegistry(() => enginePorts())

@@ -172,6 +172,8 @@ export interface NewResult {
   deviceDetails?: Record<string, unknown> | null
   location?: Record<string, unknown> | null
   uniqueUserId?: string | null
+  /** The chat's language (bots in several languages). */
+  language?: string | null
 }
 
 function resultRow(result: NewResult, now: Date) {
@@ -186,6 +188,7 @@ function resultRow(result: NewResult, now: Date) {
     device_details: result.deviceDetails ? JSON.stringify(result.deviceDetails) : null,
     location: result.location ? JSON.stringify(result.location) : null,
     unique_user_id: result.uniqueUserId ?? null,
+    language: result.language ?? null,
     created_at: stamp(now),
     updated_at: stamp(now),
   }
@@ -342,6 +345,7 @@ function effectWrites(
     }
     if (update.hasStarted) patch.has_started = true
     if (update.isCompleted) patch.is_completed = true
+    if (update.language) patch.language = update.language
     writes.push(updateStatement('results', resultId, patch))
   }
   if (effects.answers.length > 0) {

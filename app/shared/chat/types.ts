@@ -262,6 +262,11 @@ export interface StartChatRequest {
   isOnlyRegistering?: boolean
   prefilledVariables?: Record<string, unknown>
   textBubbleContentFormat?: TextBubbleContentFormat
+  /**
+   * For a bot in several languages: the language to chat in (else a prefilled `language`
+   * variable, the Accept-Language header, the bot's default language).
+   */
+  language?: string
 }
 
 export interface PreviewStartChatRequest extends StartChatRequest {

@@ -75,6 +75,8 @@ export interface ResultDetailDto {
   logs: ResultLogDto[]
   location: Record<string, unknown> | null
   deviceDetails: Record<string, unknown> | null
+  /** The language the chat ran in (bots in several languages), else null. */
+  language: string | null
 }
 
 export interface ResultsStatsDto {

@@ -77,5 +77,10 @@ export function answerVariableField() {
 
 /** The message sent again when an answer is not valid. */
 export function retryMessageField(defaultValue?: string) {
-  return field.string({ label: 'Retry message', allowVariables: true, defaultValue })
+  return field.string({
+    label: 'Retry message',
+    allowVariables: true,
+    defaultValue,
+    translatable: true,
+  })
 }

@@ -59,6 +59,11 @@ interface Common<T> {
    * client", a workflow's resume mode): the other editor's form leaves it out.
    */
   surfaces?: readonly ('bot' | 'workflow')[]
+  /**
+   * A text the visitor reads (a bubble, a placeholder, a button, a retry message): a bot
+   * in several languages holds a translation of it per language (app/shared/bot/translations.ts).
+   */
+  translatable?: boolean
   /** Phantom member carrying the value type for inference; never set. */
   readonly __value?: T
 }

@@ -27,6 +27,7 @@ import { GraphCanvas } from './graph_canvas'
 import { BlocksSidebar } from './blocks_sidebar'
 import { EditorPreview } from './editor_preview'
 import { EngineUpdateWarning } from './engine_update_warning'
+import { LanguagesDock } from './languages_panel'
 import { BotCopilot } from './bot_copilot'
 import { TourHost } from '~/features/onboarding/tour_host'
 import type { EditorPageProps } from './types'
@@ -155,6 +156,7 @@ export function BotEditor({
                   {!readOnly && <BlocksSidebar plugins={plugins} />}
                   <OpenBlockSettings />
                   {!readOnly && <BotCopilot />}
+                  {!readOnly && <LanguagesDock />}
                 </>
               )}
               {(tab === 'edit' || tab === 'theme') && currentUserMode !== 'guest' && (

@@ -1,0 +1,163 @@
+import { test } from '@japa/runner'
+import type { Browser, Page } from 'playwright'
+import Bot from '#models/bot'
+import User from '#models/user'
+import { CreateBot } from '#actions/bots/create_bot'
+import { signInWithLink } from '#tests/browser/helpers'
+import { firstWorkspaceOf, publishThroughApi, uniqueEmail } from '#tests/helpers'
+import { chatFixture } from '#tests/unit/engine/fixtures'
+
+/**
+ * One bot in three languages (docs/editor.md "Languages"): the public page speaks the
+ * browser's language (Accept-Language from the browser context's locale) with the default
+ * where a text has no translation; the flow's Languages panel lists the missing texts, takes
+ * a typed translation and opens a block on click.
+ */
+
+async function waitFor(check: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 300; i++) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+/** A page in a browser context of its own whose browser speaks `locale`. */
+async function pageIn(browser: Browser, locale: string) {
+  const context = await browser.newContext({
+    baseURL: `http://127.0.0.1:${process.env.PORT}`,
+    locale,
+    viewport: { width: 1280, height: 720 },
+  })
+  return { context, page: await context.newPage() }
+}
+
+test.group('Bot languages: the public chat page', () => {
+  test('the visitor’s browser language picks the texts; the default fills the gaps', async ({
+    visit,
+    client,
+  }) => {
+    const publicId = await publishThroughApi(client, chatFixture('languages').bot)
+    const first = await visit('/')
+    const browser = first.context().browser()!
+    const cases = [
+      {
+        locale: 'fr-FR',
+        greeting: 'Choisissez une offre.',
+        button: 'Gratuit',
+        placeholder: 'Votre âge',
+        retry: "Ce n'est pas un nombre.",
+      },
+      {
+        locale: 'de-DE',
+        greeting: 'Wähle einen Tarif.',
+        button: 'Kostenlos',
+        // No German placeholder or retry message: the English ones.
+        placeholder: 'Your age',
+        retry: 'That is not a number.',
+      },
+      {
+        locale: 'ja-JP',
+        greeting: 'Pick a plan.',
+        button: 'Free',
+        placeholder: 'Your age',
+        retry: 'That is not a number.',
+      },
+    ]
+    for (const expected of cases) {
+      const { context, page } = await pageIn(browser, expected.locale)
+      try {
+        await page.goto(`/${publicId}`)
+        await page.getByText(expected.greeting).waitFor()
+        await page.getByRole('button', { name: expected.button, exact: true }).click()
+        const field = page.getByPlaceholder(expected.placeholder)
+        await field.waitFor()
+        await field.click()
+        await page.keyboard.type('abc')
+        await page.keyboard.press('Enter')
+        await page.getByText(expected.retry).waitFor()
+      } finally {
+        await context.close()
+      }
+    }
+  }).timeout(180_000)
+})
+
+test.group('Bot languages: the Languages panel of the flow', () => {
+  test('lists the missing texts, takes a typed translation, adds a language, opens a block', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('langs')
+    const page: Page = await visit('/signin')
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    const created = await new CreateBot().handle(user, await firstWorkspaceOf(user), {
+      name: 'Languages',
+    })
+    const stored = await Bot.findOrFail(created.id)
+    stored.groups = [
+      {
+        id: 'g1',
+        title: 'Group #1',
+        graphCoordinates: { x: 620, y: 80 },
+        blocks: [
+          {
+            id: 't1',
+            type: 'text',
+            content: { richText: [{ type: 'p', children: [{ text: 'Hi there' }] }] },
+          },
+          { id: 'ti', type: 'text input', options: { labels: { placeholder: 'Your name' } } },
+        ],
+      },
+    ]
+    stored.settings = {
+      ...stored.settings,
+      languages: { default: 'en', others: ['fr'] },
+      translations: { fr: { 't1/content.richText': 'Salut' } },
+    } as any
+    await stored.save()
+
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`/bots/${created.id}/edit`)
+    await page.getByTestId('languages-open').click()
+    const panel = page.getByTestId('languages-panel')
+    await panel.waitFor()
+    // The bubble is translated; the input's placeholder and button label are not.
+    await panel.getByText('2 texts missing in French').waitFor()
+    const fields = panel.getByTestId('languages-translation')
+    assert.equal(await fields.count(), 2)
+    assert.equal(await fields.first().getAttribute('placeholder'), 'Your name')
+    assert.equal(await fields.nth(1).getAttribute('placeholder'), 'Send')
+
+    await fields.first().click()
+    await page.keyboard.type('Votre nom')
+    await panel.getByText('1 text missing in French').waitFor()
+    // The typed field stays in the list while it is being written.
+    assert.equal(await fields.count(), 2)
+
+    // A second language, typed and added with Enter: everything is missing there.
+    await panel.getByTestId('languages-add-input').click()
+    await page.keyboard.type('de')
+    await page.keyboard.press('Enter')
+    await panel.getByText('3 texts missing in German').waitFor()
+    await panel.getByTestId('languages-tab-fr').click()
+    await panel.getByText('1 text missing in French').waitFor()
+
+    // A click on a missing text opens its block.
+    await panel.getByTestId('languages-go-to-block').nth(1).click()
+    await page.getByTestId('block-settings').waitFor()
+
+    await waitFor(async () => {
+      const saved = await Bot.findOrFail(created.id)
+      const settings = saved.settings as any
+      return (
+        settings.translations?.fr?.['ti/options.labels.placeholder'] === 'Votre nom' &&
+        settings.languages?.others?.includes('de')
+      )
+    }, 'the translation and the new language saved')
+    const saved = (await Bot.findOrFail(created.id)).settings as any
+    assert.deepEqual(saved.languages, { default: 'en', others: ['fr', 'de'] })
+    assert.equal(saved.translations.fr['t1/content.richText'], 'Salut')
+  }).timeout(180_000)
+})
