@@ -11,6 +11,7 @@ router
   .group(() => {
     router.get('/api/coedit/:kind/:id', [SharedDraftsController, 'show'])
     router.post('/api/coedit/:kind/:id/updates', [SharedDraftsController, 'update'])
+    router.post('/api/coedit/:kind/:id/write', [SharedDraftsController, 'write'])
     router.post('/api/coedit/:kind/:id/presence', [SharedDraftsController, 'presence'])
   })
   .use(middleware.auth())

@@ -177,6 +177,74 @@ test.group('Co-editing / channels and routes', () => {
     }
   })
 
+  test('a save writes the merged draft now and tells every editor its issues', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, workspace, bot } = await sharedBot()
+    const colleague = await addMember(workspace.id, 'MEMBER')
+    const guest = await addMember(workspace.id, 'GUEST')
+    const uid = randomUUID()
+    const stream = await openStream(uid)
+    try {
+      ;(
+        await client
+          .post('/__transmit/subscribe')
+          .json({ uid, channel: documentChannel('bots', bot.id) })
+          .loginAs(colleague)
+          .withCsrfToken()
+      ).assertStatus(204)
+      const doc = replicaOf(
+        (await client.get(`/api/coedit/bots/${bot.id}`).loginAs(owner)).body().state
+      )
+      // An OpenAI block without its options: an issue the editors mark on it.
+      const update = change(doc, (draft) => ({
+        ...draft,
+        groups: [
+          {
+            ...draft.groups[0],
+            blocks: [...draft.groups[0].blocks, { id: 'ai1', type: 'openai', options: {} }],
+          },
+        ] as never,
+      }))
+      await client
+        .post(`/api/coedit/bots/${bot.id}/updates`)
+        .json({ clientId: 'owner-tab', update })
+        .loginAs(owner)
+        .withCsrfToken()
+      const written = await client
+        .post(`/api/coedit/bots/${bot.id}/write`)
+        .json({ clientId: 'owner-tab' })
+        .loginAs(owner)
+        .withCsrfToken()
+      written.assertStatus(200)
+      // Written when the answer comes, not a moment later.
+      const stored = await Bot.findOrFail(bot.id)
+      assert.deepEqual(
+        stored.groups[0].blocks.map((block) => block.id),
+        ['b1', 'ai1']
+      )
+      assert.equal(written.body().revision, stored.revision)
+      assert.include(
+        written.body().issues.map((issue: { blockId: string }) => issue.blockId),
+        'ai1'
+      )
+      await stream.until((all) => all.some((message) => message.payload.type === 'issues'))
+      const told = stream.messages.find((message) => message.payload.type === 'issues')!
+      assert.deepEqual(told.payload.issues, written.body().issues)
+      // Writing is for writers.
+      ;(
+        await client
+          .post(`/api/coedit/bots/${bot.id}/write`)
+          .json({ clientId: 'guest-tab' })
+          .loginAs(guest)
+          .withCsrfToken()
+      ).assertStatus(403)
+    } finally {
+      await stream.close()
+    }
+  })
+
   test('a draft written elsewhere is folded in once and broadcast', async ({ client, assert }) => {
     const { owner, bot } = await sharedBot()
     const first = await client.get(`/api/coedit/bots/${bot.id}`).loginAs(owner)

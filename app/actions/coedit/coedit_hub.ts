@@ -3,12 +3,15 @@ import logger from '@adonisjs/core/services/logger'
 import type User from '#models/user'
 import Workspace from '#models/workspace'
 import { findBotFor } from '#actions/bots/bot_access'
+import { botIssues } from '#actions/bots/publish_bot'
+import { workflowIssues } from '#actions/workflows/publish_workflow'
 import { UpdateBot } from '../bots/update_bot.js'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
 import { UpdateWorkflow } from '../workflows/update_workflow.js'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 import type { BotV6 } from '#shared/bot/types'
 import type { UserMode } from '#shared/workspace_roles'
+import type { BlockIssue } from '#shared/block_issues'
 import { encodeBase64 } from '#shared/coedit/mirror'
 import {
   documentChannel,
@@ -41,6 +44,8 @@ interface OpenedDraft {
   mode: UserMode
   workspaceId: string
   write: (draft: Record<string, unknown>) => Promise<number>
+  /** The draft's issues as stored now (what the editors mark on blocks and nodes). */
+  issues: () => Promise<BlockIssue[]>
 }
 
 /** The bot's draft as its editor shows it: v6, an older stored version migrated. */
@@ -89,6 +94,7 @@ export async function openDraft(
         await new UpdateBot().handle(bot, draft as never, { user, workspace })
         return bot.revision
       },
+      issues: () => botIssues(botDraft(bot).groups),
     }
   }
   const { workflow, mode } = await findWorkflowFor(user, id, need)
@@ -112,6 +118,7 @@ export async function openDraft(
       await new UpdateWorkflow().handle(user, workspace, workflow, draft as never)
       return workflow.revision
     },
+    issues: () => workflowIssues(workflow.blocks),
   }
 }
 
@@ -159,11 +166,38 @@ function scheduleWrite(user: User, kind: CoeditKind, id: string) {
 /** Writes the merged draft now; the writer's access is checked again, as of now. */
 async function writeNow(user: User, kind: CoeditKind, id: string) {
   try {
-    const opened = await openDraft(user, kind, id, 'write')
-    await writeMergedDraft(opened.target, opened.write, broadcastFolded(kind, id, 'elsewhere'))
+    await writeAndTell(await openDraft(user, kind, id, 'write'))
   } catch (error) {
     logger.warn({ err: error, kind, id }, 'co-editing: the merged draft could not be written')
   }
+}
+
+/**
+ * Writes the merged draft (when updates arrived since the last write) and tells every editor
+ * of it the draft's issues as stored now: the marks on blocks and nodes follow the shared
+ * draft as they followed a save's answer. Answers the revision and the issues.
+ */
+export async function writeAndTell(opened: OpenedDraft) {
+  const { kind, id } = opened.target
+  const key = `${kind}:${id}`
+  const scheduled = pendingWrites.get(key)
+  if (scheduled) {
+    // This write takes the updates the scheduled one was waiting for.
+    clearTimeout(scheduled)
+    pendingWrites.delete(key)
+  }
+  let revision = opened.target.revision
+  await writeMergedDraft(
+    opened.target,
+    async (draft) => {
+      revision = await opened.write(draft)
+      return revision
+    },
+    broadcastFolded(kind, id, 'elsewhere')
+  )
+  const issues = await opened.issues()
+  broadcast(kind, id, { type: 'issues', issues, revision })
+  return { revision, issues }
 }
 
 /** An editor's update: kept, relayed to the draft's other editors, written soon. */

@@ -1,7 +1,13 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import * as Y from 'yjs'
 import AppError from '#exceptions/app_error'
-import { joinDraft, openDraft, receiveUpdate, relayPresence } from '#actions/coedit/coedit_hub'
+import {
+  joinDraft,
+  openDraft,
+  receiveUpdate,
+  relayPresence,
+  writeAndTell,
+} from '#actions/coedit/coedit_hub'
 import { coeditPresenceValidator, coeditUpdateValidator } from '#validators/coedit'
 import { decodeBase64, encodeBase64 } from '#shared/coedit/mirror'
 import { COEDIT_KINDS, colorOf, type CoeditKind } from '#shared/coedit/protocol'
@@ -47,6 +53,15 @@ export default class SharedDraftsController {
     const { clientId, update } = await request.validateUsing(coeditUpdateValidator)
     await receiveUpdate(auth.user!, opened, decodedUpdate(update), clientId, 'person')
     return response.noContent()
+  }
+
+  /**
+   * POST /api/coedit/:kind/:id/write: the merged draft written now (an editor's autosave, or
+   * before a publish), answered with its revision and issues as a REST save answers.
+   */
+  async write({ auth, params, response }: HttpContext) {
+    const opened = await openDraft(auth.user!, kindOf(params.kind), params.id, 'write')
+    return response.ok(await writeAndTell(opened))
   }
 
   /** POST /api/coedit/:kind/:id/presence: where this editor's person is (viewers too). */

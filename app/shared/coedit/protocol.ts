@@ -1,3 +1,5 @@
+import type { BlockIssue } from '#shared/block_issues'
+
 /**
  * What the browser and the server say to each other about a shared draft (docs/editor.md
  * "Editing together"): the channel names and the messages broadcast on them.
@@ -50,6 +52,12 @@ export type CoeditMessage =
       state: PresenceState
     }
   | { type: 'revoked'; workspaceId: string }
+  | {
+      /** The merged draft was written: its issues (marked on blocks and nodes) and revision. */
+      type: 'issues'
+      issues: BlockIssue[]
+      revision: number
+    }
 
 /** Twelve colours apart enough to tell people by, readable on light and dark canvases. */
 const COLORS = [
