@@ -9,7 +9,10 @@ test.group('References as script code', () => {
     assert.equal(referenceAsCode('{{$input.body.items[0].name}}'), 'input.body.items[0].name')
     assert.equal(referenceAsCode('{{$input[2].id}}'), 'input[2].id')
     assert.equal(referenceAsCode('{{ $trigger.query.q }}'), '$trigger.query.q')
-    assert.equal(referenceAsCode('{{$node["HTTP request"].status}}'), '$node["HTTP request"].status')
+    assert.equal(
+      referenceAsCode('{{$node["HTTP request"].status}}'),
+      '$node["HTTP request"].status'
+    )
     assert.equal(referenceAsCode(`{{$node['Say "hi"'].text}}`), '$node["Say \\"hi\\""].text')
     assert.equal(referenceAsCode('{{$node.n1.body}}'), '$node["n1"].body')
   })
