@@ -42,6 +42,7 @@ export const run: SurfaceRunner<typeof plugin> = async ({
     const output = await sandbox.run(code, {
       ...scope,
       $node: nodeOutputs(code, workflow),
+      $trigger: workflow?.triggerData ?? null,
       input: workflow?.input ?? null,
     })
     return { output: output ?? null }

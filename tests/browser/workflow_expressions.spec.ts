@@ -191,6 +191,124 @@ test.group('Workflow editor: expressions', (group) => {
 })
 
 test.group('Bot editor: variables from a field', () => {
+  test('the Condition block compares any expression; a variable picked before stays that variable', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('bot-condition-subject')
+    const page = await visit('/signin')
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    const created = await new CreateBot().handle(user, await firstWorkspaceOf(user), {
+      name: 'Subjects',
+    })
+    const bot = await Bot.findOrFail(created.id)
+    const text = (id: string, words: string) => ({
+      id,
+      type: 'text',
+      content: { richText: [{ type: 'p', children: [{ text: words }] }] },
+    })
+    // As a bot saved before expressions: the comparison names its variable by id.
+    bot.groups = [
+      {
+        id: 'g1',
+        title: 'Start',
+        graphCoordinates: { x: 320, y: 0 },
+        blocks: [
+          {
+            id: 'set',
+            type: 'Set variable',
+            options: { variableId: 'vcity', type: 'Custom', expressionToEvaluate: 'Lyon' },
+          },
+          {
+            id: 'cond',
+            type: 'Condition',
+            items: [
+              {
+                id: 'ci1',
+                content: {
+                  comparisons: [
+                    { variableId: 'vcity', comparisonOperator: 'Equal to', value: 'Paris' },
+                  ],
+                  logicalOperator: 'AND',
+                },
+                outgoingEdgeId: 'e-yes',
+              },
+            ],
+            outgoingEdgeId: 'e-no',
+          },
+        ],
+      },
+      {
+        id: 'g-yes',
+        title: 'Yes',
+        graphCoordinates: { x: 700, y: 0 },
+        blocks: [text('t1', 'It matches')],
+      },
+      {
+        id: 'g-no',
+        title: 'No',
+        graphCoordinates: { x: 700, y: 300 },
+        blocks: [text('t2', 'No match')],
+      },
+    ] as any
+    bot.edges = [
+      { id: 'e-start', from: { eventId: 'start' }, to: { groupId: 'g1' } },
+      { id: 'e-yes', from: { blockId: 'cond', itemId: 'ci1' }, to: { groupId: 'g-yes' } },
+      { id: 'e-no', from: { blockId: 'cond' }, to: { groupId: 'g-no' } },
+    ] as any
+    bot.events = [
+      { id: 'start', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e-start' },
+    ] as any
+    bot.variables = [{ id: 'vcity', name: 'City' }] as any
+    await bot.save()
+    const savedComparison = async () => {
+      const saved = await Bot.findOrFail(bot.id)
+      const block = (saved.groups as any[])[0].blocks.find((b: any) => b.id === 'cond')
+      return block?.items?.[0]?.content?.comparisons?.[0]
+    }
+
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`/bots/${bot.id}/edit`)
+    await page.locator('[data-testid="block-item"][data-block-id="cond"]').click()
+    const subject = page
+      .getByTestId('items-editor')
+      .getByTestId('field-content.comparisons.0.variableId')
+    // The variable stored by id reads as its reference.
+    await waitFor(async () => (await subject.inputValue()) === '{{City}}', 'the stored variable')
+
+    // `{{` completes the bot's variables; chosen alone, it is stored by id as before.
+    await subject.click()
+    await page.keyboard.press('ControlOrMeta+a')
+    await page.keyboard.type('{{Ci')
+    const city = page.locator('[data-testid="expression-suggestion"][data-kind="variable"]')
+    await city.first().waitFor()
+    assert.include(await city.first().innerText(), 'City')
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await subject.inputValue()) === '{{City}}', 'the completion')
+    await waitFor(async () => (await savedComparison())?.variableId === 'vcity', 'kept by id')
+
+    // Any expression: text around the reference.
+    await page.keyboard.type(', France')
+    const value = page.getByTestId('items-editor').getByTestId('field-content.comparisons.0.value')
+    await value.fill('Lyon, France')
+    await waitFor(async () => {
+      const comparison = await savedComparison()
+      return comparison?.variableId === '{{City}}, France' && comparison?.value === 'Lyon, France'
+    }, 'the expression saved')
+    const entry = page
+      .locator('[data-testid="block-item"][data-block-id="cond"]')
+      .getByTestId('block-item-entry')
+    assert.include(await entry.innerText(), '{{City}}, France')
+
+    // The preview takes the branch the expression holds for.
+    await page.getByTestId('block-settings-close').click()
+    await page.getByTestId('preview-button').click()
+    const panel = page.getByTestId('preview-panel')
+    await panel.getByText('It matches').waitFor()
+    assert.equal(await panel.getByText('No match').count(), 0)
+  })
+
   test('typing {{ and a new name in a text bubble offers to create the variable', async ({
     visit,
     assert,

@@ -208,7 +208,8 @@ test.group('Workflow editor: node panel', (group) => {
     await key.focus()
     await page.keyboard.press('Enter')
     await waitFor(
-      async () => (await content.innerText()).endsWith('// customer: {{$input.customer}}'),
+      // Script code is not substituted: the key goes in as the code that reads it.
+      async () => (await content.innerText()).endsWith('// customer: input.customer'),
       'the reference inserted from the keyboard'
     )
 
@@ -237,6 +238,67 @@ test.group('Workflow editor: node panel', (group) => {
     await waitFor(
       async () => (await panel.getByTestId('node-output-data').innerText()).includes('A-7'),
       'the opened run data'
+    )
+  })
+
+  test('a key dragged into a script goes in as code, and the run computes from it', async ({
+    visit,
+    assert,
+  }) => {
+    const { page, user } = await signIn(visit, 'node-panel-code')
+    await page.setViewportSize({ width: 1440, height: 900 })
+    const workflow = await threeNodes(user, { type: 'Code', options: { content: 'return [' } })
+    await page.goto(`/workflows/${workflow.id}`)
+    await canvasNode(page, 'use').waitFor()
+    await runUntil(page, 'use')
+
+    const panel = await openNode(page, 'use')
+    const editor = panel.locator('[data-testid="field-content-editor"][data-state="ready"]')
+    await editor.waitFor()
+    const content = editor.locator('.cm-content')
+    assert.equal(await content.getAttribute('data-variables'), 'names')
+
+    // Its input's "quantity", dragged with the pointer to the end of the code.
+    const quantity = panel.locator(
+      '[data-testid="node-input-data"] [data-testid="data-key"][data-path="quantity"]'
+    )
+    await quantity.waitFor()
+    await dragOnto(page, quantity, content)
+    await waitFor(
+      async () => (await content.innerText()) === 'return [input.quantity',
+      'the dropped key as code'
+    )
+
+    // Then a field of the earlier node by its title, from the keyboard.
+    await content.click()
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type(' * 2, ')
+    await panel.getByTestId('node-input-source').selectOption('make')
+    await panel.getByTestId('node-input-pane').getByTestId('data-view-schema').click()
+    const name = panel.locator(
+      '[data-testid="node-input-data"] [data-testid="data-key"][data-path="customer.name"]'
+    )
+    await name.focus()
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type(']')
+    const code = 'return [input.quantity * 2, $node["Make order"].customer.name]'
+    await waitFor(async () => (await content.innerText()) === code, 'the picked key as code')
+
+    // A test run: the script computed its output from both.
+    const firstRun = await page.getByTestId('node-run-data').getAttribute('data-run-id')
+    await page.getByTestId('workflow-run').click()
+    await waitFor(
+      async () =>
+        (await page.getByTestId('node-run-data').getAttribute('data-run-id')) !== firstRun,
+      'the second run'
+    )
+    await nodeWithStatus(page, 'use', 'success').waitFor()
+    await panel.getByTestId('node-output-pane').getByTestId('data-view-json').click()
+    const output = panel.getByTestId('node-output-data')
+    await waitFor(
+      async () => (await output.innerText()).replace(/\s/g, '') === '[84,"Ada"]',
+      'the computed output'
     )
   })
 

@@ -93,3 +93,54 @@ test.group('Workflow expressions', () => {
     assert.equal(found.nodes[3].logs?.[0].description, 'Message = Order B-2 found')
   })
 })
+
+test.group('Workflow expressions in scripts', () => {
+  test('a script reads the code forms a dropped key inserts: input, $node["Title"] and $trigger', async ({
+    assert,
+  }) => {
+    const workflow = await publishedWorkflow(
+      [
+        { id: 'trigger', type: 'manual-trigger', title: 'When called' },
+        {
+          id: 'fetch',
+          type: 'Code',
+          title: 'Fetch order',
+          options: { content: 'return { total: 40, items: [{ name: "pen" }] }' },
+        },
+        {
+          id: 'double',
+          type: 'Code',
+          options: { content: 'return input.total * 2' },
+        },
+        {
+          id: 'sum',
+          type: 'Code',
+          options: {
+            content:
+              'return [input, $node["Fetch order"].items[0].name, $trigger.order.id].join(" ")',
+          },
+        },
+      ],
+      {
+        edges: [
+          ['trigger', 'fetch'],
+          ['fetch', 'double'],
+          ['double', 'sum'],
+        ],
+      }
+    )
+    const runId = await createRun(workflow, 'manual', { order: { id: 'A-17' } })
+    const outcome = await executeRun(runId)
+    assert.equal(outcome?.status, 'success')
+    const nodes = await WorkflowRunNode.query().where('runId', runId).orderBy('id')
+    assert.deepEqual(
+      nodes.map((node) => [node.nodeId, node.status, node.output]),
+      [
+        ['trigger', 'success', { order: { id: 'A-17' } }],
+        ['fetch', 'success', { total: 40, items: [{ name: 'pen' }] }],
+        ['double', 'success', 80],
+        ['sum', 'success', '80 pen A-17'],
+      ]
+    )
+  })
+})

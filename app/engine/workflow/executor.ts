@@ -426,6 +426,7 @@ class Step {
         evaluateCondition: (condition) =>
           evaluateCondition(condition as ConditionContent | undefined, variables),
         outputOf: (node) => resolveReference({ kind: 'node', node, path: '' }, scope),
+        triggerData: scope.trigger,
       },
     })
   }

@@ -56,6 +56,11 @@ export interface WorkflowNodeContext {
    */
   outputOf?(node: string): unknown
   /**
+   * What `{{$trigger}}` reads: the trigger node's output once it ran, the run's input
+   * before. Script nodes read it as `$trigger`.
+   */
+  triggerData?: unknown
+  /**
    * The nodes plugged into this one through attachment edges (an LLM agent's Model and
    * Tools), in edge order. Set by the server's ports; attached nodes never run as steps.
    */

@@ -44,6 +44,11 @@ function variableName(variables: Variable[], id: unknown) {
   return variables.find((variable) => variable.id === id)?.name
 }
 
+/** A comparison's left side that is an expression rather than a variable's id. */
+function expressionOf(subject: unknown) {
+  return typeof subject === 'string' && subject.includes('{{') ? subject : '…'
+}
+
 function firstString(record: Record<string, unknown> | undefined, keys: string[]) {
   for (const key of keys) {
     const value = record?.[key]
@@ -87,7 +92,7 @@ export function itemSummary(block: Block, item: Item, variables: Variable[]): st
     return condition.comparisons
       .map((comparison) =>
         [
-          variableName(variables, comparison.variableId) ?? '…',
+          variableName(variables, comparison.variableId) ?? expressionOf(comparison.variableId),
           comparison.comparisonOperator ?? '',
           comparison.value ?? '',
         ]

@@ -97,6 +97,7 @@ export function CodeEditor(props: CodeEditorProps) {
           aria-invalid={props.invalid || undefined}
           aria-required={props.required || undefined}
           data-testid={props.testId}
+          data-variables={props.variableSyntax}
           className={cn(
             'block h-full w-full resize-none bg-transparent px-3 py-2 outline-none placeholder:text-muted-foreground',
             props.prose ? 'text-sm' : 'font-mono text-xs'

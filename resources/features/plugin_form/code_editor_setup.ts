@@ -37,6 +37,7 @@ import { sql } from '@codemirror/lang-sql'
 // A dependency of @codemirror/language (always installed with it): the highlighting tags.
 import { tags } from '@lezer/highlight'
 import { applySuggestion, type Suggestion } from './expressions'
+import { referenceAsCode } from './reference_code'
 import {
   jsonProblem,
   OPEN_REFERENCE,
@@ -281,6 +282,27 @@ function variableCompletions(config: CodeEditorConfig) {
   }
 }
 
+/**
+ * A key of run data dropped into code that reads variables by name (a script) goes in as
+ * the code that reads it (reference_code.ts): `{{...}}` is not substituted there.
+ */
+const referenceDrop = EditorView.domEventHandlers({
+  drop(event, view) {
+    if (view.state.readOnly || !event.dataTransfer) return false
+    const code = referenceAsCode(event.dataTransfer.getData('text/plain'))
+    if (!code) return false
+    event.preventDefault()
+    const at = view.posAtCoords({ x: event.clientX, y: event.clientY }, false)
+    view.focus()
+    view.dispatch({
+      changes: { from: at, insert: code },
+      selection: { anchor: at + code.length },
+      userEvent: 'input.drop',
+    })
+    return true
+  },
+})
+
 export function createCodeEditor(config: CodeEditorConfig): CodeEditorHandle {
   const readOnly = new Compartment()
   const attributes = new Compartment()
@@ -338,6 +360,7 @@ export function createCodeEditor(config: CodeEditorConfig): CodeEditorHandle {
       if (update.focusChanged && update.view.hasFocus) config.onFocus()
     }),
   ]
+  if (config.variableSyntax === 'names') extensions.push(referenceDrop)
   if (config.prose) extensions.push(proseTheme, EditorView.lineWrapping)
   else extensions.push(lineNumbers(), highlightActiveLineGutter())
   if (config.placeholder) extensions.push(placeholderExtension(config.placeholder))

@@ -34,6 +34,8 @@ export default function CodeEditorView(props: CodeEditorProps) {
     'data-testid': props.testId,
     'data-lang': props.lang,
   }
+  // Marks the code that reads variables by name, where references go in as code.
+  if (props.variableSyntax) attributes['data-variables'] = props.variableSyntax
   if (describedBy) attributes['aria-describedby'] = describedBy
   if (props.invalid || shownProblem) attributes['aria-invalid'] = 'true'
   if (props.required) attributes['aria-required'] = 'true'

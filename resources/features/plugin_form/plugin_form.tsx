@@ -313,7 +313,8 @@ function FieldControl(props: ControlProps) {
     case 'enum':
       return <EnumControl {...props} />
     case 'variable':
-      if (props.field.expression && !props.ctx.VariableField) return <SubjectControl {...props} />
+      // Both editors: what a condition compares is a variable or any expression.
+      if (props.field.expression) return <SubjectControl {...props} />
       return (
         <VariableControl
           ctx={props.ctx}

@@ -1,3 +1,5 @@
+import { CODE_FIELD_SELECTOR, referenceAsCode } from '~/features/plugin_form/reference_code'
+
 /**
  * The reference texts a mapped field gets (app/engine/workflow/references.ts reads them):
  * the node's own input, or an earlier node's output by its title (its id when untitled).
@@ -38,9 +40,11 @@ export function isTextField(element: EventTarget | null): element is TextField {
 /**
  * Puts text at the field's caret as typing would: the browser's own edit keeps undo and
  * fires the input event React (or the code editor) listens to; where it is refused, an
- * input or text area gets the value set the way React notices.
+ * input or text area gets the value set the way React notices. A script's code is not
+ * substituted: a reference goes there as the code that reads the same value.
  */
-export function insertIntoField(field: TextField, text: string) {
+export function insertIntoField(field: TextField, reference: string) {
+  const text = (field.closest(CODE_FIELD_SELECTOR) && referenceAsCode(reference)) || reference
   field.focus()
   if (document.execCommand?.('insertText', false, text)) return
   if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return
