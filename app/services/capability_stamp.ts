@@ -1,6 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
-import { isPostgres, runPrepared } from '#services/prepared_statements'
+import { hasPreparedStatements, runPrepared } from '#services/prepared_statements'
 
 /*
 | What the capability service derives from the database (the marketplace's switches per
@@ -35,7 +35,9 @@ export interface CapabilityTurn {
 const READ_STAMP = `select ${STAMP_SUBQUERY} as "version"`
 
 async function readStamp(): Promise<number | string | undefined> {
-  if (isPostgres()) return (await runPrepared<{ version: string }>(READ_STAMP, []))[0]?.version
+  if (hasPreparedStatements()) {
+    return (await runPrepared<{ version: string }>(READ_STAMP, []))[0]?.version
+  }
   const row = await db.from('capability_stamps').where('id', STAMP_ID).select('version').first()
   return row?.version
 }

@@ -53,6 +53,16 @@ export function isPostgres() {
   return dialectName() === 'postgres'
 }
 
+/** The embedded set-up's driver: synchronous, one connection (knex's pool of one). */
+export function isBetterSqlite() {
+  return dialectName() === 'better-sqlite3'
+}
+
+/** Whether runPrepared and runPreparedWrites serve this connection (else knex's rawQuery). */
+export function hasPreparedStatements() {
+  return isPostgres() || isBetterSqlite()
+}
+
 /**
  * Runs SQL written with knex's `?` placeholders on the primary PostgreSQL connection as a
  * named prepared statement, and answers its rows. Callers check `isPostgres()` first:
@@ -62,6 +72,7 @@ export async function runPrepared<Row = Record<string, unknown>>(
   sql: string,
   bindings: unknown[]
 ): Promise<Row[]> {
+  if (isBetterSqlite()) return (await runSqlite([{ sql, bindings }])) as Row[]
   const client = db.connection().getWriteClient().client as unknown as KnexClient
   const { name, text } = statementOf(sql, client)
   // Knex's own listeners (debugging, the statement counts of the tests) still see it.
@@ -73,4 +84,87 @@ export async function runPrepared<Row = Record<string, unknown>>(
   } finally {
     await client.releaseConnection(connection)
   }
+}
+
+/**
+ * better-sqlite3, as knex drives it, prepares (compiles) every statement again at each call,
+ * and each write outside a transaction is a commit of its own (a sync of the WAL): a chat
+ * turn's three writes were three commits. Here the statements are compiled once per
+ * connection and SQL text, and the statements of one call run in one transaction: one commit
+ * per turn, all or nothing as on PostgreSQL. The driver is synchronous, so the connection is
+ * held only while they run.
+ */
+interface SqliteStatement {
+  reader: boolean
+  all(...bindings: unknown[]): unknown[]
+  run(...bindings: unknown[]): unknown
+}
+
+interface SqliteConnection {
+  prepare(sql: string): SqliteStatement
+  transaction(run: () => unknown[]): () => unknown[]
+}
+
+interface SqliteClient {
+  emit(event: 'query', query: { sql: string; bindings: unknown[] }): boolean
+  acquireConnection(): Promise<SqliteConnection>
+  releaseConnection(connection: SqliteConnection): Promise<void>
+}
+
+const sqliteStatements = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>()
+
+function sqliteStatement(connection: SqliteConnection, sql: string) {
+  let compiled = sqliteStatements.get(connection)
+  if (!compiled) {
+    compiled = new Map()
+    sqliteStatements.set(connection, compiled)
+  }
+  let statement = compiled.get(sql)
+  if (!statement) {
+    statement = connection.prepare(sql)
+    // Texts that vary without end are compiled at each call, as knex does.
+    if (compiled.size < MAX_NAMED) compiled.set(sql, statement)
+  }
+  return statement
+}
+
+/** The values as knex's better-sqlite3 client passes them (booleans as 0/1, dates as ms). */
+function sqliteValue(value: unknown) {
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (value instanceof Date) return value.valueOf()
+  return value
+}
+
+/** Runs the statements in one transaction and answers the last one's rows (if it reads). */
+async function runSqlite(batch: { sql: string; bindings: unknown[] }[]) {
+  const client = db.connection().getWriteClient().client as unknown as SqliteClient
+  for (const { sql, bindings } of batch) client.emit('query', { sql, bindings })
+  const connection = await client.acquireConnection()
+  try {
+    const run = () => {
+      let rows: unknown[] = []
+      for (const { sql, bindings } of batch) {
+        const statement = sqliteStatement(connection, sql)
+        const values = bindings.map(sqliteValue)
+        if (statement.reader) rows = statement.all(...values)
+        else {
+          statement.run(...values)
+          rows = []
+        }
+      }
+      return rows
+    }
+    // One statement is a transaction of its own already.
+    return batch.length === 1 ? run() : connection.transaction(run)()
+  } finally {
+    await client.releaseConnection(connection)
+  }
+}
+
+/**
+ * Writes that go together (a chat turn's), on better-sqlite3: one transaction, each
+ * statement compiled once. Callers check `isBetterSqlite()` first.
+ */
+export async function runPreparedWrites(writes: { sql: string; bindings: unknown[] }[]) {
+  if (writes.length > 0) await runSqlite(writes)
 }

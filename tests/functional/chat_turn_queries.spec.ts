@@ -202,6 +202,76 @@ test.group('Chat API: database statements per turn', () => {
   })
 })
 
+/**
+ * Makes every insert into `answers` fail while `work` runs (a trigger), on SQLite and
+ * PostgreSQL; false elsewhere (nothing run).
+ */
+async function withAnswersRefused(work: () => Promise<void>) {
+  const dialect = db.connection().dialect.name
+  if (dialect.includes('sqlite')) {
+    await db.rawQuery(
+      "create trigger refuse_answers before insert on answers begin select raise(abort, 'refused'); end"
+    )
+  } else if (dialect === 'postgres') {
+    await db.rawQuery(
+      "create function refuse_answers() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$"
+    )
+    await db.rawQuery(
+      'create trigger refuse_answers before insert on answers for each row execute function refuse_answers()'
+    )
+  } else return false
+  try {
+    await work()
+  } finally {
+    await db.rawQuery(
+      dialect === 'postgres'
+        ? 'drop trigger refuse_answers on answers'
+        : 'drop trigger refuse_answers'
+    )
+    if (dialect === 'postgres') await db.rawQuery('drop function refuse_answers()')
+  }
+  return true
+}
+
+test.group('Chat API: a turn is written whole', () => {
+  test('a turn whose answer cannot be written leaves its session and result as they were', async ({
+    client,
+    assert,
+  }) => {
+    const { publicId } = await publishedBot(client)
+    const start = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+    start.assertStatus(200)
+    const { sessionId, resultId } = start.body()
+    const stored = async () => ({
+      session: await db.from('chat_sessions').where('id', sessionId).select('state').first(),
+      result: await db
+        .from('results')
+        .where('id', resultId)
+        .select('variables', 'has_started')
+        .first(),
+    })
+    const before = await stored()
+    const ran = await withAnswersRefused(async () => {
+      const reply = await client
+        .post(`/api/v1/sessions/${sessionId}/continueChat`)
+        .json({ message: 'Ada' })
+      assert.isAtLeast(reply.status(), 500)
+    })
+    if (!ran) return
+    // The session's state and the result's variables of the refused turn are not kept: the
+    // same answer can be sent again and the chat goes on from where it was.
+    assert.deepEqual(await stored(), before)
+    const again = await client
+      .post(`/api/v1/sessions/${sessionId}/continueChat`)
+      .json({ message: 'Ada' })
+    again.assertStatus(200)
+    assert.deepEqual(
+      again.body().messages.map((m: any) => m.content.richText[0].children[0].text),
+      ['Question 1, Ada?']
+    )
+  })
+})
+
 test.group('Chat API: capability checks per turn', () => {
   test('a startChat that runs several blocks reads the capability stamp once', async ({
     client,

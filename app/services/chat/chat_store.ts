@@ -3,7 +3,14 @@ import logger from '@adonisjs/core/services/logger'
 import { DateTime } from 'luxon'
 import type { TurnEffects } from '#engine/bot/engine'
 import { upgradeState, type SessionState } from '#engine/bot/state'
-import { dialectName, isPostgres, runPrepared } from '#services/prepared_statements'
+import {
+  dialectName,
+  hasPreparedStatements,
+  isBetterSqlite,
+  isPostgres,
+  runPrepared,
+  runPreparedWrites,
+} from '#services/prepared_statements'
 import { STAMP_SUBQUERY } from '#services/capability_stamp'
 import { changedRows, usagePeriod } from '#services/monthly_usage'
 
@@ -71,7 +78,7 @@ const READ_SESSION = `select "state", "expires_at", ${STAMP_SUBQUERY} as "capabi
 
 export async function readSession(id: string): Promise<StoredSession | null> {
   type Row = { state: string; expires_at: Date | null; capability_stamp: string | number | null }
-  const row = isPostgres()
+  const row = hasPreparedStatements()
     ? (await runPrepared<Row>(READ_SESSION, [id]))[0]
     : ((await db
         .from('chat_sessions')
@@ -423,6 +430,8 @@ async function runWrites(writes: Statement[]) {
     )
     return
   }
+  // The embedded SQLite: one transaction, so one commit per turn instead of one per table.
+  if (isBetterSqlite()) return runPreparedWrites(writes)
   await Promise.all(writes.map((write) => db.rawQuery(write.sql, write.bindings as any[])))
 }
 
