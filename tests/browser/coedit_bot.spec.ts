@@ -163,7 +163,7 @@ test.group('Editing together: the bot editor', () => {
     } finally {
       await closeAll([bob.context, cy.context])
     }
-  })
+  }).timeout(420_000)
 
   test('move and edit merge, undo is per person, a delete against an edit ends the same', async ({
     visit,
@@ -235,7 +235,7 @@ test.group('Editing together: the bot editor', () => {
     } finally {
       await closeAll([bob.context])
     }
-  })
+  }).timeout(420_000)
 
   test('offline for 10 s, then merged; a guest watches read-only; a removed member is shut out', async ({
     visit,
@@ -294,5 +294,5 @@ test.group('Editing together: the bot editor', () => {
     } finally {
       await closeAll([bob.context, guest.context])
     }
-  })
+  }).timeout(420_000)
 })

@@ -160,5 +160,5 @@ test.group('Editing together: the workflow editor', () => {
       await bob.context.close()
       await guest.context.close()
     }
-  })
+  }).timeout(420_000)
 })
