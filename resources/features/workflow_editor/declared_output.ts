@@ -4,7 +4,7 @@ import {
   schemaOfValue,
   type OutputSchema,
 } from '../../../app/plugins/output_schema.js'
-import type { WorkflowEditorPlugin } from './types'
+import type { WorkflowEditorPlugin } from './types.js'
 
 /**
  * What a node will output, known before any run: its pinned sample, else the output its
