@@ -1,4 +1,4 @@
-import { definePlugin } from '#sdk/plugin'
+import { definePlugin, output } from '#sdk/plugin'
 import { httpRequestFields } from '#sdk/http_fields'
 
 export { DEFAULT_TIMEOUT, HTTP_METHODS, MAX_TIMEOUT } from '#sdk/http_fields'
@@ -34,5 +34,11 @@ export default definePlugin({
   // Workflows saved before the bot block and the workflow node became one store this id.
   aliases: ['workflow-http-request'],
   fromAlias: fromWorkflowNode,
+  // In a workflow (#sdk/http): the answer's status, headers and parsed body.
+  outputSchema: output.object({
+    statusCode: output.number(),
+    headers: output.object({ 'content-type': output.string() }),
+    body: output.any(),
+  }),
   options: httpRequestFields(),
 })

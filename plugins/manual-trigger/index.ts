@@ -1,4 +1,4 @@
-import { definePlugin, field } from '#sdk/plugin'
+import { definePlugin, field, output, schemaOfValue } from '#sdk/plugin'
 
 /**
  * Starts a run by hand (the editor's Run button, or the API). The run's input is what the
@@ -17,6 +17,12 @@ export default definePlugin({
   serves: ['workflow'],
   importsFrom: { n8n: ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.executeWorkflowTrigger'] },
   replayable: true,
+  // What the caller sends is not known ahead; the test input stands for it.
+  outputSchema: (options) => {
+    const text = typeof options.testInput === 'string' ? options.testInput.trim() : ''
+    if (!text) return output.object({})
+    return schemaOfValue(JSON.parse(text))
+  },
   options: {
     testInput: field.code({
       label: 'Test input',

@@ -1,4 +1,4 @@
-import { definePlugin, field } from '#sdk/plugin'
+import { definePlugin, field, output } from '#sdk/plugin'
 
 export const SCHEDULE_MODES = ['minutes', 'hourly', 'daily', 'weekly', 'monthly'] as const
 
@@ -20,6 +20,18 @@ export default definePlugin({
   serves: ['workflow'],
   importsFrom: { n8n: ['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron'] },
   replayable: true,
+  // runner.ts: when the tick was due, and the schedule as normalised.
+  outputSchema: output.object({
+    timestamp: output.string(),
+    schedule: output.object({
+      mode: output.string(),
+      minutesInterval: output.number(),
+      hour: output.number(),
+      minute: output.number(),
+      dayOfWeek: output.number(),
+      dayOfMonth: output.number(),
+    }),
+  }),
   options: {
     mode: field.enum({
       label: 'Run',

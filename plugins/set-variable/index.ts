@@ -47,6 +47,8 @@ export default definePlugin({
   // Workflows saved before the bot block and the workflow node became one store this id.
   aliases: ['workflow-set-variable'],
   replayable: true,
+  // In a workflow it sets the variable and passes its input on.
+  outputSchema: 'input',
   options: {
     variableId: field.variable({ label: 'Variable', writes: true }),
     type: field.enum({

@@ -1,4 +1,4 @@
-import { definePlugin, field } from '#sdk/plugin'
+import { definePlugin, field, output } from '#sdk/plugin'
 
 export const WEBHOOK_METHODS = ['POST', 'GET'] as const
 export const RESPONSE_MODES = ['immediately', 'lastNode', 'responseNode'] as const
@@ -27,6 +27,16 @@ export default definePlugin({
     secretOption: 'secret',
     secretHeader: 'X-Webhook-Secret',
   },
+  // The call without its secret (runner.ts webhookInput).
+  outputSchema: output.object({
+    method: output.string(),
+    headers: output.object({
+      'content-type': output.string(),
+      'user-agent': output.string(),
+    }),
+    query: output.object({}),
+    body: output.any(),
+  }),
   options: {
     method: field.enum({ label: 'Method', options: WEBHOOK_METHODS, defaultValue: 'POST' }),
     secret: field.string({

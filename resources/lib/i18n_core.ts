@@ -84,7 +84,8 @@ export async function setupI18n(
       supportedLngs: [...LANGUAGES],
       interpolation: { escapeValue: false },
       returnNull: false,
-      react: { useSuspense: false },
+      // Strings a lazy chunk adds later (panel_strings.ts) redraw what already shows.
+      react: { useSuspense: false, bindI18nStore: 'added' },
       partialBundledLanguages: true,
     })
   }

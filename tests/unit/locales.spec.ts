@@ -346,7 +346,9 @@ test.group('Locales', () => {
       (name) => name.endsWith('.json') && name !== 'server.json'
     )
     assert.include(files, 'translation.json')
-    const problems = files.flatMap((name) =>
+    // And the strings the editors' panels load with their code (later/, panel_strings.ts).
+    const later = readdirSync(join(LOCALES, 'en', 'later')).map((name) => join('later', name))
+    const problems = [...files, ...later].flatMap((name) =>
       compareCatalogues((lang) => join(LOCALES, lang, name), i18nextTokens)
     )
     assert.deepEqual(problems, [])

@@ -6,6 +6,7 @@
  * aside, it must not import Node or server modules.
  */
 import type { Fields, InferFields, ShowIf } from './fields.js'
+import type { OutputSchemaDeclaration } from './output_schema.js'
 
 export const BOT_CATEGORIES = ['bubble', 'input', 'logic', 'integration'] as const
 export const WORKFLOW_CATEGORIES = ['trigger', 'action', 'model', 'tool', 'data', 'flow'] as const
@@ -220,6 +221,11 @@ export interface PluginDeclaration<
    * that the core shows URLs without knowing which plugins have one.
    */
   exposesUrl?: ExposedUrlDeclaration
+  /**
+   * Workflow nodes: what the node outputs (output_schema.ts), so the editor offers its
+   * fields before any test run. Optional: without it they appear once a run gave data.
+   */
+  outputSchema?: OutputSchemaDeclaration
 }
 
 export interface OAuthDeclaration {

@@ -6,3 +6,4 @@
 export * from './define_plugin.js'
 export * from './fields.js'
 export * from './common_fields.js'
+export * from './output_schema.js'

@@ -10,6 +10,8 @@ import {
   type ExpressionScope,
   type Suggestion,
 } from './expressions'
+// Its strings load with the panels, not with every page.
+import '~/features/plugin_form/panel_strings'
 
 type Field = HTMLInputElement | HTMLTextAreaElement
 

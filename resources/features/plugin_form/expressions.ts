@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react'
+import { schemaPaths, type OutputSchema } from '../../../app/plugins/output_schema.js'
 
 /**
  * What `{{` completion offers in the fields of both editors (docs/workflows.md,
@@ -22,6 +23,8 @@ export interface ScopeNode {
   name?: string
   /** Its output in the last test run, when there is one: where its fields come from. */
   sample?: unknown
+  /** Before any run: the output its plugin declares (or its pinned data's shape). */
+  schema?: OutputSchema
 }
 
 export interface ExpressionScope {
@@ -30,8 +33,12 @@ export interface ExpressionScope {
   references?: {
     /** The open node's input in the last test run, when it ran. */
     input?: unknown
-    /** The trigger's data in the last test run. */
+    /** Without a run: the shape of the input the open node will receive. */
+    inputSchema?: OutputSchema
+    /** The trigger's data in the last test run, else its pinned data. */
     trigger?: unknown
+    /** Without run or pinned data: the output the trigger declares. */
+    triggerSchema?: OutputSchema
     /** Nodes that run before the open one, nearest first. */
     nodes: readonly ScopeNode[]
   }
@@ -99,8 +106,8 @@ export function samplePaths(sample: unknown, prefix = '', depth = 0): [string, u
   return paths
 }
 
-function hasFields(sample: unknown) {
-  return samplePaths(sample).length > 0
+function hasFields(sample: unknown, schema?: OutputSchema) {
+  return samplePaths(sample).length > 0 || (!!schema && schemaPaths(schema).length > 0)
 }
 
 /** A node as a reference names it: by title in quotes, so that any title works. */
@@ -108,15 +115,29 @@ export function nodeReference(node: ScopeNode) {
   return `$node[${JSON.stringify(node.name ?? node.title)}]`
 }
 
-function fieldSuggestions(base: string, sample: unknown, typed: string): Suggestion[] {
+/**
+ * The fields after `base`: a run's sample with its values, else the declared schema with
+ * the type of each field beside it.
+ */
+function fieldSuggestions(
+  base: string,
+  sample: unknown,
+  typed: string,
+  schema?: OutputSchema
+): Suggestion[] {
   const needle = typed.toLowerCase()
-  return samplePaths(sample)
+  const fromSample = samplePaths(sample)
+  const paths: [string, string][] =
+    fromSample.length > 0 || !schema
+      ? fromSample.map(([path, value]) => [path, preview(value)])
+      : schemaPaths(schema)
+  return paths
     .filter(([path]) => path.toLowerCase().includes(needle))
-    .map(([path, value]) => ({
+    .map(([path, detail]) => ({
       key: `${base}.${path}`,
       label: path,
       kind: 'field' as const,
-      detail: preview(value),
+      detail,
       text: path.startsWith('[') ? `${base}${path}` : `${base}.${path}`,
     }))
 }
@@ -151,15 +172,17 @@ export function suggest(query: string, scope: ExpressionScope): Suggestion[] {
     if (nodeQuery) {
       const node = findNode(references.nodes, nodeQuery.name)
       if (!node) return []
-      return fieldSuggestions(nodeReference(node), node.sample, nodeQuery.rest).slice(
+      return fieldSuggestions(nodeReference(node), node.sample, nodeQuery.rest, node.schema).slice(
         0,
         MAX_SUGGESTIONS
       )
     }
     const data = /^\$(input|trigger)\.(.*)$/.exec(typed)
     if (data) {
-      const sample = data[1] === 'input' ? references.input : references.trigger
-      return fieldSuggestions(`$${data[1]}`, sample, data[2]).slice(0, MAX_SUGGESTIONS)
+      const input = data[1] === 'input'
+      const sample = input ? references.input : references.trigger
+      const schema = input ? references.inputSchema : references.triggerSchema
+      return fieldSuggestions(`$${data[1]}`, sample, data[2], schema).slice(0, MAX_SUGGESTIONS)
     }
   }
 
@@ -176,19 +199,20 @@ export function suggest(query: string, scope: ExpressionScope): Suggestion[] {
     }))
   if (references) {
     for (const name of ['input', 'trigger'] as const) {
-      const sample = references[name]
+      const schema = name === 'input' ? references.inputSchema : references.triggerSchema
+      const open = hasFields(references[name], schema)
       if (!matches(`$${name}`)) continue
       list.push({
         key: `$${name}`,
         label: `$${name}`,
         kind: 'data',
-        text: hasFields(sample) ? `$${name}.` : `$${name}`,
-        open: hasFields(sample),
+        text: open ? `$${name}.` : `$${name}`,
+        open,
       })
     }
     for (const node of references.nodes) {
       if (!matches(node.title, nodeReference(node))) continue
-      const open = hasFields(node.sample)
+      const open = hasFields(node.sample, node.schema)
       list.push({
         key: `node:${node.id}`,
         label: node.title,

@@ -7,6 +7,7 @@ import type { ExpressionScope, ScopeNode } from '~/features/plugin_form/expressi
 import { useWorkflowEditor, useWorkflowEditorApi } from './workflow_editor_store'
 import { useWorkflowPlugins, isTrigger } from './workflow_plugins'
 import { isSettled } from './run_stream'
+import { declaredInput, declaredOutput } from './declared_output'
 
 /**
  * The `{{` completion of the open node's fields (docs/workflows.md, "Expressions"): the
@@ -101,22 +102,32 @@ export function useWorkflowExpressionScope(nodeId: string): ExpressionScope {
       const block = blocks.get(id)
       if (!block) return []
       const title = block.title?.trim()
+      // Before a run gave its data: its pinned data, else what its plugin declares.
+      const declared = samples?.nodes[id] ? undefined : declaredOutput(doc, plugins, id)
       return [
         {
           id,
           title: title || plugins.get(block.type)?.name || block.type,
           name: title || id,
-          sample: samples?.nodes[id]?.output,
+          sample: samples?.nodes[id]?.output ?? declared?.sample,
+          schema: declared?.schema,
         },
       ]
     })
     const trigger = doc.blocks.find((block) => isTrigger(plugins.get(block.type)))
     const triggerSample = trigger ? samples?.nodes[trigger.id]?.output : undefined
+    const triggerDeclared =
+      trigger && triggerSample === undefined ? declaredOutput(doc, plugins, trigger.id) : undefined
+    const input = samples?.nodes[nodeId]?.input
+    const inputDeclared = input === undefined ? declaredInput(doc, plugins, nodeId) : undefined
     return {
       variables: doc.variables,
       references: {
-        input: samples?.nodes[nodeId]?.input,
-        trigger: triggerSample ?? samples?.input,
+        input: input ?? inputDeclared?.sample,
+        inputSchema: inputDeclared?.schema,
+        // A test run's trigger data, else the pinned sample (test runs start from it).
+        trigger: triggerSample ?? triggerDeclared?.sample ?? samples?.input,
+        triggerSchema: triggerDeclared?.schema,
         nodes,
       },
       createVariable: readOnly

@@ -12,6 +12,7 @@ import { formatDateTime } from '~/lib/format'
 import {
   DataView,
   DataViewSwitch,
+  DeclaredView,
   type DataMapping,
   type DataViewMode,
 } from '~/features/workflow_runs/data_views'
@@ -19,7 +20,11 @@ import { JsonView } from '~/features/workflow_runs/json_view'
 import { useWorkflowEditor, useWorkflowEditorApi } from './workflow_editor_store'
 import { setPinnedData } from './workflow_editing'
 import { inputReference, nodeReference } from './node_references'
+import { declaredInput, declaredOutput } from './declared_output'
+import { useWorkflowPlugins } from './workflow_plugins'
 import type { RunProgress } from './types'
+// Its strings load with the panels, not with every page.
+import '~/features/plugin_form/panel_strings'
 
 /**
  * The open node's data from the run the canvas shows (a test run, or a run opened from
@@ -132,13 +137,32 @@ export function NodeRunData({
   const nearest = earlier[0]
   const input = record ? record.input : nearest?.record.output
   const chosen = earlier.find((entry) => entry.block.id === source)
+  // No run data to map from yet: the pinned samples and declared outputs of the nodes
+  // before this one (their plugins' output schemas), shown as their schema.
+  const plugins = useWorkflowPlugins()
+  const undeclared = input !== undefined || earlier.length > 0
+  const declared = useMemo(() => {
+    if (undeclared) return { input: undefined, nodes: [] }
+    const doc = { blocks, edges }
+    return {
+      input: declaredInput(doc, plugins, block.id),
+      nodes: upstream.flatMap((nodeId) => {
+        const output = declaredOutput(doc, plugins, nodeId)
+        const from = blocks.find((candidate) => candidate.id === nodeId)
+        return output && from ? [{ block: from, output }] : []
+      }),
+    }
+  }, [undeclared, blocks, edges, plugins, block.id, upstream])
+  const chosenDeclared = declared.nodes.find((entry) => entry.block.id === source)
+  const declaredShown = chosenDeclared?.output ?? declared.input
   const shown = chosen ? chosen.record.output : input
+  const mappedNode = chosen?.block ?? chosenDeclared?.block
   const mapping: DataMapping | undefined = readOnly
     ? undefined
     : {
         expressionOf: (path) =>
-          chosen
-            ? nodeReference(chosen.block.title || chosen.block.id, path)
+          mappedNode
+            ? nodeReference(mappedNode.title || mappedNode.id, path)
             : inputReference(path),
         onPick,
       }
@@ -266,6 +290,53 @@ export function NodeRunData({
           )}
           {!readOnly && <p className="text-xs text-muted-foreground">{t('nodeData.mapHint')}</p>}
           <DataView value={shown} mode={inputMode} mapping={mapping} testId="node-input-data" />
+        </div>
+      )}
+
+      {!trigger && !undeclared && (declared.input || declared.nodes.length > 0) && (
+        <div className="grid gap-2" data-testid="node-input-pane" data-declared="true">
+          <h4 className="text-xs font-semibold text-muted-foreground">
+            {t('nodeData.expectedInput')}
+          </h4>
+          {declared.nodes.length > 0 && (
+            <label className="grid gap-1 text-xs">
+              <span className="text-muted-foreground">{t('nodeData.source')}</span>
+              <select
+                data-testid="node-input-source"
+                value={chosenDeclared ? chosenDeclared.block.id : 'input'}
+                onChange={(event) => setSource(event.target.value)}
+                className="h-8 rounded-md border bg-background px-2 text-sm"
+              >
+                {declared.input && <option value="input">{t('nodeData.ownInput')}</option>}
+                {declared.nodes.map((entry) => (
+                  <option key={entry.block.id} value={entry.block.id}>
+                    {t('nodeData.outputOf', { name: nameOf(entry.block) })}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <p className="text-xs text-muted-foreground" data-testid="node-declared-hint">
+            {declaredShown?.sample === undefined
+              ? t('nodeData.declaredHint')
+              : t('nodeData.pinnedHint')}
+          </p>
+          {declaredShown?.sample !== undefined ? (
+            <DataView
+              value={declaredShown.sample}
+              mode={inputMode}
+              mapping={mapping}
+              testId="node-input-data"
+            />
+          ) : (
+            declaredShown && (
+              <DeclaredView
+                schema={declaredShown.schema}
+                mapping={mapping}
+                testId="node-input-data"
+              />
+            )
+          )}
         </div>
       )}
 

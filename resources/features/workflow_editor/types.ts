@@ -8,6 +8,7 @@ import type {
 } from '#shared/workflow/dto'
 import type { NodeRunStatus, RunStatus, WorkflowJson } from '#shared/workflow/types'
 import type { ExposedUrlDeclaration } from '../../../app/plugins/define_plugin'
+import type { OutputSchemaDeclaration } from '../../../app/plugins/output_schema'
 
 export type {
   WorkflowDto,
@@ -45,6 +46,8 @@ export interface WorkflowEditorPlugin extends WorkflowEditorPluginDto {
   defaultConditions: Record<string, unknown>[]
   attachments: AttachmentSlot[]
   url?: ExposedUrl
+  /** What the node outputs, from its manifest (declared_output.ts). */
+  outputSchema?: OutputSchemaDeclaration
 }
 
 export type { WorkflowDoc } from './workflow_editing'

@@ -102,6 +102,7 @@ export function toEditorPlugins(plugins: WorkflowEditorPluginDto[]): WorkflowEdi
         (plugin as { attachments?: unknown }).attachments ?? declaration?.attachments
       ),
       url: readUrl(plugin.id, declaration?.exposesUrl),
+      outputSchema: declaration?.outputSchema as WorkflowEditorPlugin['outputSchema'],
     }
   })
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { BracesIcon, ListTreeIcon, TableIcon } from 'lucide-react'
 import { cn } from '~/lib/utils'
 import { JsonView } from './json_view'
+import type { OutputSchema } from '../../../app/plugins/output_schema'
 
 /**
  * A node's input or output as n8n users read it: a table, the JSON, or its schema (keys and
@@ -342,5 +343,74 @@ export function DataPane({
       </div>
       <DataView value={value} mode={mode} testId={testId} />
     </div>
+  )
+}
+
+/**
+ * A node's declared output (its plugin's `outputSchema`) before any run: keys as handles,
+ * with their type; no values, there are none yet.
+ */
+export function DeclaredView({
+  schema,
+  mapping,
+  testId,
+}: {
+  schema: OutputSchema
+  mapping?: DataMapping
+  testId?: string
+}) {
+  return (
+    <div
+      data-testid={testId}
+      data-mode="declared"
+      className="max-h-80 overflow-auto rounded-md border bg-muted/30 text-xs"
+    >
+      <DeclaredFields schema={schema} path="" mapping={mapping} depth={0} />
+    </div>
+  )
+}
+
+function DeclaredFields({
+  schema,
+  path,
+  mapping,
+  depth,
+}: {
+  schema: OutputSchema
+  path: string
+  mapping?: DataMapping
+  depth: number
+}) {
+  const { t } = useTranslation()
+  const entries: [string | number, OutputSchema][] =
+    schema.type === 'object'
+      ? Object.entries(schema.properties)
+      : schema.type === 'array' && schema.items
+        ? [[0, schema.items]]
+        : []
+  if (entries.length === 0) return null
+  return (
+    <ul className={cn('space-y-0.5', depth === 0 ? 'p-2' : 'ml-3 border-l pl-2')}>
+      {entries.map(([key, item]) => {
+        const itemPath = childPath(path, key)
+        return (
+          <li key={key}>
+            <span className="flex flex-wrap items-baseline gap-1">
+              <Key
+                name={typeof key === 'number' ? `[${key}]` : key}
+                path={itemPath}
+                mapping={mapping}
+              />
+              <span className="rounded bg-muted px-1 text-[0.65rem] text-muted-foreground">
+                {t(`nodeData.type.${item.type}`)}
+              </span>
+            </span>
+            {depth < MAX_DEPTH && (
+              <DeclaredFields schema={item} path={itemPath} mapping={mapping} depth={depth + 1} />
+            )}
+          </li>
+        )
+      })}
+    </ul>
   )
 }
