@@ -33,6 +33,9 @@ function precompress(): Plugin {
       const dir = options.dir!
       await Promise.all(
         Object.keys(bundle)
+          // Not the manifests: the server reads them from disk, and the visitor's build
+          // rewrites the dashboard's after this ran (mergeVisitorManifest).
+          .filter((name) => !name.startsWith('.vite/'))
           .filter((name) => /\.(js|mjs|css|svg|json|html|txt|wasm)$/i.test(name))
           .map(async (name) => {
             const file = join(dir, name)
