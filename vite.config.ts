@@ -1,5 +1,6 @@
 import {
   build,
+  type Alias,
   defineConfig,
   type AliasOptions,
   type InlineConfig,
@@ -70,6 +71,22 @@ const ALIASES: AliasOptions = [
     replacement: fileURLToPath(new URL('./app/sdk/', import.meta.url)),
   },
   { find: /^#shared\//, replacement: fileURLToPath(new URL('./app/shared/', import.meta.url)) },
+]
+
+/**
+ * The visitor surface renders with Preact through preact/compat, in its own build only: React
+ * DOM alone was about 60 KB brotli of the page's 114 KB, preact/compat about 5 KB
+ * (docs/benchmarks/viewer.md). The chat's code, its npm packages (react-i18next, Radix's
+ * Slot, lucide-react) and the plugins' chat inputs still import `react`: every such import
+ * becomes preact/compat here. The dashboard, the editor's preview of the same chat and the
+ * dev server (TEST_ASSETS=dev) keep React (docs/architecture.md, "The visitor surface").
+ */
+const PREACT_ALIASES: Alias[] = [
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
 ]
 
 const VIEWER_ENTRY = fileURLToPath(new URL('./resources/viewer.tsx', import.meta.url))
@@ -144,7 +161,7 @@ function visitorBuild(plugins: () => PluginOption[]): Plugin {
         mode: 'production',
         logLevel: outer.logLevel,
         publicDir: false,
-        resolve: { alias: ALIASES },
+        resolve: { alias: [...PREACT_ALIASES, ...(ALIASES as Alias[])] },
         build: {
           outDir: outer.outDir,
           // Beside the dashboard's files, in the same folder the server serves.
