@@ -1,6 +1,15 @@
-import { defineConfig, type Plugin, type UserConfig } from 'vite'
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import {
+  build,
+  type Alias,
+  defineConfig,
+  type AliasOptions,
+  type InlineConfig,
+  type Plugin,
+  type PluginOption,
+  type UserConfig,
+} from 'vite'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import adonisjs from '@adonisjs/vite/client'
@@ -25,6 +34,9 @@ function precompress(): Plugin {
       const dir = options.dir!
       await Promise.all(
         Object.keys(bundle)
+          // Not the manifests: the server reads them from disk, and the visitor's build
+          // rewrites the dashboard's after this ran (mergeVisitorManifest).
+          .filter((name) => !name.startsWith('.vite/'))
           .filter((name) => /\.(js|mjs|css|svg|json|html|txt|wasm)$/i.test(name))
           .map(async (name) => {
             const file = join(dir, name)
@@ -46,6 +58,37 @@ function precompress(): Plugin {
   }
 }
 
+const ALIASES: AliasOptions = [
+  { find: /^~\//, replacement: fileURLToPath(new URL('./resources/', import.meta.url)) },
+  // A plugin's form.tsx and viewer.tsx get the app's parts through #sdk/forms and
+  // #sdk/viewer (docs/plugins.md); a plugin package names the SDK @flowcraft/sdk/*.
+  {
+    find: /^(?:#sdk|@flowcraft\/sdk)\/(forms|viewer)$/,
+    replacement: fileURLToPath(new URL('./resources/sdk/$1.ts', import.meta.url)),
+  },
+  {
+    find: /^(?:#sdk|@flowcraft\/sdk)\//,
+    replacement: fileURLToPath(new URL('./app/sdk/', import.meta.url)),
+  },
+  { find: /^#shared\//, replacement: fileURLToPath(new URL('./app/shared/', import.meta.url)) },
+]
+
+/**
+ * The visitor surface renders with Preact through preact/compat, in its own build only: React
+ * DOM alone was about 60 KB brotli of the page's 114 KB, preact/compat about 5 KB
+ * (docs/benchmarks/viewer.md). The chat's code, its npm packages (react-i18next, Radix's
+ * Slot, lucide-react) and the plugins' chat inputs still import `react`: every such import
+ * becomes preact/compat here. The dashboard, the editor's preview of the same chat and the
+ * dev server (TEST_ASSETS=dev) keep React (docs/architecture.md, "The visitor surface").
+ */
+const PREACT_ALIASES: Alias[] = [
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
+]
+
 const VIEWER_ENTRY = fileURLToPath(new URL('./resources/viewer.tsx', import.meta.url))
 const VIEWER_STYLES = fileURLToPath(new URL('./resources/css/viewer.css', import.meta.url))
 
@@ -56,8 +99,8 @@ type ModuleInfoOf = (id: string) => { importedIds: readonly string[] } | null
  * would cut from the modules it shares with the dashboard (one per icon, say): on a phone
  * every request costs a round trip (docs/architecture.md, "The visitor surface"). Every
  * module the chat imports statically goes to `chat-vendor` (npm packages) or `chat` (ours);
- * what it imports lazily (inputs, Markdown) stays in chunks of its own. The dashboard
- * imports the same two chunks for what it shares with the chat (React, i18next, buttons).
+ * what it imports lazily (inputs, Markdown) stays in chunks of its own. Used by the visitor's
+ * own build (`visitorBuild`), so the dashboard shares none of them.
  */
 function visitorChunks() {
   let chatModules: Set<string> | undefined
@@ -83,38 +126,131 @@ function visitorChunks() {
   }
 }
 
+/**
+ * The visitor surface's own build: `resources/viewer.tsx` and everything it imports, bundled
+ * apart from the dashboard once the dashboard's build has written its files. One rollup build
+ * resolves a module once for every entry, and the chat's modules (chat view, bubbles, button)
+ * are also the editor preview's: only a module graph of the visitor's own lets its chunks be
+ * cut for it alone (`visitorChunks`) without the dashboard sharing them.
+ */
+function visitorBuild(plugins: () => PluginOption[]): Plugin {
+  let outer: { root: string; outDir: string; base: string; logLevel: InlineConfig['logLevel'] }
+  let written = false
+  return {
+    name: 'flowcraft:visitor-build',
+    apply: 'build',
+    configResolved(resolved) {
+      outer = {
+        root: resolved.root,
+        outDir: resolve(resolved.root, resolved.build.outDir),
+        base: resolved.base,
+        logLevel: resolved.logLevel,
+      }
+    },
+    writeBundle() {
+      written = true
+    },
+    // After every writeBundle (the dashboard's manifest and compressed copies are on disk);
+    // not when the dashboard's build failed.
+    async closeBundle() {
+      if (!written) return
+      await build({
+        configFile: false,
+        root: outer.root,
+        base: outer.base,
+        mode: 'production',
+        logLevel: outer.logLevel,
+        publicDir: false,
+        resolve: { alias: [...PREACT_ALIASES, ...(ALIASES as Alias[])] },
+        build: {
+          outDir: outer.outDir,
+          // Beside the dashboard's files, in the same folder the server serves.
+          emptyOutDir: false,
+          assetsDir: '',
+          assetsInlineLimit: 0,
+          manifest: VISITOR_MANIFEST,
+          rollupOptions: {
+            input: [VIEWER_ENTRY],
+            output: { manualChunks: visitorChunks() },
+            treeshake: TREESHAKE,
+          },
+        },
+        plugins: plugins(),
+      })
+      await mergeVisitorManifest(outer.outDir)
+    },
+  }
+}
+
+const VISITOR_MANIFEST = '.vite/visitor-manifest.json'
+
+/**
+ * The server finds an entry's script, preloads and stylesheets in one manifest
+ * (config/vite.ts): the visitor build's entry and the chunks it imports statically join the
+ * dashboard's. Its lazy chunks need no entry there (the entry's code names their files).
+ */
+async function mergeVisitorManifest(outDir: string) {
+  type Chunk = { file: string; imports?: string[] }
+  const mainPath = join(outDir, '.vite/manifest.json')
+  const visitorPath = join(outDir, VISITOR_MANIFEST)
+  const main: Record<string, Chunk> = JSON.parse(await readFile(mainPath, 'utf8'))
+  const visitor: Record<string, Chunk> = JSON.parse(await readFile(visitorPath, 'utf8'))
+  const queue = ['resources/viewer.tsx']
+  while (queue.length) {
+    const key = queue.pop()!
+    const chunk = visitor[key]
+    if (!chunk) throw new Error(`${key} is not in ${VISITOR_MANIFEST}`)
+    // Chunk keys are named after their file, which is named after its content: the same key
+    // in both builds is the same file.
+    if (main[key] && main[key].file !== chunk.file) {
+      throw new Error(`${key} is ${main[key].file} for the dashboard, ${chunk.file} for the chat`)
+    }
+    main[key] = chunk
+    queue.push(...(chunk.imports ?? []).filter((name) => main[name]?.file !== visitor[name]?.file))
+  }
+  await writeFile(mainPath, JSON.stringify(main, null, 2))
+  await rm(visitorPath)
+}
+
+const TREESHAKE = {
+  // DOMPurify's module only builds its sanitiser (no global change), but declares no
+  // `sideEffects`: without this, every chat input that imports #sdk/viewer would
+  // download it for the two inputs that sanitise (file, rating).
+  moduleSideEffects: (id: string) => !id.includes('/node_modules/dompurify/'),
+}
+
+/** What both builds compile the same way: React, Tailwind, compressed copies, the plugins. */
+const sharedPlugins = () => [
+  react(),
+  tailwindcss(),
+  precompress(),
+  // The manifests, forms, icons, texts and chat inputs of every plugin, folder or package.
+  flowcraftPlugins({ root, packages: pluginsConfig.packages }),
+]
+
 export default defineConfig(({ command }) => {
   // A build is what users are served: libraries (React first) in their production mode,
   // whatever NODE_ENV the calling process had (ace's build leaves it unset, and a tool
   // along the way then picks "development").
   if (command === 'build') process.env.NODE_ENV = 'production'
-  return config
+  return config(command)
 })
 
-const config: UserConfig = {
+const config = (command: 'build' | 'serve'): UserConfig => ({
   build: {
-    rollupOptions: {
-      output: { manualChunks: visitorChunks() },
-      treeshake: {
-        // DOMPurify's module only builds its sanitiser (no global change), but declares no
-        // `sideEffects`: without this, every chat input that imports #sdk/viewer would
-        // download it for the two inputs that sanitise (file, rating).
-        moduleSideEffects: (id) => !id.includes('/node_modules/dompurify/'),
-      },
-    },
+    rollupOptions: { treeshake: TREESHAKE },
   },
   plugins: [
     inertia({ ssr: { enabled: false } }),
-    react(),
-    tailwindcss(),
+    ...sharedPlugins(),
     adonisjs({
-      // The dashboard (Inertia) and the visitor surface (public page, embed iframes).
-      entrypoints: ['resources/app.tsx', 'resources/viewer.tsx'],
+      // The dashboard (Inertia) and the visitor surface (public page, embed iframes). The
+      // dev server serves both; a build makes the visitor's in a build of its own.
+      entrypoints:
+        command === 'build' ? ['resources/app.tsx'] : ['resources/app.tsx', 'resources/viewer.tsx'],
       reload: ['resources/views/**/*.edge'],
     }),
-    precompress(),
-    // The manifests, forms, icons, texts and chat inputs of every plugin, folder or package.
-    flowcraftPlugins({ root, packages: pluginsConfig.packages }),
+    visitorBuild(sharedPlugins),
   ],
   optimizeDeps: {
     // Pre-bundled together with lucide-react, the DynamicIcon entry's thousand-odd lazy
@@ -137,20 +273,5 @@ const config: UserConfig = {
       origin: [/^https?:\/\/(?:(?:[^:]+\.)?localhost|127\.0\.0\.1|\[::1\])(?::\d+)?$/, 'null'],
     },
   },
-  resolve: {
-    alias: [
-      { find: /^~\//, replacement: fileURLToPath(new URL('./resources/', import.meta.url)) },
-      // A plugin's form.tsx and viewer.tsx get the app's parts through #sdk/forms and
-      // #sdk/viewer (docs/plugins.md); a plugin package names the SDK @flowcraft/sdk/*.
-      {
-        find: /^(?:#sdk|@flowcraft\/sdk)\/(forms|viewer)$/,
-        replacement: fileURLToPath(new URL('./resources/sdk/$1.ts', import.meta.url)),
-      },
-      {
-        find: /^(?:#sdk|@flowcraft\/sdk)\//,
-        replacement: fileURLToPath(new URL('./app/sdk/', import.meta.url)),
-      },
-      { find: /^#shared\//, replacement: fileURLToPath(new URL('./app/shared/', import.meta.url)) },
-    ],
-  },
-}
+  resolve: { alias: ALIASES },
+})

@@ -19,15 +19,7 @@
 */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -400,22 +392,50 @@ async function npmStart(firstRun: boolean) {
 
 await step('npm start with nothing configured (build, migrate, serve)', () => npmStart(true))
 
-await step("the chat-vendor chunk is React's production build", async () => {
+await step("React's production build on the dashboard, Preact on the visitor's page", async () => {
   const assets = join(clone, 'build', 'public', 'assets')
-  const chunk = readdirSync(assets).find((name) => /^chat-vendor.*\.js$/.test(name))
-  check(chunk, `no chat-vendor chunk in ${assets}`)
-  const response = await fetch(`${APP}/assets/${chunk}`)
-  check(response.status === 200, `/assets/${chunk} answered ${response.status}`)
-  const code = await response.text()
-  check(
-    !code.includes('not wrapped in act('),
-    `${chunk} carries React's development act() warnings`
+  type Chunk = { file: string; imports?: string[] }
+  const manifest: Record<string, Chunk> = JSON.parse(
+    readFileSync(join(assets, '.vite', 'manifest.json'), 'utf8')
   )
+  // An entry's file and the chunks it imports statically: what its page loads up front.
+  const scriptsOf = (entry: string) => {
+    check(manifest[entry], `${entry} is not in the build's manifest`)
+    const files = new Set<string>()
+    const queue = [entry]
+    while (queue.length) {
+      const chunk = manifest[queue.pop()!]
+      if (!chunk || files.has(chunk.file)) continue
+      files.add(chunk.file)
+      queue.push(...(chunk.imports ?? []))
+    }
+    return [...files]
+  }
+  const served = async (file: string) => {
+    const response = await fetch(`${APP}/assets/${file}`)
+    check(response.status === 200, `/assets/${file} answered ${response.status}`)
+    return response.text()
+  }
+  const reactErrorCodes = /react\.dev\/errors\/|Minified React error/
+  // The dashboard: React DOM in its production build (no development act() warnings).
+  let react: { file: string; code: string } | undefined
+  for (const file of scriptsOf('resources/app.tsx')) {
+    const code = await served(file)
+    if (reactErrorCodes.test(code)) react = { file, code }
+  }
+  check(react, "no dashboard chunk has React DOM's minified error codes")
   check(
-    /react\.dev\/errors\/|Minified React error/.test(code),
-    `${chunk} has no minified React error codes`
+    !react.code.includes('not wrapped in act('),
+    `${react.file} carries React's development act() warnings`
   )
-  log(`  /assets/${chunk}: ${(code.length / 1024).toFixed(0)} KB, production React`)
+  log(`  /assets/${react.file}: ${(react.code.length / 1024).toFixed(0)} KB, production React`)
+  // The visitor's page renders with Preact (vite.config.ts, visitorBuild): React DOM in one
+  // of its chunks would put about 60 KB brotli back on every visitor's phone.
+  const visitor = scriptsOf('resources/viewer.tsx')
+  for (const file of visitor) {
+    check(!reactErrorCodes.test(await served(file)), `${file} (the visitor's page) has React DOM`)
+  }
+  log(`  the visitor's page: ${visitor.join(', ')}, no React DOM`)
 })
 
 browser = await step('Chromium', () => launchChromium())
