@@ -119,25 +119,6 @@ test.group('Layer rules', () => {
     const named = new RegExp(
       `['"\`](?:${ids.map((id) => id.replace(/[-]/g, '\\-')).join('|')})['"\`]|plugins/(?:${ids.join('|')})/`
     )
-    const found = offences(core, named)
-    const known = found.filter((line) => KNOWN_LEAKS.some((id) => line.includes(`'${id}'`)))
-    assert.deepEqual(
-      found.filter((line) => !known.includes(line)),
-      []
-    )
-    // The list below is a ratchet: once a leak is gone, its id must leave the list.
-    for (const id of KNOWN_LEAKS) {
-      assert.isTrue(
-        known.some((line) => line.includes(`'${id}'`)),
-        `${id} is no longer named by the core: remove it from KNOWN_LEAKS`
-      )
-    }
+    assert.deepEqual(offences(core, named), [])
   })
 })
-
-/**
- * Plugins the core still names, to be removed (issue 31): the knowledge stores' Pinecone
- * backend lives in the core (app/services/pinecone.ts, the store form) rather than coming
- * from the plugin through the SDK.
- */
-const KNOWN_LEAKS = ['pinecone']

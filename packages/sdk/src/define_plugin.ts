@@ -220,6 +220,12 @@ export interface PluginDeclaration<
    * that the core shows URLs without knowing which plugins have one.
    */
   exposesUrl?: ExposedUrlDeclaration
+  /**
+   * A plugin whose runner.ts exports `vectorStore` (a VectorStoreBackend of
+   * `@flowcraft/sdk/runner`): knowledge stores can live in its service, on an account of
+   * its credentials. Declared here so that the store form offers it without loading runners.
+   */
+  vectorStore?: boolean
 }
 
 export interface OAuthDeclaration {
