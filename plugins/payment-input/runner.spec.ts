@@ -8,8 +8,8 @@ import {
   parse,
   run,
   setStripeApiUrl,
-} from '../../../../plugins/payment-input/runner.js'
-import { parseAnswer, runBlock } from './bot_context.js'
+} from './runner.js'
+import { parseAnswer, runBlock } from '#sdk/testing'
 
 const credentials = {
   livePublicKey: 'pk_live_1',
