@@ -3,7 +3,7 @@
  * /api/docs/openapi.json). Kept by hand next to the routes; a functional test checks that
  * every /api/v1 route is documented.
  */
-import { error, json, pathParam as idParam } from '#services/openapi_helpers'
+import { error, pathParam as idParam } from '#services/openapi_helpers'
 import { chatStreamPaths } from '#services/openapi_chat_stream'
 import { resultsPaths } from '#services/openapi_results'
 import { workflowRunPaths } from '#services/openapi_workflow_runs'

@@ -1,14 +1,7 @@
 import { test } from '@japa/runner'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import {
-  amountInMinorUnits,
-  amountLabel,
-  keysFor,
-  parse,
-  run,
-  setStripeApiUrl,
-} from './runner.js'
+import { amountInMinorUnits, amountLabel, keysFor, parse, run, setStripeApiUrl } from './runner.js'
 import { parseAnswer, runBlock } from '#sdk/testing'
 
 const credentials = {

@@ -1,8 +1,8 @@
 import { formatVariableValue } from '#plugins/substitute'
-import type { BotRunContext } from '#plugins/define_plugin'
 import type { EngineBot, EnginePorts } from './ports.js'
 import { type EngineVariable, type SessionState } from './state.js'
 import { Turn } from './turn.js'
+import { cloneVariables } from './turn_records.js'
 import { type TurnOutput, type StartInput, type ContinueInput } from './turn_types.js'
 
 /**
@@ -15,10 +15,6 @@ import { type TurnOutput, type StartInput, type ContinueInput } from './turn_typ
 export * from './turn_types.js'
 export { textContent, messageText, textBubbleMentions } from './messages.js'
 export { resultVariablesOf } from './turn_records.js'
-
-function cloneVariables(variables: readonly EngineVariable[]): EngineVariable[] {
-  return variables.map((v) => ({ ...v }))
-}
 
 function prefill(variables: EngineVariable[], values: Record<string, unknown> | undefined) {
   if (!values) return

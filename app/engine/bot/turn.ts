@@ -7,7 +7,7 @@ import type { BotRunContext, BotRunResult, InputAnswer, RunnerBlock } from '#plu
 import { DEFAULT_LOOP_MAX_ITERATIONS } from '../loops.js'
 import { evaluateCondition } from './conditions.js'
 import { type RepeatFrame, type ResumePoint, type SessionState } from './state.js'
-import { TurnRecords } from './turn_records.js'
+import { TurnRecords, cloneVariables } from './turn_records.js'
 import { indexOf, remainingInputs, type Position } from './flow_graph.js'
 import { textContent, textBubbleMentions } from './messages.js'
 import {

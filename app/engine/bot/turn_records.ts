@@ -31,6 +31,11 @@ export function resultVariablesOf<V>(
     .map(({ id, name, value }) => ({ id, name, value: value as V }))
 }
 
+/** A copy of variables a turn may change (a new chat's, a linked bot's). */
+export function cloneVariables(variables: readonly EngineVariable[]): EngineVariable[] {
+  return variables.map((v) => ({ ...v }))
+}
+
 export class TurnRecords {
   readonly messages: ChatMessage[] = []
   readonly actions: ClientSideAction[] = []

@@ -1,6 +1,5 @@
-import type { Block } from '#shared/bot/types'
 import type { ChatLog, ChatReply, TextBubbleContentFormat } from '#shared/chat/types'
-import type { BotRunContext, BotRunResult, InputAnswer } from '#plugins/define_plugin'
+import type { BotRunContext, InputAnswer } from '#plugins/define_plugin'
 import type { EngineBot } from './ports.js'
 import { type EngineVariableValue, type SessionState } from './state.js'
 

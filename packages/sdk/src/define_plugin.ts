@@ -5,7 +5,7 @@
  * Like fields.ts this module is imported by manifests in the browser: type-only imports
  * aside, it must not import Node or server modules.
  */
-import type { Fields, InferFields, ShowIf } from './fields.js'
+import type { Fields, ShowIf } from './fields.js'
 
 export const BOT_CATEGORIES = ['bubble', 'input', 'logic', 'integration'] as const
 export const WORKFLOW_CATEGORIES = ['trigger', 'action', 'model', 'tool', 'data', 'flow'] as const
