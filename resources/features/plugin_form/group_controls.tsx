@@ -11,7 +11,7 @@ import {
   SelectValue,
 } from '~/components/ui/select'
 import { cn } from '~/lib/utils'
-import { asArray, asRecord, createItemId, hasErrorWithin } from './values'
+import { asArray, asRecord, createItemId, defaultsOfFields, hasErrorWithin } from './values'
 import { ExpressionInput } from './expression_input'
 import { capitalize, textOf, type ControlProps } from './form_context'
 import { VariableControl } from './choice_controls'
