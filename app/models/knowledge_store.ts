@@ -36,16 +36,23 @@ export default class KnowledgeStore extends BaseModelWithId {
   @column()
   declare embeddingModel: string | null
 
-  /** `local` (this app's database) or `pinecone` (docs/knowledge.md, "Stores in Pinecone"). */
+  /**
+   * `local` (this app's database) or the id of the plugin whose service keeps the chunks
+   * (docs/knowledge.md, "Stores kept by a plugin").
+   */
   @column()
   declare backend: StoreBackend
 
-  /** A Pinecone store: the workspace credentials of the account holding `indexName`. */
-  @column()
-  declare pineconeCredentialsId: string | null
+  /**
+   * A store kept by a plugin: the workspace credentials of the account holding `indexName`,
+   * and the namespace of that index. The columns keep the names of the first backend (a
+   * rename would rewrite the table of every install for nothing a reader of the model sees).
+   */
+  @column({ columnName: 'pinecone_credentials_id' })
+  declare backendCredentialsId: string | null
 
-  @column()
-  declare pineconeNamespace: string | null
+  @column({ columnName: 'pinecone_namespace' })
+  declare backendNamespace: string | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

@@ -214,6 +214,10 @@ export function manifestProblems(
       problems.push(`${where}: hostScripts "${origin}" must be an https origin (https://host)`)
     }
   }
+  // A store's account is the plugin's credentials: a backend without them has none to use.
+  if (manifest.vectorStore && !manifest.credentials && !manifest.oauth) {
+    problems.push(`${where}: vectorStore needs credentials (the account a store lives in)`)
+  }
   if (typeof manifest.id === 'string') {
     if (manifest.slug !== undefined && manifest.slug !== slugOf(manifest.slug)) {
       problems.push(`${where}: slug "${manifest.slug}" must be kebab-case`)

@@ -10,9 +10,12 @@ export type SourceType = (typeof SOURCE_TYPES)[number]
 export const SOURCE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const
 export type SourceStatus = (typeof SOURCE_STATUSES)[number]
 
-/** Where a store keeps its chunks: this app's database, or a Pinecone index. */
-export const STORE_BACKENDS = ['local', 'pinecone'] as const
-export type StoreBackend = (typeof STORE_BACKENDS)[number]
+/**
+ * Where a store keeps its chunks: this app's database (`local`), or the service of a plugin
+ * that offers a vector store backend (its id; docs/knowledge.md, "Stores kept by a plugin").
+ */
+export const LOCAL_BACKEND = 'local'
+export type StoreBackend = string
 
 /** recursive: paragraphs, then sentences, then words; fixed: windows of characters. */
 export const CHUNKING_METHODS = ['recursive', 'fixed'] as const
@@ -64,8 +67,9 @@ export interface KnowledgeStoreDto {
   embeddingCredentialsId: string | null
   embeddingModel: string | null
   backend: StoreBackend
-  pineconeCredentialsId: string | null
-  pineconeNamespace: string | null
+  /** A store kept by a plugin: the workspace credentials of the account holding the index. */
+  backendCredentialsId: string | null
+  backendNamespace: string | null
   sourceCount: number
   chunkCount: number
   createdAt: string
@@ -98,23 +102,26 @@ export interface KnowledgeHit {
 }
 
 export interface KnowledgeSearchResult {
-  /** `pinecone`: a store kept in Pinecone, searched by its integrated embedding. */
-  mode: 'keyword' | 'hybrid' | 'pinecone'
+  /** `backend`: a store kept by a plugin's service, which embeds the query itself. */
+  mode: 'keyword' | 'hybrid' | 'backend'
+  /** With mode `backend`: the plugin whose service searched. */
+  backend?: string
   hits: KnowledgeHit[]
   /** Why a hybrid search fell back to keywords (an embedding error), if it did. */
   warning?: string
 }
 
-/** Pinecone credentials of the workspace a store can live in. */
-export interface PineconeCredentialOption {
+/** Credentials of the workspace a store can live in: their type is the backend's plugin. */
+export interface BackendCredentialOption {
   id: string
   name: string
+  backend: string
 }
 
-/** An index of a Pinecone account, as the store form lists them. */
-export interface PineconeIndexOption {
+/** An index of a backend's account, as the store form lists them. */
+export interface BackendIndexOption {
   name: string
-  /** Whether Pinecone embeds `chunk_text` itself: only those can hold a store. */
+  /** Whether the service embeds the text itself: only those can hold a store. */
   integrated: boolean
   model: string | null
 }
@@ -124,7 +131,7 @@ export interface VectorsPageProps {
   canWrite: boolean
   limit: { used: number; limit: number }
   embeddingCredentials: EmbeddingCredentialOption[]
-  pineconeCredentials: PineconeCredentialOption[]
+  backendCredentials: BackendCredentialOption[]
   capabilities: SearchCapabilities
 }
 

@@ -1,13 +1,15 @@
 import vine from '@vinejs/vine'
 import {
-  STORE_BACKENDS,
   CHUNKING_METHODS,
   MAX_CHUNK_SIZE,
   MAX_DOCUMENT_COUNT,
   MIN_CHUNK_SIZE,
 } from '#shared/knowledge'
 
-/** Pinecone's index names: lower-case letters, digits and hyphens (docs/knowledge.md). */
+/**
+ * Index names: lower-case letters, digits and hyphens (docs/knowledge.md), which the vector
+ * services stores may live in accept too.
+ */
 const INDEX_NAME = /^[a-z0-9](?:[a-z0-9-]{0,43}[a-z0-9])?$/
 
 const storeFields = {
@@ -23,14 +25,15 @@ const storeFields = {
 export const createStoreValidator = vine.compile(
   vine.object({
     ...storeFields,
-    backend: vine.enum(STORE_BACKENDS).optional(),
-    pineconeCredentialsId: vine.string().trim().maxLength(32).nullable().optional(),
-    // Pinecone's namespaces: any text up to 128 characters; empty is the default one.
-    pineconeNamespace: vine.string().trim().maxLength(128).nullable().optional(),
+    // `local` or a plugin offering a vector store: CreateStore asks the registry.
+    backend: vine.string().trim().minLength(1).maxLength(16).optional(),
+    backendCredentialsId: vine.string().trim().maxLength(32).nullable().optional(),
+    // A namespace of the index: any text up to 128 characters; empty is the default one.
+    backendNamespace: vine.string().trim().maxLength(128).nullable().optional(),
   })
 )
 
-export const pineconeIndexesValidator = vine.compile(
+export const backendIndexesValidator = vine.compile(
   vine.object({ credentialsId: vine.string().trim().minLength(1).maxLength(32) })
 )
 

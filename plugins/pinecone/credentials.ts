@@ -1,5 +1,5 @@
 import type { CredentialsTestContext } from '#sdk/runner'
-import { listIndexes, pineconeAccountOf } from '#sdk/pinecone'
+import { listIndexes, pineconeAccountOf } from './api.js'
 
 /** Checks the key by listing the indexes: free, and refused for a wrong key. Server only. */
 export async function test({ credentials, http, signal }: CredentialsTestContext) {

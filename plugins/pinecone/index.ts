@@ -21,6 +21,8 @@ export default definePlugin({
   version: 1,
   docsUrl: 'https://docs.pinecone.io/reference/api/2025-01/data-plane/search_records',
   serves: ['bot', 'workflow'],
+  // Knowledge stores can live in a Pinecone index (runner.ts exports the backend).
+  vectorStore: true,
   credentials: {
     apiKey: field.string({
       label: 'API key',

@@ -7,7 +7,7 @@ import {
   listNamespaces,
   pineconeAccountOf,
   searchRecords,
-} from '#sdk/pinecone'
+} from './api.js'
 import plugin, { PINECONE_DEFAULT_TOP_K } from './index.js'
 
 /**
@@ -102,3 +102,5 @@ const namespaces: Fetcher<typeof plugin> = async ({ credentials, options, http, 
 }
 
 export const fetchers = { indexes, namespaces }
+
+export { vectorStore } from './vector_store.js'

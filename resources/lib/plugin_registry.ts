@@ -49,6 +49,11 @@ export function clientPlugins(): ClientPlugin[] {
   return plugins
 }
 
+/** Plugins knowledge stores can live in (their manifests' `vectorStore`), for the store form. */
+export function storeBackendPlugins(): ClientPlugin[] {
+  return plugins.filter((plugin) => declarations.get(plugin.id)?.vectorStore === true)
+}
+
 export function clientPlugin(id: string): ClientPlugin | undefined {
   const declaration = declarations.get(id)
   return declaration ? toClientPlugin(declaration) : undefined

@@ -61,7 +61,7 @@ router
     router.get('/bots/plans', [PagesController, 'plans'])
     router.get('/vectors', [KnowledgeStoresController, 'index'])
     router.post('/vectors', [KnowledgeStoresController, 'store'])
-    router.get('/vectors/pinecone-indexes', [KnowledgeStoresController, 'pineconeIndexes'])
+    router.get('/vectors/backend-indexes', [KnowledgeStoresController, 'backendIndexes'])
     router.get('/vectors/:id', [KnowledgeStoresController, 'show'])
     router.patch('/vectors/:id', [KnowledgeStoresController, 'update'])
     router.delete('/vectors/:id', [KnowledgeStoresController, 'destroy'])

@@ -10,16 +10,19 @@ import { fileURLToPath } from 'node:url'
  *   actions;
  * - services never import actions: actions are use cases built on services; a service that
  *   needs an action's helper means the helper belongs in a service;
- * - the core (app/, resources/, start/, config/) never names a plugin: it asks the registry.
+ * - the core (app/, resources/, start/, config/) never names a plugin: it asks the registry;
+ * - no source file is over 600 lines: a longer one holds more than one job (split it by
+ *   responsibility, docs/architecture.md).
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-function sourcesUnder(dir: string, out: string[] = []): string[] {
+function sourcesUnder(dir: string, out: string[] = [], pattern = /\.(ts|tsx)$/): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
-    if (statSync(path).isDirectory()) sourcesUnder(path, out)
-    else if (/\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(path)
+    if (name === 'node_modules' || name === 'dist') continue
+    if (statSync(path).isDirectory()) sourcesUnder(path, out, pattern)
+    else if (pattern.test(name) && !name.endsWith('.d.ts')) out.push(path)
   }
   return out
 }
@@ -119,25 +122,101 @@ test.group('Layer rules', () => {
     const named = new RegExp(
       `['"\`](?:${ids.map((id) => id.replace(/[-]/g, '\\-')).join('|')})['"\`]|plugins/(?:${ids.join('|')})/`
     )
-    const found = offences(core, named)
-    const known = found.filter((line) => KNOWN_LEAKS.some((id) => line.includes(`'${id}'`)))
+    assert.deepEqual(offences(core, named), [])
+  })
+
+  test('no source file is over 600 lines', ({ assert }) => {
+    const files = SOURCE_DIRS.flatMap((dir) => sourcesUnder(join(ROOT, dir), [], SOURCE_FILE))
+    assert.isAbove(files.length, 500)
+    const long = files
+      .filter((file) => !isGenerated(file))
+      .map((file) => ({ file: relative(ROOT, file), lines: lineCount(file) }))
+      .filter(({ lines }) => lines > MAX_LINES)
     assert.deepEqual(
-      found.filter((line) => !known.includes(line)),
+      long
+        .filter(({ file }) => !PENDING_LONG_FILES.includes(file))
+        .map(({ file, lines }) => `${file}: ${lines} lines`),
       []
     )
-    // The list below is a ratchet: once a leak is gone, its id must leave the list.
-    for (const id of KNOWN_LEAKS) {
+    // A ratchet: a pending file brought under the limit leaves the list.
+    for (const file of PENDING_LONG_FILES) {
       assert.isTrue(
-        known.some((line) => line.includes(`'${id}'`)),
-        `${id} is no longer named by the core: remove it from KNOWN_LEAKS`
+        long.some((entry) => entry.file === file),
+        `${file} is no longer over ${MAX_LINES} lines: remove it from PENDING_LONG_FILES`
       )
     }
   })
+
+  test('the line rule counts lines as an editor does', ({ assert }) => {
+    assert.equal(countLines('a\nb\n'), 2)
+    assert.equal(countLines('a\nb'), 2)
+    assert.equal(countLines(''), 0)
+  })
 })
 
+const MAX_LINES = 600
+/** Where the sources are: the app, its plugins and packages, tools, benches and tests. */
+const SOURCE_DIRS = [
+  'app',
+  'resources',
+  'plugins',
+  'packages',
+  'commands',
+  'start',
+  'config',
+  'database',
+  'bench',
+  'bin',
+  'vite',
+  'eslint',
+  'tests',
+]
+const SOURCE_FILE = /\.(ts|tsx|js|mjs|cjs)$/
+
+export function countLines(text: string) {
+  if (text === '') return 0
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
+}
+
+function lineCount(path: string) {
+  return countLines(readFileSync(path, 'utf8'))
+}
+
+/** Generated code says so in its first lines; it is rewritten by its generator, not read. */
+function isGenerated(path: string) {
+  return /@generated|auto-generated|do not edit/i.test(readFileSync(path, 'utf8').slice(0, 400))
+}
+
 /**
- * Plugins the core still names, to be removed (issue 31): the knowledge stores' Pinecone
- * backend lives in the core (app/services/pinecone.ts, the store form) rather than coming
- * from the plugin through the SDK.
+ * Files still over the limit, to be split (issue 31). The editors' panels (bot_editor's and
+ * workflow_editor's settings, headers, palettes and canvases) are being folded into the editor
+ * shell in another change; the tests, benches and the release smoke test are long scenario
+ * files whose split is still to do.
  */
-const KNOWN_LEAKS = ['pinecone']
+const PENDING_LONG_FILES: string[] = [
+  // The editors' panels, folded into the editor shell elsewhere.
+  'resources/features/workflow_editor/node_settings.tsx',
+  'resources/features/workflow_editor/workflow_canvas.tsx',
+  // Benches and the release smoke test: long scenarios.
+  'bench/chat.bench.ts',
+  'bench/workflows.bench.ts',
+  'bin/release_smoke.ts',
+  // Tests: scenario files.
+  'tests/browser/viewer.spec.ts',
+  'tests/functional/ai/anthropic.spec.ts',
+  'tests/functional/ai/openai.spec.ts',
+  'tests/functional/ai_credits.spec.ts',
+  'tests/functional/bot_channels.spec.ts',
+  'tests/functional/chat_api.spec.ts',
+  'tests/functional/google_plugins.spec.ts',
+  'tests/functional/knowledge/knowledge_blocks.spec.ts',
+  'tests/functional/mongodb_plugin.spec.ts',
+  'tests/functional/plan_rule.spec.ts',
+  'tests/functional/queue/bullmq.spec.ts',
+  'tests/functional/two_factor.spec.ts',
+  'tests/functional/workflow_event_triggers.spec.ts',
+  'tests/functional/workflow_runs.spec.ts',
+  'tests/functional/workflows_api.spec.ts',
+  'tests/stand_ins/mongodb.ts',
+  'tests/unit/workflow/executor.spec.ts',
+]

@@ -5,14 +5,13 @@ import KnowledgeStore from '#models/knowledge_store'
 import AppError from '#exceptions/app_error'
 import { checkLimit, planFor } from '#services/capabilities'
 import { lockRow } from '#services/plan_limits'
-import { pineconeAccountFor } from '#services/knowledge/store_backend'
-import { listIndexes, CHUNK_TEXT_FIELD, PINECONE_EMBED_MODEL } from '#services/pinecone'
-import { createGuardedHttp } from '#plugins/guarded_http'
-import { credentialEgress } from '#services/egress'
+import { backendAccountFor, storeBackendIds } from '#services/knowledge/store_backend'
 import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_OVERLAP,
   NAMESPACE_LIMIT,
+  LOCAL_BACKEND,
+  type BackendIndexOption,
   type StoreBackend,
 } from '#shared/knowledge'
 import {
@@ -20,17 +19,17 @@ import {
   namespaceLimitError,
   checkSettings,
   countNamespaces,
-  pineconeInvalid,
+  invalidStore,
 } from './knowledge_stores.js'
 
 export interface CreateStoreInput extends StoreInput {
   name: string
   backend?: StoreBackend
-  pineconeCredentialsId?: string | null
-  pineconeNamespace?: string | null
+  backendCredentialsId?: string | null
+  backendNamespace?: string | null
 }
 
-/** An index name from a store name: what Pinecone accepts (lower case, digits, hyphens). */
+/** An index name from a store name: what vector services accept (lower case, digits, hyphens). */
 export function indexNameOf(name: string) {
   const slug = name
     .toLowerCase()
@@ -51,64 +50,73 @@ export function countStores(client: any, workspaceId: string) {
     .then((rows: any[]) => Number(rows[0]?.total ?? 0))
 }
 
-/** The indexes of a Pinecone account of the workspace, for the store form's picker. */
-export async function pineconeIndexesOf(workspaceId: string, credentialsId: string) {
+/**
+ * The indexes of workspace credentials that can hold a store, for the store form's picker
+ * and a new store's check: listed by the backend of the credentials' plugin.
+ */
+export async function backendIndexesOf(
+  workspaceId: string,
+  credentialsId: string,
+  backendId?: string
+): Promise<BackendIndexOption[]> {
   let account
   try {
-    account = await pineconeAccountFor(workspaceId, credentialsId)
+    account = await backendAccountFor(workspaceId, credentialsId, backendId)
   } catch (error) {
-    throw pineconeInvalid((error as Error).message, 'pineconeCredentialsId')
+    throw invalidStore((error as Error).message, 'backendCredentialsId')
   }
-  const http = createGuardedHttp({
-    ...credentialEgress(),
-    timeoutMs: 30_000,
-  })
   try {
-    return await listIndexes(http, account)
+    return await account.backend.indexes({ credentials: account.credentials, http: account.http })
   } catch (error) {
-    throw new AppError('Pinecone could not list the indexes', {
+    throw new AppError('The vector store could not list the indexes', {
       status: 502,
-      code: 'E_PINECONE',
+      code: 'E_STORE_BACKEND',
       description: (error as Error).message,
-      field: 'pineconeCredentialsId',
+      field: 'backendCredentialsId',
     })
   }
 }
 
 /**
- * A Pinecone store needs credentials of the workspace and an index of that account that
- * embeds `chunk_text` itself (an integrated index): the store sends text, never vectors.
- * No two stores of the workspace share an index's namespace.
+ * A store kept by a plugin needs credentials of the workspace of that plugin and an index
+ * of that account that embeds the text itself (an integrated index): the store sends text,
+ * never vectors. No two stores of the workspace share an index's namespace.
  */
-async function checkPinecone(workspaceId: string, input: CreateStoreInput, indexName: string) {
-  if (!input.pineconeCredentialsId) {
-    throw pineconeInvalid('Choose the Pinecone credentials', 'pineconeCredentialsId')
+async function checkBackendPlace(
+  workspaceId: string,
+  backend: string,
+  input: CreateStoreInput,
+  indexName: string
+) {
+  if (!(await storeBackendIds()).includes(backend)) {
+    throw invalidStore(`No plugin keeps stores as "${backend}"`, 'backend')
   }
-  if (!input.indexName) throw pineconeInvalid('Choose a Pinecone index', 'indexName')
-  const index = (await pineconeIndexesOf(workspaceId, input.pineconeCredentialsId)).find(
+  if (!input.backendCredentialsId) {
+    throw invalidStore('Choose the credentials of the account', 'backendCredentialsId')
+  }
+  if (!input.indexName) throw invalidStore('Choose an index', 'indexName')
+  const index = (await backendIndexesOf(workspaceId, input.backendCredentialsId, backend)).find(
     (item) => item.name === indexName
   )
-  if (!index) throw pineconeInvalid(`Pinecone has no index named "${indexName}"`, 'indexName')
-  if (
-    !index.embed?.model ||
-    !Object.values(index.embed.field_map ?? {}).includes(CHUNK_TEXT_FIELD)
-  ) {
-    throw pineconeInvalid(
-      `The index "${indexName}" does not embed text: create it with integrated embedding (for example ${PINECONE_EMBED_MODEL}) mapping the field "${CHUNK_TEXT_FIELD}"`,
+  if (!index) throw invalidStore(`The account has no index named "${indexName}"`, 'indexName')
+  if (!index.integrated) {
+    throw invalidStore(
+      `The index "${indexName}" does not embed text: create it with integrated embedding (the plugin's documentation says how)`,
       'indexName'
     )
   }
-  const namespace = input.pineconeNamespace ?? ''
+  const namespace = input.backendNamespace ?? ''
   const taken = await KnowledgeStore.query()
     .where('workspace_id', workspaceId)
-    .where('backend', 'pinecone')
+    .where('backend', backend)
     .where('index_name', indexName)
+    // The column of backendNamespace (the model says why it keeps that name).
     .where('pinecone_namespace', namespace)
     .first()
   if (taken) {
-    throw pineconeInvalid(
+    throw invalidStore(
       `The store "${taken.name}" already uses this namespace of "${indexName}"`,
-      'pineconeNamespace'
+      'backendNamespace'
     )
   }
 }
@@ -116,9 +124,10 @@ async function checkPinecone(workspaceId: string, input: CreateStoreInput, index
 export class CreateStore {
   async handle(user: User, workspace: Workspace, input: CreateStoreInput) {
     await checkSettings(workspace.id, input)
-    const backend = input.backend ?? 'local'
+    const backend = input.backend ?? LOCAL_BACKEND
+    const kept = backend !== LOCAL_BACKEND
     const indexName = input.indexName || indexNameOf(input.name)
-    if (backend === 'pinecone') await checkPinecone(workspace.id, input, indexName)
+    if (kept) await checkBackendPlace(workspace.id, backend, input, indexName)
     // The plan is read before the transaction: on SQLite it holds the only connection.
     const plan = await planFor(user, workspace)
     return db.transaction(async (trx) => {
@@ -140,13 +149,12 @@ export class CreateStore {
           chunkingMethod: input.chunkingMethod ?? 'recursive',
           chunkSize: input.chunkSize ?? DEFAULT_CHUNK_SIZE,
           overlapSize: input.overlapSize ?? DEFAULT_OVERLAP,
-          // Pinecone embeds a Pinecone store's chunks itself: no embedder of ours.
-          embeddingCredentialsId:
-            backend === 'pinecone' ? null : input.embeddingCredentialsId || null,
-          embeddingModel: backend === 'pinecone' ? null : input.embeddingModel || null,
+          // A plugin's service embeds the chunks of a store it keeps: no embedder of ours.
+          embeddingCredentialsId: kept ? null : input.embeddingCredentialsId || null,
+          embeddingModel: kept ? null : input.embeddingModel || null,
           backend,
-          pineconeCredentialsId: backend === 'pinecone' ? input.pineconeCredentialsId! : null,
-          pineconeNamespace: backend === 'pinecone' ? (input.pineconeNamespace ?? '') : null,
+          backendCredentialsId: kept ? input.backendCredentialsId! : null,
+          backendNamespace: kept ? (input.backendNamespace ?? '') : null,
         },
         { client: trx }
       )

@@ -7,7 +7,7 @@ export class DeleteSource {
   async handle(source: KnowledgeSource) {
     const key = source.fileKey
     const store = await KnowledgeStore.findOrFail(source.storeId)
-    // A Pinecone store's records are deleted first: if Pinecone refuses, the source stays
+    // A plugin-kept store's records are deleted first: if the service refuses, the source stays
     // and the builder sees why.
     await forgetRecords(store, [source.id])
     // Chunks go with the source (cascade); a running job finds its revision gone and stops.

@@ -1,11 +1,11 @@
 import KnowledgeStore from '#models/knowledge_store'
 import KnowledgeSource from '#models/knowledge_source'
 import AppError from '#exceptions/app_error'
-import { forgetSources, PineconeStoreError } from '#services/knowledge/store_backend'
+import { forgetSources, StoreBackendError } from '#services/knowledge/store_backend'
 
 /**
- * Deletes the Pinecone records of sources of a store kept in Pinecone. A refusal of
- * Pinecone stops the deletion with its reason (the records would stay, unreachable);
+ * Deletes the records of sources of a store kept by a plugin's service. A refusal of the
+ * service stops the deletion with its reason (the records would stay, unreachable);
  * credentials that are gone (`lenient`, for a whole store) cannot delete anything and
  * do not keep the store.
  */
@@ -13,10 +13,10 @@ export async function forgetRecords(store: KnowledgeStore, sourceIds: string[], 
   try {
     await forgetSources(store, sourceIds)
   } catch (error) {
-    if (lenient && error instanceof PineconeStoreError) return
-    throw new AppError('Pinecone could not delete the records', {
+    if (lenient && error instanceof StoreBackendError) return
+    throw new AppError('The vector store could not delete the records', {
       status: 502,
-      code: 'E_PINECONE',
+      code: 'E_STORE_BACKEND',
       description: (error as Error).message,
     })
   }

@@ -2,8 +2,6 @@ import db from '@adonisjs/lucid/services/db'
 import KnowledgeStore from '#models/knowledge_store'
 import AppError from '#exceptions/app_error'
 import { isEmbeddingCredential } from '#services/knowledge/embeddings'
-import { PINECONE_CREDENTIAL_TYPE } from '#services/pinecone'
-import Credential from '#models/credential'
 import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_OVERLAP,
@@ -25,15 +23,6 @@ export interface StoreInput {
   overlapSize?: number
   embeddingCredentialsId?: string | null
   embeddingModel?: string | null
-}
-
-/** Pinecone credentials of the workspace, for the store form. */
-export async function pineconeCredentialsOf(workspaceId: string) {
-  const rows = await Credential.query()
-    .where('workspace_id', workspaceId)
-    .where('type', PINECONE_CREDENTIAL_TYPE)
-    .orderBy('name')
-  return rows.map((row) => ({ id: row.id, name: row.name }))
 }
 
 export function namespaceLimitError(indexName: string) {
@@ -118,6 +107,6 @@ export async function countsOf(storeId: string) {
   return { sources: Number(row?.sources ?? 0), chunks: Number(row?.chunks ?? 0) }
 }
 
-export function pineconeInvalid(message: string, field: string) {
+export function invalidStore(message: string, field: string) {
   return new AppError(message, { status: 422, code: 'E_VALIDATION', field })
 }

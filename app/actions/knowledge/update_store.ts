@@ -2,13 +2,14 @@ import db from '@adonisjs/lucid/services/db'
 import KnowledgeStore from '#models/knowledge_store'
 import KnowledgeSource from '#models/knowledge_source'
 import { dispatchIndexing } from '#services/knowledge/jobs'
+import { keptByPlugin } from '#services/knowledge/store_backend'
 import { NAMESPACE_LIMIT } from '#shared/knowledge'
 import {
   StoreInput,
   namespaceLimitError,
   checkSettings,
   countNamespaces,
-  pineconeInvalid,
+  invalidStore,
 } from './knowledge_stores.js'
 
 export class UpdateStore {
@@ -18,10 +19,10 @@ export class UpdateStore {
    */
   async handle(store: KnowledgeStore, input: StoreInput) {
     await checkSettings(store.workspaceId, input, store)
-    if (store.backend === 'pinecone') {
+    if (keptByPlugin(store)) {
       // Its records live in that index and namespace; moving them is a new store's job.
       if (input.indexName && input.indexName !== store.indexName) {
-        throw pineconeInvalid('The index of a Pinecone store cannot change', 'indexName')
+        throw invalidStore('The index of a store kept by a plugin cannot change', 'indexName')
       }
       input = { ...input, embeddingCredentialsId: undefined, embeddingModel: undefined }
     }

@@ -8,9 +8,9 @@ import { planFor } from '#services/capabilities'
 import { aiPort } from '#services/ai/credits'
 import { embeddingCredentialsOf } from '#services/knowledge/embeddings'
 import { searchCapabilities } from '#services/knowledge/search'
-import { searchKnowledgeStore } from '#services/knowledge/store_backend'
-import { countsOf, listStores, pineconeCredentialsOf } from '#actions/knowledge/knowledge_stores'
-import { countStores, CreateStore, pineconeIndexesOf } from '#actions/knowledge/create_store'
+import { backendCredentialsOf, searchKnowledgeStore } from '#services/knowledge/store_backend'
+import { countsOf, listStores } from '#actions/knowledge/knowledge_stores'
+import { backendIndexesOf, countStores, CreateStore } from '#actions/knowledge/create_store'
 import { DeleteStore } from '#actions/knowledge/delete_store'
 import { UpdateStore } from '#actions/knowledge/update_store'
 import { AddSource, type SourceInput } from '#actions/knowledge/add_source'
@@ -20,7 +20,7 @@ import { ReindexSource } from '#actions/knowledge/reindex_source'
 import { toSourceDto, toStoreDto } from '#dtos/knowledge_dto'
 import {
   createStoreValidator,
-  pineconeIndexesValidator,
+  backendIndexesValidator,
   qnaSourceValidator,
   searchValidator,
   textSourceValidator,
@@ -31,7 +31,6 @@ import db from '@adonisjs/lucid/services/db'
 import {
   DEFAULT_DOCUMENT_COUNT,
   MAX_SOURCE_BYTES,
-  type PineconeIndexOption,
   type VectorStorePageProps,
   type VectorsPageProps,
 } from '#shared/knowledge'
@@ -69,29 +68,22 @@ export default class KnowledgeStoresController {
       canWrite: await ctx.bouncer.with('KnowledgeStorePolicy').allows('create', workspace),
       limit: { used: await countStores(db, workspace.id), limit: plan.limits.vectorLimit },
       embeddingCredentials: await embeddingCredentialsOf(workspace.id),
-      pineconeCredentials: await pineconeCredentialsOf(workspace.id),
+      backendCredentials: await backendCredentialsOf(workspace.id),
       capabilities: await searchCapabilities(),
     }
     return ctx.inertia.render('vectors/index', { ...props })
   }
 
-  /** The indexes of the workspace's Pinecone credentials, for the store form's picker. */
-  async pineconeIndexes(ctx: HttpContext) {
+  /** The indexes of workspace credentials that can hold a store, for the store form's picker. */
+  async backendIndexes(ctx: HttpContext) {
     const workspace = await currentWorkspace(ctx)
     if (await ctx.bouncer.with('KnowledgeStorePolicy').denies('create', workspace)) {
       throw AppError.forbidden('Guests cannot create knowledge stores.')
     }
-    const { credentialsId } = await ctx.request.validateUsing(pineconeIndexesValidator, {
+    const { credentialsId } = await ctx.request.validateUsing(backendIndexesValidator, {
       data: ctx.request.qs(),
     })
-    const indexes: PineconeIndexOption[] = (
-      await pineconeIndexesOf(workspace.id, credentialsId)
-    ).map((index) => ({
-      name: index.name,
-      integrated: !!index.embed?.model,
-      model: index.embed?.model ?? null,
-    }))
-    return ctx.response.json({ indexes })
+    return ctx.response.json({ indexes: await backendIndexesOf(workspace.id, credentialsId) })
   }
 
   async show(ctx: HttpContext) {

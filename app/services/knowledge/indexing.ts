@@ -10,7 +10,7 @@ import { extractText } from '#services/documents/extract_text'
 import { MAX_SOURCE_BYTES, type QnaPair } from '#shared/knowledge'
 import { chunkText } from './chunking.js'
 import { embedderOf } from './embeddings.js'
-import { pineconeSink, type ChunkSink } from './store_backend.js'
+import { backendSink, keptByPlugin, storeBackendOf, type ChunkSink } from './store_backend.js'
 import { toBlob } from './vectors.js'
 import { ensureVectorIndex, usesPgvector } from './search.js'
 import { PGVECTOR_COLUMN, toVectorLiteral } from './pgvector.js'
@@ -155,19 +155,22 @@ async function update(sourceId: string, revision: number, values: Record<string,
     .update({ ...values, updated_at: stamp(new Date()) })
 }
 
-/** Records per upsert batch of a Pinecone store: its limit per request. */
-const PINECONE_BATCH = 96
+/** The name of the plugin keeping a store, for the reasons a source failed. */
+async function serviceName(store: KnowledgeStore) {
+  return (await storeBackendOf(store.backend).catch(() => null))?.name ?? store.backend
+}
 
 async function sinkOf(store: KnowledgeStore, signal?: AbortSignal) {
   try {
-    return await pineconeSink(store, signal)
+    return await backendSink(store, signal)
   } catch (error) {
-    throw new SourceError(`Pinecone could not be reached: ${reasonOf(error)}`)
+    throw new SourceError(`${await serviceName(store)} could not be reached: ${reasonOf(error)}`)
   }
 }
 
 async function writeToSink(
   sink: ChunkSink,
+  store: KnowledgeStore,
   source: KnowledgeSource,
   start: number,
   part: string[]
@@ -175,14 +178,14 @@ async function writeToSink(
   try {
     await sink.write(source, start, part)
   } catch (error) {
-    throw new SourceError(`Pinecone refused the chunks: ${reasonOf(error)}`)
+    throw new SourceError(`${await serviceName(store)} refused the chunks: ${reasonOf(error)}`)
   }
 }
 
-/** A failed source leaves no half of its records in Pinecone, when Pinecone still answers. */
+/** A failed source leaves no half of its records in the service, when it still answers. */
 async function clearQuietly(store: KnowledgeStore, sourceId: string) {
   try {
-    await (await pineconeSink(store)).clear(sourceId)
+    await (await backendSink(store)).clear(sourceId)
   } catch {
     // The index is unreachable (the reason the source failed, most often): nothing to do.
   }
@@ -206,17 +209,17 @@ export async function indexSource(
   try {
     const chunks = await chunksOf(source, store, signal)
     if (chunks.length === 0) throw new SourceError('The source has no text to index')
-    // A Pinecone store's chunks go to its index (docs/knowledge.md, "Stores in Pinecone").
-    const sink = store.backend === 'pinecone' ? await sinkOf(store, signal) : null
+    // A store kept by a plugin writes to its service (docs/knowledge.md, "Stores kept by a plugin").
+    const sink = keptByPlugin(store) ? await sinkOf(store, signal) : null
     const embedder = sink ? null : await embedderOf(store)
     if (sink) await sink.clear(sourceId)
     else await db.from('knowledge_chunks').where('source_id', sourceId).delete()
-    const batch = sink ? PINECONE_BATCH : embedder ? Math.min(BATCH, embedder.batchSize) : BATCH
+    const batch = sink ? sink.batchSize : embedder ? Math.min(BATCH, embedder.batchSize) : BATCH
     for (let start = 0; start < chunks.length; start += batch) {
       if (!(await isCurrent(sourceId, revision))) return { status: 'stale' }
       const part = chunks.slice(start, start + batch)
       if (sink) {
-        await writeToSink(sink, source, start, part)
+        await writeToSink(sink, store, source, start, part)
         const written = Math.min(chunks.length, start + part.length)
         await update(sourceId, revision, { progress: Math.floor((written / chunks.length) * 100) })
         continue
@@ -257,7 +260,7 @@ export async function indexSource(
   } catch (error) {
     const reason = reasonOf(error)
     if (await isCurrent(sourceId, revision)) {
-      if (store.backend === 'pinecone') await clearQuietly(store, sourceId)
+      if (keptByPlugin(store)) await clearQuietly(store, sourceId)
       else await db.from('knowledge_chunks').where('source_id', sourceId).delete()
       await update(sourceId, revision, { status: 'FAILED', error: reason, chunk_count: 0 })
     }

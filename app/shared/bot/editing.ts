@@ -14,7 +14,6 @@ import {
   allIds,
   isEventSource,
   locateBlock,
-  mapStrings,
   pruneEdges,
   round2,
   sourceKey,
@@ -31,10 +30,8 @@ import type {
   EdgeTarget,
   Group,
   Item,
-  Variable,
 } from './types.js'
 import { TIMEOUT_MAX_SECONDS, TIMEOUT_MIN_SECONDS } from './types.js'
-import { sanitizeVariableName } from './variable_names.js'
 
 export { sanitizeVariableName } from './variable_names.js'
 
@@ -109,7 +106,7 @@ function roundCoordinates(coordinates: Coordinates): Coordinates {
   return { x: round2(coordinates.x), y: round2(coordinates.y) }
 }
 
-function offset(coordinates: Coordinates, by: Coordinates): Coordinates {
+export function offset(coordinates: Coordinates, by: Coordinates): Coordinates {
   return roundCoordinates({ x: coordinates.x + by.x, y: coordinates.y + by.y })
 }
 
@@ -486,7 +483,8 @@ export function setBlockTimeout(bot: BotV6, blockId: string, seconds: number | n
   const next = replaceBlock(bot, blockId, (block) => {
     if (seconds === null || !Number.isFinite(seconds)) {
       if (!block.timeout) return block
-      const { timeout: _removed, ...rest } = block
+      const rest = { ...block }
+      delete rest.timeout
       return rest
     }
     const clamped = Math.min(
@@ -581,223 +579,6 @@ export function deleteItem(
   return { bot: pruneEdges(next), deleted: true }
 }
 
-// ---------------------------------------------------------------------------
-// Copy and paste
-// ---------------------------------------------------------------------------
-
-/** What the editor keeps on its clipboard: self-contained, plain JSON. */
-export interface BotClipboard {
-  groups: Group[]
-  /** Edges between the copied groups only. */
-  edges: Edge[]
-  /** Variables the copied blocks use (by id, or by {{name}} in their texts). */
-  variables: Variable[]
-}
-
-/** Calls visit on every string inside the blocks (options, content, items). */
-function visitStrings(value: unknown, visit: (text: string) => void) {
-  mapStrings(value, (text) => {
-    visit(text)
-    return text
-  })
-}
-
-const VARIABLE_REFERENCE = /{{([^{}]+)}}/g
-
-export function copySelection(bot: BotV6, groupIds: string[]): BotClipboard {
-  const selected = new Set(groupIds)
-  const groups = bot.groups.filter((group) => selected.has(group.id))
-  const blockIdsInside = new Set(groups.flatMap((group) => group.blocks.map((block) => block.id)))
-  const edges = bot.edges.filter(
-    (edge) =>
-      !isEventSource(edge.from) &&
-      blockIdsInside.has(edge.from.blockId) &&
-      selected.has(edge.to.groupId)
-  )
-  const byId = new Map(bot.variables.map((variable) => [variable.id, variable]))
-  const byName = new Map(bot.variables.map((variable) => [variable.name, variable]))
-  const used = new Map<string, Variable>()
-  visitStrings(groups, (text) => {
-    const variable = byId.get(text)
-    if (variable) used.set(variable.id, variable)
-    for (const match of text.matchAll(VARIABLE_REFERENCE)) {
-      const named = byName.get(match[1])
-      if (named) used.set(named.id, named)
-    }
-  })
-  return structuredClone({ groups, edges, variables: [...used.values()] })
-}
-
-/**
- * Pastes a clipboard: new ids for groups, blocks, items and edges; edges between pasted
- * groups kept (remapped), edges to anything else dropped. Each clipboard variable is
- * matched by name: an existing variable of the same name is reused, otherwise it is
- * created (with a new id); references inside the pasted blocks are rewritten to match.
- * With `at`, the selection's top-left corner lands there; without, it is offset by
- * x+200, y+100 from where it was copied. Titles already in use get the ' copy' suffix.
- */
-export function pasteSelection(
-  bot: BotV6,
-  clipboard: BotClipboard,
-  at?: Coordinates
-): { bot: BotV6; groupIds: string[] } {
-  if (clipboard.groups.length === 0) return { bot, groupIds: [] }
-  const ids = new Map<string, string>()
-  const remap = (id: string) => {
-    if (!ids.has(id)) ids.set(id, createId())
-    return ids.get(id)!
-  }
-
-  const variables = [...bot.variables]
-  const variableIds = new Map<string, string>()
-  for (const variable of clipboard.variables) {
-    const existing = variables.find((candidate) => candidate.name === variable.name)
-    if (existing) {
-      variableIds.set(variable.id, existing.id)
-    } else {
-      const created = { ...structuredClone(variable), id: `v${createId()}` }
-      variables.push(created)
-      variableIds.set(variable.id, created.id)
-    }
-  }
-  const rewriteVariables = (value: unknown) =>
-    mapStrings(value, (text) => variableIds.get(text) ?? text)
-
-  const edgeIds = new Set(clipboard.edges.map((edge) => edge.id))
-  const keepEdge = (edgeId?: string) =>
-    edgeId !== undefined && edgeIds.has(edgeId) ? { outgoingEdgeId: remap(edgeId) } : {}
-
-  const minX = Math.min(...clipboard.groups.map((group) => group.graphCoordinates.x))
-  const minY = Math.min(...clipboard.groups.map((group) => group.graphCoordinates.y))
-  const shift = at ? { x: at.x - minX, y: at.y - minY } : DUPLICATE_OFFSET
-  const titles = new Set(bot.groups.map((group) => group.title))
-
-  const groups = clipboard.groups.map((group): Group => {
-    const title = titles.has(group.title) ? copyTitle(group.title, titles) : group.title
-    titles.add(title)
-    return {
-      ...structuredClone(group),
-      id: remap(group.id),
-      title,
-      graphCoordinates: offset(group.graphCoordinates, shift),
-      blocks: group.blocks.map((block): Block => {
-        const { id, outgoingEdgeId, items, options, content, timeout, ...rest } =
-          structuredClone(block)
-        const pasted: Block = {
-          ...(rewriteVariables(rest) as Omit<Block, 'id'>),
-          id: remap(id),
-          ...keepEdge(outgoingEdgeId),
-        }
-        if (timeout)
-          pasted.timeout = { seconds: timeout.seconds, ...keepEdge(timeout.outgoingEdgeId) }
-        if (options !== undefined) pasted.options = rewriteVariables(options) as BlockOptions
-        if (content !== undefined) pasted.content = rewriteVariables(content) as Block['content']
-        if (items !== undefined) {
-          pasted.items = items.map((item): Item => {
-            const { id: itemId, outgoingEdgeId: itemEdge, ...fields } = item
-            // The pasted item belongs to the pasted block.
-            delete fields.blockId
-            return {
-              ...(rewriteVariables(fields) as Omit<Item, 'id'>),
-              id: remap(itemId),
-              blockId: pasted.id,
-              ...keepEdge(itemEdge),
-            }
-          })
-        }
-        return pasted
-      }),
-    }
-  })
-
-  const edges = clipboard.edges.map((edge): Edge => {
-    const from = edge.from as { blockId: string; itemId?: string; timeout?: true }
-    return {
-      ...structuredClone(edge),
-      id: remap(edge.id),
-      from: {
-        blockId: remap(from.blockId),
-        ...(from.itemId !== undefined ? { itemId: remap(from.itemId) } : {}),
-        ...(from.timeout === true ? { timeout: true as const } : {}),
-      },
-      to: {
-        groupId: remap(edge.to.groupId),
-        ...(edge.to.blockId !== undefined ? { blockId: remap(edge.to.blockId) } : {}),
-      },
-    }
-  })
-
-  const next = pruneEdges({
-    ...bot,
-    groups: [...bot.groups, ...groups],
-    edges: [...bot.edges, ...edges],
-    variables,
-  })
-  return { bot: next, groupIds: groups.map((group) => group.id) }
-}
-
-// ---------------------------------------------------------------------------
-// Variables
-// ---------------------------------------------------------------------------
-
-/**
- * The name the picker would create for what the builder typed, or undefined when
- * nothing is left after sanitizing or a variable of that name exists already (the
- * picker then shows no "create" entry).
- */
-export function variableToCreate(variables: Variable[], typed: string): string | undefined {
-  const name = sanitizeVariableName(typed).trim()
-  if (name === '' || variables.some((variable) => variable.name === name)) return undefined
-  return name
-}
-
-/**
- * Creates a variable from the picker: id 'v' + a new id, isSessionVariable true. The
- * name is sanitized and trimmed; an empty one is refused (variable undefined). A name
- * already taken gives back that existing variable rather than a twin.
- */
-export function createVariable(bot: BotV6, name: string): { bot: BotV6; variable?: Variable } {
-  const clean = sanitizeVariableName(name).trim()
-  if (clean === '') return { bot }
-  const existing = bot.variables.find((variable) => variable.name === clean)
-  if (existing) return { bot, variable: existing }
-  const variable: Variable = { id: `v${createId()}`, name: clean, isSessionVariable: true }
-  return { bot: { ...bot, variables: [...bot.variables, variable] }, variable }
-}
-
-/**
- * Renames inline. A blank name is ignored (spec), and so is a name another variable
- * already has: {{Name}} references must point at one variable.
- */
-export function renameVariable(bot: BotV6, variableId: string, name: string): BotV6 {
-  const clean = sanitizeVariableName(name).trim()
-  if (clean === '') return bot
-  if (bot.variables.some((variable) => variable.name === clean && variable.id !== variableId)) {
-    return bot
-  }
-  let changed = false
-  const variables = bot.variables.map((variable) => {
-    if (variable.id !== variableId || variable.name === clean) return variable
-    changed = true
-    return { ...variable, name: clean }
-  })
-  return changed ? { ...bot, variables } : bot
-}
-
-/**
- * Removes a variable from the list. Blocks still naming its id keep it: the engine reads
- * an unknown variable as empty, and undo brings the variable back intact.
- */
-export function removeVariable(bot: BotV6, variableId: string): BotV6 {
-  if (!bot.variables.some((variable) => variable.id === variableId)) return bot
-  return { ...bot, variables: bot.variables.filter((variable) => variable.id !== variableId) }
-}
-
-/** The picker's list: names containing the query, case-insensitively, at most 50. */
-export function suggestVariables(variables: Variable[], query: string): Variable[] {
-  const needle = query.trim().toLowerCase()
-  const matches = needle
-    ? variables.filter((variable) => variable.name.toLowerCase().includes(needle))
-    : variables
-  return matches.slice(0, MAX_VARIABLE_SUGGESTIONS)
-}
+// Copy and paste (clipboard.ts) and variables (variable_editing.ts) follow the same rules.
+export * from './clipboard.js'
+export * from './variable_editing.js'

@@ -1,7 +1,8 @@
 /**
  * `@flowcraft/sdk/runner`: what a plugin's server-side files (runner.ts, credentials.ts) use
  * beyond `@flowcraft/sdk/plugin`: workflow node types, variable substitution, JSON paths,
- * event-trigger hooks, session callbacks and the credentials check.
+ * event-trigger hooks, session callbacks, the credentials check and the vector store
+ * backend a plugin may offer knowledge stores.
  */
 export type * from './workflow.js'
 export * from './json_path.js'
@@ -9,3 +10,4 @@ export * from './substitute.js'
 export * from './event_trigger.js'
 export type * from './sessions.js'
 export type * from './credentials.js'
+export type * from './vector_store.js'

@@ -54,7 +54,8 @@ import type { BotV6, EdgeSource, EdgeTarget } from '#shared/bot/types'
 import type { GraphNavigation } from '#shared/workspace_roles'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { MOVE_BLOCK_MIME, NEW_BLOCK_MIME, useEditorPlugins } from './editor_plugins'
-import { blockInit, GroupNode, StartNode } from './group_node'
+import { blockInit, GroupNode } from './group_node'
+import { StartNode } from './start_node'
 import {
   blockOfTargetHandle,
   dropEstimatedHandles,

@@ -48,7 +48,6 @@ import { itemChoiceLabel, translatedPluginName } from '~/features/plugin_form/tr
 import {
   blockHandleId,
   blockTargetHandleId,
-  EVENT_HANDLE,
   itemHandleId,
   timeoutHandleId,
   TARGET_HANDLE,
@@ -352,7 +351,10 @@ export function blockInit(plugin: {
   return init
 }
 
-const handleClass = cn('!size-3 !border-2 !border-background !bg-primary', CLICK_CONNECTING_CLASS)
+export const handleClass = cn(
+  '!size-3 !border-2 !border-background !bg-primary',
+  CLICK_CONNECTING_CLASS
+)
 
 const isOnHandle = (target: EventTarget | null) =>
   !!(target as Element | null)?.closest?.('.react-flow__handle')
@@ -579,34 +581,11 @@ function BlockRow({
 }
 
 /** "30 s", "5 min": a reply timeout as the "No reply" exit shows it. */
-function timeoutText(seconds: number, t: (key: string, options?: Record<string, unknown>) => string) {
+function timeoutText(
+  seconds: number,
+  t: (key: string, options?: Record<string, unknown>) => string
+) {
   return seconds >= 60 && seconds % 60 === 0
     ? t('editor.replyTimeout.inMinutes', { amount: seconds / 60 })
     : t('editor.replyTimeout.inSeconds', { amount: seconds })
 }
-
-/** The start event: where every chat begins. */
-export const StartNode = memo(function StartNodeView({ selected }: NodeProps) {
-  const { t } = useTranslation()
-  const readOnly = useBotEditor((state) => state.readOnly)
-  return (
-    <div
-      data-testid="start-node"
-      className={cn(
-        'flex w-44 items-center gap-2 text-left rounded-xl border bg-card px-3 py-2.5 text-sm font-semibold shadow-sm',
-        selected && 'border-primary ring-2 ring-primary/30'
-      )}
-    >
-      <PlayIcon className="size-4 text-primary" aria-hidden />
-      {t('editor.start')}
-      <SourceHandle
-        id={EVENT_HANDLE}
-        position={Position.Right}
-        className={handleClass}
-        data-testid="event-handle"
-        title={readOnly ? undefined : t('editorCanvas.connect.handleHint')}
-        isConnectable={!readOnly}
-      />
-    </div>
-  )
-})

@@ -6,6 +6,7 @@ import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { FieldError, Label } from '~/components/ui/label'
 import { errorDescription, jsonFetch } from '~/lib/http'
+import { clientPlugin } from '~/lib/plugin_registry'
 
 /** "Search this store": the chunks a lookup would return, with their scores. */
 export function SearchBox({ storeId }: { storeId: string }) {
@@ -77,7 +78,9 @@ export function SearchBox({ storeId }: { storeId: string }) {
       {result && (
         <div className="grid gap-2" aria-live="polite" data-testid="search-results">
           <p className="text-xs text-muted-foreground">
-            {t(`knowledge.search.mode.${result.mode}`)}
+            {t(`knowledge.search.mode.${result.mode}`, {
+              name: clientPlugin(result.backend ?? '')?.name ?? result.backend,
+            })}
             {result.warning ? ` · ${result.warning}` : ''}
           </p>
           {result.hits.length === 0 ? (

@@ -5,7 +5,8 @@ import {
   DEFAULT_OVERLAP,
   type EmbeddingCredentialOption,
   type KnowledgeStoreDto,
-  type PineconeCredentialOption,
+  LOCAL_BACKEND,
+  type BackendCredentialOption,
 } from '#shared/knowledge'
 import { Button } from '~/components/ui/button'
 import {
@@ -34,9 +35,9 @@ const EMPTY: StoreSettings = {
   overlapSize: DEFAULT_OVERLAP,
   embeddingCredentialsId: '',
   embeddingModel: '',
-  backend: 'local',
-  pineconeCredentialsId: '',
-  pineconeNamespace: '',
+  backend: LOCAL_BACKEND,
+  backendCredentialsId: '',
+  backendNamespace: '',
 }
 
 function settingsOf(store: KnowledgeStoreDto): StoreSettings {
@@ -49,8 +50,8 @@ function settingsOf(store: KnowledgeStoreDto): StoreSettings {
     embeddingCredentialsId: store.embeddingCredentialsId ?? '',
     embeddingModel: store.embeddingModel ?? '',
     backend: store.backend,
-    pineconeCredentialsId: store.pineconeCredentialsId ?? '',
-    pineconeNamespace: store.pineconeNamespace ?? '',
+    backendCredentialsId: store.backendCredentialsId ?? '',
+    backendNamespace: store.backendNamespace ?? '',
   }
 }
 
@@ -61,14 +62,14 @@ function settingsOf(store: KnowledgeStoreDto): StoreSettings {
 export function StoreDialog({
   store,
   credentials,
-  pineconeCredentials = [],
+  backendCredentials = [],
   open,
   onOpenChange,
   onSaved,
 }: {
   store?: KnowledgeStoreDto
   credentials: EmbeddingCredentialOption[]
-  pineconeCredentials?: PineconeCredentialOption[]
+  backendCredentials?: BackendCredentialOption[]
   open: boolean
   onOpenChange: (open: boolean) => void
   onSaved: (store: KnowledgeStoreDto) => void
@@ -126,7 +127,7 @@ export function StoreDialog({
             }}
             errors={errors}
             credentials={credentials}
-            pineconeCredentials={pineconeCredentials}
+            backendCredentials={backendCredentials}
             creating={!store}
             disabled={saving}
           />

@@ -1,17 +1,17 @@
-import { useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import {
   CHUNKING_METHODS,
   MAX_CHUNK_SIZE,
   MIN_CHUNK_SIZE,
-  STORE_BACKENDS,
+  LOCAL_BACKEND,
+  type BackendCredentialOption,
   type ChunkingMethod,
   type EmbeddingCredentialOption,
-  type PineconeCredentialOption,
-  type PineconeIndexOption,
   type StoreBackend,
 } from '#shared/knowledge'
-import { jsonFetch } from '~/lib/http'
+import { storeBackendPlugins } from '~/lib/plugin_registry'
+import { BackendFields } from './store_backend_fields'
 import { Input } from '~/components/ui/input'
 import { FieldError, FieldHint, Label } from '~/components/ui/label'
 
@@ -24,22 +24,23 @@ export interface StoreSettings {
   embeddingCredentialsId: string
   embeddingModel: string
   backend: StoreBackend
-  pineconeCredentialsId: string
-  pineconeNamespace: string
+  backendCredentialsId: string
+  backendNamespace: string
 }
 
 export type SettingsErrors = Partial<Record<keyof StoreSettings, string>>
 
 /**
  * The settings of a store, in the create dialog and on the store page: name, index name,
- * chunking, and the credentials that turn on hybrid search.
+ * chunking, and the credentials that turn on hybrid search; when created, where the chunks
+ * live: this app's database or the service of a plugin offering a vector store backend.
  */
 export function StoreSettingsForm({
   value,
   onChange,
   errors,
   credentials,
-  pineconeCredentials = [],
+  backendCredentials = [],
   creating = false,
   disabled,
 }: {
@@ -47,7 +48,7 @@ export function StoreSettingsForm({
   onChange: (next: StoreSettings) => void
   errors: SettingsErrors
   credentials: EmbeddingCredentialOption[]
-  pineconeCredentials?: PineconeCredentialOption[]
+  backendCredentials?: BackendCredentialOption[]
   /** Where a store lives is chosen when it is created, never after. */
   creating?: boolean
   disabled?: boolean
@@ -59,7 +60,9 @@ export function StoreSettingsForm({
   const chosen = credentials.find((item) => item.id === value.embeddingCredentialsId)
   const selectClass =
     'h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none disabled:opacity-50'
-  const pinecone = value.backend === 'pinecone'
+  const kept = value.backend !== LOCAL_BACKEND
+  const backends = storeBackendPlugins()
+  const keeper = backends.find((plugin) => plugin.id === value.backend)
   return (
     <div className="grid gap-4">
       <div className="grid gap-1.5">
@@ -88,21 +91,25 @@ export function StoreSettingsForm({
             }
             data-testid="store-backend"
           >
-            {STORE_BACKENDS.map((backend) => (
-              <option key={backend} value={backend}>
-                {t(`knowledge.settings.backends.${backend}`)}
+            <option value={LOCAL_BACKEND}>{t('knowledge.settings.backends.local')}</option>
+            {backends.map((plugin) => (
+              <option key={plugin.id} value={plugin.id}>
+                {plugin.name}
               </option>
             ))}
           </select>
-          <FieldHint>{t('knowledge.settings.backendHint')}</FieldHint>
+          {keeper && (
+            <FieldHint>{t('knowledge.settings.backendHint', { name: keeper.name })}</FieldHint>
+          )}
         </div>
       )}
-      {pinecone ? (
-        <PineconeFields
+      {kept ? (
+        <BackendFields
           value={value}
           onChange={onChange}
           errors={errors}
-          pineconeCredentials={pineconeCredentials}
+          name={keeper?.name ?? value.backend}
+          credentials={backendCredentials.filter((item) => item.backend === value.backend)}
           locked={!creating}
           disabled={disabled}
           selectClass={selectClass}
@@ -169,7 +176,7 @@ export function StoreSettingsForm({
           <FieldError>{errors.overlapSize}</FieldError>
         </div>
       </div>
-      {!pinecone && (
+      {!kept && (
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-embedding`}>{t('knowledge.settings.embedding')}</Label>
@@ -226,140 +233,16 @@ export function settingsErrorsOf(error: unknown): SettingsErrors {
 }
 
 /**
- * The Pinecone part of a store: the credentials, an index of that account (listed by the
- * server; only indexes that embed text can be chosen) and a namespace. Read-only once the
- * store exists: its records live there.
- */
-function PineconeFields({
-  value,
-  onChange,
-  errors,
-  pineconeCredentials,
-  locked,
-  disabled,
-  selectClass,
-}: {
-  value: StoreSettings
-  onChange: (next: StoreSettings) => void
-  errors: SettingsErrors
-  pineconeCredentials: PineconeCredentialOption[]
-  locked: boolean
-  disabled?: boolean
-  selectClass: string
-}) {
-  const { t } = useTranslation()
-  const id = useId()
-  const [indexes, setIndexes] = useState<PineconeIndexOption[] | null>(null)
-  const [loadError, setLoadError] = useState<string | null>(null)
-  const credentialsId = value.pineconeCredentialsId
-  useEffect(() => {
-    if (locked || !credentialsId) return
-    let current = true
-    setIndexes(null)
-    setLoadError(null)
-    jsonFetch<{ indexes: PineconeIndexOption[] }>(
-      `/vectors/pinecone-indexes?credentialsId=${encodeURIComponent(credentialsId)}`
-    )
-      .then((body) => current && setIndexes(body.indexes))
-      .catch((error: Error) => current && setLoadError(error.message))
-    return () => {
-      current = false
-    }
-  }, [credentialsId, locked])
-
-  if (locked) {
-    return (
-      <p className="text-sm text-muted-foreground" data-testid="store-pinecone-place">
-        {t('knowledge.settings.pineconePlace', {
-          index: value.indexName,
-          namespace: value.pineconeNamespace || t('knowledge.settings.defaultNamespace'),
-        })}
-      </p>
-    )
-  }
-  return (
-    <div className="grid gap-4 sm:grid-cols-3">
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-credentials`}>{t('knowledge.settings.pineconeCredentials')}</Label>
-        <select
-          id={`${id}-credentials`}
-          className={selectClass}
-          value={credentialsId}
-          disabled={disabled}
-          aria-invalid={!!errors.pineconeCredentialsId || undefined}
-          onChange={(event) =>
-            onChange({ ...value, pineconeCredentialsId: event.target.value, indexName: '' })
-          }
-          data-testid="store-pinecone-credentials"
-        >
-          <option value="">{t('knowledge.settings.choose')}</option>
-          {pineconeCredentials.map((item) => (
-            <option key={item.id} value={item.id}>
-              {item.name}
-            </option>
-          ))}
-        </select>
-        {pineconeCredentials.length === 0 && (
-          <FieldHint>{t('knowledge.settings.noPineconeCredentials')}</FieldHint>
-        )}
-        <FieldError>{errors.pineconeCredentialsId}</FieldError>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-pinecone-index`}>{t('knowledge.settings.pineconeIndex')}</Label>
-        <select
-          id={`${id}-pinecone-index`}
-          className={selectClass}
-          value={value.indexName}
-          disabled={disabled || !credentialsId || !indexes}
-          aria-invalid={!!errors.indexName || undefined}
-          onChange={(event) => onChange({ ...value, indexName: event.target.value })}
-          data-testid="store-pinecone-index"
-        >
-          <option value="">
-            {credentialsId && !indexes && !loadError
-              ? t('knowledge.settings.loadingIndexes')
-              : t('knowledge.settings.choose')}
-          </option>
-          {(indexes ?? []).map((index) => (
-            <option key={index.name} value={index.name} disabled={!index.integrated}>
-              {index.integrated
-                ? `${index.name} (${index.model})`
-                : t('knowledge.settings.notIntegrated', { index: index.name })}
-            </option>
-          ))}
-        </select>
-        {indexes?.length === 0 && <FieldHint>{t('knowledge.settings.noIndexes')}</FieldHint>}
-        <FieldError>{loadError ?? errors.indexName}</FieldError>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-namespace`}>{t('knowledge.settings.pineconeNamespace')}</Label>
-        <Input
-          id={`${id}-namespace`}
-          value={value.pineconeNamespace}
-          maxLength={128}
-          disabled={disabled}
-          placeholder={t('knowledge.settings.defaultNamespace')}
-          aria-invalid={!!errors.pineconeNamespace || undefined}
-          onChange={(event) => onChange({ ...value, pineconeNamespace: event.target.value })}
-          data-testid="store-pinecone-namespace"
-        />
-        <FieldError>{errors.pineconeNamespace}</FieldError>
-      </div>
-    </div>
-  )
-}
-
-/**
  * The settings as the server takes them: empty optional fields are left out; where the
  * store lives only when it is created.
  */
 export function settingsPayload(value: StoreSettings, creating = false) {
   const place =
-    creating && value.backend === 'pinecone'
+    creating && value.backend !== LOCAL_BACKEND
       ? {
           backend: value.backend,
-          pineconeCredentialsId: value.pineconeCredentialsId || null,
-          pineconeNamespace: value.pineconeNamespace.trim(),
+          backendCredentialsId: value.backendCredentialsId || null,
+          backendNamespace: value.backendNamespace.trim(),
         }
       : {}
   return {

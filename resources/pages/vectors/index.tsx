@@ -97,7 +97,7 @@ export default function VectorsIndex(props: VectorsPageProps) {
           open={creating}
           onOpenChange={setCreating}
           credentials={props.embeddingCredentials}
-          pineconeCredentials={props.pineconeCredentials}
+          backendCredentials={props.backendCredentials}
           onSaved={(store) => router.visit(`/vectors/${store.id}`)}
         />
       )}

@@ -54,11 +54,11 @@ test.group('Knowledge stores in Pinecone', (group) => {
     }
 
     const page = await client.get('/vectors').loginAs(user).withInertia()
-    assert.deepEqual(page.inertiaProps.pineconeCredentials, [
-      { id: credential.id, name: 'Pinecone' },
+    assert.deepEqual(page.inertiaProps.backendCredentials, [
+      { id: credential.id, name: 'Pinecone', backend: 'pinecone' },
     ])
     const listed = await client
-      .get(`/vectors/pinecone-indexes?credentialsId=${credential.id}`)
+      .get(`/vectors/backend-indexes?credentialsId=${credential.id}`)
       .loginAs(user)
       .accept('json')
     listed.assertStatus(200)
@@ -71,7 +71,7 @@ test.group('Knowledge stores in Pinecone', (group) => {
     const plain = await send('post', '/vectors', {
       name: 'Harbour',
       backend: 'pinecone',
-      pineconeCredentialsId: credential.id,
+      backendCredentialsId: credential.id,
       indexName: 'vectors-only',
     })
     plain.assertStatus(422)
@@ -79,7 +79,7 @@ test.group('Knowledge stores in Pinecone', (group) => {
     const missing = await send('post', '/vectors', {
       name: 'Harbour',
       backend: 'pinecone',
-      pineconeCredentialsId: credential.id,
+      backendCredentialsId: credential.id,
       indexName: 'nowhere',
     })
     missing.assertStatus(422)
@@ -88,9 +88,9 @@ test.group('Knowledge stores in Pinecone', (group) => {
     const created = await send('post', '/vectors', {
       name: 'Harbour',
       backend: 'pinecone',
-      pineconeCredentialsId: credential.id,
+      backendCredentialsId: credential.id,
       indexName: 'docs',
-      pineconeNamespace: 'harbour',
+      backendNamespace: 'harbour',
       chunkSize: 100,
       overlapSize: 0,
       // Ignored: Pinecone embeds a Pinecone store's chunks.
@@ -100,14 +100,14 @@ test.group('Knowledge stores in Pinecone', (group) => {
     const store = created.body().store
     assert.equal(store.backend, 'pinecone')
     assert.equal(store.indexName, 'docs')
-    assert.equal(store.pineconeNamespace, 'harbour')
+    assert.equal(store.backendNamespace, 'harbour')
     assert.isNull(store.embeddingModel)
     const twice = await send('post', '/vectors', {
       name: 'Harbour again',
       backend: 'pinecone',
-      pineconeCredentialsId: credential.id,
+      backendCredentialsId: credential.id,
       indexName: 'docs',
-      pineconeNamespace: 'harbour',
+      backendNamespace: 'harbour',
     })
     twice.assertStatus(422)
     assert.match(JSON.stringify(twice.body()), /already uses this namespace/)
@@ -140,7 +140,7 @@ test.group('Knowledge stores in Pinecone', (group) => {
       limit: 2,
     })
     searched.assertStatus(200)
-    assert.equal(searched.body().mode, 'pinecone')
+    assert.equal(searched.body().mode, 'backend')
     const [best] = searched.body().hits
     assert.include(best.content, 'Ferries leave the harbour')
     assert.equal(best.sourceName, 'Island guide')
@@ -219,11 +219,11 @@ test.group('Knowledge stores in Pinecone', (group) => {
       .json({
         name: 'Shop',
         backend: 'pinecone',
-        pineconeCredentialsId: credential.id,
+        backendCredentialsId: credential.id,
         indexName: 'docs',
       })
     created.assertStatus(201)
-    assert.equal(created.body().store.pineconeNamespace, '')
+    assert.equal(created.body().store.backendNamespace, '')
     // The key is revoked in Pinecone afterwards.
     pinecone.setApiKey('another-key')
     const added = await client

@@ -8,7 +8,7 @@ import {
   listNamespaces,
   searchRecords,
   upsertRecords,
-} from '#services/pinecone'
+} from '../../../plugins/pinecone/api.js'
 import { runPluginTest } from '#sdk/testing'
 import { startPineconeStandIn, standInVector } from '#tests/stand_ins/pinecone'
 

@@ -372,4 +372,36 @@ test.group('Plugin registry: checks', (group) => {
       ])
     }
   })
+  test('a vector store backend needs credentials (the account a store lives in)', ({ assert }) => {
+    const manifest = (credentials?: Record<string, unknown>) => ({
+      id: 'vectors',
+      name: 'Vectors',
+      fullName: 'Vector service',
+      tags: ['vector'],
+      category: 'integration',
+      scope: 'workspace',
+      version: 1,
+      serves: ['bot'],
+      vectorStore: true,
+      ...(credentials ? { credentials } : {}),
+    })
+    assert.deepEqual(manifestProblems(manifest(), 'vectors'), [
+      'plugins/vectors: vectorStore needs credentials (the account a store lives in)',
+    ])
+    assert.deepEqual(
+      manifestProblems(manifest({ apiKey: { kind: 'string', secret: true } }), 'vectors'),
+      []
+    )
+  })
+
+  test('the Pinecone plugin offers knowledge stores a backend', async ({ assert }) => {
+    const registry = await loadPlugins(ROOT)
+    assert.isTrue(registry.get('pinecone')?.vectorStore)
+    const backend = await registry.exportOf<{ embeddingModel: string; batchSize: number }>(
+      'pinecone',
+      'vectorStore'
+    )
+    assert.equal(backend?.embeddingModel, 'llama-text-embed-v2')
+    assert.equal(backend?.batchSize, 96)
+  })
 })

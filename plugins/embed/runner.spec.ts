@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { run } from '../../../../plugins/embed/runner.js'
-import { runBlock } from './bot_context.js'
+import { run } from './runner.js'
+import { runBlock } from '#sdk/testing'
 
 test.group('Embed bubble runner', () => {
   test('sends the page with its height and the event to wait for', async ({ assert }) => {

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { parse } from '../../../../plugins/text-input/runner.js'
-import { parseAnswer } from './bot_context.js'
+import { parse } from './runner.js'
+import { parseAnswer } from '#sdk/testing'
 
 test.group('Text input parser', () => {
   test('accepts any non-empty text, trimmed', async ({ assert }) => {

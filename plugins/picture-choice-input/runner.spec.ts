@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { parse, run } from '../../../../plugins/picture-choice-input/runner.js'
-import { parseAnswer, runBlock } from './bot_context.js'
+import { parse, run } from './runner.js'
+import { parseAnswer, runBlock } from '#sdk/testing'
 
 const items = [
   { id: 'p1', pictureSrc: 'https://img.test/cat.png', title: 'Cat', outgoingEdgeId: 'e1' },

@@ -1,8 +1,8 @@
-import type { HttpClient } from '#plugins/define_plugin'
+import type { HttpClient } from '#sdk/plugin'
 
 /**
- * A small client of Pinecone's REST API, shared by the Pinecone block and the knowledge
- * stores kept in Pinecone (list indexes, describe stats,
+ * A small client of Pinecone's REST API, shared by the Pinecone block and the vector store
+ * backend knowledge stores kept in Pinecone use (vector_store.ts) (list indexes, describe stats,
  * namespaces, search records with `chunk_text`; hosted inference for embeddings). Every call
  * goes through the HTTP client it is given (the guarded one), with the `Api-Key` header and
  * the API version records and inference need.
@@ -20,12 +20,6 @@ export const PINECONE_API_VERSION = '2025-01'
 export const PINECONE_EMBED_MODEL = 'llama-text-embed-v2'
 /** The field integrated indexes embed and the Pinecone block reads. */
 export const CHUNK_TEXT_FIELD = 'chunk_text'
-/**
- * The credential type of Pinecone accounts (the Pinecone plugin's credentials), which
- * knowledge stores kept in Pinecone use too.
- */
-export const PINECONE_CREDENTIAL_TYPE = 'pinecone'
-
 export interface PineconeAccount {
   apiKey: string
   /** The control plane; empty means PINECONE_CONTROL_PLANE_URL. */

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { parse } from '../../../../plugins/rating-input/runner.js'
-import { parseAnswer } from './bot_context.js'
+import { parse } from './runner.js'
+import { parseAnswer } from '#sdk/testing'
 
 const status = async (answer: string, options: Record<string, unknown> = {}) =>
   (await parseAnswer(parse, answer, { options })).status

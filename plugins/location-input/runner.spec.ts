@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { parse } from '../../../../plugins/location-input/runner.js'
-import { parseAnswer } from './bot_context.js'
+import { parse } from './runner.js'
+import { parseAnswer } from '#sdk/testing'
 
 test.group('Location input parser', () => {
   test('accepts "latitude, longitude", normalised', async ({ assert }) => {

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { detectVideo, run } from '../../../../plugins/video/runner.js'
-import { runBlock } from './bot_context.js'
+import { detectVideo, run } from './runner.js'
+import { runBlock } from '#sdk/testing'
 
 test.group('Video bubble runner', () => {
   test('detects the provider and the video id', ({ assert }) => {

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { run } from '../../../../plugins/audio/runner.js'
-import { runBlock } from './bot_context.js'
+import { run } from './runner.js'
+import { runBlock } from '#sdk/testing'
 
 test.group('Audio bubble runner', () => {
   test('sends the file, autoplay on by default', async ({ assert }) => {

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { run } from '../../../../plugins/redirect/runner.js'
-import { botContext, runBlock } from './bot_context.js'
+import { run } from './runner.js'
+import { botContext, runBlock } from '#sdk/testing'
 
 test.group('Redirect runner', () => {
   test('sends web addresses, adding https:// to a bare domain', async ({ assert }) => {

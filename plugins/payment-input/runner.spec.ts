@@ -1,15 +1,8 @@
 import { test } from '@japa/runner'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import {
-  amountInMinorUnits,
-  amountLabel,
-  keysFor,
-  parse,
-  run,
-  setStripeApiUrl,
-} from '../../../../plugins/payment-input/runner.js'
-import { parseAnswer, runBlock } from './bot_context.js'
+import { amountInMinorUnits, amountLabel, keysFor, parse, run, setStripeApiUrl } from './runner.js'
+import { parseAnswer, runBlock } from '#sdk/testing'
 
 const credentials = {
   livePublicKey: 'pk_live_1',

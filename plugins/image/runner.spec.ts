@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { run } from '../../../../plugins/image/runner.js'
-import { runBlock } from './bot_context.js'
+import { run } from './runner.js'
+import { runBlock } from '#sdk/testing'
 
 test.group('Image bubble runner', () => {
   test('sends the image with its click link', async ({ assert }) => {

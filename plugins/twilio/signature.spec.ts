@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { isValidTwilioSignature, twilioSignature } from '../../../plugins/twilio/signature.js'
+import { isValidTwilioSignature, twilioSignature } from './signature.js'
 
 /**
  * plugins/twilio/signature.ts against the worked example of Twilio's webhook security page

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { parse } from '../../../../plugins/phone-number-input/runner.js'
-import { parseAnswer } from './bot_context.js'
+import { parse } from './runner.js'
+import { parseAnswer } from '#sdk/testing'
 
 test.group('Phone number input parser', () => {
   test('accepts international numbers, in E.164', async ({ assert }) => {

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { valuesOf } from '#sdk/inputs'
-import { parse, run } from '../../../../plugins/choice-input/runner.js'
-import { parseAnswer, runBlock } from './bot_context.js'
+import { parse, run } from './runner.js'
+import { parseAnswer, runBlock } from '#sdk/testing'
 
 const items = [
   { id: 'i1', blockId: 'ch', content: 'Yes', outgoingEdgeId: 'e1' },

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { DateTime } from 'luxon'
-import { formatDate, parse, toLuxonFormat } from '../../../../plugins/date-input/runner.js'
-import { parseAnswer } from './bot_context.js'
+import { formatDate, parse, toLuxonFormat } from './runner.js'
+import { parseAnswer } from '#sdk/testing'
 
 const value = async (answer: string, options: Record<string, unknown> = {}) => {
   const parsed = await parseAnswer(parse, answer, { options })

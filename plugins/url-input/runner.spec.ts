@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { parse } from '../../../../plugins/url-input/runner.js'
-import { parseAnswer } from './bot_context.js'
+import { parse } from './runner.js'
+import { parseAnswer } from '#sdk/testing'
 
 test.group('URL input parser', () => {
   test('accepts http(s) URLs and adds https:// when missing', async ({ assert }) => {
