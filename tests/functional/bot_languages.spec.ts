@@ -51,7 +51,11 @@ async function publish(client: ApiClient, who: Owner, bot: Record<string, unknow
   return { id, publicId: (await Bot.findOrFail(id)).publicId! }
 }
 
-const languagesBot = () => structuredClone(chatFixture('languages').bot)
+// Its own id: chat_api.spec.ts imports the same fixture bot by its id into the same database.
+const languagesBot = () => ({
+  ...structuredClone(chatFixture('languages').bot),
+  id: 'langsspecbot',
+})
 
 test.group('Bot languages: chat API', (group) => {
   let who: Owner

@@ -7,8 +7,8 @@ import type {
   WorkflowVersionDto,
 } from '#shared/workflow/dto'
 import type { NodeRunStatus, RunStatus, WorkflowJson } from '#shared/workflow/types'
-import type { ExposedUrlDeclaration } from '../../../app/plugins/define_plugin'
-import type { OutputSchemaDeclaration } from '../../../app/plugins/output_schema'
+import type { ExposedUrlDeclaration } from '../../../app/plugins/define_plugin.js'
+import type { OutputSchemaDeclaration } from '../../../app/plugins/output_schema.js'
 
 export type {
   WorkflowDto,
@@ -50,12 +50,12 @@ export interface WorkflowEditorPlugin extends WorkflowEditorPluginDto {
   outputSchema?: OutputSchemaDeclaration
 }
 
-export type { WorkflowDoc } from './workflow_editing'
+export type { WorkflowDoc } from './workflow_editing.js'
 
 export type WorkflowMeta = Required<Pick<WorkflowJson, 'status' | 'isActive'>> &
   Pick<WorkflowJson, 'publishedAt' | 'updatedAt'>
 
-export type { RunProgress } from './run_stream'
+export type { RunProgress } from './run_stream.js'
 
 export type { NodeRunStatus, RunStatus }
 
