@@ -52,7 +52,7 @@ async function publish(client: ApiClient, who: Owner, bot: Record<string, unknow
 }
 
 // Its own id: chat_api.spec.ts imports the same fixture bot by its id into the same database.
-const languagesBot = () => ({
+const languagesBot = (): Record<string, any> => ({
   ...structuredClone(chatFixture('languages').bot),
   id: 'langsspecbot',
 })
