@@ -38,11 +38,9 @@ export function ReplyTimeoutField({ block, readOnly }: { block: Block; readOnly:
   const shown = draft ?? (seconds === undefined ? '' : String(seconds / factor))
 
   const save = (next: number | null) =>
-    api
-      .getState()
-      .edit((bot) => setBlockTimeout(bot, block.id, next), {
-        coalesceKey: `timeout:${block.id}`,
-      })
+    api.getState().edit((bot) => setBlockTimeout(bot, block.id, next), {
+      coalesceKey: `timeout:${block.id}`,
+    })
 
   return (
     <div className="grid gap-2 border-t pt-4" data-testid="reply-timeout">
