@@ -13,8 +13,6 @@ const others = import.meta.glob<{ default: Catalogue }>([
   '!../../locales/en/later/*.json',
 ])
 
-i18n.addResourceBundle('en', 'translation', english, true, false)
-
 const loaded = new Set<string>(['en'])
 
 function load(lang: string) {
@@ -30,5 +28,13 @@ function load(lang: string) {
   }
 }
 
-load(i18n.language)
-i18n.on('languageChanged', load)
+function start() {
+  i18n.addResourceBundle('en', 'translation', english, true, false)
+  load(i18n.language)
+  i18n.on('languageChanged', load)
+}
+
+// i18next adds its store methods (addResourceBundle) in init(): a page that loads this
+// module before the app's i18n set-up finished (the settings dialog does) waits for it.
+if (i18n.isInitialized) start()
+else i18n.on('initialized', start)
