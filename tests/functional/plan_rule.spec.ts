@@ -7,7 +7,6 @@ import Plan from '#models/plan'
 import WorkspaceMember from '#models/workspace_member'
 import type User from '#models/user'
 import type Workspace from '#models/workspace'
-import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { forgetChatLimits } from '#services/chat/chat_runtime'
 import { CLI_ACTOR, setPlan } from '#actions/admin/administer_plans'
 import { planFor } from '#services/capabilities'
@@ -16,6 +15,7 @@ import { aiCallsThisMonth } from '#services/ai/ai_calls'
 import { definePlugin } from '#plugins/define_plugin'
 import { DEFAULT_PLANS, UNLIMITED, type PlanLimits } from '#shared/plans'
 import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
+import { tokenFor, botFile } from '#tests/functional/plan_fixtures'
 
 /**
  * One plan rule (docs/security.md, "One plan rule"): inside a workspace its own plan
@@ -25,39 +25,6 @@ import { createUser, firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/h
  * Before this rule the creator was judged by their account plan, the runtime by the
  * creator's, the editor by the workspace's: the same workspace answered three ways.
  */
-
-async function tokenFor(user: User) {
-  return (await new CreateApiToken().handle(user, `t-${Date.now()}-${Math.random()}`)).value
-}
-
-function botFile(name: string) {
-  return {
-    version: '6',
-    name,
-    groups: [
-      {
-        id: 'g1',
-        title: 'Group #1',
-        graphCoordinates: { x: 0, y: 0 },
-        blocks: [
-          {
-            id: 'hello',
-            type: 'text',
-            content: { richText: [{ type: 'p', children: [{ text: 'Hello there' }] }] },
-          },
-          { id: 'b1', type: 'text input', options: { variableId: 'v1' } },
-        ],
-      },
-    ],
-    events: [
-      { id: 'start', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e0' },
-    ],
-    edges: [{ id: 'e0', from: { eventId: 'start' }, to: { groupId: 'g1' } }],
-    variables: [{ id: 'v1', name: 'Name' }],
-    theme: {},
-    settings: {},
-  }
-}
 
 function workflowFile() {
   return {
@@ -558,63 +525,4 @@ test.group('One plan rule', (group) => {
       logs.join('\n')
     )
   })
-})
-
-test.group('Chats started with a first message', () => {
-  test('240 startChat calls with a message count 240 chats, also before the first question', async ({
-    client,
-    assert,
-  }) => {
-    const owner = await createUser()
-    await setUserPlan(owner, 'UNLIMITED')
-    const workspace = await firstWorkspaceOf(owner)
-    const token = await tokenFor(owner)
-    // The bot greets before it asks: the message answers nothing, but the visitor wrote.
-    const created = await client
-      .post('/api/v1/bots')
-      .bearerToken(token)
-      .json({ workspaceId: workspace.id, bot: botFile('Greeter') })
-    created.assertStatus(201)
-    const published = await client
-      .post(`/api/v1/bots/${created.body().bot.id}/publish`)
-      .bearerToken(token)
-    published.assertStatus(200)
-    const publicId = published.body().bot.publicId
-    forgetChatLimits()
-
-    const starts = 240
-    const sessions: string[] = []
-    let next = 0
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < starts) {
-          const i = next++
-          const response = await client
-            .post(`/api/v1/typebots/${publicId}/startChat`)
-            .json({ message: `Hello ${i}` })
-          response.assertStatus(200)
-          assert.isUndefined(response.body().chatLimitExceededError)
-          sessions.push(response.body().sessionId)
-        }
-      })
-    )
-    const period = new Date().toISOString().slice(0, 7)
-    const usage = async () =>
-      Number(
-        (await db.from('chat_usage').where({ workspace_id: workspace.id, period }).first())
-          ?.chats ?? 0
-      )
-    assert.equal(await usage(), starts)
-
-    // The answer to the question that follows belongs to the same chat: not counted again.
-    const answered = await client
-      .post(`/api/v1/sessions/${sessions[0]}/continueChat`)
-      .json({ message: 'Ada' })
-    answered.assertStatus(200)
-    assert.equal(await usage(), starts)
-
-    // A start without a message is no chat yet.
-    ;(await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})).assertStatus(200)
-    assert.equal(await usage(), starts)
-  }).timeout(240_000)
 })

@@ -1,90 +1,27 @@
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
-import db from '@adonisjs/lucid/services/db'
-import limiter from '@adonisjs/limiter/services/main'
-import { generate } from 'otplib'
 import env from '#start/env'
-import User from '#models/user'
-import AdminAuditLog from '#models/admin_audit_log'
 import TwoFactorRecoveryCode from '#models/two_factor_recovery_code'
 import UserSession from '#models/user_session'
-import FindOrCreateUser from '#actions/users/find_or_create_user'
-import SendMagicLink from '#actions/auth/send_magic_link'
-import { openSecret, twoFactorLimitKey } from '#services/auth/two_factor'
-import { openSession } from '#services/auth/user_sessions'
 import { TWO_FACTOR_PENDING_KEY, TWO_FACTOR_VERIFIED_KEY } from '#services/auth/sign_in_gate'
 import { SESSION_RECORD_KEY } from '#services/auth/web_session_guard'
 import { startGithubStandIn } from '#tests/stand_ins/github'
-import { createUser, lastMagicLink, uniqueEmail } from '#tests/helpers'
-import type { ApiClient } from '@japa/api-client'
+import { createUser } from '#tests/helpers'
+import {
+  type Session,
+  codeOf,
+  settingsPost,
+  enable,
+  openMagicLink,
+  submitCode,
+  device,
+  resetAttempts,
+} from '#tests/two_factor_steps'
 
 /*
  * Two-factor sign-in (docs/security.md, "Two-factor sign-in"): enabling from settings, the
  * code page after the magic link and OAuth, replay, recovery codes, the attempts limit,
  * GET /api/2fa/clearTwoFA and the admins' reset, and the sessions each of them ends.
  */
-
-type Session = Record<string, any>
-
-/** A code of the user's app `steps` periods from now (the server accepts one either side). */
-async function codeOf(user: User, steps = 0) {
-  await user.refresh()
-  const secret = openSecret(user.twoFactorSecret!)
-  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 })
-}
-
-/** Forgets which step was used last, so that the next test's code is not a replay. */
-async function forgetLastStep(user: User) {
-  await db.from('users').where('id', user.id).update({ two_factor_last_step: null })
-  await user.refresh()
-}
-
-const settingsPost = (client: ApiClient, user: User, path: string, code?: string) =>
-  client
-    .post(`/settings/account/two-factor/${path}`)
-    .form(code === undefined ? {} : { code })
-    .loginAs(user)
-    .withCsrfToken()
-    .redirects(0)
-
-/** Sets up and confirms 2FA through the settings routes; returns the recovery codes. */
-async function enable(client: ApiClient, user: User): Promise<string[]> {
-  ;(await settingsPost(client, user, 'setup')).assertStatus(302)
-  const confirm = await settingsPost(client, user, 'confirm', await codeOf(user, -1))
-  confirm.assertHeader('location', '/settings/account/security')
-  const codes = confirm.flashMessages().recoveryCodes as string[]
-  await forgetLastStep(user)
-  return codes
-}
-
-/** Opens a fresh magic link of the user; returns the answer and its session. */
-async function openMagicLink(client: ApiClient, user: User, redirectPath?: string) {
-  await new SendMagicLink().handle({ email: user.email, redirectPath })
-  const { path } = await lastMagicLink(user.email)
-  const response = await client.get(path).redirects(0)
-  return { response, session: response.session() as Session }
-}
-
-function submitCode(client: ApiClient, session: Session, code: string) {
-  return client
-    .post('/signin/two-factor')
-    .form({ code })
-    .withSession(session)
-    .withCsrfToken()
-    .redirects(0)
-}
-
-/** Another browser of a signed-in user, for the test client (memory session store). */
-async function device(user: User): Promise<Session> {
-  const record = await openSession(user.id)
-  return { auth_web: user.id, [SESSION_RECORD_KEY]: record.id }
-}
-
-async function resetAttempts(user: User) {
-  await limiter
-    .use({ requests: env.get('TWO_FACTOR_RATE_LIMIT') ?? 5, duration: '15 mins' })
-    .delete(twoFactorLimitKey(user.id))
-}
 
 test.group('Two-factor sign-in: account settings', () => {
   test('setup shows a QR code and the secret; a right code turns it on with 10 codes', async ({
@@ -460,154 +397,5 @@ test.group('Two-factor sign-in after OAuth (GitHub stand-in)', (group) => {
     const done = await submitCode(client, session, await codeOf(user))
     done.assertHeader('location', '/bots')
     assert.equal(done.session().auth_web, user.id)
-  })
-})
-
-test.group('Two-factor sign-in: admins reset it', () => {
-  async function admin() {
-    // ADMIN_EMAILS=admin@example.com in .env.test
-    return (await new FindOrCreateUser().handle('admin@example.com')).user
-  }
-
-  test('from /admin/workspaces, audited; others are refused', async ({ client, assert }) => {
-    const user = await createUser({ email: uniqueEmail('lost-phone') })
-    await enable(client, user)
-    const someone = await createUser()
-    const refused = await client
-      .delete(`/admin/users/${user.id}/two-factor`)
-      .loginAs(someone)
-      .withCsrfToken()
-      .header('accept', 'application/json')
-    refused.assertStatus(403)
-    await user.refresh()
-    assert.isNotNull(user.twoFactorEnabledAt)
-
-    const page = await client
-      .get(`/admin/workspaces?q=${encodeURIComponent(user.email)}`)
-      .loginAs(await admin())
-      .withInertia()
-    const row = (page.inertiaProps.users as any[]).find((u) => u.id === user.id)
-    assert.isTrue(row.twoFactorEnabled)
-
-    const reset = await client
-      .delete(`/admin/users/${user.id}/two-factor`)
-      .loginAs(await admin())
-      .withCsrfToken()
-      .redirects(0)
-    reset.assertStatus(302)
-    reset.assertFlashMessage('toast', {
-      type: 'success',
-      title: 'Two-factor sign-in reset',
-      description: user.email,
-    })
-    await user.refresh()
-    assert.isNull(user.twoFactorEnabledAt)
-    assert.isNull(user.twoFactorSecret)
-    const entry = await AdminAuditLog.query()
-      .where('target_id', user.id)
-      .where('action', 'reset_2fa')
-      .firstOrFail()
-    assert.equal(entry.actorLabel, 'admin@example.com')
-    assert.deepEqual(entry.details, { wasOn: true })
-
-    // The link alone signs in again.
-    const { response } = await openMagicLink(client, user)
-    response.assertHeader('location', '/bots')
-  })
-
-  test('a reset signs the person out everywhere, half-way sign-ins included; a new link works', async ({
-    client,
-    assert,
-  }) => {
-    const user = await createUser({ email: uniqueEmail('stolen-phone') })
-    await enable(client, user)
-    // A browser signed in with link and code, another device, and a sign-in left half-way.
-    const first = await openMagicLink(client, user)
-    const laptop = (await submitCode(client, first.session, await codeOf(user))).session()
-    ;(await client.get('/bots').withSession(laptop).redirects(0)).assertStatus(200)
-    const phone = await device(user)
-    const halfWay = (await openMagicLink(client, user)).session
-    const bystander = await device(await createUser())
-
-    const reset = await client
-      .delete(`/admin/users/${user.id}/two-factor`)
-      .loginAs(await admin())
-      .withCsrfToken()
-      .redirects(0)
-    reset.assertStatus(302)
-    assert.lengthOf(await UserSession.query().where('user_id', user.id), 0)
-
-    for (const session of [laptop, phone]) {
-      const page = await client.get('/bots').withSession(session).redirects(0)
-      page.assertStatus(302)
-      assert.match(page.header('location') ?? '', /^\/signin/)
-      const api = await client
-        .get('/api/onboarding/checklist')
-        .withSession(session)
-        .header('accept', 'application/json')
-      api.assertStatus(401)
-    }
-    // The half-way sign-in ends too, even with a well-formed code: a new link is needed.
-    const late = await submitCode(client, halfWay, '123456')
-    late.assertHeader('location', '/signin')
-    late.assertFlashMessage('toast', {
-      type: 'error',
-      title: 'Your sign-in has expired',
-      description: 'Ask for a new sign-in link.',
-    })
-    assert.isUndefined(late.session().auth_web)
-    assert.isUndefined(late.session()[TWO_FACTOR_PENDING_KEY])
-    // Someone else is untouched.
-    ;(await client.get('/bots').withSession(bystander).redirects(0)).assertStatus(200)
-
-    // A new sign-in works, with the link alone.
-    const again = await openMagicLink(client, user)
-    again.response.assertHeader('location', '/bots')
-    ;(await client.get('/bots').withSession(again.session).redirects(0)).assertStatus(200)
-  }).timeout(90_000)
-
-  test('`node ace user:reset-2fa` signs the person out everywhere too', async ({
-    client,
-    assert,
-  }) => {
-    const user = await createUser()
-    await enable(client, user)
-    const phone = await device(user)
-    ;(await client.get('/bots').withSession(phone).redirects(0)).assertStatus(200)
-
-    const kernel = await app.container.make('ace')
-    kernel.ui.switchMode('raw')
-    assert.equal((await kernel.exec('user:reset-2fa', [user.email])).exitCode, 0)
-
-    const page = await client.get('/bots').withSession(phone).redirects(0)
-    assert.match(page.header('location') ?? '', /^\/signin/)
-    assert.lengthOf(await UserSession.query().where('user_id', user.id), 0)
-    // A reset of someone without a second factor changes nothing, sessions included.
-    const plain = await createUser()
-    const theirs = await device(plain)
-    assert.equal((await kernel.exec('user:reset-2fa', [plain.email])).exitCode, 0)
-    ;(await client.get('/bots').withSession(theirs).redirects(0)).assertStatus(200)
-  })
-
-  test('`node ace user:reset-2fa <email>` does the same, audited as cli', async ({ assert }) => {
-    const user = await createUser()
-    const { startTwoFactorSetup, confirmTwoFactorSetup } = await import('#actions/users/two_factor')
-    await startTwoFactorSetup(user)
-    await confirmTwoFactorSetup(user, await codeOf(user))
-
-    const kernel = await app.container.make('ace')
-    kernel.ui.switchMode('raw')
-    const command = await kernel.exec('user:reset-2fa', [user.email.toUpperCase()])
-    assert.equal(command.exitCode, 0)
-    const fresh = await User.findOrFail(user.id)
-    assert.isNull(fresh.twoFactorEnabledAt)
-    const entry = await AdminAuditLog.query()
-      .where('target_id', user.id)
-      .where('action', 'reset_2fa')
-      .firstOrFail()
-    assert.equal(entry.actorLabel, 'cli')
-
-    const unknown = await kernel.exec('user:reset-2fa', ['nobody@example.com'])
-    assert.equal(unknown.exitCode, 1)
   })
 })
