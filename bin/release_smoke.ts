@@ -17,353 +17,50 @@
 |                              (default postgres://root@127.0.0.1:5432/release_smoke)
 |   REDIS_URL                  Redis for the scaled smoke (default redis://127.0.0.1:6379)
 */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createServer, type Server } from 'node:http'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createServer } from 'node:http'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright'
 import { launchChromium } from '../tests/chromium.js'
 import { groupPids } from './process_group.js'
+import {
+  startedAt,
+  seconds,
+  log,
+  check,
+  waitUntil,
+  userEnv,
+  type Child,
+  launch,
+  run,
+  terminate,
+  healthy,
+  newPage,
+  skipTours,
+  pointerDrag,
+  importAndChat,
+  CHECKOUT,
+  TAG,
+  smoke,
+  step,
+  cleanUp,
+  cloneAndInstall,
+  entryScripts,
+} from './release_smoke_kit.js'
 
-const CHECKOUT = fileURLToPath(new URL('../', import.meta.url))
 const BASE_PORT = Number(process.env.RELEASE_SMOKE_PORT || 3420)
 const APP_PORT = BASE_PORT
 const HOST_PAGE_PORT = BASE_PORT + 1
 const SCALED_PORT = BASE_PORT + 2
 const APP = `http://localhost:${APP_PORT}`
-const ARTIFACTS = process.env.RELEASE_SMOKE_ARTIFACTS || join(CHECKOUT, 'tmp', 'release-smoke')
 const DATABASE_URL =
   process.env.RELEASE_SMOKE_DATABASE_URL || 'postgres://root@127.0.0.1:5432/release_smoke'
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
-const TAG = `rs${Date.now().toString(36)}`
-
-const startedAt = Date.now()
-const seconds = (from: number) => ((Date.now() - from) / 1000).toFixed(1)
-const log = (line: string) => console.log(`[release-smoke +${seconds(startedAt)}s] ${line}`)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-const processes = new Set<ChildProcess>()
-const pages = new Set<Page>()
-const timings: string[] = []
-let browser: Browser | undefined
-let hostPage: Server | undefined
-let workdir = ''
-
-class StepError extends Error {}
-
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new StepError(message)
-}
-
-async function waitUntil<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  ms = 30_000
-) {
-  const deadline = Date.now() + ms
-  let last: unknown
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe()
-      if (value) return value
-    } catch (error) {
-      last = error
-    }
-    await sleep(250)
-  }
-  throw new StepError(
-    `timed out after ${ms / 1000} s waiting for ${what}${last ? ` (${last})` : ''}`
-  )
-}
-
-async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
-  const at = Date.now()
-  log(`▶ ${name}`)
-  try {
-    const value = await body()
-    log(`✔ ${name} (${seconds(at)} s)`)
-    timings.push(`${seconds(at).padStart(6)} s  ${name}`)
-    return value
-  } catch (error) {
-    log(`✖ FAILED at step "${name}" after ${seconds(at)} s`)
-    console.error(error)
-    await saveArtifacts(name)
-    await cleanUp()
-    log(
-      `release smoke FAILED at "${name}" (total ${seconds(startedAt)} s); artifacts in ${ARTIFACTS}`
-    )
-    process.exit(1)
-  }
-}
-
-async function saveArtifacts(stepName: string) {
-  mkdirSync(ARTIFACTS, { recursive: true })
-  const slug = stepName.replace(/[^a-z0-9]+/gi, '-').toLowerCase()
-  let n = 0
-  for (const page of pages) {
-    if (page.isClosed()) continue
-    n += 1
-    const path = join(ARTIFACTS, `${slug}-${n}.png`)
-    await page.screenshot({ path, fullPage: true }).catch(() => {})
-    log(`screenshot: ${path} (${page.url()})`)
-  }
-  for (const child of processes) {
-    const output = (child as any).output as string | undefined
-    if (output) writeFileSync(join(ARTIFACTS, `${slug}-pid${child.pid}.log`), output)
-  }
-}
-
-async function cleanUp() {
-  await browser?.close().catch(() => {})
-  hostPage?.close()
-  for (const child of processes) {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid!, 'SIGKILL')
-      } catch {}
-    }
-  }
-  if (workdir && !process.env.RELEASE_SMOKE_KEEP) rmSync(workdir, { recursive: true, force: true })
-}
-
-/** What a shell with nothing configured passes on: no NODE_ENV, DB_*, PORT of the caller's. */
-function userEnv(extra: Record<string, string> = {}) {
-  const env: Record<string, string> = {}
-  for (const name of ['PATH', 'HOME', 'LANG', 'TMPDIR', 'USER', 'SHELL', 'TERM']) {
-    if (process.env[name]) env[name] = process.env[name]!
-  }
-  return { ...env, ...extra }
-}
-
-type Child = ChildProcess & { output: string }
-
-/** Starts a command in its own process group, keeping its output for the log. */
-function launch(cmd: string, args: string[], cwd: string, env: Record<string, string>): Child {
-  const child = spawn(cmd, args, {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  }) as Child
-  child.output = ''
-  const keep = (chunk: Buffer) => {
-    const text = chunk.toString()
-    child.output += text
-    // The milestones of a start, so a slow build or boot shows where it is.
-    for (const line of text.split('\n')) {
-      if (
-        /^\[start\]|started HTTP server|Sign in as|\[server\]|Working \d+ job types/.test(
-          line.trim()
-        )
-      ) {
-        log(`  | ${line.trim()}`)
-      }
-    }
-  }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
-  processes.add(child)
-  return child
-}
-
-function run(cmd: string, args: string[], cwd: string, env: Record<string, string>) {
-  const result = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-  if (result.status !== 0) {
-    throw new StepError(
-      `"${cmd} ${args.join(' ')}" exited ${result.status}:\n${result.stdout}\n${result.stderr}`
-    )
-  }
-  return result.stdout
-}
-
-/** SIGTERM to one process; resolves with the seconds until every process of its group is gone. */
-async function terminate(child: Child, limitMs: number) {
-  const at = Date.now()
-  process.kill(child.pid!, 'SIGTERM')
-  await waitUntil(
-    `every process of ${child.pid} to exit after SIGTERM`,
-    async () => groupPids(child.pid!).length === 0,
-    limitMs
-  )
-  return (Date.now() - at) / 1000
-}
-
-async function healthy(base: string) {
-  const response = await fetch(`${base}/health`, { signal: AbortSignal.timeout(5000) })
-  return response.status === 200
-}
-
-async function newPage(context: BrowserContext) {
-  const page = await context.newPage()
-  page.setDefaultTimeout(30_000)
-  pages.add(page)
-  return page
-}
-
-/** The guided tours start by themselves for a new user: closed as a person would, with Skip. */
-async function skipTours(page: Page) {
-  const skip = page.getByTestId('tour-skip')
-  if (await skip.isVisible().catch(() => false)) {
-    await skip.click()
-    await skip.waitFor({ state: 'detached' })
-  }
-}
-
-/** A pointer drag in small steps: press on one element, release over another. */
-async function pointerDrag(page: Page, from: Locator, to: Locator, at?: { x: number; y: number }) {
-  const start = (await from.boundingBox())!
-  const end = (await to.boundingBox())!
-  check(start && end, 'drag: an element is not on screen')
-  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2)
-  await page.mouse.down()
-  await page.mouse.move(end.x + (at ? at.x : end.width / 2), end.y + (at ? at.y : end.height / 2), {
-    steps: 15,
-  })
-  await page.mouse.up()
-}
-
-/** A Typebot v6.1 export: a greeting, a question, an answer that repeats it. */
-function typebotExport(publicId: string) {
-  const now = new Date().toISOString()
-  const text = (id: string, words: string) => ({
-    id,
-    type: 'text',
-    content: { richText: [{ type: 'p', children: [{ text: words }] }] },
-  })
-  return {
-    version: '6.1',
-    id: `${TAG}tb`,
-    name: 'Imported from Typebot',
-    events: [
-      { id: 'ev_start', type: 'start', graphCoordinates: { x: -200, y: 0 }, outgoingEdgeId: 'e0' },
-    ],
-    groups: [
-      {
-        id: 'g1',
-        title: 'Ask',
-        graphCoordinates: { x: 0, y: 0 },
-        blocks: [
-          text('b1', 'Hi from the imported bot. Your city?'),
-          {
-            id: 'b2',
-            type: 'text input',
-            options: { labels: { placeholder: 'Type your answer...' }, variableId: 'v_city' },
-            outgoingEdgeId: 'e1',
-          },
-        ],
-      },
-      {
-        id: 'g2',
-        title: 'Answer',
-        graphCoordinates: { x: 400, y: 0 },
-        blocks: [text('b3', 'Noted: {{City}}.')],
-      },
-    ],
-    edges: [
-      { id: 'e0', from: { eventId: 'ev_start' }, to: { groupId: 'g1' } },
-      { id: 'e1', from: { blockId: 'b2' }, to: { groupId: 'g2' } },
-    ],
-    variables: [{ id: 'v_city', name: 'City', isSessionVariable: false }],
-    theme: {},
-    selectedThemeTemplateId: null,
-    settings: {},
-    createdAt: now,
-    updatedAt: now,
-    icon: null,
-    folderId: null,
-    publicId,
-    customDomain: null,
-    workspaceId: 'typebot-workspace',
-    resultsTablePreferences: null,
-    isArchived: false,
-    isClosed: false,
-    whatsAppCredentialsId: null,
-    riskLevel: null,
-  }
-}
-
-function messageTexts(body: any): string {
-  return JSON.stringify(body?.messages ?? [])
-}
-
-/** Imports the export through the API, publishes it and has a conversation over the chat API. */
-async function importAndChat(base: string, token: string, publicId: string) {
-  const auth = {
-    'Authorization': `Bearer ${token}`,
-    'Content-Type': 'application/json',
-    'Accept': 'application/json',
-  }
-  const spaces = await (await fetch(`${base}/api/v1/workspaces`, { headers: auth })).json()
-  const workspaceId = spaces.workspaces?.[0]?.id
-  check(workspaceId, `no workspace for the token: ${JSON.stringify(spaces)}`)
-  const imported = await fetch(`${base}/api/v1/typebots/import`, {
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({ workspaceId, typebot: typebotExport(publicId) }),
-  })
-  const importedBody = await imported.text()
-  check(imported.status === 200, `import answered ${imported.status}: ${importedBody}`)
-  const typebotId = JSON.parse(importedBody).typebot.id
-  const published = await fetch(`${base}/api/v1/typebots/${typebotId}/publish`, {
-    method: 'POST',
-    headers: auth,
-  })
-  check(published.status === 200, `publish answered ${published.status}: ${await published.text()}`)
-
-  const json = { 'Content-Type': 'application/json', 'Accept': 'application/json' }
-  const start = await fetch(`${base}/api/v1/typebots/${publicId}/startChat`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({}),
-  })
-  const started = await start.json()
-  check(start.status === 200, `startChat answered ${start.status}: ${JSON.stringify(started)}`)
-  check(
-    messageTexts(started).includes('Your city?'),
-    `startChat messages: ${messageTexts(started)}`
-  )
-  const next = await fetch(`${base}/api/v1/sessions/${started.sessionId}/continueChat`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ message: 'Lisbon' }),
-  })
-  const answered = await next.json()
-  check(next.status === 200, `continueChat answered ${next.status}: ${JSON.stringify(answered)}`)
-  check(
-    messageTexts(answered).includes('Noted: Lisbon.'),
-    `continueChat messages: ${messageTexts(answered)}`
-  )
-  return { workspaceId, typebotId }
-}
 
 // ---------------------------------------------------------------------------------------------
 
 log(`release smoke of ${CHECKOUT} (ports ${APP_PORT}-${SCALED_PORT})`)
 
-const reuse = process.env.RELEASE_SMOKE_CLONE
-const clone = reuse
-  ? reuse
-  : await step('fresh clone of HEAD', async () => {
-      workdir = mkdtempSync(join(tmpdir(), 'flowcraft-release-'))
-      const dir = join(workdir, 'flowcraft')
-      run('git', ['clone', '--quiet', CHECKOUT, dir], workdir, userEnv())
-      log(`  ${run('git', ['log', '-1', '--format=%h %s'], dir, userEnv()).trim()} in ${dir}`)
-      return dir
-    })
-if (reuse) log(`RELEASE_SMOKE_CLONE: reusing ${reuse} as it is (not a release check)`)
-
-if (!reuse) {
-  await step('npm install', async () => {
-    if (process.env.RELEASE_SMOKE_LINK_MODULES) {
-      symlinkSync(join(CHECKOUT, 'node_modules'), join(clone, 'node_modules'))
-      log('  RELEASE_SMOKE_LINK_MODULES: node_modules linked from the checkout, not installed')
-      return
-    }
-    run('npm', ['install', '--no-audit', '--no-fund'], clone, userEnv())
-  })
-}
+const clone = await cloneAndInstall()
 
 let signinLink = ''
 let server: Child
@@ -398,19 +95,7 @@ await step("React's production build on the dashboard, Preact on the visitor's p
   const manifest: Record<string, Chunk> = JSON.parse(
     readFileSync(join(assets, '.vite', 'manifest.json'), 'utf8')
   )
-  // An entry's file and the chunks it imports statically: what its page loads up front.
-  const scriptsOf = (entry: string) => {
-    check(manifest[entry], `${entry} is not in the build's manifest`)
-    const files = new Set<string>()
-    const queue = [entry]
-    while (queue.length) {
-      const chunk = manifest[queue.pop()!]
-      if (!chunk || files.has(chunk.file)) continue
-      files.add(chunk.file)
-      queue.push(...(chunk.imports ?? []))
-    }
-    return [...files]
-  }
+  const scriptsOf = (entry: string) => entryScripts(manifest, entry)
   const served = async (file: string) => {
     const response = await fetch(`${APP}/assets/${file}`)
     check(response.status === 200, `/assets/${file} answered ${response.status}`)
@@ -438,8 +123,8 @@ await step("React's production build on the dashboard, Preact on the visitor's p
   log(`  the visitor's page: ${visitor.join(', ')}, no React DOM`)
 })
 
-browser = await step('Chromium', () => launchChromium())
-const builder = await browser.newContext({
+smoke.browser = await step('Chromium', () => launchChromium())
+const builder = await smoke.browser.newContext({
   baseURL: APP,
   viewport: { width: 1440, height: 900 },
   acceptDownloads: true,
@@ -545,7 +230,7 @@ const publicId = await step('publish it', async () => {
 })
 
 await step('chat on the public page, signed out', async () => {
-  const visitor = await browser!.newContext()
+  const visitor = await smoke.browser!.newContext()
   const chat = await newPage(visitor)
   await chat.goto(`${APP}/${publicId}`)
   await chat.getByText('Welcome to the smoke test. What is your name?').waitFor()
@@ -561,11 +246,11 @@ await step('chat through /embed.js on another origin', async () => {
     <script src="${APP}/embed.js"></script>
     <script>Flowcraft.initStandard({ publicId: ${JSON.stringify(publicId)}, element: '#inline' })</script>
     </body></html>`
-  hostPage = createServer((_, response) =>
+  smoke.hostPage = createServer((_, response) =>
     response.writeHead(200, { 'content-type': 'text/html' }).end(html)
   )
-  await new Promise<void>((resolve) => hostPage!.listen(HOST_PAGE_PORT, '127.0.0.1', resolve))
-  const visitor = await browser!.newContext()
+  await new Promise<void>((resolve) => smoke.hostPage!.listen(HOST_PAGE_PORT, '127.0.0.1', resolve))
+  const visitor = await smoke.browser!.newContext()
   const site = await newPage(visitor)
   await site.goto(`http://127.0.0.1:${HOST_PAGE_PORT}/`)
   const frame = site.frameLocator('#inline iframe')
@@ -732,7 +417,7 @@ await step(
     await page.locator('[data-testid="run-row"][data-status="success"]').first().waitFor()
     await page.goto('/vectors')
     await page.getByTestId('store-card').getByText('Smoke facts').first().waitFor()
-    const visitor = await browser!.newContext()
+    const visitor = await smoke.browser!.newContext()
     const chat = await newPage(visitor)
     await chat.goto(`${APP}/${publicId}`)
     await chat.getByText('Welcome to the smoke test. What is your name?').waitFor()
@@ -741,9 +426,9 @@ await step(
 )
 
 await step('stop the server', async () => {
-  await browser!.close()
-  browser = undefined
-  hostPage?.close()
+  await smoke.browser!.close()
+  smoke.browser = undefined
+  smoke.hostPage?.close()
   const took = await terminate(server, 20_000)
   log(`  stopped ${took.toFixed(1)} s after SIGTERM`)
 })
@@ -899,6 +584,6 @@ await step('scaled: SIGTERM to the primary stops every web process within 15 s',
 
 await cleanUp()
 log('step times:')
-for (const line of timings) console.log(`  ${line}`)
+for (const line of smoke.timings) console.log(`  ${line}`)
 log(`release smoke PASSED in ${seconds(startedAt)} s`)
 process.exit(0)

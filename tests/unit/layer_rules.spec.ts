@@ -200,7 +200,6 @@ const PENDING_LONG_FILES: string[] = [
   // Benches and the release smoke test: long scenarios.
   'bench/chat.bench.ts',
   'bench/workflows.bench.ts',
-  'bin/release_smoke.ts',
   // Tests: scenario files.
   'tests/browser/viewer.spec.ts',
   'tests/functional/chat_api.spec.ts',
