@@ -198,7 +198,6 @@ const PENDING_LONG_FILES: string[] = [
   'resources/features/workflow_editor/node_settings.tsx',
   'resources/features/workflow_editor/workflow_canvas.tsx',
   // Benches and the release smoke test: long scenarios.
-  'bench/chat.bench.ts',
   'bench/workflows.bench.ts',
   // Tests: scenario files.
   'tests/browser/viewer.spec.ts',
