@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
@@ -83,6 +85,62 @@ test.group('Bot languages: the public chat page', () => {
       } finally {
         await context.close()
       }
+    }
+  }).timeout(600_000)
+})
+
+test.group('Bot languages: the `lang` parameter of the page and the embeds', () => {
+  test('?lang picks the language over the browser’s; an unknown one falls back', async ({
+    visit,
+    client,
+    browserContext,
+    cleanup,
+  }) => {
+    browserContext.setDefaultTimeout(120_000)
+    const publicId = await publishThroughApi(client, chatFixture('languages').bot)
+    const first = await visit('/')
+    const browser = first.context().browser()!
+    const cases = [
+      // The address's language wins over the browser's.
+      { locale: 'de-DE', query: '?lang=fr', greeting: 'Choisissez une offre.', button: 'Gratuit' },
+      // A language the bot does not speak: the browser's language picks.
+      { locale: 'de-DE', query: '?lang=it', greeting: 'Wähle einen Tarif.', button: 'Kostenlos' },
+      // Neither spoken: the default.
+      { locale: 'ja-JP', query: '?lang=xx', greeting: 'Pick a plan.', button: 'Free' },
+      // No parameter: the browser's language.
+      { locale: 'fr-FR', query: '', greeting: 'Choisissez une offre.', button: 'Gratuit' },
+    ]
+    for (const expected of cases) {
+      const { context, page } = await pageIn(browser, expected.locale)
+      try {
+        await page.goto(`/${publicId}${expected.query}`)
+        await page.getByText(expected.greeting).waitFor()
+        await page.getByRole('button', { name: expected.button, exact: true }).waitFor()
+      } finally {
+        await context.close()
+      }
+    }
+
+    // The embeds pass their language option (or the element's attribute) to the page.
+    const { context, page } = await pageIn(browser, 'ja-JP')
+    try {
+      const origin = `http://127.0.0.1:${process.env.PORT}`
+      const site = createServer((_, response) => {
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+        response.end(`<!doctype html><html><body>
+          <flowcraft-standard public-id=${JSON.stringify(publicId)} language="de" style="height: 400px"></flowcraft-standard>
+          <div id="inline" style="height: 400px"></div>
+          <script src="${origin}/embed.js"></script>
+          <script>Flowcraft.initStandard({ publicId: ${JSON.stringify(publicId)}, element: '#inline', language: 'fr' })</script>
+          </body></html>`)
+      })
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+      cleanup(() => site.close())
+      await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`)
+      await page.frameLocator('flowcraft-standard iframe').getByText('Wähle einen Tarif.').waitFor()
+      await page.frameLocator('#inline iframe').getByText('Choisissez une offre.').waitFor()
+    } finally {
+      await context.close()
     }
   }).timeout(600_000)
 })
