@@ -5,6 +5,8 @@ import type { Browser, Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/create_bot'
+import { CreateCredential } from '#actions/credentials/create_credential'
+import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, publishThroughApi, uniqueEmail } from '#tests/helpers'
 import { chatFixture } from '#tests/unit/engine/fixtures'
@@ -223,5 +225,107 @@ test.group('Bot languages: the Languages panel of the flow', () => {
     const saved = (await Bot.findOrFail(created.id)).settings as any
     assert.deepEqual(saved.languages, { default: 'en', others: ['fr', 'de'] })
     assert.equal(saved.translations.fr['t1/content.richText'], 'Salut')
+  }).timeout(600_000)
+})
+
+test.group('Bot languages: drafting with AI', () => {
+  test('Draft with AI: an error without a credential, then drafted texts to review and undo', async ({
+    visit,
+    assert,
+    browserContext,
+    cleanup,
+  }) => {
+    browserContext.setDefaultTimeout(120_000)
+    const standIn = await startOpenAiStandIn({
+      apiKey: 'drafts-key',
+      // Each text "translated" by a tag, so the drafts are recognisable.
+      reply: (body: any) => {
+        const user = body.messages.find((m: any) => m.role === 'user')
+        const texts = JSON.parse(user.content) as Record<string, string>
+        return JSON.stringify(
+          Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, `FR ${v}`]))
+        )
+      },
+    })
+    cleanup(() => standIn.close())
+    const email = uniqueEmail('langsai')
+    const page: Page = await visit('/signin')
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    const workspace = await firstWorkspaceOf(user)
+    const created = await new CreateBot().handle(user, workspace, { name: 'Drafts' })
+    const stored = await Bot.findOrFail(created.id)
+    stored.groups = [
+      {
+        id: 'g1',
+        title: 'Group #1',
+        graphCoordinates: { x: 620, y: 80 },
+        blocks: [
+          {
+            id: 't1',
+            type: 'text',
+            content: { richText: [{ type: 'p', children: [{ text: 'Hi there' }] }] },
+          },
+          { id: 'ti', type: 'text input', options: { labels: { placeholder: 'Your name' } } },
+        ],
+      },
+    ]
+    stored.settings = {
+      ...stored.settings,
+      languages: { default: 'en', others: ['fr'] },
+      translations: { fr: { 'ti/options.labels.button': 'Envoyer' } },
+    } as any
+    await stored.save()
+
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`/bots/${created.id}/edit`)
+    await page.getByTestId('languages-open').click()
+    const panel = page.getByTestId('languages-panel')
+    await panel.getByText('2 texts missing in French').waitFor()
+    const draft = panel.getByRole('button', { name: 'Draft French with AI' })
+
+    // No AI credential yet: the builder is told what to add.
+    await draft.click()
+    const error = panel.getByTestId('languages-draft-error')
+    await error.waitFor()
+    assert.match(await error.innerText(), /Credentials to draft translations with AI/)
+
+    await new CreateCredential().handle(user, workspace, {
+      type: 'openai',
+      name: 'My OpenAI',
+      data: { apiKey: 'drafts-key', baseUrl: standIn.baseUrl },
+    })
+    // Reached with the keyboard: focused, then Enter.
+    await draft.focus()
+    await page.keyboard.press('Enter')
+    await panel.getByText('2 texts drafted').waitFor()
+    const fields = panel.getByTestId('languages-translation')
+    assert.equal(await fields.count(), 2)
+    assert.equal(await fields.first().inputValue(), 'FR Hi there')
+    assert.equal(await fields.nth(1).inputValue(), 'FR Your name')
+    assert.equal(await panel.getByTestId('languages-ai-draft').count(), 2)
+    await panel.getByText('0 texts missing in French').waitFor()
+    // The typed button label was not sent: only missing texts go to the AI.
+    const sent = standIn.callsTo('/v1/chat/completions').at(-1)!.json
+    assert.notInclude(sent.messages[1].content, 'ti/options.labels.button')
+
+    // Reviewed: an edit clears the mark on that text only.
+    await fields.nth(1).click()
+    await page.keyboard.press('End')
+    await page.keyboard.type('!')
+    assert.equal(await panel.getByTestId('languages-ai-draft').count(), 1)
+    await waitFor(async () => {
+      const saved = (await Bot.findOrFail(created.id)).settings as any
+      return saved.translations?.fr?.['ti/options.labels.placeholder'] === 'FR Your name!'
+    }, 'the drafts saved')
+    const saved = (await Bot.findOrFail(created.id)).settings as any
+    assert.equal(saved.translations.fr['t1/content.richText'], 'FR Hi there')
+    assert.equal(saved.translations.fr['ti/options.labels.button'], 'Envoyer')
+
+    // Undo takes back the edit, then every draft at once.
+    await page.getByTestId('undo').click()
+    await page.getByTestId('undo').click()
+    await panel.getByText('2 texts missing in French').waitFor()
+    assert.equal(await fields.first().inputValue(), '')
   }).timeout(600_000)
 })
