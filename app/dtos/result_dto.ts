@@ -77,11 +77,13 @@ export function toResultRowDto(
     hasStarted: result.hasStarted,
     isCompleted: result.isCompleted,
     isArchived: result.isArchived,
-    cells: signedCells(resultCells(
+    cells: signedCells(
+      resultCells(
         { createdAt, variables: result.variables, language: result.language },
         answers,
         columns
-      )),
+      )
+    ),
   }
 }
 

@@ -3,11 +3,7 @@ import PublishedBot from '#models/published_bot'
 import { pluginRegistry } from '#services/plugin_registry'
 import type { BotEvent, BotSettings, Edge, Group, Variable } from '#shared/bot/types'
 import { languagesOf } from '#shared/bot/translations'
-import {
-  LANGUAGE_COLUMN,
-  SUBMITTED_AT_COLUMN,
-  type ResultColumnDto,
-} from '#shared/results/types'
+import { LANGUAGE_COLUMN, SUBMITTED_AT_COLUMN, type ResultColumnDto } from '#shared/results/types'
 
 /** The flow the results of a bot came from: the published version, else the draft. */
 export interface ResultsGraph {

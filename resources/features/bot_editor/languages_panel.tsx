@@ -101,14 +101,14 @@ function LanguagesPanel({ onClose }: { onClose: () => void }) {
   )
   const shown = missingOnly ? texts.filter((text) => listed.has(text.key)) : texts
 
-  async function draftWithAi(language: string, texts: TranslatableText[]) {
-    if (drafting || texts.length === 0) return
+  async function draftWithAi(language: string, toDraft: TranslatableText[]) {
+    if (drafting || toDraft.length === 0) return
     setDrafting(language)
     setDraftState(undefined)
     try {
       const drafts: Record<string, string> = {}
-      for (let i = 0; i < texts.length; i += DRAFT_MAX_TEXTS) {
-        const batch = texts.slice(i, i + DRAFT_MAX_TEXTS)
+      for (let i = 0; i < toDraft.length; i += DRAFT_MAX_TEXTS) {
+        const batch = toDraft.slice(i, i + DRAFT_MAX_TEXTS)
         const answer = await jsonFetch<DraftTranslationsResponse>(
           `/api/bots/${encodeURIComponent(botId)}/translations/draft`,
           {

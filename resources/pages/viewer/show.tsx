@@ -40,9 +40,7 @@ export default function ViewerShow({ publicId, bot, embedded }: ViewerProps) {
   const [state, setState] = useState<PageState>({ status: 'loading' })
   const [attempt, setAttempt] = useState(0)
   // Read once: the address bar may lose its query string right after (hidden params).
-  const queryVariables = useRef<{ value?: Record<string, string>; language?: string } | null>(
-    null
-  )
+  const queryVariables = useRef<{ value?: Record<string, string>; language?: string } | null>(null)
 
   useEffect(() => {
     if (!embedded) return
