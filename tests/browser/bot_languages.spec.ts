@@ -95,6 +95,7 @@ test.group('Bot languages: the `lang` parameter of the page and the embeds', () 
   test('?lang picks the language over the browser’s; an unknown one falls back', async ({
     visit,
     client,
+    assert,
     browserContext,
     cleanup,
   }) => {
@@ -115,9 +116,19 @@ test.group('Bot languages: the `lang` parameter of the page and the embeds', () 
     for (const expected of cases) {
       const { context, page } = await pageIn(browser, expected.locale)
       try {
+        const starts: string[] = []
+        page.on('request', (request) => {
+          if (request.url().endsWith('/startChat')) starts.push(request.postData() ?? '')
+        })
         await page.goto(`/${publicId}${expected.query}`)
         await page.getByText(expected.greeting).waitFor()
         await page.getByRole('button', { name: expected.button, exact: true }).waitFor()
+        // The page's early start asked the same as the chat would: one start, not two.
+        assert.lengthOf(starts, 1, expected.query)
+        assert.equal(
+          JSON.parse(starts[0]).language,
+          expected.query ? expected.query.slice('?lang='.length) : undefined
+        )
       } finally {
         await context.close()
       }
