@@ -5,6 +5,8 @@ import type { Browser, Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/create_bot'
+import { PublishBot } from '#actions/bots/publish_bot'
+import { importBot } from '#shared/bot/parse'
 import { CreateCredential } from '#actions/credentials/create_credential'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { signInWithLink } from '#tests/browser/helpers'
@@ -340,5 +342,49 @@ test.group('Bot languages: drafting with AI', () => {
     await page.getByTestId('undo').click()
     await panel.getByText('2 texts missing in French').waitFor()
     assert.equal(await fields.first().inputValue(), '')
+  }).timeout(600_000)
+})
+
+test.group('Bot languages: the results tab', () => {
+  test('the Language column names each chat’s language', async ({
+    visit,
+    assert,
+    browserContext,
+  }) => {
+    browserContext.setDefaultTimeout(120_000)
+    const email = uniqueEmail('langsresults')
+    const page: Page = await visit('/signin')
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    const workspace = await firstWorkspaceOf(user)
+    const bot = await new CreateBot().handle(user, workspace, {
+      content: importBot({ ...chatFixture('languages').bot, id: 'langsresultsb' }),
+    })
+    await new PublishBot().handle(user, workspace, bot)
+    const publicId = (await Bot.findOrFail(bot.id)).publicId!
+    for (const language of ['de', 'fr']) {
+      const start = await page.request.post(`/api/v1/typebots/${publicId}/startChat`, {
+        data: { language },
+      })
+      assert.isTrue(start.ok(), await start.text())
+      // An answer: results without one are hidden by default.
+      const { sessionId, input } = await start.json()
+      const reply = await page.request.post(`/api/v1/sessions/${sessionId}/continueChat`, {
+        data: { message: input.items[0].content },
+      })
+      assert.isTrue(reply.ok(), await reply.text())
+    }
+
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.goto(`/bots/${bot.id}/results`)
+    await page.getByTestId('results-table').waitFor()
+    await waitFor(async () => (await page.getByTestId('result-row').count()) === 2, 'two rows')
+    const headers = await page.getByTestId('results-column-header').allInnerTexts()
+    assert.equal(headers.at(-1), 'Language')
+    // Newest first, named in the interface language.
+    assert.deepEqual(await page.getByTestId('result-language').allInnerTexts(), [
+      'French (fr)',
+      'German (de)',
+    ])
   }).timeout(600_000)
 })
