@@ -77,7 +77,13 @@ export function toResultRowDto(
     hasStarted: result.hasStarted,
     isCompleted: result.isCompleted,
     isArchived: result.isArchived,
-    cells: signedCells(resultCells({ createdAt, variables: result.variables }, answers, columns)),
+    cells: signedCells(
+      resultCells(
+        { createdAt, variables: result.variables, language: result.language },
+        answers,
+        columns
+      )
+    ),
   }
 }
 

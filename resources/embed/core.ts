@@ -25,6 +25,11 @@ export interface BaseOptions {
   /** Sent to the bot as query parameters (prefilled variables). */
   prefilledVariables?: Record<string, string | number | boolean>
   /**
+   * For a bot in several languages: the language to chat in ('fr', 'pt-BR'), sent as the
+   * page's `lang` parameter. Without it the visitor's browser language picks.
+   */
+  language?: string
+  /**
    * false: the bot's actions on this page (analytics events, the Chatwoot widget) are
    * ignored. On by default.
    */
@@ -174,6 +179,7 @@ function botUrl(options: BaseOptions) {
   for (const [key, value] of Object.entries(variables)) {
     params.set(key, String(value))
   }
+  if (options.language) params.set('lang', options.language)
   return `${host}/${encodeURIComponent(options.publicId)}?${params.toString()}`
 }
 
@@ -452,6 +458,7 @@ export function defineStandardElement(tag: string, idAttribute: string) {
         mountStandard(this, {
           publicId,
           apiHost: this.getAttribute('api-host') ?? undefined,
+          language: this.getAttribute('language') ?? undefined,
           hostActions: this.getAttribute('host-actions') !== 'off',
           allowedScriptOrigins: (this.getAttribute('allowed-script-origins') ?? '')
             .split(/\s+/)

@@ -28,6 +28,7 @@ interface TypebotOptions {
   apiHost?: string
   prefilledVariables?: Variables
   /** Ours, not Typebot's: see BaseOptions in core.ts. */
+  language?: string
   hostActions?: boolean
   allowedScriptOrigins?: string[]
 }
@@ -55,6 +56,7 @@ function base(props: TypebotOptions | undefined): BaseOptions {
     publicId: props.typebot,
     apiHost: props.apiHost,
     prefilledVariables: props.prefilledVariables,
+    language: props.language,
     hostActions: props.hostActions,
     allowedScriptOrigins: props.allowedScriptOrigins,
   }

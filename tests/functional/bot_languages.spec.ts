@@ -11,6 +11,7 @@ import {
   setUserPlan,
   textBubble,
 } from '#tests/helpers'
+import { parse as parseCsv } from 'csv-parse/sync'
 import { messageText } from '#engine/bot/engine'
 import { chatFixture } from '#tests/unit/engine/fixtures'
 import type { ChatMessage, StartChatResponse } from '#shared/chat/types'
@@ -184,6 +185,79 @@ test.group('Bot languages: chat API', (group) => {
       .json({ message: 'Deutsch' })
     assert.deepEqual(texts(fallback.body().messages), ['Goodbye'])
     assert.equal((await Result.findOrFail(german.resultId)).language, 'de')
+  }).timeout(120_000)
+})
+
+test.group('Bot languages: results', () => {
+  test('the results table and the CSV have a Language column with each chat’s language', async ({
+    client,
+    assert,
+  }) => {
+    const who = await owner()
+    const bot = { ...languagesBot(), id: 'langsresults1' }
+    const { id, publicId } = await publish(client, who, bot)
+    const started: Record<string, string> = {}
+    for (const language of ['fr', 'de', 'en']) {
+      const start = await client
+        .post(`/api/v1/typebots/${publicId}/startChat`)
+        .json({ language, prefilledVariables: { Name: 'Ann' } })
+      start.assertStatus(200)
+      const body = start.body() as StartChatResponse
+      await client
+        .post(`/api/v1/sessions/${body.sessionId}/continueChat`)
+        .json({ message: body.input!.items![0].content })
+      started[language] = body.resultId!
+    }
+
+    const table = await client.get(`/api/bots/${id}/results/table`).loginAs(who.user)
+    table.assertStatus(200)
+    const language = table.body().columns.at(-1)
+    assert.deepEqual(
+      { id: language.id, kind: language.kind, label: language.label },
+      { id: 'resultLanguage', kind: 'language', label: 'Language' }
+    )
+    const rows = await client.get(`/api/bots/${id}/results`).loginAs(who.user)
+    rows.assertStatus(200)
+    for (const [tag, resultId] of Object.entries(started)) {
+      const row = rows.body().results.find((r: any) => r.id === resultId)
+      assert.equal(row.cells.resultLanguage, tag)
+    }
+
+    const csv = await client
+      .post(`/api/bots/${id}/results/export`)
+      .json({ all: true })
+      .loginAs(who.user)
+      .withCsrfToken()
+    csv.assertStatus(200)
+    const records: string[][] = parseCsv(csv.text())
+    const column = records[0].indexOf('Language')
+    assert.equal(column, records[0].length - 1)
+    // Newest first.
+    assert.deepEqual(
+      records.slice(1).map((record) => record[column]),
+      ['en', 'de', 'fr']
+    )
+    const chosen = await client
+      .post(`/api/bots/${id}/results/export`)
+      .json({ ids: [started.fr], columns: ['resultLanguage'] })
+      .loginAs(who.user)
+      .withCsrfToken()
+    assert.deepEqual(parseCsv(chosen.text()), [['Language'], ['fr']])
+  }).timeout(120_000)
+
+  test('a bot in one language has no Language column', async ({ client, assert }) => {
+    const who = await owner()
+    const { id } = await publish(
+      client,
+      who,
+      oneGroupExport('langsresults2', 'One language', [textBubble('t1', 'Hi there')])
+    )
+    const table = await client.get(`/api/bots/${id}/results/table`).loginAs(who.user)
+    table.assertStatus(200)
+    assert.notInclude(
+      table.body().columns.map((c: any) => c.kind),
+      'language'
+    )
   }).timeout(120_000)
 })
 

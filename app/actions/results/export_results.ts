@@ -63,7 +63,11 @@ async function* batchRows(batch: Result[], columns: ResultColumnDto[]) {
   const answers = await answersForCells(batch.map((result) => result.id))
   for (const result of batch) {
     const cells = resultCells(
-      { createdAt: result.createdAt.toISO()!, variables: result.variables },
+      {
+        createdAt: result.createdAt.toISO()!,
+        variables: result.variables,
+        language: result.language,
+      },
       answers.get(result.id) ?? [],
       columns
     )

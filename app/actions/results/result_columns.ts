@@ -1,8 +1,9 @@
 import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import { pluginRegistry } from '#services/plugin_registry'
-import type { BotEvent, Edge, Group, Variable } from '#shared/bot/types'
-import { SUBMITTED_AT_COLUMN, type ResultColumnDto } from '#shared/results/types'
+import type { BotEvent, BotSettings, Edge, Group, Variable } from '#shared/bot/types'
+import { languagesOf } from '#shared/bot/translations'
+import { LANGUAGE_COLUMN, SUBMITTED_AT_COLUMN, type ResultColumnDto } from '#shared/results/types'
 
 /** The flow the results of a bot came from: the published version, else the draft. */
 export interface ResultsGraph {
@@ -10,6 +11,7 @@ export interface ResultsGraph {
   edges: Edge[]
   events: BotEvent[]
   variables: Variable[]
+  settings?: BotSettings
 }
 
 export async function resultsGraphOf(bot: Bot): Promise<ResultsGraph> {
@@ -20,6 +22,7 @@ export async function resultsGraphOf(bot: Bot): Promise<ResultsGraph> {
     edges: source.edges ?? [],
     events: source.events ?? [],
     variables: source.variables ?? [],
+    settings: source.settings ?? undefined,
   }
 }
 
@@ -38,7 +41,9 @@ export async function inputBlocksOf(graph: ResultsGraph) {
 
 /**
  * The table's columns: "Submitted at", one per input block (named after the variable it
- * saves into, else "group title · block"), then the variables no input block fills.
+ * saves into, else "group title · block"), then the variables no input block fills, then
+ * "Language" when the bot has languages set up: from then on every chat records one
+ * (app/engine/bot/engine.ts), while a bot in one language would show an empty column.
  */
 export async function resultColumnsOf(graph: ResultsGraph): Promise<ResultColumnDto[]> {
   const variableName = new Map(graph.variables.map((v) => [v.id, v.name]))
@@ -62,6 +67,9 @@ export async function resultColumnsOf(graph: ResultsGraph): Promise<ResultColumn
     if (filled.has(variable.id)) continue
     columns.push({ id: variable.id, kind: 'variable', label: variable.name })
   }
+  if (languagesOf(graph.settings)) {
+    columns.push({ id: LANGUAGE_COLUMN, kind: 'language', label: 'Language' })
+  }
   return columns
 }
 
@@ -74,6 +82,7 @@ export interface CellAnswer {
 export interface CellResult {
   createdAt: string
   variables: { id: string; value: unknown }[] | null
+  language?: string | null
 }
 
 function variableText(value: unknown): string {
@@ -105,6 +114,7 @@ export function resultCells(
   for (const column of columns) {
     if (column.kind === 'submittedAt') cells[column.id] = result.createdAt
     else if (column.kind === 'block') cells[column.id] = byBlock.get(column.id) ?? ''
+    else if (column.kind === 'language') cells[column.id] = result.language ?? ''
     else cells[column.id] = variableText(byVariable.get(column.id))
   }
   return cells

@@ -7,11 +7,17 @@ import type { BotEvent, Edge, Group, ResultsTablePreferences, Variable } from '#
 /** The id of the "Submitted at" column (blocks and variables use their own ids). */
 export const SUBMITTED_AT_COLUMN = 'createdAt'
 
-export type ResultColumnKind = 'block' | 'variable' | 'submittedAt'
+/**
+ * The id of the "Language" column: listed for a bot that has languages set up, whose
+ * results record the language each chat ran in.
+ */
+export const LANGUAGE_COLUMN = 'resultLanguage'
+
+export type ResultColumnKind = 'block' | 'variable' | 'submittedAt' | 'language'
 
 /** One column of the results table and of the CSV export. */
 export interface ResultColumnDto {
-  /** The block id, the variable id, or SUBMITTED_AT_COLUMN. */
+  /** The block id, the variable id, SUBMITTED_AT_COLUMN or LANGUAGE_COLUMN. */
   id: string
   kind: ResultColumnKind
   /** "Group title · Block" or the variable name the block saves into. */

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LanguagesIcon, XIcon } from 'lucide-react'
+import { LanguagesIcon, Loader2Icon, SparklesIcon, XIcon } from 'lucide-react'
 import {
   botTexts,
   languagesOf,
@@ -8,7 +8,14 @@ import {
   missingTexts,
   normalizeTag,
   translationsOf,
+  type TranslatableText,
 } from '#shared/bot/translations'
+import {
+  DRAFT_MAX_TEXTS,
+  DRAFT_MAX_TEXT_LENGTH,
+  type DraftTranslationsResponse,
+} from '#shared/bot/translation_drafts'
+import { errorDescription, jsonFetch } from '~/lib/http'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { Label } from '~/components/ui/label'
@@ -19,8 +26,9 @@ import { useEditorPlugins } from './editor_plugins'
 
 /**
  * The Languages panel of the flow (docs/editor.md "Languages"): the bot's default language
- * and its translations, the texts a language lacks (a click opens the block), and a field
- * per text with the default language's text as placeholder.
+ * and its translations, the texts a language lacks (a click opens the block), a field per
+ * text with the default language's text as placeholder, and "Draft with AI" that fills the
+ * missing ones through the workspace's AI credential as one undoable edit, to review.
  */
 export function LanguagesDock() {
   const { t } = useTranslation()
@@ -63,6 +71,15 @@ function LanguagesPanel({ onClose }: { onClose: () => void }) {
   const [newTag, setNewTag] = useState('')
   const [tagError, setTagError] = useState<string>()
   const [missingOnly, setMissingOnly] = useState(true)
+  const botId = useBotEditor((state) => state.botId)
+  const [drafting, setDrafting] = useState<string>()
+  const [draftState, setDraftState] = useState<{
+    language: string
+    error?: { title: string; description?: string }
+    count?: number
+  }>()
+  // Texts the AI drafted and the builder has not touched since: marked for review.
+  const [drafted, setDrafted] = useState<Record<string, Set<string>>>({})
 
   const texts = useMemo(
     () => botTexts({ groups }, (type) => plugins.get(type)?.form),
@@ -83,6 +100,54 @@ function LanguagesPanel({ onClose }: { onClose: () => void }) {
     [texts, current, missingOnly, api]
   )
   const shown = missingOnly ? texts.filter((text) => listed.has(text.key)) : texts
+
+  async function draftWithAi(language: string, toDraft: TranslatableText[]) {
+    if (drafting || toDraft.length === 0) return
+    setDrafting(language)
+    setDraftState(undefined)
+    try {
+      const drafts: Record<string, string> = {}
+      for (let i = 0; i < toDraft.length; i += DRAFT_MAX_TEXTS) {
+        const batch = toDraft.slice(i, i + DRAFT_MAX_TEXTS)
+        const answer = await jsonFetch<DraftTranslationsResponse>(
+          `/api/bots/${encodeURIComponent(botId)}/translations/draft`,
+          {
+            method: 'POST',
+            body: {
+              language,
+              texts: batch.map((text) => ({
+                key: text.key,
+                source: text.source.slice(0, DRAFT_MAX_TEXT_LENGTH),
+              })),
+            },
+          }
+        )
+        Object.assign(drafts, answer.drafts)
+      }
+      // A translation typed while the AI worked is the builder's: it stays.
+      const now = translationsOf(api.getState().history.present.settings)[language] ?? {}
+      const writes = Object.entries(drafts).filter(([key]) => !now[key]?.trim())
+      if (writes.length > 0) {
+        // One step of the history: Undo takes every draft back at once.
+        write(
+          writes.map(([key, text]) => [['translations', language, key], text]),
+          `settings:translations:${language}:ai-draft:${Date.now()}`
+        )
+      }
+      setDrafted((previous) => ({
+        ...previous,
+        [language]: new Set([...(previous[language] ?? []), ...writes.map(([key]) => key)]),
+      }))
+      setDraftState({ language, count: writes.length })
+    } catch (error) {
+      setDraftState({
+        language,
+        error: { title: (error as Error).message, description: errorDescription(error) },
+      })
+    } finally {
+      setDrafting(undefined)
+    }
+  }
 
   function writeLanguages(next: { default: string; others: string[] }) {
     write([[['languages'], next]], 'settings:languages')
@@ -261,6 +326,53 @@ function LanguagesPanel({ onClose }: { onClose: () => void }) {
                 {t('botLanguages.missingOnly')}
               </label>
             </div>
+            <div className="grid gap-1.5">
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                className="justify-self-start"
+                data-testid="languages-draft-ai"
+                disabled={!!drafting || missing.length === 0}
+                aria-busy={drafting === current ? true : undefined}
+                onClick={() => draftWithAi(current, missing)}
+              >
+                {drafting === current ? (
+                  <Loader2Icon className="animate-spin" aria-hidden />
+                ) : (
+                  <SparklesIcon aria-hidden />
+                )}
+                {drafting === current
+                  ? t('botLanguages.draft.working')
+                  : t('botLanguages.draft.button', {
+                      language: languageName(current, i18n.language),
+                    })}
+              </Button>
+              {draftState?.language === current && draftState.error && (
+                <div
+                  className="rounded-md border border-destructive/40 px-3 py-2 text-xs text-destructive"
+                  role="alert"
+                  data-testid="languages-draft-error"
+                >
+                  <p className="font-medium">{draftState.error.title}</p>
+                  {draftState.error.description &&
+                    draftState.error.description !== draftState.error.title && (
+                      <p>{draftState.error.description}</p>
+                    )}
+                </div>
+              )}
+              {draftState?.language === current && draftState.count !== undefined && (
+                <p
+                  className="text-xs text-muted-foreground"
+                  role="status"
+                  data-testid="languages-draft-done"
+                >
+                  {draftState.count === 0
+                    ? t('botLanguages.draft.none')
+                    : t('botLanguages.draft.done', { count: draftState.count })}
+                </p>
+              )}
+            </div>
             {shown.length === 0 && (
               <p className="text-sm text-muted-foreground" data-testid="languages-all-done">
                 {texts.length === 0 ? t('botLanguages.noTexts') : t('botLanguages.allTranslated')}
@@ -276,6 +388,14 @@ function LanguagesPanel({ onClose }: { onClose: () => void }) {
                       <Label htmlFor={id} className="text-xs">
                         {text.label}
                       </Label>
+                      {drafted[current]?.has(text.key) && (
+                        <span
+                          className="rounded bg-accent px-1.5 py-0.5 text-[10px] font-medium"
+                          data-testid="languages-ai-draft"
+                        >
+                          {t('botLanguages.draft.badge')}
+                        </span>
+                      )}
                       <button
                         type="button"
                         className="ml-auto truncate text-xs text-primary underline-offset-2 hover:underline"
@@ -291,12 +411,20 @@ function LanguagesPanel({ onClose }: { onClose: () => void }) {
                       data-testid="languages-translation"
                       placeholder={text.source}
                       value={value}
-                      onChange={(event) =>
+                      onChange={(event) => {
                         write(
                           [[['translations', current, text.key], event.target.value || undefined]],
                           `settings:translations:${current}:${text.key}`
                         )
-                      }
+                        // Edited by the builder: reviewed.
+                        if (drafted[current]?.has(text.key)) {
+                          setDrafted((previous) => {
+                            const next = new Set(previous[current])
+                            next.delete(text.key)
+                            return { ...previous, [current]: next }
+                          })
+                        }
+                      }}
                     />
                   </li>
                 )

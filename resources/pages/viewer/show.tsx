@@ -8,6 +8,7 @@ import { ChatSkeleton } from '~/features/viewer/chat_skeleton'
 import { ChatView } from '~/features/viewer/chat_view'
 import { ViewerError, type ViewerErrorKind } from '~/features/viewer/viewer_error'
 import {
+  queryLanguage,
   readRememberedResult,
   rememberResult,
   takeQueryVariables,
@@ -39,7 +40,7 @@ export default function ViewerShow({ publicId, bot, embedded }: ViewerProps) {
   const [state, setState] = useState<PageState>({ status: 'loading' })
   const [attempt, setAttempt] = useState(0)
   // Read once: the address bar may lose its query string right after (hidden params).
-  const queryVariables = useRef<{ value?: Record<string, string> } | null>(null)
+  const queryVariables = useRef<{ value?: Record<string, string>; language?: string } | null>(null)
 
   useEffect(() => {
     if (!embedded) return
@@ -64,6 +65,7 @@ export default function ViewerShow({ publicId, bot, embedded }: ViewerProps) {
     const controller = new AbortController()
     setState({ status: 'loading' })
     queryVariables.current ??= {
+      language: queryLanguage(),
       value: takeQueryVariables(settings, (url) => window.history.replaceState(null, '', url)),
     }
     client
@@ -72,6 +74,8 @@ export default function ViewerShow({ publicId, bot, embedded }: ViewerProps) {
         {
           resultId: readRememberedResult(publicId, settings),
           prefilledVariables: queryVariables.current.value,
+          // The same keys in the same order as the early start of viewer.edge.
+          language: queryVariables.current.language,
           // AI answers shown in the next bubble arrive token by token (streamMessage).
           isStreamEnabled: true,
         },
