@@ -1,15 +1,17 @@
 import { test } from '@japa/runner'
-import type { ApiClient } from '@japa/api-client'
-import type { Page } from 'playwright'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import app from '@adonisjs/core/services/app'
 import Bot from '#models/bot'
-import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { forgetPublishedBot } from '#services/chat/bot_cache'
-import { overrideViewerUrl } from '#services/public_surface'
-import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { chatFixture } from '#tests/unit/engine/fixtures'
+import {
+  publishFixture,
+  screenshot,
+  withoutTyping,
+  onViewerHost,
+  showOnAnotherSite,
+  guest,
+  host,
+  useNewOwner,
+} from '#tests/browser/viewer_fixtures'
 
 /**
  * The public chat page (resources/pages/viewer/show.tsx) driven like a visitor: fixture
@@ -17,84 +19,9 @@ import { chatFixture } from '#tests/unit/engine/fixtures'
  * in Chromium. Screenshots land in tmp/screenshots/viewer-*.png for a human look.
  */
 
-interface Owner {
-  token: string
-  workspaceId: string
-}
-
-let owner: Owner
-
-async function createOwner(): Promise<Owner> {
-  const user = await createUser()
-  await setUserPlan(user, 'UNLIMITED')
-  const workspace = await firstWorkspaceOf(user)
-  const token = (await new CreateApiToken().handle(user, `viewer-${Date.now()}`)).value
-  return { token, workspaceId: workspace.id }
-}
-
-/** Imports a fixture bot under a fresh id (overrides merged on top) and publishes it. */
-function publishFixture(client: ApiClient, name: string, overrides: Record<string, unknown> = {}) {
-  // A fresh id and public id: several tests publish the same fixture.
-  const bot = { ...chatFixture(name).bot }
-  delete bot.id
-  delete bot.publicId
-  return publishBot(client, { ...bot, ...overrides })
-}
-
-async function publishBot(client: ApiClient, bot: Record<string, unknown>) {
-  const imported = await client
-    .post('/api/v1/bots')
-    .bearerToken(owner.token)
-    .json({ workspaceId: owner.workspaceId, bot })
-  if (imported.status() !== 201) throw new Error(JSON.stringify(imported.body()))
-  const id = imported.body().bot.id as string
-  const published = await client.post(`/api/v1/bots/${id}/publish`).bearerToken(owner.token)
-  published.assertStatus(200)
-  const saved = await Bot.findOrFail(id)
-  return { id, publicId: saved.publicId! }
-}
-
-async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: app.makePath(`tmp/screenshots/viewer-${name}.png`) })
-}
-
-/** The typing emulation is covered once; the other tests run without its delays. */
-async function withoutTyping(page: Page) {
-  await page.emulateMedia({ reducedMotion: 'reduce' })
-}
-
-/**
- * The address of `path` on a viewer host (VIEWER_URL) for the rest of the test. What needs
- * the page's own origin (stored results, the browser's location) works there; on the
- * app's host the page is an opaque origin (docs/security.md). Same server, another name.
- */
-function onViewerHost(path: string, cleanup: (fn: () => void) => void) {
-  const viewer = `http://localhost:${process.env.PORT}`
-  cleanup(overrideViewerUrl(viewer))
-  return `${viewer}${path}`
-}
-
-/**
- * Shows `html` as a page of another site: a stand-in server on another port (a loopback
- * address, which the browser lets reach the app). The app's own pages would refuse its
- * inline scripts: their CSP allows only the ones the app wrote.
- */
-async function showOnAnotherSite(page: Page, html: string, cleanup: (fn: () => void) => void) {
-  const site = createServer((_, response) => {
-    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
-    response.end(html)
-  })
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
-  cleanup(() => site.close())
-  await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`)
-}
-
-const guest = (page: Page) => page.locator('.fc-guest-bubble')
-const host = (page: Page) => page.locator('.fc-host-bubble')
-
 test.group('Viewer: the public chat page', (group) => {
   group.setup(async () => {
-    owner = await createOwner()
+    await useNewOwner()
   })
 
   test('plays every bubble type with typing emulation, then takes a text answer', async ({
@@ -471,227 +398,5 @@ test.group('Viewer: the public chat page', (group) => {
       .frameLocator('#inline iframe')
       .getByRole('heading', { name: 'Bot not found' })
       .waitFor()
-  })
-
-  test('the embed script: bubble opens the bot in an iframe, standard fills its element', async ({
-    visit,
-    client,
-    assert,
-    cleanup,
-  }) => {
-    const { publicId } = await publishFixture(client, 'greeting')
-    const page = await visit('/signin')
-    const origin = new URL(page.url()).origin
-    const html = `<!doctype html><html><body>
-      <div id="inline" style="width: 600px; height: 500px"></div>
-      <script src="${origin}/embed.js"></script>
-      <script>
-        Flowcraft.initStandard({ publicId: ${JSON.stringify(publicId)}, element: '#inline' })
-        Flowcraft.initBubble({ publicId: ${JSON.stringify(publicId)} })
-      </script></body></html>`
-    await showOnAnotherSite(page, html, cleanup)
-
-    const inline = page.frameLocator('#inline iframe')
-    await inline.getByText('Hello! What is your name?').waitFor()
-    const src = await page.locator('#inline iframe').getAttribute('src')
-    assert.equal(src, `${origin}/${publicId}?embedded=1`)
-
-    // The bubble's iframe exists only once opened (loading it starts a chat).
-    assert.equal(await page.locator('.flowcraft-panel iframe').count(), 0)
-    await page.getByRole('button', { name: 'Open the chat' }).click()
-    await page
-      .frameLocator('.flowcraft-panel iframe')
-      .getByText('Hello! What is your name?')
-      .waitFor()
-    await screenshot(page, 'embed-bubble')
-    await page.evaluate(() => (window as any).Flowcraft.close())
-    assert.isTrue(
-      await page.locator('.flowcraft-panel').evaluate((node) => (node as HTMLElement).hidden)
-    )
-  })
-
-  test('the embed script: the popup opens by itself, <flowcraft-standard> fills its element', async ({
-    visit,
-    client,
-    assert,
-    cleanup,
-  }) => {
-    // A page of its own: the bubble and standard embeds of the test above leave theirs open.
-    const { publicId } = await publishFixture(client, 'greeting')
-    const page = await visit('/signin')
-    const origin = new URL(page.url()).origin
-    await showOnAnotherSite(
-      page,
-      `<!doctype html><html><body>
-      <flowcraft-standard public-id=${JSON.stringify(publicId)} style="height: 400px"></flowcraft-standard>
-      <script src="${origin}/embed.js"></script>
-      <script>Flowcraft.initPopup({ publicId: ${JSON.stringify(publicId)}, autoShowDelay: 0 })</script>
-      </body></html>`,
-      cleanup
-    )
-    await page
-      .frameLocator('flowcraft-standard iframe')
-      .getByText('Hello! What is your name?')
-      .waitFor()
-    await page
-      .frameLocator('.flowcraft-modal iframe')
-      .getByText('Hello! What is your name?')
-      .waitFor()
-    // Escape pressed in the popup's chat (its iframe has the focus, not the page) reaches
-    // the embed as a message, so the popup closes a moment later. Pressing it on the page
-    // could land in the inline chat's iframe instead, which must not close the popup.
-    await page.frameLocator('.flowcraft-modal iframe').getByRole('textbox').first().press('Escape')
-    await page.waitForFunction(
-      () => (document.querySelector('.flowcraft-overlay') as HTMLElement | null)?.hidden === true,
-      undefined,
-      { timeout: 10_000 }
-    )
-    assert.isTrue(
-      await page.locator('.flowcraft-overlay').evaluate((node) => (node as HTMLElement).hidden)
-    )
-  })
-
-  test("Typebot's embed code runs against /typebot/web.js: initBubble, commands, <typebot-standard>", async ({
-    visit,
-    client,
-    assert,
-    cleanup,
-  }) => {
-    const { publicId } = await publishFixture(client, 'greeting', {
-      settings: { general: { isInputPrefillEnabled: true } },
-    })
-    const page = await visit('/signin')
-    const origin = new URL(page.url()).origin
-    // The shape of the snippet Typebot's share dialog gives, with our URL and apiHost.
-    await showOnAnotherSite(
-      page,
-      `<!doctype html><html><body>
-      <typebot-standard id="inline" style="width: 100%; height: 400px"></typebot-standard>
-      <script type="module">
-        import Typebot from '${origin}/typebot/web.js'
-        Typebot.initStandard({ typebot: ${JSON.stringify(publicId)}, apiHost: '${origin}', id: 'inline' })
-        Typebot.initBubble({
-          typebot: ${JSON.stringify(publicId)},
-          apiHost: '${origin}',
-          previewMessage: { message: 'Need a hand?', autoShowDelay: 0 },
-          theme: { button: { backgroundColor: '#0042DA', iconColor: '#FFFFFF' } },
-        })
-        window.Typebot = Typebot
-      </script></body></html>`,
-      cleanup
-    )
-    await page
-      .frameLocator('typebot-standard iframe')
-      .getByText('Hello! What is your name?')
-      .waitFor()
-    const button = page.getByRole('button', { name: 'Open the chat' })
-    assert.equal(
-      await button.evaluate((node) => getComputedStyle(node).backgroundColor),
-      'rgb(0, 66, 218)'
-    )
-    // Variables set before the bubble opens reach its chat.
-    await page.evaluate(() => (window as any).Typebot.setPrefilledVariables({ Name: 'Ada' }))
-    await page.getByText('Need a hand?').click()
-    const bubbleSrc = await page.locator('.flowcraft-panel iframe').getAttribute('src')
-    assert.equal(bubbleSrc, `${origin}/${publicId}?embedded=1&Name=Ada`)
-    await page
-      .frameLocator('.flowcraft-panel iframe')
-      .getByText('Hello! What is your name?')
-      .waitFor()
-    await page.evaluate(() => (window as any).Typebot.close())
-    assert.isTrue(await page.locator('.flowcraft-panel').evaluate((n) => (n as HTMLElement).hidden))
-    await page.evaluate(() => (window as any).Typebot.toggle())
-    assert.isFalse(
-      await page.locator('.flowcraft-panel').evaluate((n) => (n as HTMLElement).hidden)
-    )
-    await page.evaluate(() => (window as any).Typebot.toggle())
-    await page.evaluate(() => (window as any).Typebot.showPreviewMessage())
-    await page.getByText('Need a hand?').waitFor()
-    await page.evaluate(() => (window as any).Typebot.unmount())
-    assert.equal(
-      await page.locator('.flowcraft-button, .flowcraft-panel, .flowcraft-preview').count(),
-      0
-    )
-    assert.equal(await page.locator('typebot-standard iframe').count(), 0)
-  })
-
-  test('a failed send is rolled back and can be retried', async ({ visit, client, assert }) => {
-    const { publicId } = await publishFixture(client, 'greeting')
-    const page = await visit(`/${publicId}`)
-    await withoutTyping(page)
-    let failures = 0
-    await page.route('**/continueChat', async (route) => {
-      if (failures++ > 0) return route.continue()
-      await route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({ message: 'Service unavailable' }),
-      })
-    })
-    const field = page.getByRole('textbox')
-    await field.fill('Ada')
-    await field.press('Enter')
-    await page.getByRole('alert').getByText('Service unavailable').waitFor()
-    assert.equal(await guest(page).count(), 0, 'the answer was taken back')
-    assert.isTrue(await page.getByRole('textbox').isEnabled())
-    await page.getByRole('button', { name: 'Try again' }).click()
-    await page.getByText('Nice to meet you Ada.').waitFor()
-    assert.equal(await guest(page).count(), 1)
-  })
-
-  test('an embed waiting for an event holds the conversation until the page posts it', async ({
-    visit,
-    client,
-    assert,
-  }) => {
-    const text = (id: string, words: string) => ({
-      id,
-      type: 'text',
-      content: { richText: [{ type: 'p', children: [{ text: words }] }] },
-    })
-    const { publicId } = await publishBot(client, {
-      version: '6',
-      name: 'Embed wait',
-      groups: [
-        {
-          id: 'g1',
-          title: 'Group #1',
-          graphCoordinates: { x: 0, y: 0 },
-          blocks: [
-            text('b1', 'Before the form'),
-            {
-              id: 'b2',
-              type: 'embed',
-              content: {
-                url: 'https://embed.test/form',
-                height: 200,
-                waitForEvent: { isEnabled: true, name: 'form-done' },
-              },
-            },
-            text('b3', 'After the form'),
-          ],
-        },
-      ],
-      events: [{ id: 'ev', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' }],
-      edges: [{ id: 'e1', from: { eventId: 'ev' }, to: { groupId: 'g1' } }],
-      variables: [],
-      theme: {},
-      settings: {},
-    })
-    const page = await visit('/signin')
-    await withoutTyping(page)
-    await page.route('https://embed.test/**', (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<button onclick="parent.postMessage({ name: 'form-done', data: 'ok' }, '*')">Finish</button>`,
-      })
-    )
-    await page.goto(`/${publicId}`)
-    const form = page.frameLocator('iframe[src="https://embed.test/form"]')
-    await form.getByRole('button', { name: 'Finish' }).waitFor()
-    await page.waitForTimeout(300)
-    assert.equal(await page.getByText('After the form').count(), 0, 'held at the embed')
-    await form.getByRole('button', { name: 'Finish' }).click()
-    await page.getByText('After the form').waitFor()
   })
 })

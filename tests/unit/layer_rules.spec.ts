@@ -200,8 +200,6 @@ const PENDING_LONG_FILES: string[] = [
   // Benches and the release smoke test: long scenarios.
   'bench/workflows.bench.ts',
   // Tests: scenario files.
-  'tests/browser/viewer.spec.ts',
-  'tests/functional/chat_api.spec.ts',
   'tests/functional/queue/bullmq.spec.ts',
   'tests/functional/workflow_runs.spec.ts',
   'tests/stand_ins/mongodb.ts',
