@@ -7,12 +7,15 @@ import { CreateBot } from '#actions/bots/create_bot'
 import { PublishBot } from '#actions/bots/publish_bot'
 import { CreateBotFromTemplate } from '#actions/bots/create_bot_from_template'
 import { CreateWorkflow } from '#actions/workflows/create_workflow'
+import { CreateStore } from '#actions/knowledge/create_store'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
 
 /*
  * Every main page of the app passes axe-core's WCAG 2.1 A and AA rules (issue 28): the
- * dashboard, workflows, vectors, settings, results, plans, both editors and the public chat.
+ * dashboard, workflows, vectors, settings, results, plans, both editors and the public chat;
+ * then the rest: the sign-in pages, new bot and import, the bot's theme, settings and
+ * analytics, a vector store, a workflow's runs, the docs and the admin pages.
  * A violation is listed with its rule and the elements it found, so that a failure says
  * which component to fix.
  */
@@ -128,6 +131,60 @@ test.group('Accessibility', () => {
       const violations = await violationsOf(page)
       if (violations.length > 0) found[name] = violations
     }
+    assert.deepEqual(found, {})
+  }).timeout(600_000)
+  test('the other pages pass too: sign-in, bot tabs, analytics, a store, runs, docs, admin', async ({
+    visit,
+    assert,
+  }) => {
+    type Entry = [string, string, (page: Page) => Promise<unknown>]
+    const ready = (p: Page) => p.locator('main, #app *').first().waitFor()
+    const page = await visit('/health')
+    await page.setViewportSize({ width: 1440, height: 900 })
+    const found: Record<string, string[]> = {}
+    const scan = async (entries: Entry[]) => {
+      for (const [name, path, isReady] of entries) {
+        await page.goto(path)
+        await isReady(page)
+        await page.waitForLoadState('networkidle')
+        const violations = await violationsOf(page)
+        if (violations.length > 0) found[name] = violations
+      }
+    }
+
+    // Signed out.
+    await scan([
+      ['sign-in', '/signin', ready],
+      ['register', '/register', ready],
+      ['forgot password', '/forgot-password', ready],
+    ])
+
+    const email = uniqueEmail('a11y-more')
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    await setUserPlan(user, 'UNLIMITED')
+    const workspace = await firstWorkspaceOf(user)
+    const bot = await new CreateBot().handle(user, workspace, { name: 'Greeter' })
+    const workflow = await new CreateWorkflow().handle(user, workspace, {})
+    const store = await new CreateStore().handle(user, workspace, { name: 'Handbook' })
+    await scan([
+      ['new bot', '/bots/create', ready],
+      ['typebot import', '/bots/import-typebot', ready],
+      ['bot theme', `/bots/${bot.id}/theme`, ready],
+      ['bot settings', `/bots/${bot.id}/settings`, ready],
+      ['analytics', `/bots/${bot.id}/results/analytics`, ready],
+      ['vector store', `/vectors/${store.id}`, ready],
+      ['workflow runs', `/workflows/${workflow.id}/runs`, ready],
+      ['docs', '/docs', ready],
+    ])
+
+    // The instance admin's pages (ADMIN_EMAILS in .env.test).
+    await signInWithLink(page, 'admin@example.com')
+    await scan([
+      ['admin workspaces', '/admin/workspaces', ready],
+      ['admin plugins', '/admin/plugins', ready],
+      ['admin AI prices', '/admin/ai-prices', ready],
+    ])
     assert.deepEqual(found, {})
   }).timeout(600_000)
 })

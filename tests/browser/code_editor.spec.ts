@@ -119,6 +119,22 @@ test.group('Code editor', () => {
       .evaluate((node) => getComputedStyle(node).color)
     assert.notEqual(keyword, number)
 
+    // Resizable: its bottom-right corner dragged down makes it taller.
+    const frame = form.locator('[data-testid="field-content-editor"]')
+    const before = (await frame.boundingBox())!
+    await page.mouse.move(before.x + before.width - 3, before.y + before.height - 3)
+    await page.mouse.down()
+    await page.mouse.move(before.x + before.width - 3, before.y + before.height + 120, {
+      steps: 8,
+    })
+    await page.mouse.up()
+    await waitFor(
+      async () => (await frame.boundingBox())!.height >= before.height + 80,
+      'the taller editor'
+    )
+    await content.click()
+    await page.keyboard.press('ControlOrMeta+End')
+
     // Escape then Tab leaves the editor; the settings panel stays open.
     await page.keyboard.press('Escape')
     await page.keyboard.press('Tab')

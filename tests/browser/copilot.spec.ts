@@ -113,6 +113,37 @@ test.group('Copilot panel', () => {
     assert.equal(await card.getByTestId('copilot-undo').count(), 0)
   }).timeout(400_000)
 
+  test('a failed model call says its cause in the chat, not only "Sorry"', async ({
+    visit,
+    assert,
+    cleanup,
+  }) => {
+    const standIn = await startOpenAiStandIn({ apiKey: KEY, script: () => ({ content: 'never' }) })
+    standIn.failWith(500, { error: { message: 'model overloaded' } })
+    cleanup(() => standIn.close())
+    const page = await visit('/health')
+    page.setDefaultTimeout(120_000)
+    page.setDefaultNavigationTimeout(120_000)
+    const { user, workspace } = await builder(page, 'copilotcause', standIn.baseUrl)
+    const workflow = await new CreateWorkflow().handle(user, workspace, { name: 'Failing model' })
+
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`/workflows/${workflow.id}`)
+    await page.getByTestId('copilot-open').click()
+    const panel = page.getByTestId('copilot-panel')
+    const answers = panel.getByTestId('copilot-assistant-message')
+    await answers.first().waitFor()
+    const before = await answers.count()
+    await panel.getByTestId('copilot-input').click()
+    await page.keyboard.type('Add a webhook trigger')
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await answers.count()) > before, 'the answer')
+    const answer = await answers.last().innerText()
+    assert.include(answer, 'Sorry')
+    assert.include(answer, 'Cause: the model server answered 500: model overloaded')
+    assert.isAbove(standIn.callsTo('/v1/chat/completions').length, 0)
+  }).timeout(400_000)
+
   test('bot editor: the same panel adds a group linked to the start', async ({
     visit,
     assert,

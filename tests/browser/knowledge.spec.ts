@@ -56,6 +56,23 @@ test.group('Knowledge stores in the browser', (group) => {
       .first()
       .waitFor()
     assert.match(await hit.getByTestId('search-score').innerText(), /score \d/)
+    // A match never reads "score 0" (issue 28), and the page fits 1440 px with its search
+    // button whole.
+    assert.notMatch(await hit.getByTestId('search-score').innerText(), /score 0(?![.,]\d*[1-9])/)
+    assert.isAtMost(await page.evaluate(() => document.documentElement.scrollWidth), 1440)
+    const submit = (await page.getByTestId('store-search-submit').boundingBox())!
+    const clip = await page.getByTestId('store-search-submit').evaluate((button) => {
+      let box = button.getBoundingClientRect()
+      for (let node = button.parentElement; node; node = node.parentElement) {
+        if (getComputedStyle(node).overflowX === 'visible') continue
+        const outer = node.getBoundingClientRect()
+        if (box.right > outer.right + 0.5 || box.left < outer.left - 0.5) return false
+        box = outer
+      }
+      return true
+    })
+    assert.isAtMost(submit.x + submit.width, 1440)
+    assert.isTrue(clip, 'the search button is not cut by a container')
     await page.getByTestId('store-search').fill('submarine')
     await page.getByTestId('store-search-submit').click()
     await page.getByTestId('search-empty').waitFor()

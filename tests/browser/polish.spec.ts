@@ -140,4 +140,36 @@ test.group('Polish in the browser', () => {
     }
     assert.isTrue(clear, 'the group is left of the settings panel')
   })
+  test('a block dropped at the right edge: its new group moves out from under the settings panel', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('droppedclear')
+    const page = await visit('/signin')
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    const bot = await new CreateBot().handle(user, await firstWorkspaceOf(user), {
+      name: 'Dropped',
+    })
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`/bots/${bot.id}/edit`)
+    const canvas = page.getByTestId('editor-canvas')
+    await canvas.waitFor()
+    const area = (await canvas.boundingBox())!
+    await page
+      .getByTestId('sidebar-block-email-input')
+      .dragTo(canvas, { targetPosition: { x: area.width - 120, y: 300 } })
+    const panel = page.getByTestId('block-settings')
+    await panel.waitFor()
+    const group = page.getByTestId('group-node').first()
+    await group.waitFor()
+    let clear = false
+    for (let i = 0; i < 50 && !clear; i++) {
+      const groupBox = (await group.boundingBox())!
+      const panelBox = (await panel.boundingBox())!
+      clear = groupBox.x + groupBox.width <= panelBox.x
+      if (!clear) await page.waitForTimeout(100)
+    }
+    assert.isTrue(clear, 'the dropped group is left of the settings panel')
+  })
 })

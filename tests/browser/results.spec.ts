@@ -142,6 +142,135 @@ test.group('Results tab in the browser', () => {
     await page.screenshot({ path: app.makePath('docs/screenshots/results_analytics.png') })
   })
 
+  test('a value a Set variable computed in a chat is a column of the table and the CSV', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('results-set')
+    const page = await visit('/signin')
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    const workspace = await firstWorkspaceOf(user)
+    const paragraph = (text: string) => ({ richText: [{ type: 'p', children: [{ text }] }] })
+    // The shape of issue 28: a text input, buttons, a condition, then a Set variable on a
+    // variable created in the editor's picker and a closing bubble.
+    const bot = await new CreateBot().handle(user, workspace, {
+      content: importBot({
+        version: '6',
+        name: 'Greeter',
+        events: [
+          { id: 'ev', type: 'start', outgoingEdgeId: 'e0', graphCoordinates: { x: 0, y: 0 } },
+        ],
+        groups: [
+          {
+            id: 'g1',
+            title: 'Ask',
+            graphCoordinates: { x: 200, y: 0 },
+            blocks: [
+              { id: 'b1', type: 'text', content: paragraph('Your name?') },
+              { id: 'b2', type: 'text input', options: { variableId: 'vname' } },
+              {
+                id: 'b3',
+                type: 'choice input',
+                options: { variableId: 'vmood' },
+                items: [
+                  { id: 'i1', content: 'Good', outgoingEdgeId: 'e1' },
+                  { id: 'i2', content: 'Bad', outgoingEdgeId: 'e1' },
+                ],
+              },
+            ],
+          },
+          {
+            id: 'g2',
+            title: 'Check',
+            graphCoordinates: { x: 400, y: 0 },
+            blocks: [
+              {
+                id: 'b4',
+                type: 'Condition',
+                items: [
+                  {
+                    id: 'c1',
+                    content: {
+                      comparisons: [
+                        { variableId: 'vmood', comparisonOperator: 'Equal to', value: 'Good' },
+                      ],
+                      logicalOperator: 'AND',
+                    },
+                    outgoingEdgeId: 'e2',
+                  },
+                ],
+                outgoingEdgeId: 'e2',
+              },
+            ],
+          },
+          {
+            id: 'g3',
+            title: 'Greet',
+            graphCoordinates: { x: 600, y: 0 },
+            blocks: [
+              {
+                id: 'b5',
+                type: 'Set variable',
+                options: {
+                  variableId: 'vgreeting',
+                  type: 'Custom',
+                  expressionToEvaluate: 'Hello {{Name}}',
+                },
+              },
+              { id: 'b6', type: 'text', content: paragraph('{{Greeting}}!') },
+            ],
+          },
+        ],
+        edges: [
+          { id: 'e0', from: { eventId: 'ev' }, to: { groupId: 'g1' } },
+          { id: 'e1', from: { blockId: 'b3' }, to: { groupId: 'g2' } },
+          { id: 'e2', from: { blockId: 'b4', itemId: 'c1' }, to: { groupId: 'g3' } },
+        ],
+        variables: [
+          { id: 'vname', name: 'Name', isSessionVariable: true },
+          { id: 'vmood', name: 'Mood', isSessionVariable: true },
+          { id: 'vgreeting', name: 'Greeting', isSessionVariable: true },
+        ],
+        theme: {},
+        settings: {},
+      }),
+    })
+    await new PublishBot().handle(user, workspace, bot)
+    const publicId = (await Bot.findOrFail(bot.id)).publicId!
+
+    // A visitor chats on the public page.
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.goto(`/${publicId}`)
+    await page.getByText('Your name?').waitFor()
+    const field = page.getByRole('textbox')
+    await field.fill('Lin')
+    await field.press('Enter')
+    await page.getByRole('button', { name: 'Good' }).click()
+    await page.getByText('Hello Lin!').waitFor()
+
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`/bots/${bot.id}/results`)
+    await page.getByTestId('results-table').waitFor()
+    const rows = page.getByTestId('result-row')
+    await waitFor(async () => (await rows.count()) === 1, 'the result')
+    const headers = await page.getByTestId('results-column-header').allInnerTexts()
+    assert.include(headers, 'Greeting')
+    const cell = rows
+      .first()
+      .locator('[role="cell"]')
+      .nth(headers.indexOf('Greeting') + 1)
+    assert.equal((await cell.innerText()).trim(), 'Hello Lin')
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('results-export').click(),
+    ])
+    const [header, row] = (await readFile((await download.path())!, 'utf8')).trim().split('\n')
+    assert.include(header.split(','), 'Greeting')
+    assert.include(row, 'Hello Lin')
+  }).timeout(300_000)
+
   test('a bot without results shows what to do next', async ({ visit }) => {
     const email = uniqueEmail('results-empty')
     const page = await visit('/signin')

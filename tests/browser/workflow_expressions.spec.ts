@@ -308,9 +308,6 @@ test.group('Bot editor: variables from a field', () => {
     await panel.getByText('It matches').waitFor()
     assert.equal(await panel.getByText('No match').count(), 0)
   })
-    // Failing on the landed tree: the preview does not take the "It matches" branch (the
-    // editing and saving steps above pass). Issue 28 stays open on it.
-    .skip(true, 'the preview does not take the expression branch yet (issue 28)')
 
   test('typing {{ and a new name in a text bubble offers to create the variable', async ({
     visit,

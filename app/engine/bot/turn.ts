@@ -6,7 +6,12 @@ import { substituteDeep, formatVariableValue } from '#plugins/substitute'
 import type { BotRunContext, BotRunResult, InputAnswer, RunnerBlock } from '#plugins/define_plugin'
 import { DEFAULT_LOOP_MAX_ITERATIONS } from '../loops.js'
 import { evaluateCondition } from './conditions.js'
-import { type RepeatFrame, type ResumePoint, type SessionState } from './state.js'
+import {
+  type EngineVariable,
+  type RepeatFrame,
+  type ResumePoint,
+  type SessionState,
+} from './state.js'
 import { TurnRecords, cloneVariables } from './turn_records.js'
 import { indexOf, remainingInputs, type Position } from './flow_graph.js'
 import { textContent, textBubbleMentions } from './messages.js'
@@ -17,6 +22,18 @@ import {
   DEFAULT_RETRY_MESSAGE,
   type TurnOutput,
 } from './turn_types.js'
+
+/**
+ * A block's items with their {{variables}} filled in for the runner (button labels, ...).
+ * Comparisons (Condition branches, choices' display conditions) stay as stored:
+ * evaluateCondition reads each side with the values of the moment, and its subject is a
+ * variable id or an expression; filled in first, `{{City}}, France` would become text that
+ * names no variable and the branch could never hold.
+ */
+function itemsWithValues(items: Block['items'], variables: readonly EngineVariable[]) {
+  return substituteDeep(items, variables, { skipKeys: ['comparisons'] })
+    .value as RunnerBlock['items']
+}
 
 /** One turn of the chat engine (engine.ts): the walk through the bot and the answers. */
 export class Turn extends TurnRecords {
@@ -178,9 +195,7 @@ export class Turn extends TurnRecords {
       })
       return { kind: 'skip' as const }
     }
-    const items = block.items?.length
-      ? (substituteDeep(block.items, this.variables).value as RunnerBlock['items'])
-      : undefined
+    const items = block.items?.length ? itemsWithValues(block.items, this.variables) : undefined
     const context = this.botContext(block, group, items)
     if (resumeWith !== undefined) context.resumeWith = resumeWith
     if (frame) context.repeated = { state: frame.state }
@@ -424,9 +439,7 @@ export class Turn extends TurnRecords {
     const found = group?.blocks.find((b) => b.id === awaiting.blockId)
     if (!group || !found) return undefined
     const block = this.translated(found)
-    const items = block.items?.length
-      ? (substituteDeep(block.items, this.variables).value as RunnerBlock['items'])
-      : undefined
+    const items = block.items?.length ? itemsWithValues(block.items, this.variables) : undefined
     return { block, groupId: group.id, context: this.botContext(block, group, items) }
   }
 

@@ -62,8 +62,10 @@ export function ThemePreview() {
             </span>
           </div>
           <div data-testid="preview-input" className="fc-input mt-auto flex items-center gap-2 p-1">
+            {/* Inert: a picture of a field, which no one can focus (axe: nested-interactive). */}
             <input
               readOnly
+              inert
               tabIndex={-1}
               aria-hidden
               placeholder={t('theme.preview.placeholder')}

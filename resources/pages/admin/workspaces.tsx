@@ -405,7 +405,8 @@ function UsageList({ items }: { items: [string, LimitUsage][] }) {
             data-full={full || undefined}
             className={cn(
               'rounded-md border px-2 py-0.5 tabular-nums',
-              full && 'border-destructive/50 bg-destructive/10 text-destructive'
+              // A deeper red than text-destructive: small text on the tint needs 4.5:1.
+              full && 'border-destructive/50 bg-destructive/10 text-red-700 dark:text-red-300'
             )}
           >
             {t(`plans.limits.${key}`)}:{' '}
