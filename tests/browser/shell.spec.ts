@@ -49,15 +49,16 @@ test.group('App shell in the browser', () => {
     await page.getByTestId('workspace-switcher').getByText('Marketing team').waitFor()
 
     const names = (await workspacesOf(user)).map((w) => w.name)
-    assert.deepEqual(names, ['My workspace', 'Marketing team'])
+    const first = `${email.split('@')[0]}'s workspace`
+    assert.deepEqual(names, [first, 'Marketing team'])
 
     await page.getByTestId('workspace-switcher').click()
-    await page.getByTestId('workspace-option').filter({ hasText: 'My workspace' }).click()
+    await page.getByTestId('workspace-option').filter({ hasText: first }).click()
     await page.waitForURL(/\/bots$/)
-    await page.getByTestId('workspace-switcher').getByText('My workspace').waitFor()
+    await page.getByTestId('workspace-switcher').getByText(first).waitFor()
     const stored = await page.evaluate(() => localStorage.getItem('currentWorkspaceId'))
     const mine = await Workspace.query()
-      .where('name', 'My workspace')
+      .where('name', first)
       .where('created_by', user.id)
       .firstOrFail()
     assert.equal(stored, mine.id)

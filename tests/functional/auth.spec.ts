@@ -76,7 +76,10 @@ test.group('Magic link', () => {
     assert.equal(workspaces[0].$extras.member_role, 'ADMIN')
   })
 
-  test('without a name the first workspace is "My workspace"', async ({ client, assert }) => {
+  test('without a name the first workspace is named after the e-mail', async ({
+    client,
+    assert,
+  }) => {
     const email = uniqueEmail()
     await client.post('/signin').form({ email }).withCsrfToken().redirects(0)
     const { path } = await lastMagicLink(email)
@@ -84,7 +87,7 @@ test.group('Magic link', () => {
     const user = await User.findByOrFail('email', email)
     assert.deepEqual(
       (await workspacesOf(user)).map((w) => w.name),
-      ['My workspace']
+      [`${email.split('@')[0]}'s workspace`]
     )
   })
 

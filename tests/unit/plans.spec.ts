@@ -58,6 +58,8 @@ test.group('Workspace names and roles', () => {
     assert.equal(defaultWorkspaceName('Ada', []), "Ada's workspace")
     assert.equal(defaultWorkspaceName('  ', []), 'My workspace')
     assert.equal(defaultWorkspaceName(null, ['My workspace']), 'My workspace (1)')
+    assert.equal(defaultWorkspaceName(null, [], 'ada.l@example.com'), "ada.l's workspace")
+    assert.equal(defaultWorkspaceName('Ada', [], 'ada.l@example.com'), "Ada's workspace")
     assert.equal(uniqueName('A', ['A', 'A (1)']), 'A (2)')
   })
 

@@ -22,7 +22,7 @@ export default class CreateWorkspace {
     const taken = (await workspacesOf(user)).map((w) => w.name)
     const name = input.name?.trim()
       ? uniqueName(input.name.trim(), taken)
-      : defaultWorkspaceName(user.name, taken)
+      : defaultWorkspaceName(user.name, taken, user.email)
     const plan = await getPlan(defaultPlanName())
 
     const workspace = await withinPlanLimit(

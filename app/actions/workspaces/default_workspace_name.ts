@@ -1,9 +1,16 @@
 /**
- * "{name}'s workspace" (or "My workspace" without a name), with " (1)", " (2)" … appended
- * while the name is taken among the user's workspaces.
+ * "{name}'s workspace"; without a name (a magic-link sign-up), named after the part of the
+ * e-mail before the @, so that workspaces stay apart where several people's are listed (the
+ * admin pages); "My workspace" when neither is known. " (1)", " (2)" … are appended while the
+ * name is taken among the user's workspaces.
  */
-export function defaultWorkspaceName(userName: string | null | undefined, taken: string[]) {
-  const base = userName?.trim() ? `${userName.trim()}'s workspace` : 'My workspace'
+export function defaultWorkspaceName(
+  userName: string | null | undefined,
+  taken: string[],
+  email?: string | null
+) {
+  const owner = userName?.trim() || email?.split('@')[0]?.trim()
+  const base = owner ? `${owner}'s workspace` : 'My workspace'
   return uniqueName(base, taken)
 }
 
