@@ -151,4 +151,73 @@ test.group('OpenAI block form in the bot editor', () => {
     await message.getByText('Incorrect API key provided.').waitFor()
     assert.equal(await message.getAttribute('role'), 'alert')
   }).timeout(180_000)
+
+  test("a failed call says why in the preview's logs, and the chat goes on", async ({
+    visit,
+    assert,
+    cleanup,
+  }) => {
+    const standIn = await startOpenAiStandIn({ apiKey: 'the-right-key' })
+    cleanup(() => standIn.close())
+    const email = uniqueEmail('aiform')
+    const page = await visit('/signin')
+    page.setDefaultTimeout(60_000)
+    await signInWithLink(page, email)
+    const user = await User.findByOrFail('email', email)
+    const workspace = await firstWorkspaceOf(user)
+    const credential = await new CreateCredential().handle(user, workspace, {
+      type: 'openai',
+      name: 'Wrong key',
+      data: { apiKey: 'wrong', baseUrl: standIn.baseUrl },
+    })
+    const content = {
+      version: '6',
+      name: 'AI failure',
+      groups: [
+        {
+          id: 'g1',
+          title: 'Group #1',
+          graphCoordinates: { x: 300, y: 200 },
+          blocks: [
+            {
+              id: 'ai1',
+              type: 'openai',
+              options: {
+                action: 'Create chat completion',
+                credentialsId: credential.id,
+                model: 'gpt-4o-mini',
+                messages: [{ role: 'user', content: 'Hello' }],
+              },
+            },
+            {
+              id: 'after',
+              type: 'text',
+              content: { richText: [{ type: 'p', children: [{ text: 'Still here' }] }] },
+            },
+          ],
+        },
+      ],
+      events: [
+        { id: 'ev1', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' },
+      ],
+      edges: [{ id: 'e1', from: { eventId: 'ev1' }, to: { groupId: 'g1' } }],
+      variables: [],
+      theme: {},
+      settings: {},
+    } as unknown as BotV6
+    const bot = await new CreateBot().handle(user, workspace, { name: 'AI failure', content })
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`/bots/${bot.id}/edit`)
+    await page.getByTestId('preview-button').click()
+    const panel = page.getByTestId('preview-panel')
+    await panel.getByText('Still here').waitFor()
+    // The provider's own words reach the builder, in the logs under the preview's chat.
+    const logs = panel.getByTestId('preview-logs')
+    await logs.getByRole('button').first().click()
+    const failed = logs.locator('[data-testid="preview-log-entry"][data-status="error"]')
+    await failed.first().waitFor()
+    const text = await failed.first().innerText()
+    assert.match(text, /Incorrect API key provided|401/)
+    assert.isAtLeast(standIn.callsTo('/v1/chat/completions').length, 1)
+  }).timeout(180_000)
 })
