@@ -202,6 +202,5 @@ const PENDING_LONG_FILES: string[] = [
   // Tests: scenario files.
   'tests/functional/queue/bullmq.spec.ts',
   'tests/functional/workflow_runs.spec.ts',
-  'tests/stand_ins/mongodb.ts',
   'tests/unit/workflow/executor.spec.ts',
 ]
