@@ -200,7 +200,4 @@ const PENDING_LONG_FILES: string[] = [
   // Benches and the release smoke test: long scenarios.
   'bench/workflows.bench.ts',
   // Tests: scenario files.
-  'tests/functional/queue/bullmq.spec.ts',
-  'tests/functional/workflow_runs.spec.ts',
-  'tests/unit/workflow/executor.spec.ts',
 ]
