@@ -149,15 +149,18 @@ export async function runNodeWith(
   const runner = (await registry.runnerOf(plugin.id, action)) as Runner<any, any> | undefined
   if (!runner)
     return failed(`${plugin.name}${action ? ` (${action})` : ''} cannot run on the server`)
-  // The common runner context knows bots only: the workflow's part is added around it.
+  // The common runner context knows bots only: the workflow's part is added to it. Assigned,
+  // not spread: a spread reads (and so makes) the context's lazy parts, a timeout signal,
+  // an HTTP client, the storage and the sandbox per node, which most nodes never use.
   const withWorkflow: Runner<any, any> = (context) =>
-    runner({
-      ...context,
-      workflow: {
-        ...request.context,
-        attachments: attachmentsOf(registry, request, context, turn),
-      },
-    } as typeof context)
+    runner(
+      Object.assign(context, {
+        workflow: {
+          ...request.context,
+          attachments: attachmentsOf(registry, request, context, turn),
+        },
+      })
+    )
   const timeoutSeconds = Number(workflow.settings?.timeout)
   const output = await runWithContext(withWorkflow, {
     plugin,
