@@ -174,7 +174,7 @@ test.group('Workflow run writes', () => {
     if (postgres) {
       assert.match(own[1], /^insert into .?workflow_runs/)
       assert.match(own[1], /slot/)
-      assert.match(own[1], /status = \$\d+\) < \$\d+$/)
+      assert.match(own[1], /status = \$\d+\) < \$\d+ returning id$/)
       assert.match(own[2], /^with nodes as \(insert/i)
     } else {
       assert.match(own[1], /^insert into .?workflow_runs/)

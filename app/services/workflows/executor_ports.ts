@@ -12,7 +12,8 @@ import {
 } from '#plugins/define_plugin'
 import { issuesOfBlock } from '#plugins/block_issues'
 import type { AttachedNode } from '#engine/workflow/node_context'
-import type { PluginRegistry } from '#plugins/registry'
+import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
+import type { BlockIssue } from '#shared/block_issues'
 import type { CapabilityTurn } from '#services/capability_stamp'
 import type {
   ExecutorEvent,
@@ -59,6 +60,11 @@ export function attachmentsOf(
   turn?: CapabilityTurn
 ): AttachedNode[] {
   const { executable, workspaceId, ownerId } = request.workflow
+  const from = request.block.id
+  // Most nodes have none: no index of the blocks for them.
+  if (!executable.edges?.some((edge) => edge.isAttachment && edge.from?.blockId === from)) {
+    return []
+  }
   const blocks = new Map((executable.blocks ?? []).map((block) => [block.id, block]))
   const attached: AttachedNode[] = []
   for (const edge of executable.edges ?? []) {
@@ -120,6 +126,23 @@ function attachedCredentials(request: NodeRunRequest) {
   )
 }
 
+/**
+ * A published version's nodes are the same objects from run to run (runnable_workflow.ts
+ * keeps it parsed while its text is unchanged), and their issues depend on the node and its
+ * plugin only: checked once per node object rather than at every visit.
+ */
+const nodeIssues = new WeakMap<object, { plugin: AnyPlugin; issues: Promise<BlockIssue[]> }>()
+
+function issuesOfNode(plugin: AnyPlugin, block: NodeRunRequest['block']) {
+  const known = nodeIssues.get(block)
+  if (known?.plugin === plugin) return known.issues
+  const issues = issuesOfBlock(plugin, block, 'workflow')
+  nodeIssues.set(block, { plugin, issues })
+  // A failed check is not kept: the next visit checks again.
+  issues.catch(() => nodeIssues.delete(block))
+  return issues
+}
+
 export async function runNodeWith(
   registry: PluginRegistry,
   request: NodeRunRequest,
@@ -143,7 +166,7 @@ export async function runNodeWith(
   )
   // Publishing refuses nodes with issues; versions published before that are caught here,
   // so runners get only options their fields accept (app/plugins/block_issues.ts).
-  const [issue] = await issuesOfBlock(plugin, block, 'workflow')
+  const [issue] = await issuesOfNode(plugin, block)
   if (issue) return failed(`${block.title || plugin.name}: ${issue.message}`)
   const action = storedActionOf(plugin, options)
   const runner = (await registry.runnerOf(plugin.id, action)) as Runner<any, any> | undefined
