@@ -131,11 +131,17 @@ export class RunRecorder {
   /** Some node may reach outside: only then is a checkpoint written before the run's end. */
   private reachesOutside: boolean
 
+  /** Read once: a model's attributes go through its proxy at every read, several per node. */
+  private runId: string
+  private workflowId: string
+
   constructor(
     readonly run: WorkflowRun,
     private registry: PluginRegistry,
     options: { mayHaveOpenRows: boolean; workflow: RunnableWorkflow }
   ) {
+    this.runId = run.id
+    this.workflowId = run.workflowId
     this.open = options.mayHaveOpenRows ? this.loadOpenRows() : null
     this.reachesOutside = (options.workflow.executableWorkflow?.blocks ?? []).some(
       (block) => !registry.get(block.type)?.replayable
@@ -151,12 +157,12 @@ export class RunRecorder {
       // a record of its own.
       await trx
         .from('workflow_run_nodes')
-        .where('run_id', this.run.id)
+        .where('run_id', this.runId)
         .where('status', 'running')
         .update({ status: 'interrupted', finished_at: stamp(new Date()) })
       return trx
         .from('workflow_run_nodes')
-        .where('run_id', this.run.id)
+        .where('run_id', this.runId)
         .where('status', 'waiting')
         .orderBy('id', 'desc')
         .select('id', 'node_id', 'status')
@@ -172,7 +178,7 @@ export class RunRecorder {
       return
     }
     if (event.type === 'response') {
-      emitRunResponse({ runId: this.run.id, nodeId: event.nodeId, response: event.response })
+      emitRunResponse({ runId: this.runId, nodeId: event.nodeId, response: event.response })
       return
     }
     const known = this.pending.get(event.executionId)
@@ -181,8 +187,8 @@ export class RunRecorder {
       input: event.input !== undefined ? event.input : known?.input,
     })
     emitRunEvent({
-      runId: this.run.id,
-      workflowId: this.run.workflowId,
+      runId: this.runId,
+      workflowId: this.workflowId,
       nodeId: event.nodeId,
       status: event.status,
       output: event.output,
@@ -201,7 +207,7 @@ export class RunRecorder {
     const inserts: Record<string, unknown>[] = []
     const open = this.open ? await this.open : []
     for (const [executionId, { event, input }] of this.pending) {
-      const columns = nodeColumns(this.run.id, { ...event, input })
+      const columns = nodeColumns(this.runId, { ...event, input })
       let id = this.rows.get(executionId)
       if (id === undefined) {
         // A visit a parked record stands for: the newest open one of the node. A new attempt
@@ -219,7 +225,7 @@ export class RunRecorder {
         // Its end comes later in this call: its row id is needed to update it.
         const row = await WorkflowRunNode.create(
           {
-            runId: this.run.id,
+            runId: this.runId,
             nodeId: event.nodeId,
             nodeType: event.nodeType,
             status: event.status,
@@ -239,7 +245,7 @@ export class RunRecorder {
     if (options.checkpoint && this.checkpoint !== null) {
       await trx
         .from('workflow_runs')
-        .where('id', this.run.id)
+        .where('id', this.runId)
         .update({ state: this.checkpoint, updated_at: stamp(new Date()) })
     }
     this.checkpoint = null
@@ -257,7 +263,7 @@ export class RunRecorder {
         await db
           .transaction((trx) => this.flush(trx, { checkpoint: false }))
           .catch((flushError) =>
-            logger.error({ err: flushError, runId: this.run.id }, 'workflow node records lost')
+            logger.error({ err: flushError, runId: this.runId }, 'workflow node records lost')
           )
       }
       throw error
@@ -274,7 +280,7 @@ export class RunRecorder {
     for (const [executionId, { event, input }] of this.pending) {
       if (event.status === 'running' || this.rows.has(executionId)) return null
       if (open.some((row) => row.nodeId === event.nodeId)) return null
-      rows.push(nodeColumns(this.run.id, { ...event, input }))
+      rows.push(nodeColumns(this.runId, { ...event, input }))
     }
     return rows
   }
