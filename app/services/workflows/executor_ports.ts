@@ -99,7 +99,10 @@ export function attachmentsOf(
         const logs: LogEntry[] = []
         const credentials = await credentialsFor(input, logs)
         if (credentials === null) throw new Error(logs[0]?.description ?? 'Credentials missing')
-        return { ...host, options: await substitutedOptions(input), credentials }
+        // The running node's workflow part is added to `host` after this list is made: it
+        // is the running node's, not the attached one's.
+        const { workflow: running, ...shared } = host as RunnerContext & { workflow?: unknown }
+        return { ...shared, options: await substitutedOptions(input), credentials }
       },
     })
   }
