@@ -189,7 +189,8 @@ async function startBench(driver: Driver, token: string) {
       })
       if (!answer.ok) throw new Error(`could not ${step}: ${await answer.text()}`)
     }
-    return { id, url: `${BASE}/api/v1/workflows/${id}/webhook`, stop: stopAll }
+    const pids = [server.pid, worker?.pid].filter((pid): pid is number => pid !== undefined)
+    return { id, url: `${BASE}/api/v1/workflows/${id}/webhook`, pids, stop: stopAll }
   } catch (error) {
     await stopAll()
     throw error
@@ -225,7 +226,9 @@ async function measure(driver: Driver, token: string) {
     const warmUp = await load(bench.url, 10, 3000)
     // The machine is shared: its load says how much of it the measurement had.
     const loadBefore = loadavg()[0]
+    const cpuBefore = cpuMs(bench.pids)
     const result = await load(bench.url, CALLERS, DURATION_MS)
+    const cpuAfter = cpuMs(bench.pids)
     const loadAfter = loadavg()[0]
     const sorted = result.latencies.sort((a, b) => a - b)
     const answered = warmUp.latencies.length + sorted.length
@@ -234,6 +237,7 @@ async function measure(driver: Driver, token: string) {
       load: `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`,
       executionsPerSecond: Math.round(sorted.length / result.seconds),
       executions: sorted.length,
+      cpuPerExecution: Number(((cpuAfter - cpuBefore) / Math.max(1, sorted.length)).toFixed(3)),
       p50: Number(percentile(sorted, 50).toFixed(1)),
       p95: Number(percentile(sorted, 95).toFixed(1)),
       p99: Number(percentile(sorted, 99).toFixed(1)),
@@ -245,6 +249,26 @@ async function measure(driver: Driver, token: string) {
   } finally {
     await bench.stop()
   }
+}
+
+/**
+ * CPU time (user + system, ms) the server and the worker have used, from /proc/<pid>/stat.
+ * Unlike executions/s, CPU per execution hardly moves with what else runs on a shared
+ * machine, so it compares code versions measured minutes apart (0 without /proc).
+ */
+function cpuMs(pids: number[]) {
+  const msPerTick = 10 // USER_HZ = 100 on Linux
+  let total = 0
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) * msPerTick
+    } catch {
+      // Ended meanwhile, or not Linux: nothing to add.
+    }
+  }
+  return total
 }
 
 /** Runs the load generator in its own process and reads its one JSON line. */
@@ -511,6 +535,11 @@ export async function run(): Promise<BenchReport> {
           aim: `>= ${AIM}`,
           met: row.executionsPerSecond >= AIM,
         },
+    {
+      metric: `${row.driver}: server CPU per execution (web process${row.driver === 'bullmq' ? ' + worker' : ''}; load average ${row.load})`,
+      value: row.cpuPerExecution,
+      unit: 'ms',
+    },
     { metric: `${row.driver}: latency p50`, value: row.p50, unit: 'ms' },
     { metric: `${row.driver}: latency p95`, value: row.p95, unit: 'ms' },
     { metric: `${row.driver}: latency p99`, value: row.p99, unit: 'ms' },

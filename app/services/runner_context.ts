@@ -225,7 +225,8 @@ interface ContextSource {
  * `get signal() {}` is a new accessor per context, and V8 then kept each context and all it
  * reaches through young-generation collections (see lazyContextProperty in
  * app/middleware/public_api_request.ts). They stay own enumerable properties, so a spread
- * (`{ ...context }`, as the workflow executor does) still carries them.
+ * (`{ ...context }`) still carries them, but makes them all: add to a context with
+ * Object.assign instead.
  */
 function lazyPart<K extends keyof ContextSource[typeof SOURCE]['made']>(
   key: K,

@@ -90,9 +90,11 @@ test.group('Workflow run writes', () => {
       // Read the run with its workflow, claim, then records and run in one transaction.
       assert.lengthOf(statements, 4 + counts, statements.join('\n'))
       assert.match(nodeWrites[0], /^insert/i)
+      // better-sqlite3 runs the two prepared writes in a transaction of the driver's own
+      // (prepared_statements.ts), which knex does not see as begin/commit statements.
       assert.lengthOf(
         sql.filter((text) => /^(begin|commit)/i.test(text)),
-        2
+        dialect === 'better-sqlite3' ? 0 : 2
       )
     }
     assert.match(
@@ -172,7 +174,7 @@ test.group('Workflow run writes', () => {
     if (postgres) {
       assert.match(own[1], /^insert into .?workflow_runs/)
       assert.match(own[1], /slot/)
-      assert.match(own[1], /status = \$\d+\) < \$\d+$/)
+      assert.match(own[1], /status = \$\d+\) < \$\d+ returning id$/)
       assert.match(own[2], /^with nodes as \(insert/i)
     } else {
       assert.match(own[1], /^insert into .?workflow_runs/)

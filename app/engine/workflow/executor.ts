@@ -73,7 +73,15 @@ export interface ExecutionOptions {
   signal?: AbortSignal
   /** The process stops (worker shutdown): the state is kept for proceed(). */
   interrupt?: AbortSignal
+  /**
+   * What nodes get as their signal: aborted once either of the two is. Without it, one is
+   * made with AbortSignal.any (the caller may have a cheaper one, see run_workflow.ts).
+   */
+  nodeSignal?: AbortSignal
 }
+
+/** The signal of nodes when nothing can abort the run: one for all (it never aborts). */
+const NEVER = new AbortController().signal
 
 export interface ExecutorOptions {
   maxNodeVisits?: number
@@ -112,7 +120,6 @@ function validDate(value: unknown): Date | undefined {
 /** One call of start/resume/proceed: the state it works on and what it reports. */
 class Step {
   readonly events: ExecutorEvent[] = []
-  private readonly never = new AbortController().signal
   readonly nodeSignal: AbortSignal
 
   constructor(
@@ -122,11 +129,8 @@ class Step {
   ) {
     const signals = [options.signal, options.interrupt].filter(Boolean) as AbortSignal[]
     this.nodeSignal =
-      signals.length === 0
-        ? this.never
-        : signals.length === 1
-          ? signals[0]
-          : AbortSignal.any(signals)
+      options.nodeSignal ??
+      (signals.length === 0 ? NEVER : signals.length === 1 ? signals[0] : AbortSignal.any(signals))
   }
 
   get ports() {

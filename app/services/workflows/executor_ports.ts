@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import crypto, { createHash } from 'node:crypto'
 import { newId } from '#services/ids'
 import { isPluginAllowedIn } from '#services/marketplace'
 import { pluginRegistry } from '#services/plugin_registry'
@@ -12,7 +12,8 @@ import {
 } from '#plugins/define_plugin'
 import { issuesOfBlock } from '#plugins/block_issues'
 import type { AttachedNode } from '#engine/workflow/node_context'
-import type { PluginRegistry } from '#plugins/registry'
+import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
+import type { BlockIssue } from '#shared/block_issues'
 import type { CapabilityTurn } from '#services/capability_stamp'
 import type {
   ExecutorEvent,
@@ -59,6 +60,11 @@ export function attachmentsOf(
   turn?: CapabilityTurn
 ): AttachedNode[] {
   const { executable, workspaceId, ownerId } = request.workflow
+  const from = request.block.id
+  // Most nodes have none: no index of the blocks for them.
+  if (!executable.edges?.some((edge) => edge.isAttachment && edge.from?.blockId === from)) {
+    return []
+  }
   const blocks = new Map((executable.blocks ?? []).map((block) => [block.id, block]))
   const attached: AttachedNode[] = []
   for (const edge of executable.edges ?? []) {
@@ -93,7 +99,10 @@ export function attachmentsOf(
         const logs: LogEntry[] = []
         const credentials = await credentialsFor(input, logs)
         if (credentials === null) throw new Error(logs[0]?.description ?? 'Credentials missing')
-        return { ...host, options: await substitutedOptions(input), credentials }
+        // The running node's workflow part is added to `host` after this list is made: it
+        // is the running node's, not the attached one's.
+        const { workflow: running, ...shared } = host as RunnerContext & { workflow?: unknown }
+        return { ...shared, options: await substitutedOptions(input), credentials }
       },
     })
   }
@@ -105,9 +114,15 @@ export function attachmentsOf(
  * so any worker running the visit again after a crash computes the same one.
  */
 export function idempotencyKeyOf(runId: string, nodeId: string, visit = 0) {
-  const digest = createHash('sha256').update(`${runId}\n${nodeId}\n${visit}`).digest('hex')
+  const text = `${runId}\n${nodeId}\n${visit}`
+  // The one-shot digest (Node 20.12+) skips the Hash object made at every node visit.
+  const digest = oneShotHash
+    ? oneShotHash('sha256', text)
+    : createHash('sha256').update(text).digest('hex')
   return `fc-${digest.slice(0, 40)}`
 }
+
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash
 
 /** Whether a node attached to the running one (an agent's model or tool) uses a credential. */
 function attachedCredentials(request: NodeRunRequest) {
@@ -118,6 +133,23 @@ function attachedCredentials(request: NodeRunRequest) {
       edge.from?.blockId === request.block.id &&
       blocks.some((block) => block.id === edge.to?.blockId && block.options?.credentialsId)
   )
+}
+
+/**
+ * A published version's nodes are the same objects from run to run (runnable_workflow.ts
+ * keeps it parsed while its text is unchanged), and their issues depend on the node and its
+ * plugin only: checked once per node object rather than at every visit.
+ */
+const nodeIssues = new WeakMap<object, { plugin: AnyPlugin; issues: Promise<BlockIssue[]> }>()
+
+function issuesOfNode(plugin: AnyPlugin, block: NodeRunRequest['block']) {
+  const known = nodeIssues.get(block)
+  if (known?.plugin === plugin) return known.issues
+  const issues = issuesOfBlock(plugin, block, 'workflow')
+  nodeIssues.set(block, { plugin, issues })
+  // A failed check is not kept: the next visit checks again.
+  issues.catch(() => nodeIssues.delete(block))
+  return issues
 }
 
 export async function runNodeWith(
@@ -143,21 +175,24 @@ export async function runNodeWith(
   )
   // Publishing refuses nodes with issues; versions published before that are caught here,
   // so runners get only options their fields accept (app/plugins/block_issues.ts).
-  const [issue] = await issuesOfBlock(plugin, block, 'workflow')
+  const [issue] = await issuesOfNode(plugin, block)
   if (issue) return failed(`${block.title || plugin.name}: ${issue.message}`)
   const action = storedActionOf(plugin, options)
   const runner = (await registry.runnerOf(plugin.id, action)) as Runner<any, any> | undefined
   if (!runner)
     return failed(`${plugin.name}${action ? ` (${action})` : ''} cannot run on the server`)
-  // The common runner context knows bots only: the workflow's part is added around it.
+  // The common runner context knows bots only: the workflow's part is added to it. Assigned,
+  // not spread: a spread reads (and so makes) the context's lazy parts, a timeout signal,
+  // an HTTP client, the storage and the sandbox per node, which most nodes never use.
   const withWorkflow: Runner<any, any> = (context) =>
-    runner({
-      ...context,
-      workflow: {
-        ...request.context,
-        attachments: attachmentsOf(registry, request, context, turn),
-      },
-    } as typeof context)
+    runner(
+      Object.assign(context, {
+        workflow: {
+          ...request.context,
+          attachments: attachmentsOf(registry, request, context, turn),
+        },
+      })
+    )
   const timeoutSeconds = Number(workflow.settings?.timeout)
   const output = await runWithContext(withWorkflow, {
     plugin,

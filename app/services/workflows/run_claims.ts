@@ -1,13 +1,12 @@
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import type { RawQueryBindings } from '@adonisjs/lucid/types/querybuilder'
 import WorkflowRun from '#models/workflow_run'
 import { jsonText } from '#models/json_text'
 import { newId } from '#services/ids'
 import { queueDriver } from '#queue/queue'
 import { InProcessDriver } from '#queue/in_process_driver'
 import type { RunTrigger } from '#shared/workflow/types'
+import { hasPreparedStatements, isPostgres, runPrepared } from '#services/prepared_statements'
 import { isTransientDatabaseError } from './transient_errors.js'
 import {
   belowCap,
@@ -29,7 +28,7 @@ import { concurrencyOf, RUN_JOB_NAME, type RunnableWorkflow } from './runnable_w
 /** Run jobs the in-process queue would start at once (PostgreSQL only, see insertClaimed). */
 export function freeSlots() {
   const driver = queueDriver()
-  if (!(driver instanceof InProcessDriver) || db.connection().dialect.name !== 'postgres') return 0
+  if (!(driver instanceof InProcessDriver) || !isPostgres()) return 0
   return driver.freeSlots(RUN_JOB_NAME)
 }
 
@@ -46,7 +45,7 @@ export async function insertClaimed(
   trigger: RunTrigger,
   input: unknown
 ) {
-  const now = DateTime.now()
+  const now = new Date()
   const id = newId()
   const columns: Record<string, unknown> = {
     id,
@@ -57,31 +56,59 @@ export async function insertClaimed(
     started_at: stamp(now),
     created_at: stamp(now),
     updated_at: stamp(now),
-    ...claimColumns(now.toJSDate()),
+    ...claimColumns(now),
   }
   const cap = concurrencyOf(workflow.settings)
   const inserted = await claimSlot(workflow.id, id, cap, async (slot) => {
     columns.slot = slot
     const names = Object.keys(columns)
-    const result = await db.rawQuery(
+    // The same text for every call (the columns are always these): a prepared statement.
+    const rows = await runPrepared(
       `insert into workflow_runs (${names.join(', ')}) select ${names.map(() => '?').join(', ')} ` +
-        'where (select count(*) from workflow_runs where workflow_id = ? and status = ?) < ?',
-      [...Object.values(columns), workflow.id, 'running', cap] as RawQueryBindings
+        'where (select count(*) from workflow_runs where workflow_id = ? and status = ?) < ? ' +
+        'returning id',
+      [...Object.values(columns), workflow.id, 'running', cap]
     )
-    return Number(result?.rowCount ?? 0) === 1
+    return rows.length === 1
   })
   if (!inserted) return null
   holdLease(id)
   // As the driver returns rows: timestamps as dates.
-  const at = now.toJSDate()
   return WorkflowRun.$createFromAdapterResult({
     ...columns,
-    started_at: at,
-    created_at: at,
-    updated_at: at,
-    lease_expires_at: new Date(at.getTime() + LEASE_MS),
+    started_at: now,
+    created_at: now,
+    updated_at: now,
+    lease_expires_at: new Date(now.getTime() + LEASE_MS),
   })!
 }
+
+/**
+ * A queued run's record (createRun), written as a prepared statement where there are
+ * (every webhook call on BullMQ writes one), else through the model.
+ */
+export async function insertQueued(workflowId: string, trigger: RunTrigger, input: unknown) {
+  if (!hasPreparedStatements()) {
+    return WorkflowRun.create({ workflowId, status: 'queued', trigger, input: input ?? null })
+  }
+  const now = new Date()
+  const columns = {
+    id: newId(),
+    workflow_id: workflowId,
+    status: 'queued',
+    trigger,
+    input: jsonText.prepare(input ?? null),
+    created_at: stamp(now),
+    updated_at: stamp(now),
+  }
+  await runPrepared(INSERT_QUEUED, Object.values(columns))
+  // As the driver returns rows: timestamps as dates.
+  return WorkflowRun.$createFromAdapterResult({ ...columns, created_at: now, updated_at: now })!
+}
+
+const INSERT_QUEUED =
+  'insert into "workflow_runs" ("id", "workflow_id", "status", "trigger", "input", "created_at", ' +
+  '"updated_at") values (?, ?, ?, ?, ?, ?, ?)'
 
 /**
  * Takes a queued run, or a running one whose lease has expired (its process died): the
@@ -103,34 +130,67 @@ export async function claimQueued(
     ...claimColumns(now),
   }
   if (!run.startedAt) changes.started_at = stamp(now)
+  const prepared = !options.client && hasPreparedStatements()
   const claimed = await retriedOnDeadlock(() =>
     claimSlot(
       run.workflowId,
       run.id,
       cap,
       async (slot) =>
-        affected(
-          await withinCount(client, run, cap, (query) =>
-            query
-              .where('id', run.id)
-              .where((status) =>
-                status
-                  .where('status', 'queued')
-                  .orWhere((expired) =>
-                    expired
-                      .where('status', 'running')
-                      .whereNotNull('lease_expires_at')
-                      .where('lease_expires_at', '<', stamp(now))
+        prepared
+          ? (await runPrepared(...claimQueuedStatement(run, cap, now, { ...changes, slot })))
+              .length > 0
+          : affected(
+              await withinCount(client, run, cap, (query) =>
+                query
+                  .where('id', run.id)
+                  .where((status) =>
+                    status
+                      .where('status', 'queued')
+                      .orWhere((expired) =>
+                        expired
+                          .where('status', 'running')
+                          .whereNotNull('lease_expires_at')
+                          .where('lease_expires_at', '<', stamp(now))
+                      )
                   )
+                  .update({ ...changes, slot })
               )
-              .update({ ...changes, slot })
-          )
-        ) > 0,
+            ) > 0,
       options
     )
   )
   if (claimed) holdLease(run.id)
   return claimed
+}
+
+/**
+ * claimQueued's update as a prepared statement (PostgreSQL, SQLite): the same condition as
+ * its query builder writes, with the claimed row's id returned to count it.
+ */
+function claimQueuedStatement(
+  run: WorkflowRun,
+  cap: number,
+  now: Date,
+  changes: Record<string, unknown>
+): [string, unknown[]] {
+  const names = Object.keys(changes)
+  const limit = belowCap(run.workflowId, run.id, cap)
+  const sql =
+    `update "workflow_runs" set ${names.map((name) => `"${name}" = ?`).join(', ')} ` +
+    `where ${limit.sql} and "id" = ? and ("status" = ? or ("status" = ? and ` +
+    '"lease_expires_at" is not null and "lease_expires_at" < ?)) returning "id"'
+  return [
+    sql,
+    [
+      ...names.map((name) => changes[name]),
+      ...limit.bindings,
+      run.id,
+      'queued',
+      'running',
+      stamp(now),
+    ],
+  ]
 }
 
 /**

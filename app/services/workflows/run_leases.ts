@@ -28,8 +28,11 @@ export const LEASE_OWNER = `${hostname()}:${process.pid}:${randomBytes(4).toStri
 )
 
 /** Dates as Lucid writes them for the connection's dialect (SQLite would store a number). */
+let dateTimeFormat: string | undefined
+
 export function stamp(date: Date | DateTime) {
-  const format = db.connection().dialect.dateTimeFormat
+  // The primary connection's format: fixed for the process.
+  const format = (dateTimeFormat ??= db.connection().dialect.dateTimeFormat)
   // A run writes several dates per node: the dialects' usual formats are built by hand
   // (luxon's formatter showed in the profile of the workflows bench).
   if (format === 'yyyy-MM-dd HH:mm:ss' || format === "yyyy-MM-dd'T'HH:mm:ss.SSSZZ") {

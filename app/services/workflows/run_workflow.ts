@@ -8,7 +8,14 @@ import { workflowPorts } from './executor_ports.js'
 import { capabilityTurn } from '#services/capability_stamp'
 import { emitRunEvent } from './run_events.js'
 import { dropLease, holdLease } from './run_leases.js'
-import { claimQueued, claimWaiting, freeSlots, insertClaimed, leaseExpired } from './run_claims.js'
+import {
+  claimQueued,
+  claimWaiting,
+  freeSlots,
+  insertClaimed,
+  insertQueued,
+  leaseExpired,
+} from './run_claims.js'
 import {
   failWithoutRunning,
   outcomeOf,
@@ -93,14 +100,7 @@ export async function createRun(
     })
     if (!claimed) claimsPending--
   }
-  const run =
-    claimed ??
-    (await WorkflowRun.create({
-      workflowId: workflow.id,
-      status: 'queued',
-      trigger,
-      input: input ?? null,
-    }))
+  const run = claimed ?? (await insertQueued(workflow.id, trigger, input))
   if (options.handOff) {
     if (handOffs.size >= MAX_HAND_OFFS) forgetHandOff(handOffs.keys().next().value!)
     handOffs.set(run.id, { run, workflow, claimed: Boolean(claimed) })
@@ -131,8 +131,32 @@ async function createTestRun(
   return run.id
 }
 
+/**
+ * The run's timeout, the worker's interrupt and the nodes' signal (aborted by either), made
+ * of two controllers and one timer that `dispose` clears when the executor call ends:
+ * AbortSignal.timeout and AbortSignal.any keep weak references and timers alive per run,
+ * which showed in the profile of the workflows bench.
+ */
 function runSignals(workflow: RunnableWorkflow, interrupt?: AbortSignal) {
-  return { signal: AbortSignal.timeout(timeoutMsOf(workflow.settings)), interrupt }
+  const timeout = new AbortController()
+  const nodes = new AbortController()
+  const timer = setTimeout(() => {
+    const reason = new DOMException('The run timed out', 'TimeoutError')
+    timeout.abort(reason)
+    nodes.abort(reason)
+  }, timeoutMsOf(workflow.settings))
+  // As AbortSignal.timeout: a pending run timeout never keeps a process alive.
+  timer.unref()
+  const onInterrupt = () => nodes.abort(interrupt!.reason)
+  if (interrupt?.aborted) onInterrupt()
+  else interrupt?.addEventListener('abort', onInterrupt, { once: true })
+  return {
+    signals: { signal: timeout.signal, interrupt, nodeSignal: nodes.signal },
+    dispose() {
+      clearTimeout(timer)
+      interrupt?.removeEventListener('abort', onInterrupt)
+    },
+  }
 }
 
 /** The run, then its workflow through the given loader. */
@@ -199,7 +223,7 @@ export async function executeRun(
       await workflowPorts(recorder.handle, turn),
       { graph: workflow.graph, maxIterations: loopMaxIterations() }
     )
-    const signals = runSignals(workflow, signal)
+    const { signals, dispose } = runSignals(workflow, signal)
     let result: ExecutionResult
     try {
       result = await recorder.keepingRecords(() =>
@@ -211,6 +235,8 @@ export async function executeRun(
       // The job fails (onFailed records it): the lease must not outlive this attempt.
       dropLease(run.id)
       throw error
+    } finally {
+      dispose()
     }
     return settle(run, workflow, result, recorder)
   })()
@@ -273,15 +299,15 @@ export async function resumeRun(
       await workflowPorts(recorder.handle, turn),
       { graph: workflow.graph, maxIterations: loopMaxIterations() }
     )
+    const { signals, dispose } = runSignals(workflow, options.signal)
     try {
       const result = await recorder.keepingRecords(() =>
-        executor.resume(state, payload, {
-          ...runSignals(workflow, options.signal),
-          nodeId: options.nodeId,
-        })
+        executor.resume(state, payload, { ...signals, nodeId: options.nodeId })
       )
+      dispose()
       return await settle(run, workflow, result, recorder)
     } catch (error) {
+      dispose()
       dropLease(run.id)
       if (!(error instanceof NotWaitingError)) throw error
       run.merge({ status: 'waiting', claimedBy: null, leaseExpiresAt: null })

@@ -3,6 +3,7 @@ import WorkflowRun from '#models/workflow_run'
 import { WorkflowGraph } from '#engine/workflow/graph'
 import type { ExecutorWorkflow } from '#engine/workflow/ports'
 import { STAMP_SUBQUERY } from '#services/capability_stamp'
+import { hasPreparedStatements, runPrepared } from '#services/prepared_statements'
 import type {
   ExecutableWorkflow,
   RunStatus,
@@ -85,11 +86,20 @@ const WORKFLOW_COLUMNS = [
 /** The capability stamp as a column of a run's first read: no read of its own. */
 const STAMP_COLUMN = `${STAMP_SUBQUERY} as capability_stamp`
 
+const READ_WORKFLOW =
+  `select ${WORKFLOW_COLUMNS.map((c) => `"${c}"`).join(', ')}, ${STAMP_COLUMN} ` +
+  'from "workflows" where "id" = ? limit 1'
+
 /**
  * Reads the workflow straight from its table, so runs depend on its columns only; the
  * capability stamp comes along, for the run's plan checks.
  */
 export async function loadWorkflow(id: string): Promise<RunnableWorkflow | null> {
+  if (hasPreparedStatements()) {
+    // Every webhook call reads it: a prepared statement, without knex's query compiler.
+    const [found] = await runPrepared(READ_WORKFLOW, [id])
+    return found ? runnableOf(found) : null
+  }
   const row = await db
     .from('workflows')
     .where('id', id)
@@ -98,18 +108,26 @@ export async function loadWorkflow(id: string): Promise<RunnableWorkflow | null>
   return row ? runnableOf(row) : null
 }
 
+const READ_RUN_AND_WORKFLOW =
+  `select "workflow_runs".*, ${WORKFLOW_COLUMNS.map((c) => `"workflows"."${c}" as "workflow__${c}"`).join(', ')}, ` +
+  `${STAMP_SUBQUERY} as "workflow__capability_stamp" from "workflow_runs" ` +
+  'left join "workflows" on "workflows"."id" = "workflow_runs"."workflow_id" ' +
+  'where "workflow_runs"."id" = ? limit 1'
+
 /** A run's record and its workflow in one query (what a run job reads first). */
 export async function loadRunAndWorkflow(runId: string) {
-  const row = await db
-    .from('workflow_runs')
-    .leftJoin('workflows', 'workflows.id', 'workflow_runs.workflow_id')
-    .where('workflow_runs.id', runId)
-    .select(
-      'workflow_runs.*',
-      ...WORKFLOW_COLUMNS.map((c) => `workflows.${c} as workflow__${c}`),
-      db.raw(`${STAMP_SUBQUERY} as workflow__capability_stamp`)
-    )
-    .first()
+  const row = hasPreparedStatements()
+    ? (await runPrepared(READ_RUN_AND_WORKFLOW, [runId]))[0]
+    : await db
+        .from('workflow_runs')
+        .leftJoin('workflows', 'workflows.id', 'workflow_runs.workflow_id')
+        .where('workflow_runs.id', runId)
+        .select(
+          'workflow_runs.*',
+          ...WORKFLOW_COLUMNS.map((c) => `workflows.${c} as workflow__${c}`),
+          db.raw(`${STAMP_SUBQUERY} as workflow__capability_stamp`)
+        )
+        .first()
   if (!row) return null
   const runColumns: Record<string, unknown> = {}
   const workflowColumns: Record<string, any> = {}
