@@ -108,6 +108,30 @@ function toSet(ids: string[] | undefined): Record<string, true> {
   return map
 }
 
+/** The workflow's draft content: what a save sends and what co-editing shares. */
+export function workflowBody(doc: WorkflowDoc) {
+  return {
+    name: doc.name,
+    blocks: doc.blocks,
+    edges: doc.edges,
+    variables: doc.variables,
+    settings: doc.settings,
+  }
+}
+
+/** How the workflow's draft is shared with its other editors (editor_shell/coedit_session.ts). */
+export const workflowCoedit = {
+  bodyOf: workflowBody,
+  saved: (state: WorkflowEditorState) => state.savedDoc,
+  markSaved: (doc: WorkflowDoc) => ({ savedDoc: doc }),
+  applyIssues: (issues: BlockIssue[], revision: number) => ({
+    issues: issuesByBlock(issues),
+    revision,
+  }),
+  validate: validateWorkflow,
+  errorTitle: () => i18n.t('workflowEditor.errors.update'),
+}
+
 export function createWorkflowEditorStore(init: {
   workflow: WorkflowJson & { id: string }
   readOnly: boolean
@@ -117,14 +141,6 @@ export function createWorkflowEditorStore(init: {
   const initialDoc = docOf(init.workflow)
 
   return createStore<WorkflowEditorState>()((set, get) => {
-    const bodyOf = (doc: WorkflowDoc) => ({
-      name: doc.name,
-      blocks: doc.blocks,
-      edges: doc.edges,
-      variables: doc.variables,
-      settings: doc.settings,
-    })
-
     const sync = createDraftSync<WorkflowEditorState, WorkflowDoc, WorkflowSaveResponse>({
       get,
       set,
@@ -137,7 +153,7 @@ export function createWorkflowEditorStore(init: {
       }),
       validate: validateWorkflow,
       url: (state) => `/api/v1/workflows/${state.workflowId}`,
-      bodyOf,
+      bodyOf: workflowBody,
       revisionOf: (response) => response.workflow?.revision,
       errorTitle: () => i18n.t('workflowEditor.errors.update'),
       apply: (response) => get().replaceWithSaved(response.workflow),
