@@ -111,6 +111,12 @@ export interface CoeditSession {
   stop: () => void
 }
 
+/** What the server answers a write: the draft's revision and issues, as a REST save. */
+interface Written {
+  revision: number
+  issues: BlockIssue[]
+}
+
 interface JoinAnswer {
   state: string
   workspaceId: string
@@ -189,19 +195,33 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     if (state.getState().status !== status) state.setState({ status })
   }
 
-  async function flush(keepalive = false): Promise<void> {
-    if (inFlight) return inFlight.then(() => (pending.length > 0 ? flush(keepalive) : undefined))
-    if (pending.length === 0) return
+  /**
+   * Sends what is left. `write` (the tab hidden or the page left) has the server write the
+   * merged draft at once, in the same request as the last updates, rather than a moment
+   * later: what hiding the tab did with a REST save.
+   */
+  async function flush(keepalive = false, write = false): Promise<void> {
+    if (inFlight) {
+      return inFlight.then(() =>
+        pending.length > 0 || write ? flush(keepalive, write) : undefined
+      )
+    }
+    if (pending.length === 0) {
+      if (write) await writeOnLeave(keepalive)
+      return
+    }
     const batch = pending
     pending = []
     const update = Y.mergeUpdates(batch)
+    const sent = store.getState().history.present
     inFlight = (async () => {
       try {
-        await jsonFetch(`${base}/updates`, {
+        const answer = await jsonFetch<Written | null>(`${base}/updates`, {
           method: 'POST',
-          body: { clientId, update: encodeBase64(update) },
+          body: { clientId, update: encodeBase64(update), ...(write ? { write: true } : {}) },
           keepalive,
         })
+        if (write && answer) written(answer, sent)
         if (state.getState().status === 'offline') void rejoin()
         else setStatus('live')
       } catch (error) {
@@ -223,6 +243,33 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
 
   // ---- saving: the merged draft written now ------------------------------------------
   let saveChain: Promise<boolean> = Promise.resolve(true)
+
+  /** The server wrote the draft as it was when `sent` was this editor's. */
+  function written(answer: Written, sent: D) {
+    if (stopped) return
+    store.setState({
+      conflict: false,
+      ...options.applyIssues(answer.issues, answer.revision),
+      ...options.markSaved(sent),
+    } as Partial<S>)
+  }
+
+  /** Nothing left to send: only the write, as a request that outlives the page. */
+  async function writeOnLeave(keepalive: boolean) {
+    const sent = store.getState().history.present
+    try {
+      written(
+        await jsonFetch<Written>(`${base}/write`, {
+          method: 'POST',
+          body: { clientId },
+          keepalive,
+        }),
+        sent
+      )
+    } catch {
+      // The server writes the updates it holds a moment after they came anyway.
+    }
+  }
 
   async function writeNow(): Promise<boolean> {
     const current = store.getState()
@@ -453,8 +500,8 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
       conflict: false,
       save,
       saveOnLeave: () => {
-        // Updates are kept by the server as they arrive, and it writes them a moment later.
-        void flush(true)
+        // Updates are kept by the server as they arrive; these are written with the last ones.
+        void flush(true, true)
         return true
       },
       undo: () => step(previous.undo, () => undoManager.undo()),
