@@ -5,6 +5,7 @@ import {
   draftRoot,
   encodeBase64,
   keepUnchanged,
+  mergeDrafts,
   readDraft,
   writeDraft,
 } from '#shared/coedit/mirror'
@@ -135,7 +136,6 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     peers: {},
     following: null,
   }))
-  const initial = store.getState().history.present
   let joined = false
   let stopped = false
   let workspaceId: string | null = null
@@ -334,11 +334,22 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
       Y.applyUpdate(doc, decodeBase64(answer.state), REMOTE)
       if (!joined) {
         joined = true
-        const present = store.getState().history.present
-        // Edits made while joining are this person's: they go on top of the shared state.
-        if (present !== initial && !store.getState().readOnly)
-          writeDraft(doc, options.bodyOf(present), LOCAL)
-        else toStore()
+        const current = store.getState()
+        const saved = options.saved(current)
+        const present = current.history.present
+        // Edits made before joining (the session starts once Yjs has loaded, and the join
+        // takes a moment) that the server does not hold yet are this person's: what they
+        // changed from the saved draft goes on top of the shared state, as their change.
+        // Without it, the shared state (from before them) would put back what they removed.
+        if (present !== saved && !current.readOnly) {
+          const mine = mergeDrafts(
+            options.bodyOf(saved),
+            options.bodyOf(present),
+            readDraft(doc)
+          ) as Record<string, unknown>
+          writeDraft(doc, mine, LOCAL)
+        }
+        toStore()
         takeOver()
       }
       setStatus('live')
