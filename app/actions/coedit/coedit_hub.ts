@@ -7,6 +7,8 @@ import { botIssues } from '#actions/bots/publish_bot'
 import { workflowIssues } from '#actions/workflows/publish_workflow'
 import { UpdateBot } from '../bots/update_bot.js'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
+import { withCanonicalTypes } from '#actions/workflows/workflow_plugins'
+import { pluginRegistry } from '#services/plugin_registry'
 import { UpdateWorkflow } from '../workflows/update_workflow.js'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 import type { BotV6 } from '#shared/bot/types'
@@ -98,6 +100,7 @@ export async function openDraft(
     }
   }
   const { workflow, mode } = await findWorkflowFor(user, id, need)
+  const registry = await pluginRegistry()
   return {
     mode,
     workspaceId: workflow.workspaceId,
@@ -107,7 +110,9 @@ export async function openDraft(
       revision: workflow.revision,
       draft: () => ({
         name: workflow.name,
-        blocks: workflow.blocks,
+        // As the editor's page shows it: nodes stored under a folded plugin's former id
+        // under its id (the shared state would otherwise bring the old id back).
+        blocks: withCanonicalTypes(workflow.blocks, registry),
         edges: workflow.edges,
         variables: workflow.variables,
         settings: workflow.settings,
