@@ -20,6 +20,7 @@ import {
   personChannel,
   type CoeditKind,
   type CoeditMessage,
+  type DraftMeta,
 } from '#shared/coedit/protocol'
 import {
   appendUpdate,
@@ -48,6 +49,8 @@ interface OpenedDraft {
   write: (draft: Record<string, unknown>) => Promise<number>
   /** The draft's issues as stored now (what the editors mark on blocks and nodes). */
   issues: () => Promise<BlockIssue[]>
+  /** A workflow's status as stored now (its header shows it). */
+  meta?: () => DraftMeta
 }
 
 /** The bot's draft as its editor shows it: v6, an older stored version migrated. */
@@ -124,6 +127,12 @@ export async function openDraft(
       return workflow.revision
     },
     issues: () => workflowIssues(workflow.blocks),
+    meta: () => ({
+      status: workflow.status,
+      isActive: !!workflow.isActive,
+      publishedAt: workflow.publishedAt?.toISO() ?? null,
+      updatedAt: workflow.updatedAt.toISO()!,
+    }),
   }
 }
 
@@ -201,8 +210,9 @@ export async function writeAndTell(opened: OpenedDraft) {
     broadcastFolded(kind, id, 'elsewhere')
   )
   const issues = await opened.issues()
-  broadcast(kind, id, { type: 'issues', issues, revision })
-  return { revision, issues }
+  const meta = opened.meta?.()
+  broadcast(kind, id, { type: 'issues', issues, revision, ...(meta ? { meta } : {}) })
+  return { revision, issues, ...(meta ? { meta } : {}) }
 }
 
 /** An editor's update: kept, relayed to the draft's other editors, written soon. */

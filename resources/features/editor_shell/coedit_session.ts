@@ -14,6 +14,7 @@ import {
   personChannel,
   type CoeditKind,
   type CoeditMessage,
+  type DraftMeta,
   type PresenceState,
 } from '#shared/coedit/protocol'
 import type { BlockIssue } from '#shared/block_issues'
@@ -94,8 +95,8 @@ export interface CoeditOptions<S extends CoeditEditorState<D>, D> {
   saved: (state: S) => D
   /** The store's fields for "this document is what the server holds". */
   markSaved: (doc: D) => Partial<S>
-  /** The store's fields for the written draft's issues and revision. */
-  applyIssues: (issues: BlockIssue[], revision: number) => Partial<S>
+  /** The store's fields for the written draft's issues and revision (and a workflow's status). */
+  applyIssues: (issues: BlockIssue[], revision: number, meta?: DraftMeta) => Partial<S>
   /** The server runs the same checks: refusing here keeps a broken draft from being written. */
   validate: (doc: D) => { ok: true } | { ok: false; errors: { path: string; message: string }[] }
   /** The toast title of a failed save. */
@@ -116,6 +117,7 @@ export interface CoeditSession {
 interface Written {
   revision: number
   issues: BlockIssue[]
+  meta?: DraftMeta
 }
 
 interface JoinAnswer {
@@ -249,7 +251,7 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     if (stopped) return
     store.setState({
       conflict: false,
-      ...options.applyIssues(answer.issues, answer.revision),
+      ...options.applyIssues(answer.issues, answer.revision, answer.meta),
       ...options.markSaved(sent),
     } as Partial<S>)
   }
@@ -297,7 +299,7 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
       store.setState({
         saving: false,
         conflict: false,
-        ...options.applyIssues(answer.issues, answer.revision),
+        ...options.applyIssues(answer.issues, answer.revision, answer.meta),
         ...options.markSaved(sent),
       } as Partial<S>)
       return true
@@ -412,7 +414,8 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     } else if (payload.type === 'revoked') {
       if (payload.workspaceId === workspaceId) revoke()
     } else if (payload.type === 'issues') {
-      if (joined) store.setState(options.applyIssues(payload.issues, payload.revision))
+      if (joined)
+        store.setState(options.applyIssues(payload.issues, payload.revision, payload.meta))
     }
   }
 

@@ -9,6 +9,7 @@ import type { SaveOptions } from '~/features/editor_shell/save_queue'
 import { createDraftSync, type DraftSyncState } from '~/features/editor_shell/draft_sync'
 import { createUndoable } from '~/features/editor_shell/undoable'
 import { issuesByBlock, type BlockIssue } from '#shared/block_issues'
+import type { DraftMeta } from '#shared/coedit/protocol'
 import type {
   NodeRunStatus,
   RunProgress,
@@ -124,9 +125,11 @@ export const workflowCoedit = {
   bodyOf: workflowBody,
   saved: (state: WorkflowEditorState) => state.savedDoc,
   markSaved: (doc: WorkflowDoc) => ({ savedDoc: doc }),
-  applyIssues: (issues: BlockIssue[], revision: number) => ({
+  applyIssues: (issues: BlockIssue[], revision: number, meta?: DraftMeta) => ({
     issues: issuesByBlock(issues),
     revision,
+    // The write made a published workflow DRAFT again ("unpublished changes"), as a save did.
+    ...(meta ? { meta } : {}),
   }),
   validate: validateWorkflow,
   errorTitle: () => i18n.t('workflowEditor.errors.update'),
