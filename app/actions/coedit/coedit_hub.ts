@@ -7,6 +7,8 @@ import { botIssues } from '#actions/bots/publish_bot'
 import { workflowIssues } from '#actions/workflows/publish_workflow'
 import { UpdateBot } from '../bots/update_bot.js'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
+import { withCanonicalTypes } from '#actions/workflows/workflow_plugins'
+import { pluginRegistry } from '#services/plugin_registry'
 import { UpdateWorkflow } from '../workflows/update_workflow.js'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 import type { BotV6 } from '#shared/bot/types'
@@ -18,6 +20,7 @@ import {
   personChannel,
   type CoeditKind,
   type CoeditMessage,
+  type DraftMeta,
 } from '#shared/coedit/protocol'
 import {
   appendUpdate,
@@ -46,6 +49,8 @@ interface OpenedDraft {
   write: (draft: Record<string, unknown>) => Promise<number>
   /** The draft's issues as stored now (what the editors mark on blocks and nodes). */
   issues: () => Promise<BlockIssue[]>
+  /** A workflow's status as stored now (its header shows it). */
+  meta?: () => DraftMeta
 }
 
 /** The bot's draft as its editor shows it: v6, an older stored version migrated. */
@@ -98,6 +103,7 @@ export async function openDraft(
     }
   }
   const { workflow, mode } = await findWorkflowFor(user, id, need)
+  const registry = await pluginRegistry()
   return {
     mode,
     workspaceId: workflow.workspaceId,
@@ -107,7 +113,9 @@ export async function openDraft(
       revision: workflow.revision,
       draft: () => ({
         name: workflow.name,
-        blocks: workflow.blocks,
+        // As the editor's page shows it: nodes stored under a folded plugin's former id
+        // under its id (the shared state would otherwise bring the old id back).
+        blocks: withCanonicalTypes(workflow.blocks, registry),
         edges: workflow.edges,
         variables: workflow.variables,
         settings: workflow.settings,
@@ -119,6 +127,12 @@ export async function openDraft(
       return workflow.revision
     },
     issues: () => workflowIssues(workflow.blocks),
+    meta: () => ({
+      status: workflow.status,
+      isActive: !!workflow.isActive,
+      publishedAt: workflow.publishedAt?.toISO() ?? null,
+      updatedAt: workflow.updatedAt.toISO()!,
+    }),
   }
 }
 
@@ -196,8 +210,9 @@ export async function writeAndTell(opened: OpenedDraft) {
     broadcastFolded(kind, id, 'elsewhere')
   )
   const issues = await opened.issues()
-  broadcast(kind, id, { type: 'issues', issues, revision })
-  return { revision, issues }
+  const meta = opened.meta?.()
+  broadcast(kind, id, { type: 'issues', issues, revision, ...(meta ? { meta } : {}) })
+  return { revision, issues, ...(meta ? { meta } : {}) }
 }
 
 /** An editor's update: kept, relayed to the draft's other editors, written soon. */

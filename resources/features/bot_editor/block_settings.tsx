@@ -55,6 +55,7 @@ import {
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { plainToRichText, textBubbleText } from './block_summary'
 import { useEditorPlugin } from './editor_plugins'
+import { useSharedText } from '~/features/editor_shell/shared_text'
 import { VariablesPicker } from './variables_picker'
 import { ReplyTimeoutField } from './reply_timeout_field'
 import type { EditorPlugin } from './types'
@@ -319,13 +320,14 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
   const api = useBotEditorApi()
   const variables = useFormVariables()
   const scope = useExpressionScope(variables)
-  const [text, setText] = useState(() => textBubbleText(block))
   const area = useRef<HTMLTextAreaElement>(null)
+  const shared = useSharedText(textBubbleText(block), area)
+  const text = shared.text
   // Where the cursor was when the textarea lost focus to the Variables picker.
   const caret = useRef<{ start: number; end: number } | null>(null)
 
   function commit(next: string) {
-    setText(next)
+    shared.written(next)
     api.getState().edit(
       (bot) =>
         updateBlockContent(bot, block.id, (content) => ({
@@ -382,7 +384,8 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
           placeholder={t('editor.block.textPlaceholder')}
           {...completion.fieldProps}
           onChange={(event) => {
-            commit(event.target.value)
+            const now = locateBlock(api.getState().history.present, block.id)?.block
+            commit(shared.typed(event.target, now ? textBubbleText(now) : text))
             completion.read(event.target)
           }}
           onSelect={(event) => {

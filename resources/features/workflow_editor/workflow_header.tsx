@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
+import { CoeditPeers } from '~/features/editor_shell/coedit_ui'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import {
@@ -146,6 +147,7 @@ export function WorkflowHeader({
           </IconAction>
         </div>
       )}
+      <CoeditPeers />
       {!readOnly && (
         <span
           data-testid="save-status"
