@@ -24,27 +24,19 @@ async function signedIn(visit: (url: string) => Promise<Page>, prefix: string) {
   return { page, user, workspace: await firstWorkspaceOf(user) }
 }
 
-/**
- * Holds the draft's saves until released, whichever way they go: the REST PATCH of `path`,
- * and once the editor edits the shared draft live (docs/editor.md "Editing together"), its
- * updates and writes (`/api/coedit/:kind/:id/...`). GETs and others pass.
- */
+/** Holds the PATCH saves of `path` until released; GETs and others pass. */
 async function holdSaves(page: Page, path: string) {
   const held: Route[] = []
-  const shared = path.replace('/api/v1/', '/api/coedit/')
-  const patterns = [`**${path}`, `**${shared}/updates`, `**${shared}/write`]
-  for (const pattern of patterns) {
-    await page.route(pattern, (route) => {
-      if (['PATCH', 'POST'].includes(route.request().method())) held.push(route)
-      else void route.continue()
-    })
-  }
+  await page.route(`**${path}`, (route) => {
+    if (route.request().method() === 'PATCH') held.push(route)
+    else void route.continue()
+  })
   return {
     held,
     async release() {
       // Continued before the handler goes: unrouting hands pending requests on by itself.
       for (const route of held.splice(0)) await route.continue()
-      for (const pattern of patterns) await page.unroute(pattern)
+      await page.unroute(`**${path}`)
     },
   }
 }

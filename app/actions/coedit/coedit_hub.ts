@@ -7,8 +7,6 @@ import { botIssues } from '#actions/bots/publish_bot'
 import { workflowIssues } from '#actions/workflows/publish_workflow'
 import { UpdateBot } from '../bots/update_bot.js'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
-import { withCanonicalTypes } from '#actions/workflows/workflow_plugins'
-import { pluginRegistry } from '#services/plugin_registry'
 import { UpdateWorkflow } from '../workflows/update_workflow.js'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 import type { BotV6 } from '#shared/bot/types'
@@ -20,7 +18,6 @@ import {
   personChannel,
   type CoeditKind,
   type CoeditMessage,
-  type DraftMeta,
 } from '#shared/coedit/protocol'
 import {
   appendUpdate,
@@ -49,8 +46,6 @@ interface OpenedDraft {
   write: (draft: Record<string, unknown>) => Promise<number>
   /** The draft's issues as stored now (what the editors mark on blocks and nodes). */
   issues: () => Promise<BlockIssue[]>
-  /** A workflow's status as stored now (its header shows it). */
-  meta?: () => DraftMeta
 }
 
 /** The bot's draft as its editor shows it: v6, an older stored version migrated. */
@@ -103,7 +98,6 @@ export async function openDraft(
     }
   }
   const { workflow, mode } = await findWorkflowFor(user, id, need)
-  const registry = await pluginRegistry()
   return {
     mode,
     workspaceId: workflow.workspaceId,
@@ -113,9 +107,7 @@ export async function openDraft(
       revision: workflow.revision,
       draft: () => ({
         name: workflow.name,
-        // As the editor's page shows it: nodes stored under a folded plugin's former id
-        // under its id (the shared state would otherwise bring the old id back).
-        blocks: withCanonicalTypes(workflow.blocks, registry),
+        blocks: workflow.blocks,
         edges: workflow.edges,
         variables: workflow.variables,
         settings: workflow.settings,
@@ -127,12 +119,6 @@ export async function openDraft(
       return workflow.revision
     },
     issues: () => workflowIssues(workflow.blocks),
-    meta: () => ({
-      status: workflow.status,
-      isActive: !!workflow.isActive,
-      publishedAt: workflow.publishedAt?.toISO() ?? null,
-      updatedAt: workflow.updatedAt.toISO()!,
-    }),
   }
 }
 
@@ -210,9 +196,8 @@ export async function writeAndTell(opened: OpenedDraft) {
     broadcastFolded(kind, id, 'elsewhere')
   )
   const issues = await opened.issues()
-  const meta = opened.meta?.()
-  broadcast(kind, id, { type: 'issues', issues, revision, ...(meta ? { meta } : {}) })
-  return { revision, issues, ...(meta ? { meta } : {}) }
+  broadcast(kind, id, { type: 'issues', issues, revision })
+  return { revision, issues }
 }
 
 /** An editor's update: kept, relayed to the draft's other editors, written soon. */

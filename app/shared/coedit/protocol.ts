@@ -1,5 +1,4 @@
 import type { BlockIssue } from '#shared/block_issues'
-import type { WorkflowStatus } from '#shared/workflow/types'
 
 /**
  * What the browser and the server say to each other about a shared draft (docs/editor.md
@@ -58,17 +57,7 @@ export type CoeditMessage =
       type: 'issues'
       issues: BlockIssue[]
       revision: number
-      /** A workflow's status as written (an edit of a published one makes it DRAFT again). */
-      meta?: DraftMeta
     }
-
-/** The fields of a written workflow its editor's header shows. */
-export interface DraftMeta {
-  status: WorkflowStatus
-  isActive: boolean
-  publishedAt: string | null
-  updatedAt: string
-}
 
 /** Twelve colours apart enough to tell people by, readable on light and dark canvases. */
 const COLORS = [

@@ -55,7 +55,6 @@ import {
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { plainToRichText, textBubbleText } from './block_summary'
 import { useEditorPlugin } from './editor_plugins'
-import { useSharedText } from '~/features/editor_shell/shared_text'
 import { VariablesPicker } from './variables_picker'
 import { ReplyTimeoutField } from './reply_timeout_field'
 import type { EditorPlugin } from './types'
@@ -320,14 +319,13 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
   const api = useBotEditorApi()
   const variables = useFormVariables()
   const scope = useExpressionScope(variables)
+  const [text, setText] = useState(() => textBubbleText(block))
   const area = useRef<HTMLTextAreaElement>(null)
-  const shared = useSharedText(textBubbleText(block), area)
-  const text = shared.text
   // Where the cursor was when the textarea lost focus to the Variables picker.
   const caret = useRef<{ start: number; end: number } | null>(null)
 
   function commit(next: string) {
-    shared.written(next)
+    setText(next)
     api.getState().edit(
       (bot) =>
         updateBlockContent(bot, block.id, (content) => ({
@@ -384,8 +382,7 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
           placeholder={t('editor.block.textPlaceholder')}
           {...completion.fieldProps}
           onChange={(event) => {
-            const now = locateBlock(api.getState().history.present, block.id)?.block
-            commit(shared.typed(event.target, now ? textBubbleText(now) : text))
+            commit(event.target.value)
             completion.read(event.target)
           }}
           onSelect={(event) => {

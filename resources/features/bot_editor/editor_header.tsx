@@ -47,7 +47,6 @@ import {
   useBotEditorApi,
 } from './bot_editor_store'
 import { HeaderMenu } from '~/features/canvas/header_menu'
-import { CoeditPeers } from '~/features/editor_shell/coedit_ui'
 import { BotHistory } from './bot_history'
 import { SharePopover } from './share_popover'
 import { PreviewButton } from './editor_preview'
@@ -186,7 +185,6 @@ export function EditorHeader({
         </nav>
 
         <div className="flex flex-wrap items-center gap-2 md:contents">
-          <CoeditPeers />
           {!readOnly && (
             <span
               data-testid="save-status"

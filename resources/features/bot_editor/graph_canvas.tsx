@@ -32,7 +32,6 @@ import {
 import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
 import { ConnectHint } from '~/features/canvas/connect_hint'
-import { CoeditCanvasLayer } from '~/features/editor_shell/coedit_ui'
 import { useInitialFit } from '~/features/canvas/use_initial_fit'
 import {
   KeyboardConnectProvider,
@@ -142,7 +141,6 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
   const botEdges = useBotEditor((state) => state.history.present.edges)
   const selectedEdges = useBotEditor((state) => state.selection.edges)
   const readOnly = useBotEditor((state) => state.readOnly)
-  const openBlockId = useBotEditor((state) => state.openBlockId)
   const flow = useStoreApi()
   const pinned = useSidebarState((state) => state.locked)
   const narrow = useMediaQuery(NARROW_QUERY)
@@ -393,7 +391,6 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
         >
           <Background gap={20} />
           <Controls showInteractive={false} fitViewOptions={fitViewOptions} style={controlsStyle} />
-          <CoeditCanvasLayer editing={openBlockId} />
         </ReactFlow>
       </KeyboardConnectProvider>
       {!readOnly && <ConnectHint message={t('editorCanvas.connect.pending')} />}

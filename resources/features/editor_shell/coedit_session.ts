@@ -5,7 +5,6 @@ import {
   draftRoot,
   encodeBase64,
   keepUnchanged,
-  mergeDrafts,
   readDraft,
   writeDraft,
 } from '#shared/coedit/mirror'
@@ -14,12 +13,9 @@ import {
   personChannel,
   type CoeditKind,
   type CoeditMessage,
-  type DraftMeta,
   type PresenceState,
 } from '#shared/coedit/protocol'
-import type { BlockIssue } from '#shared/block_issues'
-import { HttpError, errorDescription, jsonFetch } from '~/lib/http'
-import { showToast } from '~/lib/toast'
+import { HttpError, jsonFetch } from '~/lib/http'
 import type { DraftSyncState } from './draft_sync'
 
 /**
@@ -31,14 +27,7 @@ import type { DraftSyncState } from './draft_sync'
  *   merged document put in the store (objects that did not change are kept, so React
  *   redraws only what did);
  * - undo and redo are Yjs's UndoManager over LOCAL changes only: a person undoes their own
- *   edits, never a colleague's; its steps are the store's (one per history entry), so the
- *   undo button and the keyboard undo what they undid before;
- * - the store's `save` (the autosave, and publish, preview, history before they act) sends
- *   what is left and has the server write the merged draft now: "Saved" means written, and
- *   the answer brings the draft's issues as a REST save's did; every write's issues reach
- *   the other editors too;
- * - until the first join succeeds, the store keeps its REST saves (the fallback when the
- *   shared draft cannot be reached at all);
+ *   edits, never a colleague's;
  * - unsent changes wait while the network is down and go when it is back; the merged state
  *   is fetched again then, for what others did meanwhile.
  */
@@ -50,8 +39,7 @@ const REMOTE = Symbol('remote')
 
 /** Edits typed within this long are sent together (and undone together). */
 const SEND_DELAY_MS = 50
-/** Undo steps are cut where the store's history is (see the store subscription). */
-const UNDO_CAPTURE_MS = 24 * 60 * 60 * 1000
+const UNDO_CAPTURE_MS = 500
 const RETRY_MS = 2000
 /** Presence is sent at most this often while the pointer moves, and again this often idle. */
 const PRESENCE_THROTTLE_MS = 80
@@ -91,16 +79,8 @@ export interface CoeditOptions<S extends CoeditEditorState<D>, D> {
   store: StoreApi<S>
   /** The part of the document that is shared (what the draft's save would send). */
   bodyOf: (doc: D) => Record<string, unknown>
-  /** The document the server holds, as last heard (`present === saved` shows "Saved"). */
-  saved: (state: S) => D
   /** The store's fields for "this document is what the server holds". */
   markSaved: (doc: D) => Partial<S>
-  /** The store's fields for the written draft's issues and revision (and a workflow's status). */
-  applyIssues: (issues: BlockIssue[], revision: number, meta?: DraftMeta) => Partial<S>
-  /** The server runs the same checks: refusing here keeps a broken draft from being written. */
-  validate: (doc: D) => { ok: true } | { ok: false; errors: { path: string; message: string }[] }
-  /** The toast title of a failed save. */
-  errorTitle: () => string
   /** Called once this person may no longer open the draft. */
   onRevoked: () => void
 }
@@ -111,13 +91,6 @@ export interface CoeditSession {
   setPresence: (presence: PresenceState) => void
   follow: (clientId: string | null) => void
   stop: () => void
-}
-
-/** What the server answers a write: the draft's revision and issues, as a REST save. */
-interface Written {
-  revision: number
-  issues: BlockIssue[]
-  meta?: DraftMeta
 }
 
 interface JoinAnswer {
@@ -138,19 +111,16 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     peers: {},
     following: null,
   }))
+  const initial = store.getState().history.present
   let joined = false
   let stopped = false
   let workspaceId: string | null = null
 
   // ---- store -> Yjs ------------------------------------------------------------------
   let applyingRemote = false
-  /** The store's own undo or redo is moving its history: Yjs's undo makes the change. */
-  let undoing = false
   const unsubscribeStore = store.subscribe((next, previous) => {
-    if (!joined || applyingRemote || undoing || next.readOnly) return
+    if (!joined || applyingRemote || next.readOnly) return
     if (next.history.present === previous.history.present) return
-    // A new entry in the store's history is a new undo step (edits it coalesces stay one).
-    if (next.history.past !== previous.history.past) undoManager.stopCapturing()
     writeDraft(doc, options.bodyOf(next.history.present), LOCAL)
   })
 
@@ -159,13 +129,11 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     const current = store.getState()
     const merged = keepUnchanged(options.bodyOf(current.history.present), readDraft(doc))
     const present = { ...current.history.present, ...merged } as D
-    // Saved before, saved after: the colleague whose change this is writes it.
-    const wasSaved = current.history.present === options.saved(current)
     applyingRemote = true
     try {
       store.setState({
         history: { ...current.history, present },
-        ...(wasSaved ? options.markSaved(present) : {}),
+        ...(pending.length === 0 && inFlight === null ? options.markSaved(present) : {}),
       } as Partial<S>)
     } finally {
       applyingRemote = false
@@ -197,33 +165,19 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     if (state.getState().status !== status) state.setState({ status })
   }
 
-  /**
-   * Sends what is left. `write` (the tab hidden or the page left) has the server write the
-   * merged draft at once, in the same request as the last updates, rather than a moment
-   * later: what hiding the tab did with a REST save.
-   */
-  async function flush(keepalive = false, write = false): Promise<void> {
-    if (inFlight) {
-      return inFlight.then(() =>
-        pending.length > 0 || write ? flush(keepalive, write) : undefined
-      )
-    }
-    if (pending.length === 0) {
-      if (write) await writeOnLeave(keepalive)
-      return
-    }
+  async function flush(keepalive = false): Promise<void> {
+    if (inFlight) return inFlight.then(() => (pending.length > 0 ? flush(keepalive) : undefined))
+    if (pending.length === 0) return
     const batch = pending
     pending = []
     const update = Y.mergeUpdates(batch)
-    const sent = store.getState().history.present
     inFlight = (async () => {
       try {
-        const answer = await jsonFetch<Written | null>(`${base}/updates`, {
+        await jsonFetch(`${base}/updates`, {
           method: 'POST',
-          body: { clientId, update: encodeBase64(update), ...(write ? { write: true } : {}) },
+          body: { clientId, update: encodeBase64(update) },
           keepalive,
         })
-        if (write && answer) written(answer, sent)
         if (state.getState().status === 'offline') void rejoin()
         else setStatus('live')
       } catch (error) {
@@ -240,85 +194,10 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
       }
     })()
     await inFlight
-    if (pending.length > 0) schedule(SEND_DELAY_MS)
-  }
-
-  // ---- saving: the merged draft written now ------------------------------------------
-  let saveChain: Promise<boolean> = Promise.resolve(true)
-
-  /** The server wrote the draft as it was when `sent` was this editor's. */
-  function written(answer: Written, sent: D) {
-    if (stopped) return
-    store.setState({
-      conflict: false,
-      ...options.applyIssues(answer.issues, answer.revision, answer.meta),
-      ...options.markSaved(sent),
-    } as Partial<S>)
-  }
-
-  /** Nothing left to send: only the write, as a request that outlives the page. */
-  async function writeOnLeave(keepalive: boolean) {
-    const sent = store.getState().history.present
-    try {
-      written(
-        await jsonFetch<Written>(`${base}/write`, {
-          method: 'POST',
-          body: { clientId },
-          keepalive,
-        }),
-        sent
-      )
-    } catch {
-      // The server writes the updates it holds a moment after they came anyway.
-    }
-  }
-
-  async function writeNow(): Promise<boolean> {
-    const current = store.getState()
-    if (current.readOnly || stopped) return true
-    const sent = current.history.present
-    await flush()
-    // Offline: the edits wait in `pending` and go when the network is back.
-    if (pending.length > 0) return false
-    const checked = options.validate(sent)
-    if (!checked.ok) {
-      const first = 'errors' in checked ? checked.errors[0] : undefined
-      showToast(
-        'error',
-        options.errorTitle(),
-        first ? `${first.path}: ${first.message}` : undefined
-      )
-      return false
-    }
-    store.setState({ saving: true } as Partial<S>)
-    try {
-      const answer = await jsonFetch<{ revision: number; issues: BlockIssue[] }>(`${base}/write`, {
-        method: 'POST',
-        body: { clientId },
-      })
-      store.setState({
-        saving: false,
-        conflict: false,
-        ...options.applyIssues(answer.issues, answer.revision, answer.meta),
-        ...options.markSaved(sent),
-      } as Partial<S>)
-      return true
-    } catch (error) {
-      store.setState({ saving: false } as Partial<S>)
-      if (error instanceof HttpError && (error.status === 403 || error.status === 404)) {
-        revoke()
-        return false
-      }
-      if (error instanceof HttpError) {
-        showToast('error', options.errorTitle(), errorDescription(error))
-      } else setStatus('offline')
-      return false
-    }
-  }
-
-  function save() {
-    saveChain = saveChain.then(writeNow, writeNow)
-    return saveChain
+    if (pending.length === 0) {
+      const present = store.getState().history.present
+      store.setState(options.markSaved(present) as Partial<S>)
+    } else schedule(SEND_DELAY_MS)
   }
 
   // ---- undo: mine only ---------------------------------------------------------------
@@ -336,23 +215,11 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
       Y.applyUpdate(doc, decodeBase64(answer.state), REMOTE)
       if (!joined) {
         joined = true
-        const current = store.getState()
-        const saved = options.saved(current)
-        const present = current.history.present
-        // Edits made before joining (the session starts once Yjs has loaded, and the join
-        // takes a moment) that the server does not hold yet are this person's: what they
-        // changed from the saved draft goes on top of the shared state, as their change.
-        // Without it, the shared state (from before them) would put back what they removed.
-        if (present !== saved && !current.readOnly) {
-          const mine = mergeDrafts(
-            options.bodyOf(saved),
-            options.bodyOf(present),
-            readDraft(doc)
-          ) as Record<string, unknown>
-          writeDraft(doc, mine, LOCAL)
-        }
-        toStore()
-        takeOver()
+        const present = store.getState().history.present
+        // Edits made while joining are this person's: they go on top of the shared state.
+        if (present !== initial && !store.getState().readOnly)
+          writeDraft(doc, options.bodyOf(present), LOCAL)
+        else toStore()
       }
       setStatus('live')
       if (pending.length > 0) void flush()
@@ -413,9 +280,6 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
       onPresence(payload)
     } else if (payload.type === 'revoked') {
       if (payload.workspaceId === workspaceId) revoke()
-    } else if (payload.type === 'issues') {
-      if (joined)
-        store.setState(options.applyIssues(payload.issues, payload.revision, payload.meta))
     }
   }
 
@@ -486,42 +350,30 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
   window.addEventListener('online', onOnline)
   window.addEventListener('offline', onOffline)
 
-  // ---- the editor store's saving and undo go through the session once joined ----------
+  // ---- the editor store's saving and undo go through the session ---------------------
   const previous = {
     save: store.getState().save,
     saveOnLeave: store.getState().saveOnLeave,
     undo: store.getState().undo,
     redo: store.getState().redo,
   }
-  /** Moves the store's history one step (its buttons and shortcuts), Yjs's undo the draft. */
-  function step(move: () => void, yjs: () => unknown) {
-    if (store.getState().readOnly) return
-    undoing = true
-    try {
-      move()
-    } finally {
-      undoing = false
-    }
-    yjs()
-    // The draft as Yjs has it now (also when Yjs had no step of this person's to take).
-    toStore()
-  }
-  let tookOver = false
-  function takeOver() {
-    if (tookOver || stopped) return
-    tookOver = true
-    store.setState({
-      conflict: false,
-      save,
-      saveOnLeave: () => {
-        // Updates are kept by the server as they arrive; these are written with the last ones.
-        void flush(true, true)
-        return true
-      },
-      undo: () => step(previous.undo, () => undoManager.undo()),
-      redo: () => step(previous.redo, () => undoManager.redo()),
-    } as Partial<S>)
-  }
+  store.setState({
+    save: async () => {
+      await flush()
+      return pending.length === 0
+    },
+    saveOnLeave: () => {
+      void flush(true)
+      sendPresence({ gone: true }, true)
+      return true
+    },
+    undo: () => {
+      if (!store.getState().readOnly) undoManager.undo()
+    },
+    redo: () => {
+      if (!store.getState().readOnly) undoManager.redo()
+    },
+  } as Partial<S>)
 
   function stop() {
     if (stopped) return
@@ -534,7 +386,7 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     source.close()
     unsubscribeStore()
     undoManager.destroy()
-    if (tookOver) store.setState(previous as Partial<S>)
+    store.setState(previous as Partial<S>)
   }
 
   return {

@@ -142,11 +142,8 @@ export function CoeditPeers() {
 /** Under the header while the connection is down: edits are kept and sent when it is back. */
 export function CoeditOfflineNotice() {
   const { t } = useTranslation()
-  const session = useContext(CoeditContext)
-  const status = useCoeditState((state) => state.status)
-  // Joined and live: a marker for tools and tests (saves go the shared way from then on).
-  if (status !== 'offline')
-    return session && status === 'live' ? <span hidden data-testid="coedit-live" /> : null
+  const offline = useCoeditState((state) => state.status === 'offline')
+  if (!offline) return null
   return (
     <div
       role="status"

@@ -1,5 +1,4 @@
 import { DIFF_EDGE_CLASSES } from '~/features/editor_shell/diff_styles'
-import { CoeditCanvasLayer } from '~/features/editor_shell/coedit_ui'
 import {
   useCallback,
   useEffect,
@@ -156,7 +155,6 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
   const workflowEdges = useWorkflowEditor((state) => state.history.present.edges)
   const selectedEdges = useWorkflowEditor((state) => state.selection.edges)
   const readOnly = useWorkflowEditor((state) => state.readOnly)
-  const openNodeId = useWorkflowEditor((state) => state.openNodeId)
 
   const [large] = useState(
     () => api.getState().history.present.blocks.length > LARGE_WORKFLOW_NODES
@@ -469,7 +467,6 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
         >
           <Background gap={20} />
           <Controls showInteractive={false} />
-          <CoeditCanvasLayer editing={openNodeId} />
         </ReactFlow>
       </KeyboardConnectProvider>
       {blocks.length > 0 && !nodesInitialized && <CanvasSkeleton />}

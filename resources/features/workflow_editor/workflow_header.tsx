@@ -1,5 +1,4 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { CoeditPeers } from '~/features/editor_shell/coedit_ui'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import {
@@ -147,7 +146,6 @@ export function WorkflowHeader({
           </IconAction>
         </div>
       )}
-      <CoeditPeers />
       {!readOnly && (
         <span
           data-testid="save-status"
