@@ -13,30 +13,31 @@
 | workflow with a wait and an HTTP call (concurrency 5), the worker SIGKILLed while calls are
 | in flight, a new one started 5 s later; how long until the runs it held, and all runs, are done.
 */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import knex from 'knex'
 import { measureUpserts } from './upserts.js'
 import type { BenchReport } from './run.ts'
 import { stop } from './processes.js'
-import { appBuild } from './app_build.js'
 // @ts-expect-error plain JavaScript helper without types
 import { ensureEnvFile } from '../bin/prepare.js'
+import {
+  ROOT,
+  PORT,
+  BASE,
+  DATABASE_URL,
+  BENCH_PREFIX,
+  type Driver,
+  ace,
+  PROFILE_DIR,
+  DRIVERS,
+  node,
+  waitForHealth,
+} from './workflows_server.js'
+import { RECOVERY_CALLS, measureRecovery } from './workflows_recovery.js'
 
-const ROOT = join(import.meta.dirname, '..')
-// BENCH_PORT: engineers sharing a machine each bench on their own port.
-const PORT = Number(process.env.BENCH_PORT) || 3362
-const BASE = `http://127.0.0.1:${PORT}`
-const DATABASE_URL =
-  process.env.BENCH_WORKFLOWS_DATABASE_URL || 'postgres://root@127.0.0.1:5432/bench_workflows'
-const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379'
-/** The bench's Redis keys start with QUEUE_PREFIX when set: engineers sharing a Redis each keep to theirs. */
-const BENCH_PREFIX = process.env.QUEUE_PREFIX || 'bench'
 const CALLERS = 50
 const DURATION_MS = 20_000
 const AIM = 440
@@ -49,68 +50,6 @@ const PEER_AIM: Record<Driver, number> = { 'in-process': 8, 'bullmq': 5 }
  * (docs/benchmarks/workflows.md). The guard fails below half of the aim: 0.03.
  */
 export const GUARD_RATIO_AIM = 0.06
-
-type Driver = 'in-process' | 'bullmq'
-
-function env(driver: Driver, prefix: string) {
-  return {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    APP_URL: BASE,
-    DB_CONNECTION: 'pg',
-    DATABASE_URL,
-    LOG_LEVEL: 'warn',
-    SMTP_HOST: '',
-    QUEUE_DRIVER: driver,
-    REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    // The recovery measurement calls a listener on 127.0.0.1.
-    ALLOW_INTERNAL_HTTP: 'true',
-  }
-}
-
-function ace(args: string[], driver: Driver = 'in-process', prefix = 'bench') {
-  const result = spawnSync(process.execPath, ['--no-node-snapshot', 'ace.js', ...args], {
-    cwd: ROOT,
-    env: env(driver, prefix),
-    encoding: 'utf8',
-  })
-  if (result.status !== 0)
-    throw new Error(`ace ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`)
-  return result.stdout
-}
-
-/** BENCH_PROFILE=<dir>: the server and the worker write CPU profiles there (node --cpu-prof). */
-const PROFILE_DIR = process.env.BENCH_PROFILE
-/** BENCH_DRIVERS=in-process or bullmq: measure one driver only (while profiling, say). */
-const DRIVERS = (process.env.BENCH_DRIVERS?.split(',') ?? ['in-process', 'bullmq']) as Driver[]
-
-let built: string | null = null
-
-/**
- * The production build `npm start` serves (build/), with the project's .env beside it as
- * bin/start.js puts it: what users run, not the sources through the TypeScript loader.
- */
-function buildDir() {
-  if (!built) {
-    built = appBuild(ROOT)
-    ensureEnvFile(ROOT)
-    copyFileSync(join(ROOT, '.env'), join(built, '.env'))
-  }
-  return built
-}
-
-/** A process of the build: `bin/server.js` (the web server) or `bin/console.js queue:work`. */
-function node(args: string[], driver: Driver, prefix: string): ChildProcess {
-  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
-  return spawn(process.execPath, ['--no-node-snapshot', ...profile, ...args], {
-    cwd: buildDir(),
-    env: env(driver, prefix),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-}
 
 /** Webhook (answered by the respond node) -> set variable -> respond with the variable. */
 export function benchWorkflow() {
@@ -150,16 +89,6 @@ export function benchWorkflow() {
 function percentile(sorted: number[], p: number) {
   if (sorted.length === 0) return 0
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-}
-
-async function waitForHealth() {
-  for (let i = 0; i < 1200; i++) {
-    try {
-      if ((await fetch(`${BASE}/health`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error('the server did not start')
 }
 
 /** The server (and on BullMQ its worker) with the bench workflow published and active. */
@@ -298,186 +227,6 @@ function load(url: string, callers: number, ms: number) {
       resolve(JSON.parse(out.trim().split('\n').at(-1)!))
     })
   })
-}
-
-/** Webhook (answered at once) -> wait 1 s -> POST to the listener -> set variable. */
-function recoveryWorkflow(url: string) {
-  return {
-    name: 'Bench recovery',
-    blocks: [
-      {
-        id: 'hook',
-        type: 'webhook-trigger',
-        graphCoordinates: { x: 0, y: 0 },
-        options: { method: 'POST', responseMode: 'immediately' },
-      },
-      {
-        id: 'wait',
-        type: 'workflow-wait',
-        graphCoordinates: { x: 300, y: 0 },
-        options: { amount: 1, unit: 'seconds' },
-      },
-      {
-        id: 'post',
-        type: 'workflow-http-request',
-        graphCoordinates: { x: 600, y: 0 },
-        options: { method: 'POST', url, body: '{ "id": {{$node.hook.body.id}} }' },
-      },
-      {
-        id: 'set',
-        type: 'workflow-set-variable',
-        graphCoordinates: { x: 900, y: 0 },
-        options: { variableId: 'v-done', value: 'yes' },
-      },
-    ],
-    edges: [
-      { id: 'e1', from: { blockId: 'hook' }, to: { blockId: 'wait' } },
-      { id: 'e2', from: { blockId: 'wait' }, to: { blockId: 'post' } },
-      { id: 'e3', from: { blockId: 'post' }, to: { blockId: 'set' } },
-    ],
-    variables: [{ id: 'v-done', name: 'Done' }],
-    // A long timeout: recovery must not come from it.
-    settings: { concurrency: 5, timeout: 600 },
-  }
-}
-
-const RECOVERY_CALLS = 60
-
-function startWorker(prefix: string) {
-  const child = spawn(process.execPath, ['--no-node-snapshot', 'bin/console.js', 'queue:work'], {
-    cwd: buildDir(),
-    env: env('bullmq', prefix),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  const ready = (async () => {
-    while (!/Working \d+ job types/.test(output)) {
-      if (child.exitCode !== null) throw new Error(`the worker exited:\n${output}`)
-      await new Promise((r) => setTimeout(r, 50))
-    }
-  })()
-  return { child, ready }
-}
-
-/** The recovery after a worker kill, on BullMQ (docs/queue.md, "Leases"). */
-async function measureRecovery(token: string) {
-  const calls: { id: number; key: string | undefined; answered: boolean }[] = []
-  const listener = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk) => (body += chunk))
-    request.on('end', () => {
-      const id = Number(JSON.parse(body || '{}').id)
-      const call = { id, key: request.headers['idempotency-key'] as string, answered: false }
-      calls.push(call)
-      // A 1 to 3 s step outside.
-      setTimeout(
-        () => {
-          call.answered = true
-          response.end('{"ok":true}')
-        },
-        1000 + (id % 5) * 500
-      )
-    })
-  })
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/orders`
-  const prefix = `${BENCH_PREFIX}-wf-recovery-${Date.now()}`
-  const server = node(['bin/server.js'], 'bullmq', prefix)
-  const db = knex({ client: 'pg', connection: DATABASE_URL, pool: { min: 0, max: 2 } })
-  const first = startWorker(prefix)
-  let second: ReturnType<typeof startWorker> | null = null
-  try {
-    await waitForHealth()
-    await first.ready
-    const auth = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
-    const me = await (await fetch(`${BASE}/api/v1/workspaces`, { headers: auth })).json()
-    const created = await fetch(`${BASE}/api/v1/workflows`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ workspaceId: me.workspaces[0].id, workflow: recoveryWorkflow(url) }),
-    })
-    if (!created.ok) throw new Error(`could not create the workflow: ${await created.text()}`)
-    const id = (await created.json()).workflow.id
-    for (const step of ['publish', 'activate']) {
-      const answer = await fetch(`${BASE}/api/v1/workflows/${id}/${step}`, {
-        method: 'POST',
-        headers: auth,
-      })
-      if (!answer.ok) throw new Error(`could not ${step}: ${await answer.text()}`)
-    }
-    for (let n = 1; n <= RECOVERY_CALLS; n++) {
-      const answer = await fetch(`${BASE}/api/v1/workflows/${id}/webhook`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ id: n }),
-      })
-      if (!answer.ok) throw new Error(`webhook call ${n} failed: ${answer.status}`)
-    }
-    let maxRunning = 0
-    let sampling = true
-    const sampler = (async () => {
-      while (sampling) {
-        const [row] = await db('workflow_runs')
-          .where({ workflow_id: id, status: 'running' })
-          .count('* as total')
-        maxRunning = Math.max(maxRunning, Number(row.total))
-        await new Promise((r) => setTimeout(r, 100))
-      }
-    })()
-
-    while (calls.filter((call) => !call.answered).length < 3) {
-      await new Promise((r) => setTimeout(r, 20))
-    }
-    first.child.kill('SIGKILL')
-    await once(first.child, 'exit')
-    const killedAt = Date.now()
-    const held = (
-      await db('workflow_runs').where({ workflow_id: id, status: 'running' }).select('id')
-    ).map((row) => row.id as string)
-    await new Promise((r) => setTimeout(r, 5000))
-    second = startWorker(prefix)
-    await second.ready
-    const upAt = Date.now()
-    let heldDoneAt: number | null = held.length === 0 ? upAt : null
-    while (true) {
-      const rows = await db('workflow_runs').where({ workflow_id: id }).select('id', 'status')
-      const done = rows.filter((row) => ['success', 'error'].includes(row.status))
-      if (heldDoneAt === null && held.every((runId) => done.some((row) => row.id === runId))) {
-        heldDoneAt = Date.now()
-      }
-      if (rows.length === RECOVERY_CALLS && done.length === RECOVERY_CALLS) break
-      if (Date.now() - upAt > 600_000) throw new Error('runs not done 10 minutes after the kill')
-      await new Promise((r) => setTimeout(r, 100))
-    }
-    const allDoneAt = Date.now()
-    sampling = false
-    await sampler
-    const failed = Number(
-      (await db('workflow_runs').where({ workflow_id: id, status: 'error' }).count('* as total'))[0]
-        .total
-    )
-    const byRun = new Map<number, Set<string | undefined>>()
-    for (const call of calls) byRun.set(call.id, (byRun.get(call.id) ?? new Set()).add(call.key))
-    const repeated = calls.length - byRun.size
-    const keyMismatches = [...byRun.values()].filter((keys) => keys.size > 1).length
-    return {
-      heldRuns: held.length,
-      heldDoneSeconds: Number(((heldDoneAt! - upAt) / 1000).toFixed(1)),
-      allDoneSeconds: Number(((allDoneAt - upAt) / 1000).toFixed(1)),
-      sinceKillSeconds: Number(((allDoneAt - killedAt) / 1000).toFixed(1)),
-      maxRunning,
-      failed,
-      repeated,
-      keyMismatches,
-    }
-  } finally {
-    for (const w of [first, second]) if (w && w.child.exitCode === null) w.child.kill('SIGKILL')
-    await stop(server)
-    await db.destroy()
-    listener.closeAllConnections()
-    listener.close()
-  }
 }
 
 /** A fresh database, a user on the unlimited plan and their API token. */

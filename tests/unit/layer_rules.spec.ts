@@ -198,6 +198,5 @@ const PENDING_LONG_FILES: string[] = [
   'resources/features/workflow_editor/node_settings.tsx',
   'resources/features/workflow_editor/workflow_canvas.tsx',
   // Benches and the release smoke test: long scenarios.
-  'bench/workflows.bench.ts',
   // Tests: scenario files.
 ]
