@@ -474,9 +474,18 @@ export async function run(): Promise<BenchReport> {
 }
 
 /**
+ * The guard's ratio, judged at half of it: what the closed loop reaches on a quiet machine today
+ * (0.17 to 0.19 in the full bench, docs/benchmarks/issue-32.md), not the 0.30 aim it has not
+ * reached. Half of the aim sat inside the short run's own spread (0.125 to 0.15 at load 3, on
+ * this commit and on the one before it), so it failed on noise; half of the measured figure
+ * still fails on a regression the size of issue 32's (0.05 without the capability cache).
+ */
+const GUARD_RATIO = 0.19
+
+/**
  * `npm run bench -- guard`: a short closed loop (100 visitors) next to the same run's
- * PostgreSQL upsert probe. Fails when the ratio falls below half of its aim (a regression
- * the size of issue 32's), when a chat ends early, or on any error or lost answer.
+ * PostgreSQL upsert probe. Fails when the ratio falls below half of GUARD_RATIO, when a chat
+ * ends early, or on any error or lost answer.
  */
 export async function guard() {
   const { stats, publicId, tearDown } = await setUp()
@@ -498,8 +507,8 @@ export async function guard() {
         value: turnsPerSecond,
         reference: upserts,
         ratio,
-        threshold: RATIO_AIM / 2,
-        ok: ratio >= RATIO_AIM / 2,
+        threshold: GUARD_RATIO / 2,
+        ok: ratio >= GUARD_RATIO / 2,
         detail,
       },
       {
