@@ -1,17 +1,7 @@
 import { test } from '@japa/runner'
-import { Redis } from 'ioredis'
-import type { ChildProcess } from 'node:child_process'
-import { BullMQDriver, fromBullId, toBullId, type BullMQDriverOptions } from '#queue/bullmq_driver'
+import { fromBullId, toBullId } from '#queue/bullmq_driver'
 import { RetryLater, type JobContext } from '#queue/types'
-import {
-  REDIS_URL,
-  RUN,
-  newPrefix,
-  sleep,
-  waitFor,
-  job,
-  deleteKeys,
-} from '#tests/functional/queue/bullmq_fixtures'
+import { newPrefix, sleep, waitFor, job, bullmqRoom } from '#tests/functional/queue/bullmq_fixtures'
 
 /**
  * The BullMQ driver against a real Redis (REDIS_URL, default 127.0.0.1:6379): the behaviour
@@ -21,35 +11,7 @@ import {
  */
 
 test.group('Queue | BullMQ driver', (group) => {
-  let admin: Redis
-  let drivers: BullMQDriver[] = []
-  let children: ChildProcess[] = []
-
-  function driverFor(prefix: string, options: Partial<BullMQDriverOptions> = {}) {
-    const driver = new BullMQDriver({
-      url: REDIS_URL,
-      prefix,
-      closeTimeoutMs: 2000,
-      ...options,
-    })
-    drivers.push(driver)
-    return driver
-  }
-
-  group.setup(async () => {
-    admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 })
-    return async () => {
-      await deleteKeys(admin, `${RUN}*`)
-      await admin.quit()
-    }
-  })
-
-  group.each.teardown(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-    children = []
-    await Promise.all(drivers.map((driver) => driver.close()))
-    drivers = []
-  })
+  const { driverFor } = bullmqRoom(group)
 
   test('runs a job with a JSON copy of its payload and its context', async ({ assert }) => {
     const driver = driverFor(newPrefix())

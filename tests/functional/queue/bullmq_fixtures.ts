@@ -1,6 +1,8 @@
 import { spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { Redis } from 'ioredis'
+import type { Group } from '@japa/runner/core'
+import { BullMQDriver, type BullMQDriverOptions } from '#queue/bullmq_driver'
 import { type JobDefinition } from '#queue/types'
 
 export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
@@ -78,3 +80,37 @@ export function outputOf(child: ChildProcess) {
 }
 
 export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0
+
+/**
+ * The drivers, child processes and admin connection of a test group: drivers closed and
+ * children killed after each test, the run's keys deleted after the group.
+ */
+export function bullmqRoom(group: Group) {
+  const room = {
+    admin: undefined as unknown as Redis,
+    children: [] as ChildProcess[],
+    drivers: [] as BullMQDriver[],
+    driverFor(prefix: string, options: Partial<BullMQDriverOptions> = {}) {
+      const driver = new BullMQDriver({
+        url: REDIS_URL,
+        prefix,
+        closeTimeoutMs: 2000,
+        ...options,
+      })
+      room.drivers.push(driver)
+      return driver
+    },
+  }
+  group.setup(async () => {
+    room.admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 })
+    return async () => {
+      await deleteKeys(room.admin, `${RUN}*`)
+      await room.admin.quit()
+    }
+  })
+  group.each.teardown(async () => {
+    for (const child of room.children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+    await Promise.all(room.drivers.splice(0).map((driver) => driver.close()))
+  })
+  return room
+}

@@ -1,56 +1,27 @@
 import { test } from '@japa/runner'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import app from '@adonisjs/core/services/app'
-import { BullMQDriver, type BullMQDriverOptions } from '#queue/bullmq_driver'
 import { FRAGILE_JOB, logKey, recordingJobs, SLOW_JOB } from './recording_jobs.js'
 import {
   REDIS_URL,
-  RUN,
   newPrefix,
   sleep,
   waitFor,
   job,
-  deleteKeys,
   clientIdsOf,
   freePort,
   outputOf,
   hasRedisServer,
+  bullmqRoom,
 } from '#tests/functional/queue/bullmq_fixtures'
 
 test.group('Queue | BullMQ driver: closing, crashes and reconnections', (group) => {
-  let admin: Redis
-  let drivers: BullMQDriver[] = []
-  let children: ChildProcess[] = []
-
-  function driverFor(prefix: string, options: Partial<BullMQDriverOptions> = {}) {
-    const driver = new BullMQDriver({
-      url: REDIS_URL,
-      prefix,
-      closeTimeoutMs: 2000,
-      ...options,
-    })
-    drivers.push(driver)
-    return driver
-  }
-
-  group.setup(async () => {
-    admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 })
-    return async () => {
-      await deleteKeys(admin, `${RUN}*`)
-      await admin.quit()
-    }
-  })
-
-  group.each.teardown(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-    children = []
-    await Promise.all(drivers.map((driver) => driver.close()))
-    drivers = []
-  })
+  const room = bullmqRoom(group)
+  const { driverFor } = room
 
   test('close does not wait for an unreachable Redis', async ({ assert }) => {
     const warnings: string[] = []
@@ -92,14 +63,14 @@ test.group('Queue | BullMQ driver: closing, crashes and reconnections', (group) 
         stdio: ['ignore', 'pipe', 'pipe'],
       }
     )
-    children.push(child)
+    room.children.push(child)
     const output = outputOf(child)
     await output.waitFor(/ready/, 15_000)
 
     const producer = driverFor(prefix)
     const slowId = await producer.dispatch(SLOW_JOB, {})
     const fragileId = await producer.dispatch(FRAGILE_JOB, {})
-    const entries = () => admin.lrange(logKey(prefix), 0, -1)
+    const entries = () => room.admin.lrange(logKey(prefix), 0, -1)
     await waitFor(
       async () => (await entries()).filter((e) => e.startsWith('start:child')).length === 2,
       10_000
@@ -163,10 +134,10 @@ test.group('Queue | BullMQ driver: closing, crashes and reconnections', (group) 
     }
     await waitFor(() => done.length >= 1)
 
-    const ids = await clientIdsOf(admin, prefix)
+    const ids = await clientIdsOf(room.admin, prefix)
     // The driver's own connection and the worker's blocking one.
     assert.isAtLeast(ids.length, 2)
-    for (const id of ids) await admin.call('CLIENT', 'KILL', 'ID', id)
+    for (const id of ids) await room.admin.call('CLIENT', 'KILL', 'ID', id)
 
     await waitFor(() => done.length === 10, 15_000)
     await sleep(300)
@@ -176,7 +147,7 @@ test.group('Queue | BullMQ driver: closing, crashes and reconnections', (group) 
     )
     assert.include(warnings, 'Queue lost its Redis connection; reconnecting')
     assert.include(warnings, 'Queue reconnected to Redis')
-    assert.isNotEmpty(await clientIdsOf(admin, prefix))
+    assert.isNotEmpty(await clientIdsOf(room.admin, prefix))
   })
 
   test('Redis restarted: workers reconnect and pending jobs finish once', async ({ assert }) => {
@@ -191,7 +162,7 @@ test.group('Queue | BullMQ driver: closing, crashes and reconnections', (group) 
         ],
         { stdio: 'ignore' }
       )
-      children.push(server)
+      room.children.push(server)
       const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 })
       probe.on('error', () => {})
       await waitFor(async () => {
@@ -239,7 +210,7 @@ test.group('Queue | BullMQ driver: closing, crashes and reconnections', (group) 
       )
       await driver.close()
     } finally {
-      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+      for (const child of room.children) if (child.exitCode === null) child.kill('SIGKILL')
       await rm(dir, { recursive: true, force: true })
     }
   }).skip(!hasRedisServer, 'redis-server is not installed')
@@ -279,7 +250,7 @@ test.group('Queue | BullMQ driver: closing, crashes and reconnections', (group) 
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
-      children.push(child)
+      room.children.push(child)
       return child
     }
 
