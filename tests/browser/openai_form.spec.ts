@@ -6,6 +6,7 @@ import { signInWithLink } from '#tests/browser/helpers'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { BotV6 } from '#shared/bot/types'
+import type { Page } from 'playwright'
 
 /**
  * The OpenAI block's form in the bot editor: the account picker offers the workspace's
@@ -14,6 +15,51 @@ import type { BotV6 } from '#shared/bot/types'
  */
 
 const KEY = 'sk-form-0123456789'
+
+/**
+ * A signed-in builder whose OpenAI credential holds a key the stand-in refuses, and a bot named
+ * `name` whose one group holds `blocks` (given the credential's id), started from the start event.
+ */
+async function withRefusedKey(
+  visit: (url: string) => Promise<Page>,
+  cleanup: (fn: () => void | Promise<void>) => void,
+  name: string,
+  blocks: (credentialsId: string) => unknown[]
+) {
+  const standIn = await startOpenAiStandIn({ apiKey: 'the-right-key' })
+  cleanup(() => standIn.close())
+  const email = uniqueEmail('aiform')
+  const page = await visit('/signin')
+  // A shared machine under load compiles the editor slowly: wait longer than the default.
+  page.setDefaultTimeout(60_000)
+  await signInWithLink(page, email)
+  const user = await User.findByOrFail('email', email)
+  const workspace = await firstWorkspaceOf(user)
+  const credential = await new CreateCredential().handle(user, workspace, {
+    type: 'openai',
+    name: 'Wrong key',
+    data: { apiKey: 'wrong', baseUrl: standIn.baseUrl },
+  })
+  const content = {
+    version: '6',
+    name,
+    groups: [
+      {
+        id: 'g1',
+        title: 'Group #1',
+        graphCoordinates: { x: 300, y: 200 },
+        blocks: blocks(credential.id),
+      },
+    ],
+    events: [{ id: 'ev1', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' }],
+    edges: [{ id: 'e1', from: { eventId: 'ev1' }, to: { groupId: 'g1' } }],
+    variables: [],
+    theme: {},
+    settings: {},
+  } as unknown as BotV6
+  const bot = await new CreateBot().handle(user, workspace, { name, content })
+  return { page, standIn, bot }
+}
 
 test.group('OpenAI block form in the bot editor', () => {
   test('models fetched with the chosen credentials fill the Model combobox', async ({
@@ -105,46 +151,9 @@ test.group('OpenAI block form in the bot editor', () => {
     assert,
     cleanup,
   }) => {
-    const standIn = await startOpenAiStandIn({ apiKey: 'the-right-key' })
-    cleanup(() => standIn.close())
-    const email = uniqueEmail('aiform')
-    const page = await visit('/signin')
-    // A shared machine under load compiles the editor slowly: wait longer than the default.
-    page.setDefaultTimeout(60_000)
-    await signInWithLink(page, email)
-    const user = await User.findByOrFail('email', email)
-    const workspace = await firstWorkspaceOf(user)
-    const credential = await new CreateCredential().handle(user, workspace, {
-      type: 'openai',
-      name: 'Wrong key',
-      data: { apiKey: 'wrong', baseUrl: standIn.baseUrl },
-    })
-    const content = {
-      version: '6',
-      name: 'AI form',
-      groups: [
-        {
-          id: 'g1',
-          title: 'Group #1',
-          graphCoordinates: { x: 300, y: 200 },
-          blocks: [
-            {
-              id: 'ai1',
-              type: 'openai',
-              options: { action: 'Create chat completion', credentialsId: credential.id },
-            },
-          ],
-        },
-      ],
-      events: [
-        { id: 'ev1', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' },
-      ],
-      edges: [{ id: 'e1', from: { eventId: 'ev1' }, to: { groupId: 'g1' } }],
-      variables: [],
-      theme: {},
-      settings: {},
-    } as unknown as BotV6
-    const bot = await new CreateBot().handle(user, workspace, { name: 'AI form', content })
+    const { page, bot } = await withRefusedKey(visit, cleanup, 'AI form', (credentialsId) => [
+      { id: 'ai1', type: 'openai', options: { action: 'Create chat completion', credentialsId } },
+    ])
     await page.goto(`/bots/${bot.id}/edit`)
     await page.locator('[data-testid="block-item"][data-block-id="ai1"]').click()
     const message = page.getByTestId('field-model-fetch-message')
@@ -157,55 +166,28 @@ test.group('OpenAI block form in the bot editor', () => {
     assert,
     cleanup,
   }) => {
-    const standIn = await startOpenAiStandIn({ apiKey: 'the-right-key' })
-    cleanup(() => standIn.close())
-    const email = uniqueEmail('aiform')
-    const page = await visit('/signin')
-    page.setDefaultTimeout(60_000)
-    await signInWithLink(page, email)
-    const user = await User.findByOrFail('email', email)
-    const workspace = await firstWorkspaceOf(user)
-    const credential = await new CreateCredential().handle(user, workspace, {
-      type: 'openai',
-      name: 'Wrong key',
-      data: { apiKey: 'wrong', baseUrl: standIn.baseUrl },
-    })
-    const content = {
-      version: '6',
-      name: 'AI failure',
-      groups: [
+    const { page, standIn, bot } = await withRefusedKey(
+      visit,
+      cleanup,
+      'AI failure',
+      (credentialsId) => [
         {
-          id: 'g1',
-          title: 'Group #1',
-          graphCoordinates: { x: 300, y: 200 },
-          blocks: [
-            {
-              id: 'ai1',
-              type: 'openai',
-              options: {
-                action: 'Create chat completion',
-                credentialsId: credential.id,
-                model: 'gpt-4o-mini',
-                messages: [{ role: 'user', content: 'Hello' }],
-              },
-            },
-            {
-              id: 'after',
-              type: 'text',
-              content: { richText: [{ type: 'p', children: [{ text: 'Still here' }] }] },
-            },
-          ],
+          id: 'ai1',
+          type: 'openai',
+          options: {
+            action: 'Create chat completion',
+            credentialsId,
+            model: 'gpt-4o-mini',
+            messages: [{ role: 'user', content: 'Hello' }],
+          },
         },
-      ],
-      events: [
-        { id: 'ev1', type: 'start', graphCoordinates: { x: 0, y: 0 }, outgoingEdgeId: 'e1' },
-      ],
-      edges: [{ id: 'e1', from: { eventId: 'ev1' }, to: { groupId: 'g1' } }],
-      variables: [],
-      theme: {},
-      settings: {},
-    } as unknown as BotV6
-    const bot = await new CreateBot().handle(user, workspace, { name: 'AI failure', content })
+        {
+          id: 'after',
+          type: 'text',
+          content: { richText: [{ type: 'p', children: [{ text: 'Still here' }] }] },
+        },
+      ]
+    )
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/bots/${bot.id}/edit`)
     await page.getByTestId('preview-button').click()
