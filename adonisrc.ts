@@ -32,6 +32,7 @@ export default defineConfig({
     () => import('@adonisjs/drive/drive_provider'),
     () => import('#sandbox/sandbox_provider'),
     () => import('#providers/queue_provider'),
+    () => import('#providers/sdk_provider'),
     () => import('@adonisjs/transmit/transmit_provider'),
   ],
 

@@ -125,6 +125,14 @@ export async function terminate(child: Child, limitMs: number) {
     async () => groupPids(child.pid!).length === 0,
     limitMs
   )
+  // The processes are gone before Node has read the primary's exit: its exit code is set then.
+  if (child.exitCode === null && child.signalCode === null) {
+    await waitUntil(
+      `the exit of ${child.pid} to be read`,
+      async () => child.exitCode !== null || child.signalCode !== null,
+      5000
+    )
+  }
   return (Date.now() - at) / 1000
 }
 

@@ -11,7 +11,8 @@
 | TEST_SHARDS sets the number of slots (default: one per core, at most 4); TEST_SUITES (e.g.
 | `functional,browser`) runs only those suites. Each shard's output is printed whole when it
 | ends, so failures read as in a single run; the last line is the total
-| `N passed, N failed[, N skipped]`. With arguments (`npm test -- functional --files x`), one
+| `N passed, N failed[, N skipped]`. A process still running after TEST_JOB_TIMEOUT_MIN minutes
+| (default 35) is stopped and counts as failed. With arguments (`npm test -- functional --files x`), one
 | `ace test` run with those arguments, as before.
 */
 import { spawn, spawnSync } from 'node:child_process'
@@ -206,10 +207,35 @@ function runJob(job) {
     }
     child.stdout.on('data', collect)
     child.stderr.on('data', collect)
+    // A process that hangs (a handle left open, a test without its timeout) is stopped with its
+    // output so far, so the run ends with the log of what hung instead of CI's own time limit.
+    const limitMs = Number(process.env.TEST_JOB_TIMEOUT_MIN || 35) * 60_000
+    let timedOut = false
+    const watchdog = setTimeout(() => {
+      timedOut = true
+      collect(
+        `\n[tests] ${job.name} still running after ${limitMs / 60_000} min ` +
+          '(TEST_JOB_TIMEOUT_MIN): stopped. The last lines above show where it hung.\n'
+      )
+      const signalGroup = (signal) => {
+        try {
+          process.kill(-child.pid, signal)
+        } catch {}
+      }
+      signalGroup('SIGTERM')
+      setTimeout(() => signalGroup('SIGKILL'), 10_000).unref()
+    }, limitMs)
     child.on('close', (code, signal) => {
+      clearTimeout(watchdog)
       children.delete(child)
       log.end()
-      resolve({ job, code: code ?? 1, signal, output, seconds: (Date.now() - started) / 1000 })
+      resolve({
+        job,
+        code: timedOut ? 1 : (code ?? 1),
+        signal,
+        output,
+        seconds: (Date.now() - started) / 1000,
+      })
     })
   })
 }

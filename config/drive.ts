@@ -5,7 +5,7 @@ import { s3ConfigOf, s3DriverOptionsOf, storageRootOf } from '#services/storage_
 
 /**
  * File storage (docs/security.md, "Storage"). The local disk unless the S3 variables are
- * set; some set and not others stops the boot with the spec's message. Files are served
+ * set; some set and not others stops the boot with a message naming the missing ones. Files are served
  * by the app's own /storage route (app/controllers/files/storage_files_controller.ts),
  * never by drive's file server, so private files get their access check.
  */

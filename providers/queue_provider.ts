@@ -16,7 +16,7 @@ export default class QueueProvider {
       const { closeQueue } = await import('#queue/queue')
       await closeQueue()
       // Database plugins' pools (docs/security.md, "Database blocks"): after the jobs ended.
-      const { closeDataConnections } = await import('#plugins/data/connections')
+      const { closeDataConnections } = await import('#sdk/data')
       await closeDataConnections()
     })
   }

@@ -2,7 +2,7 @@ import { Exception } from '@adonisjs/core/exceptions'
 import type { BlockIssue } from '#shared/block_issues'
 
 /**
- * An expected failure with a message for people: a plan limit, a rule of the spec, a
+ * An expected failure with a message for people: a plan limit, a product rule, a
  * conflict. `title` and `description` are what the toast or the JSON body shows; `field`
  * names the form field the message belongs to.
  */

@@ -4,16 +4,7 @@ import type { Job, JobsOptions, Queue, RepeatStrategy, Worker } from 'bullmq'
 import type { Redis, RedisOptions } from 'ioredis'
 import { nextCronTime, parseCron } from '#queue/cron'
 import { DEFAULT_CONCURRENCY, type QueueLogger } from '#queue/in_process_driver'
-import {
-  RetryLater,
-  type JobContext,
-  type JobDefinition,
-  type JobOptions,
-  type QueueDriver,
-  type RepeatOptions,
-  checkJobOptions,
-  checkRepeatOptions,
-} from '#queue/types'
+import * as jobTypes from '#queue/types'
 
 export interface BullMQDriverOptions {
   /** redis:// or rediss:// URL (REDIS_URL). */
@@ -117,7 +108,7 @@ function storable(payload: unknown) {
  * worker per job name. bullmq and ioredis are imported on first use, so the embedded mode
  * never loads them.
  */
-export class BullMQDriver implements QueueDriver {
+export class BullMQDriver implements jobTypes.QueueDriver {
   readonly name = 'bullmq' as const
   readonly prefix: string
 
@@ -126,7 +117,7 @@ export class BullMQDriver implements QueueDriver {
   #runtime: Promise<Runtime> | null = null
   #queues = new Map<string, Queue>()
   #workers = new Map<string, Worker>()
-  #definitions = new Map<string, JobDefinition>()
+  #definitions = new Map<string, jobTypes.JobDefinition>()
   #active = new Map<string, ActiveJob>()
   #hooks = new Set<Promise<void>>()
   /** Aborted with SHUTDOWN when close() times out: the signal of onFailed hooks. */
@@ -144,9 +135,9 @@ export class BullMQDriver implements QueueDriver {
     this.#logger = options.logger ?? silentLogger
   }
 
-  async dispatch<Payload>(name: string, payload: Payload, options: JobOptions = {}) {
+  async dispatch<Payload>(name: string, payload: Payload, options: jobTypes.JobOptions = {}) {
     this.#assertOpen()
-    const { delayMs, attempts, backoffMs } = checkJobOptions(options)
+    const { delayMs, attempts, backoffMs } = jobTypes.checkJobOptions(options)
     const id = options.jobId ?? randomUUID()
     const bullId = toBullId(id)
     const queue = await this.#queue(name)
@@ -163,9 +154,9 @@ export class BullMQDriver implements QueueDriver {
     return id
   }
 
-  async repeat<Payload>(name: string, payload: Payload, options: RepeatOptions) {
+  async repeat<Payload>(name: string, payload: Payload, options: jobTypes.RepeatOptions) {
     this.#assertOpen()
-    const { hasEvery, hasCron } = checkRepeatOptions(options)
+    const { hasEvery, hasCron } = jobTypes.checkRepeatOptions(options)
     if (hasCron) parseCron(options.cron!)
 
     const queue = await this.#queue(name)
@@ -198,7 +189,7 @@ export class BullMQDriver implements QueueDriver {
   }
 
   /** Starts one worker per new job name; may be called again with more definitions. */
-  async work(definitions: JobDefinition[]) {
+  async work(definitions: jobTypes.JobDefinition[]) {
     this.#assertOpen()
     const { bullmq, connection } = await this.#runtimeReady()
     for (const definition of definitions) {
@@ -406,7 +397,7 @@ export class BullMQDriver implements QueueDriver {
     const controller = new AbortController()
     const id = job.id!
     this.#active.set(id, { controller, name: job.name })
-    const context: JobContext = {
+    const context: jobTypes.JobContext = {
       jobId: fromBullId(id),
       attempt: job.attemptsMade + 1,
       signal: controller.signal,
@@ -416,7 +407,7 @@ export class BullMQDriver implements QueueDriver {
       // The handler's result is not kept: in-process drops it, and it may not be JSON.
       return undefined
     } catch (error) {
-      if (error instanceof RetryLater) {
+      if (error instanceof jobTypes.RetryLater) {
         const { bullmq } = await this.#runtimeReady()
         // The job itself goes to the delayed set (no copy, no attempt spent).
         await job.moveToDelayed(Date.now() + Math.max(0, error.delayMs), token)
@@ -464,7 +455,7 @@ export class BullMQDriver implements QueueDriver {
     }
     this.#logger.error(bindings, `Job ${job.name} failed after ${job.attemptsMade} attempts`)
     if (!definition?.onFailed) return
-    const context: JobContext = {
+    const context: jobTypes.JobContext = {
       jobId,
       attempt: job.attemptsMade,
       signal: this.#shutdown.signal,

@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { Alarm } from '#queue/alarm'
 import { nextCronTime, parseCron, type CronSchedule } from '#queue/cron'
-import {
-  RetryLater,
-  type JobContext,
-  type JobDefinition,
-  type JobOptions,
-  type QueueDriver,
-  type RepeatOptions,
-  checkJobOptions,
-  checkRepeatOptions,
-} from '#queue/types'
+import * as jobTypes from '#queue/types'
 
 /** The part of a pino-style logger the driver uses (the AdonisJS logger fits). */
 export interface QueueLogger {
@@ -81,10 +72,10 @@ function delay(ms: number) {
  * jobs that were queued, delayed or waiting for a retry; owners of anything that must survive
  * (workflow waits, scheduled runs) persist it and dispatch it again at boot (README, "Queue").
  */
-export class InProcessDriver implements QueueDriver {
+export class InProcessDriver implements jobTypes.QueueDriver {
   readonly name = 'in-process' as const
 
-  #definitions = new Map<string, JobDefinition>()
+  #definitions = new Map<string, jobTypes.JobDefinition>()
   #jobs = new Map<string, QueuedJob>()
   #waiting = new Map<string, QueuedJob[]>()
   #active = new Map<string, number>()
@@ -100,9 +91,9 @@ export class InProcessDriver implements QueueDriver {
     this.#logger = options.logger ?? silentLogger
   }
 
-  async dispatch<Payload>(name: string, payload: Payload, options: JobOptions = {}) {
+  async dispatch<Payload>(name: string, payload: Payload, options: jobTypes.JobOptions = {}) {
     this.#assertOpen()
-    const { delayMs, attempts, backoffMs } = checkJobOptions(options)
+    const { delayMs, attempts, backoffMs } = jobTypes.checkJobOptions(options)
     const id = options.jobId ?? randomUUID()
     // Ids are unique per job name, as they are per queue in BullMQ.
     const key = `${name}\u0000${id}`
@@ -129,9 +120,9 @@ export class InProcessDriver implements QueueDriver {
     return id
   }
 
-  async repeat<Payload>(name: string, payload: Payload, options: RepeatOptions) {
+  async repeat<Payload>(name: string, payload: Payload, options: jobTypes.RepeatOptions) {
     this.#assertOpen()
-    const { hasCron } = checkRepeatOptions(options)
+    const { hasCron } = jobTypes.checkRepeatOptions(options)
 
     const repeat: Repeat = {
       name,
@@ -157,7 +148,7 @@ export class InProcessDriver implements QueueDriver {
     return this.#jobs.has(`${name}\u0000${jobId}`)
   }
 
-  async work(definitions: JobDefinition[]) {
+  async work(definitions: jobTypes.JobDefinition[]) {
     this.#assertOpen()
     for (const definition of definitions) {
       this.#definitions.set(definition.name, definition)
@@ -250,12 +241,12 @@ export class InProcessDriver implements QueueDriver {
     }
   }
 
-  #run(job: QueuedJob, definition: JobDefinition) {
+  #run(job: QueuedJob, definition: jobTypes.JobDefinition) {
     job.state = 'active'
     job.attempt++
     job.controller = new AbortController()
     this.#active.set(job.name, (this.#active.get(job.name) ?? 0) + 1)
-    const context: JobContext = {
+    const context: jobTypes.JobContext = {
       jobId: job.id,
       attempt: job.attempt,
       signal: job.controller.signal,
@@ -269,19 +260,19 @@ export class InProcessDriver implements QueueDriver {
     this.#running.add(running)
   }
 
-  async #execute(job: QueuedJob, definition: JobDefinition, context: JobContext) {
+  async #execute(job: QueuedJob, definition: jobTypes.JobDefinition, context: jobTypes.JobContext) {
     try {
       await definition.handler(job.payload, context)
       this.#jobs.delete(job.key)
     } catch (error) {
-      if (error instanceof RetryLater && !this.#closing) {
+      if (error instanceof jobTypes.RetryLater && !this.#closing) {
         // The same job, its attempt not spent: it waits in the delayed state, not copied.
         job.attempt--
         job.state = 'delayed'
         job.alarm = new Alarm(Date.now() + Math.max(0, error.delayMs), () => this.#ready(job))
         return
       }
-      if (error instanceof RetryLater) {
+      if (error instanceof jobTypes.RetryLater) {
         this.#jobs.delete(job.key)
         return
       }
@@ -289,7 +280,12 @@ export class InProcessDriver implements QueueDriver {
     }
   }
 
-  async #failed(job: QueuedJob, definition: JobDefinition, context: JobContext, error: unknown) {
+  async #failed(
+    job: QueuedJob,
+    definition: jobTypes.JobDefinition,
+    context: jobTypes.JobContext,
+    error: unknown
+  ) {
     const bindings = { err: error, job: job.name, jobId: job.id, attempt: job.attempt }
     if (job.attempt < job.attempts && !this.#closing) {
       this.#logger.warn(bindings, `Job ${job.name} failed; retrying in ${job.backoffMs} ms`)

@@ -1,5 +1,2 @@
-/**
- * `#sdk/data_fields`: the option blocks the SQL database plugins share (tables, columns,
- * conditions, records, a raw query). Browser-safe, like `#sdk/plugin`.
- */
-export * from '../plugins/data/sql_fields.js'
+/** `#sdk/data_fields`: the option blocks the SQL database plugins share. Browser-safe. */
+export * from '../../packages/sdk/src/data_fields.js'

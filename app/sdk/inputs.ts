@@ -1,5 +1,2 @@
-/**
- * `#sdk/inputs`: helpers for input blocks: matching a visitor's answer to choices, the
- * values of a list variable. Server only.
- */
-export * from '../plugins/choices.js'
+/** `#sdk/inputs`: the SDK's `@flowcraft/sdk/inputs`, matching answers to choices. Server only. */
+export * from '../../packages/sdk/src/inputs.js'

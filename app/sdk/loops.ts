@@ -1,7 +1,2 @@
-/**
- * `#sdk/loops`: server side only (it reads the environment). The operator's bound on loop
- * iterations, for plugins that repeat a path (`BotRunResult.repeat`, a workflow node's
- * `iteration`): a loop stops there even when the engines would allow more.
- */
-export { loopMaxIterations } from '../services/loop_limit.js'
-export { DEFAULT_LOOP_MAX_ITERATIONS } from '../engine/loops.js'
+/** `#sdk/loops`: the SDK's `@flowcraft/sdk/loops`, the operator's bound on loops. Server only. */
+export * from '../../packages/sdk/src/loops.js'

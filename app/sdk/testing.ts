@@ -5,7 +5,9 @@
  * `runNode` run installed plugins by id. Test code only. See docs/plugins.md.
  */
 // The stand-in server and the test HTTP client are the SDK package's (@flowcraft/sdk/testing);
-// runPluginTest here is the app's own, with its sandbox and storage.
+// runPluginTest here is the app's own, with its sandbox and storage. The contexts and the
+// harness are app code (app/plugins/testing), not the app's tests: a plugin's test reaches
+// nothing of tests/.
 export {
   startStandIn,
   sendJson,
@@ -19,6 +21,8 @@ export {
   type StandInContext,
   type StandInOptions,
   type TextStandInRequest,
+  registerAppPort,
+  type AppPort,
 } from '../../packages/sdk/src/testing/index.js'
 export {
   botContext,
@@ -30,6 +34,6 @@ export {
   type ContextInput,
   type TestContext,
   type TestVariable,
-} from '../../tests/unit/plugins/runners/bot_context.js'
-export { runNode, type NodeRunInput } from '../../tests/unit/plugins/workflow/node_context.js'
-export { runPluginTest, storedFile, type PluginTestRun } from '../../tests/plugin_harness.js'
+} from '#plugins/testing/bot_context'
+export { runNode, type NodeRunInput } from '#plugins/testing/node_context'
+export { runPluginTest, storedFile, type PluginTestRun } from '#plugins/testing/plugin_harness'

@@ -1,8 +1,2 @@
-/**
- * `#sdk/workflows`: run a published workflow of the caller's workspace from a plugin and wait
- * for its output. Server only.
- */
-export {
-  runWorkflowForPlugin,
-  type WorkflowCallOutcome,
-} from '../services/workflows/run_for_plugin.js'
+/** `#sdk/workflows`: the SDK's `@flowcraft/sdk/workflows`, calling a workflow. Server only. */
+export * from '../../packages/sdk/src/workflows.js'

@@ -16,9 +16,8 @@ import { track } from '#services/analytics/analytics'
  * The rule (docs/security.md, "One plan rule"): inside a workspace, the workspace's own plan
  * applies to whoever acts, its creator, a member, a visitor of its bots or a scheduled run
  * alike. That is what `/api/v1/workspaces` shows, what billing buys and what
- * `node ace workspace:plan` and /admin/workspaces change. The spec judged a creator by their
- * own account plan; that made the same workspace answer two
- * ways, so we do not. A person's account plan answers only outside any workspace: how many
+ * `node ace workspace:plan` and /admin/workspaces change. Judging a creator by their own
+ * account plan instead would make the same workspace answer two ways. A person's account plan answers only outside any workspace: how many
  * workspaces they may create.
  */
 
@@ -148,7 +147,7 @@ export const planExpiredError = () =>
     description: 'Please upgrade your plan to create a new workspace.',
   })
 
-/** The spec's refusal for a limit that is reached. */
+/** The refusal builders see for a limit that is reached (the plan's name and the limit). */
 export function planLimitError(key: LimitKey) {
   const msg = LIMIT_MESSAGES[key] ?? {
     title: 'Plan limit reached',
@@ -162,7 +161,7 @@ export function planLimitError(key: LimitKey) {
 }
 
 /**
- * Throws the spec's message when `current` is not below the plan's limit, for a plan
+ * Throws planLimitError's refusal when `current` is not below the plan's limit, for a plan
  * already looked up (inside a transaction that must not wait for another connection).
  */
 export function checkLimit(
@@ -188,7 +187,7 @@ export function checkLimit(
 }
 
 /**
- * Throws the spec's message when `current` is not below the plan's limit.
+ * Throws planLimitError's refusal when `current` is not below the plan's limit.
  * `requireActivePlan` also refuses when the plan has expired. A count read before the
  * write it guards can be passed by concurrent requests: creations go through
  * withinPlanLimit (app/services/plan_limits.ts), which counts under a lock.

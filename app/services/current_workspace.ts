@@ -13,7 +13,7 @@ export interface CurrentWorkspace {
 }
 
 /**
- * The workspace a page works in, in the spec's order (01 section 4): the workspace of the
+ * The workspace a page works in, first match wins: the workspace of the
  * bot being opened (`preferredId`), the workspaceId query parameter, the remembered choice
  * (the session; the browser mirrors it in local storage), else the first workspace.
  */

@@ -18,11 +18,22 @@ let poolOffset = RANDOM_POOL.length
  * appears in URLs or bot JSON.
  */
 export function newId(): string {
-  const now = Date.now()
-  counter = now === lastTime ? counter + 1 : 0
+  // Ids keep their order when more than 1,296 come in one millisecond or the clock steps back:
+  // the time part then runs ahead of the clock until the clock catches up.
+  let now = Date.now()
+  if (now <= lastTime) {
+    now = lastTime
+    counter++
+    if (counter === 1296) {
+      now++
+      counter = 0
+    }
+  } else {
+    counter = 0
+  }
   lastTime = now
   const time = now.toString(36).padStart(9, '0')
-  const seq = (counter % 1296).toString(36).padStart(2, '0')
+  const seq = counter.toString(36).padStart(2, '0')
   if (poolOffset + 13 > RANDOM_POOL.length) {
     randomFillSync(RANDOM_POOL)
     poolOffset = 0

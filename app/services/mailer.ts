@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer'
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { BlockedRequestError, isInternalAddress } from '#plugins/guarded_http'
+import type { EmailMessage, EmailTransport, SmtpAccount } from '#sdk/mail'
 
 export interface OutgoingMail {
   to: string
@@ -37,36 +38,6 @@ export async function sendMail(message: OutgoingMail) {
     html: message.html ?? null,
   })
   logger.info(`[mail to ${message.to}] ${message.subject}\n${message.text}`)
-}
-
-export interface EmailAttachment {
-  filename: string
-  content: Uint8Array
-  contentType?: string
-}
-
-export interface EmailMessage {
-  to: string[]
-  cc?: string[]
-  bcc?: string[]
-  replyTo?: string
-  subject: string
-  text: string
-  html?: string
-  attachments?: EmailAttachment[]
-}
-
-/** A workspace's own SMTP server (the e-mail block's credentials), instead of the app's. */
-export interface SmtpAccount {
-  host: string
-  port: number
-  /** TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
-  secure: boolean
-  username?: string
-  password?: string
-  from: { address: string; name?: string }
-  /** Let the host be a private or loopback address; defaults to ALLOW_INTERNAL_HTTP. */
-  allowInternal?: boolean
 }
 
 /**
@@ -126,12 +97,12 @@ async function sendWithAccount(message: EmailMessage, account: SmtpAccount) {
 /**
  * Sends one message to several recipients (cc, bcc and reply-to included) through SMTP when
  * it is configured; otherwise one copy per distinct recipient goes to the dev mailbox, as
- * delivery would. Plugins reach it through `#sdk/mail`.
+ * delivery would. Plugins reach it through `#sdk/mail` (the SDK's MailPort).
  */
 export async function sendEmail(
   message: EmailMessage,
   options: { account?: SmtpAccount } = {}
-): Promise<{ transport: 'smtp' | 'workspace-smtp' | 'dev-mailbox' }> {
+): Promise<{ transport: EmailTransport }> {
   const cc = message.cc ?? []
   const bcc = message.bcc ?? []
   const attachments = message.attachments ?? []

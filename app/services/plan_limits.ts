@@ -92,7 +92,7 @@ export interface LimitActor {
 
 /**
  * Runs `write` in a transaction after checking, under the lock, that the count of `key`
- * is below the limit of the plan that applies (planFor); throws the spec's refusal otherwise. `write` must use
+ * is below the limit of the plan that applies (planFor); throws planLimitError's refusal otherwise. `write` must use
  * `trx` for every query: on SQLite the transaction holds the only connection.
  */
 export async function withinPlanLimit<T>(

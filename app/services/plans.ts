@@ -46,7 +46,7 @@ export function billingEnabled(): boolean {
 
 /**
  * The plan of new accounts and workspaces: DEFAULT_WORKSPACE_PLAN when set, else FREE (the
- * spec's default) when billing is on, else UNLIMITED: with nobody to pay, a self-hosted
+ * plan nobody has paid for) when billing is on, else UNLIMITED: with nobody to pay, a self-hosted
  * install must not stop its own admin at one bot (docs/architecture.md, "Plans").
  */
 export function defaultPlanName(): PlanName {

@@ -6,12 +6,14 @@ import Credential from '#models/credential'
 import PluginSession from '#models/plugin_session'
 import { readCredentials } from '#services/credentials'
 import { createGuardedHttp } from '#plugins/guarded_http'
-import type {
-  OpenedPluginSession,
-  PluginCallbackAnswer,
-  PluginCallbackRequest,
-  PluginCallbacks,
-} from '#plugins/sessions'
+import {
+  SessionCredentialError,
+  type OpenPluginSessionInput,
+  type OpenedPluginSession,
+  type PluginCallbackAnswer,
+  type PluginCallbackRequest,
+  type PluginCallbacks,
+} from '#sdk/sessions'
 import { aiPort } from '#services/ai/credits'
 import { newToken } from '#services/ids'
 import { pluginRegistry } from '#services/plugin_registry'
@@ -31,14 +33,6 @@ const CALLBACK_TIMEOUT_MS = 14_000
 
 export function pluginSessionUrl(pluginId: string, sessionId: string, callback: string) {
   return `${appUrl.replace(/\/+$/, '')}/api/v1/plugins/${encodeURIComponent(pluginId)}/sessions/${sessionId}/${encodeURIComponent(callback)}`
-}
-
-/** Why a credential cannot serve a session; plugins show it in their logs. */
-export class SessionCredentialError extends Error {
-  constructor(pluginName: string) {
-    super(`${pluginName}: the selected credentials were not found`)
-    this.name = 'SessionCredentialError'
-  }
 }
 
 /**
@@ -75,19 +69,13 @@ async function ownerOfRun(runId: string | undefined): Promise<string | null> {
 }
 
 /**
- * Opens a session for a runner. `credentialIds` are checked now (the node fails before the
- * service is called, not at its first callback). `runId` and `nodeId` name the workflow node
- * that waits for the session's end.
+ * Opens a session for a runner (the SDK's SessionsPort). `credentialIds` are checked now (the
+ * node fails before the service is called, not at its first callback). `runId` and `nodeId`
+ * name the workflow node that waits for the session's end.
  */
-export async function openPluginSession(input: {
-  pluginId: string
-  workspaceId: string
-  runId?: string
-  nodeId?: string
-  state: Record<string, unknown>
-  credentialIds?: unknown[]
-  ttlMs?: number
-}): Promise<OpenedPluginSession> {
+export async function openPluginSession(
+  input: OpenPluginSessionInput
+): Promise<OpenedPluginSession> {
   const ownerId = await ownerOfRun(input.runId)
   for (const id of input.credentialIds ?? []) {
     await usableCredentials(input.pluginId, input.workspaceId, ownerId, id)
@@ -121,6 +109,9 @@ export async function updatePluginSession(id: string, patch: Record<string, unkn
 export async function closePluginSession(id: string) {
   await PluginSession.query().where('id', id).update({ status: 'closed' })
 }
+
+// The class is the SDK's: a plugin and the app test one `instanceof`.
+export { SessionCredentialError }
 
 /**
  * Answers a service's call to `/api/v1/plugins/{pluginId}/sessions/{id}/{callback}`: the

@@ -51,6 +51,11 @@ export interface CopilotStateDto {
 export interface CopilotReplyDto<Document = unknown> extends CopilotStateDto {
   isUpdated: boolean
   document: Document | null
+  /**
+   * In a shared draft, the copilot's change as the Yjs update every open editor receives
+   * (base64): the editor that asked applies it as the copilot's, not as its person's edit.
+   */
+  coeditUpdate?: string | null
 }
 
 /** The longest message a builder may send. */
@@ -68,7 +73,7 @@ export const COPILOT_TEXTS = {
 /** The bot editor's note, in the same words as the workflow's (our wording). */
 export const BOT_MANUAL_UPDATE_NOTE = 'Bot manually updated by user.'
 
-/** A message is sent only when it has something besides white space (spec section 5). */
+/** A message is sent only when it has something besides white space: a blank message would cost a reply for nothing. */
 export function isSendable(text: string): boolean {
   return text.trim().length > 0
 }

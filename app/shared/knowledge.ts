@@ -30,9 +30,13 @@ export const MAX_CHUNK_SIZE = 8000
 /** Vector namespace limit 5 (stores per index). */
 export const NAMESPACE_LIMIT = 5
 
-/** The spec's default document count of a vector lookup. */
-export const DEFAULT_DOCUMENT_COUNT = 2
-export const MAX_DOCUMENT_COUNT = 50
+// What a lookup returns and its bounds are the SDK's (plugins search stores too): one declaration.
+export {
+  DEFAULT_DOCUMENT_COUNT,
+  MAX_DOCUMENT_COUNT,
+  type KnowledgeHit,
+  type KnowledgeSearchResult,
+} from '../../packages/sdk/src/knowledge.js'
 
 /** What a source may weigh (an uploaded file, a fetched page). */
 export const MAX_SOURCE_BYTES = 20 * 1024 * 1024
@@ -87,28 +91,6 @@ export interface EmbeddingCredentialOption {
 export interface SearchCapabilities {
   keyword: 'fts5' | 'postgres' | 'fulltext' | 'like'
   vector: 'sqlite-vec' | 'pgvector' | 'js'
-}
-
-export interface KnowledgeHit {
-  chunkId: number
-  sourceId: string
-  sourceName: string
-  position: number
-  content: string
-  /** Higher is better; the fused rank score in hybrid search. */
-  score: number
-  keywordScore: number | null
-  vectorScore: number | null
-}
-
-export interface KnowledgeSearchResult {
-  /** `backend`: a store kept by a plugin's service, which embeds the query itself. */
-  mode: 'keyword' | 'hybrid' | 'backend'
-  /** With mode `backend`: the plugin whose service searched. */
-  backend?: string
-  hits: KnowledgeHit[]
-  /** Why a hybrid search fell back to keywords (an embedding error), if it did. */
-  warning?: string
 }
 
 /** Credentials of the workspace a store can live in: their type is the backend's plugin. */

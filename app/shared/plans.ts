@@ -79,8 +79,8 @@ const noFeatures: PlanFeatures = {
 }
 
 /**
- * FREE carries the spec's fallback values (document 01, section 9). The others rise
- * step by step; the spec does not give them, so these are our documented choice
+ * FREE carries the limits a workspace has when nothing else is set. The others rise
+ * step by step; their values are our documented choice
  * (also listed in the README).
  */
 export const DEFAULT_PLANS: PlanDefinition[] = [

@@ -1,5 +1,5 @@
 /**
- * Workspace member roles (the spec does not name them; document 01 section 6).
+ * Workspace member roles, the three levels a workspace gives its members:
  * ADMIN manages the workspace, its members and billing and edits everything;
  * MEMBER edits bots and workflows (user mode "write");
  * GUEST only views them (user mode "read").

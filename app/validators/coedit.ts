@@ -11,6 +11,8 @@ export const coeditUpdateValidator = vine.compile(
       .string()
       .maxLength(MAX_UPDATE_CHARS)
       .regex(/^[A-Za-z0-9+/]+={0,2}$/),
+    /** The tab is hidden or the page left: the merged draft is written now, not a moment later. */
+    write: vine.boolean().optional(),
   })
 )
 

@@ -8,7 +8,7 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
 export default class extends BaseSchema {
   async up() {
     this.schema.alterTable('users', (table) => {
-      // Ten credits to start with: our choice (spec: price values not shown).
+      // Ten credits to start with: our choice (no price is set for them).
       table.decimal('ai_credits', 24, 9).notNullable().defaultTo(10)
     })
 

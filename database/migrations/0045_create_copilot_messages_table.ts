@@ -21,7 +21,7 @@ export default class extends BaseSchema {
       // 'workflow' or 'bot'.
       table.string('document_type', 16).notNullable()
       table.string('document_id', 32).notNullable()
-      // USER or ASSISTANT; TEXT or SUGGESTION (the spec's values).
+      // USER or ASSISTANT; TEXT or SUGGESTION (the values the copilot writes).
       table.string('role', 16).notNullable()
       table.string('type', 16).notNullable().defaultTo('TEXT')
       table.text('content').notNullable()

@@ -184,7 +184,7 @@ const createChatMessage: Runner<Plugin, 'Create Chat Message'> = async (context)
 /**
  * What a failed stream throws: 401 'API key missing', Dify's own
  * status and message otherwise, the unknown-error text for anything that is not an answer
- * of Dify (the spec's fallback for providers other than Mistral and Anthropic).
+ * of Dify (the fallback every AI provider but Mistral and Anthropic uses).
  */
 function streamFailure(error: unknown): ProviderError {
   if (!(error instanceof ProviderError)) {

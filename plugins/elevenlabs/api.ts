@@ -131,8 +131,8 @@ export function errorDetailsOf(error: unknown) {
 }
 
 /**
- * The whole "text to speech" step shared by the bot block and the workflow node: the spec's
- * checks (word for word), the credit check, the call, the usage row and the stored MP3.
+ * The whole "text to speech" step shared by the bot block and the workflow node: the
+ * checks (voice, text, then the save variable), the credit check, the call, the usage row and the stored MP3.
  * Returns the MP3's public URL, or undefined after logging why there is none.
  */
 export async function speakToStoredMp3(
@@ -140,7 +140,7 @@ export async function speakToStoredMp3(
     credentials: ElevenLabsCredentials
   },
   input: { voiceId?: string; text?: string; modelId?: string },
-  /** Checked after voice and text, in the spec's order (the bot block's save variable). */
+  /** Checked last, after voice and text (the bot block's save variable). */
   extraCheck?: () => string | undefined
 ): Promise<string | undefined> {
   const { logger, http, storage, ai, signal, credentials } = context

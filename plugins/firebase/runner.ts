@@ -9,7 +9,7 @@ import {
 } from './lib/firestore.js'
 
 /**
- * The Firestore actions with the spec's rules and messages: insert and update do nothing without fields, update and delete do
+ * The Firestore actions and their rules: insert and update do nothing without fields, update and delete do
  * nothing without conditions; failures are logged with Firestore's message and the flow
  * goes on.
  */
@@ -19,7 +19,7 @@ type Context = RunnerContext<Options, Record<string, unknown>>
 
 const NO_DOCUMENTS = 'No matching documents found in the collection'
 
-/** Key/value entries as a record; entries with an empty key or value are skipped (spec 5). */
+/** Key/value entries as a record; entries with an empty key or value are skipped (rows still being typed). */
 function recordOf(entries: unknown) {
   const record: Record<string, string> = {}
   for (const entry of Array.isArray(entries) ? entries : []) {

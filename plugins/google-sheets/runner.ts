@@ -17,8 +17,7 @@ import {
 
 /**
  * The Sheets actions. Failures are logged with Google's message and the flow goes on (a
- * workflow node fails on them); a filter that finds nothing logs the spec's info
- *.
+ * workflow node fails on them); a filter that finds nothing logs an info entry.
  */
 
 const NO_ROWS = "Couldn't find any rows matching the filter"

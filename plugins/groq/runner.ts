@@ -21,7 +21,7 @@ const parts = chatCompletionModule(provider, (models) =>
 )
 /** Bots create chat completions; a workflow Model node alone only says where it belongs. */
 export default { ...parts.runners, 'Chat model': modelNodeAlone }
-/** What a workflow LLM agent asks its attached Model node for (app/plugins/ai/chat_model.ts). */
+/** What a workflow LLM agent asks its attached Model node for (`ChatModelFactory` of `#sdk/ai`). */
 export const chatModel: ChatModelFactory = chatModelFactory(provider)
 export const streams = parts.streams
 /** Groq's models, sorted by creation (oldest first). */

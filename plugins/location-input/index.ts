@@ -1,8 +1,8 @@
 import { answerVariableField, definePlugin, field } from '#sdk/plugin'
 
 /**
- * Asks the visitor to share their location through the browser. The spec names its
- * parts (question label, yes and no buttons, browser details) but not their defaults.
+ * Asks the visitor to share their location through the browser. Its parts: a question label,
+ * yes and no buttons and the browser's details; their defaults are ours.
  */
 export default definePlugin({
   id: 'location input',

@@ -133,7 +133,7 @@ async function listRecords(context: Context, where: string, limit = NOCODB_MAX_R
   return { records: records.slice(0, limit), total }
 }
 
-// The spec logs NocoDB's message and body.
+// A failure logs NocoDB's message and body: the builder sees what NocoDB refused.
 const action = (failure: string, work: (context: Context) => Promise<unknown>) =>
   recordsApiAction(failure, work) as Runner<typeof plugin, any>
 

@@ -24,7 +24,7 @@ import type plugin from './index.js'
 
 /**
  * OpenAI and any OpenAI-compatible server (the credential's baseUrl; apiVersion for
- * Azure-style endpoints). Chat completions share app/plugins/ai/chat_completion_runner.ts
+ * Azure-style endpoints). Chat completions share `chatCompletionModule` of `#sdk/ai`
  * with the other compatible providers; speech, transcription and images are OpenAI's own.
  */
 
@@ -231,7 +231,7 @@ export default {
   'Chat model': modelNodeAlone,
 }
 
-/** What a workflow LLM agent asks its attached Model node for (app/plugins/ai/chat_model.ts). */
+/** What a workflow LLM agent asks its attached Model node for (`ChatModelFactory` of `#sdk/ai`). */
 export const chatModel: ChatModelFactory = chatModelFactory(provider)
 
 /**

@@ -116,7 +116,7 @@ export async function listIndexes(
   return (body?.indexes ?? []).filter((index) => typeof index?.name === 'string')
 }
 
-/** The host of an index, read from the index list (the spec's call). */
+/** The host of an index, read from the index list (Pinecone's describe-index call). */
 export async function indexHost(
   http: HttpClient,
   account: PineconeAccount,

@@ -13,7 +13,7 @@ import plugin, { PINECONE_DEFAULT_TOP_K } from './index.js'
 /**
  * Finds the index's host, searches the namespace with the text (fields `category` and
  * `chunk_text`), keeps the hits scoring at least `score` and joins their `chunk_text` with
- * blank lines. A bot saves that text in each mapped variable, or logs the spec's
+ * blank lines. A bot saves that text in each mapped variable, or logs
  * 'Error: No matches found in the response for variable {id}' for each when nothing matched;
  * a workflow node outputs `{ text, matches }`. A Pinecone failure is the block's error log
  * (it fails a workflow node).

@@ -37,7 +37,7 @@ test.group('Plugin qr-code', () => {
     assert.match((run.output as { url: string }).url, /\.png$/)
   })
 
-  test("the spec's messages: empty data, no variable in a bot, too long", async ({ assert }) => {
+  test('the messages: empty data, no variable in a bot, too long', async ({ assert }) => {
     const empty = await runPluginTest({
       folder,
       surface: 'bot',

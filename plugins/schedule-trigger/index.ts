@@ -3,7 +3,7 @@ import { definePlugin, field, output } from '#sdk/plugin'
 export const SCHEDULE_MODES = ['minutes', 'hourly', 'daily', 'weekly', 'monthly'] as const
 
 /**
- * Starts a run on a schedule, in UTC (spec: minutes interval 1 to 59, hour 0 to 23,
+ * Starts a run on a schedule, in UTC (bounds: minutes interval 1 to 59, hour 0 to 23,
  * dayOfWeek 0 to 6, dayOfMonth 1 to 31; default every minute). schedule.ts turns the
  * options into the next tick and into a cron pattern for the queue.
  */

@@ -34,7 +34,7 @@ function bounded(value: unknown, min: number, max: number, fallback: number): nu
   return Math.min(Math.max(Math.trunc(number), min), max)
 }
 
-/** The options with the spec's bounds and defaults applied (default: every minute). */
+/** The options with the bounds of index.ts and their defaults applied (default: every minute). */
 export function normalizeSchedule(options: ScheduleOptions = {}): Schedule {
   const mode = (SCHEDULE_MODES as readonly string[]).includes(options.mode ?? '')
     ? (options.mode as ScheduleMode)

@@ -1,6 +1,6 @@
 import { definePlugin, field } from '#sdk/plugin'
 
-/** The 18 kinds of value Set variable can compute, in the spec's order. */
+/** The 18 kinds of value Set variable can compute, in the order the picker lists them. */
 export const SET_VARIABLE_TYPES = [
   'Custom',
   'Today',

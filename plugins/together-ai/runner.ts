@@ -18,5 +18,5 @@ export const provider: ChatProvider = {
 const parts = chatCompletionModule(provider)
 export default parts.runners
 export const streams = parts.streams
-/** Together answers GET /models with a bare array (fetchModels reads both shapes). */
+/** Together answers GET /models with a bare array (listModels reads both shapes). */
 export const fetchers = parts.fetchers

@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
  * Twilio's request signature (X-Twilio-Signature): HMAC-SHA1 keyed by the account's auth
  * token over the full URL Twilio called, followed by every POST parameter as name then
  * value, names sorted; base64. Twilio's webhook security page gives a worked example that
- * tests/unit/plugins/twilio_voice_agent.spec.ts checks.
+ * signature.spec.ts checks.
  */
 export function twilioSignature(
   authToken: string,

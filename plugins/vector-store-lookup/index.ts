@@ -1,6 +1,6 @@
 import { definePlugin, field } from '#sdk/plugin'
 
-/** The spec's default number of documents of a vector lookup. */
+/** How many passages a vector lookup returns unless the builder says otherwise. */
 export const DEFAULT_NUMBER_OF_DOCUMENTS = 2
 
 /**

@@ -41,7 +41,7 @@ test.group('Video bubble runner', () => {
     assert.deepEqual(detectVideo(undefined), { type: 'url' })
   })
 
-  test('sends an embedded video with the spec defaults', async ({ assert }) => {
+  test('sends an embedded video with the defaults', async ({ assert }) => {
     const result = await runBlock(run, {
       blockId: 'vi',
       options: { url: 'https://youtu.be/abc', queryParamsStr: 'start=10' },

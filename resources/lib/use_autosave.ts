@@ -5,7 +5,7 @@ import type { StoreApi } from 'zustand'
 /**
  * Saved this long after the last change (docs/workflows.md "Autosave"): soon enough that a
  * reload a moment later finds the edit, long enough that typing is one save, not one a key.
- * The specification's 15 s is a deliberate departure (docs/departures.md).
+ * Shorter than a 15 s delay on purpose (docs/departures.md).
  */
 export const AUTOSAVE_DEBOUNCE_MS = 1_500
 
@@ -28,6 +28,17 @@ export interface AutosaveAdapter<S> {
    * another page waits (docs/editor.md "Saving from two places").
    */
   conflict?: (state: S) => boolean
+}
+
+let leavingWithoutAsking = false
+
+/**
+ * Reloads the page without the leave warning: for when this person may no longer save here
+ * (their access ended), so unsaved changes cannot be kept by staying.
+ */
+export function reloadWithoutAsking() {
+  leavingWithoutAsking = true
+  window.location.reload()
 }
 
 /**
@@ -76,7 +87,7 @@ export function useStoreAutosave<S>(store: StoreApi<S>, adapter: AutosaveAdapter
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       // Asked, the person may stay: the debounced save then goes on as if nothing happened,
       // and leaving anyway sends the draft from pagehide.
-      if (!isDirty()) return
+      if (leavingWithoutAsking || !isDirty()) return
       event.preventDefault()
       // Older browsers show the prompt only with a returnValue.
       event.returnValue = ''

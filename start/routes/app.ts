@@ -144,7 +144,7 @@ router
   .use(middleware.auth())
 
 // Application calls of data plugins (/api/postgres/findRecord...): the call names are the
-// spec's; which plugins answer them is each plugin's `apiCalls` export.
+// same for every data plugin; which plugins answer them is each plugin's `apiCalls` export.
 router
   .post('/api/:plugin/:call', [PluginCallsController, 'run'])
   .where('call', /^(createTable|insertRecord|findRecord|updateRecord|deleteRecord)$/)

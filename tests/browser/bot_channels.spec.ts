@@ -4,7 +4,7 @@ import { CreateBot } from '#actions/bots/create_bot'
 import { ConnectTelegram } from '#actions/bots/connect_telegram'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, setUserPlan, uniqueEmail } from '#tests/helpers'
-import { startTelegramStandIn } from '#tests/stand_ins/telegram'
+import { startTelegramStandIn } from '../../plugins/telegram/stand_in.js'
 
 /*
  * The channel forms of the bot's settings (docs/channels.md) with real keys and clicks, at

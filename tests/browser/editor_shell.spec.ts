@@ -211,7 +211,7 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
     )
   })
 
-  test('bot editor: a draft saved elsewhere meanwhile shows the notice; "keep mine" saves over it', async ({
+  test('bot editor: a draft saved elsewhere meanwhile (the copilot) merges with the edit', async ({
     visit,
     assert,
   }) => {
@@ -223,7 +223,9 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
     await page.goto(`/bots/${bot.id}/edit`)
     await page.locator('[data-testid="group-node"][data-group-id="g3"]').waitFor()
 
-    // The copilot (or another tab) saves the draft after this page loaded it.
+    // Joined the shared draft: the write elsewhere is merged into it.
+    await page.getByTestId('coedit-live').waitFor({ state: 'attached', timeout: 30_000 })
+    // The copilot (or an API client) saves the draft after this page loaded it.
     const elsewhere = await Bot.findOrFail(bot.id)
     await new UpdateBot().handle(
       elsewhere,
@@ -234,27 +236,24 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
     await tabTo(page, 'block-handle', 'b1')
     await page.keyboard.press('Enter')
     await page.keyboard.press('Enter')
-    await page.getByTestId('conflict-notice').waitFor({ timeout: 10_000 })
-    assert.include(await page.getByTestId('conflict-notice').innerText(), 'Changed elsewhere')
-    // Nothing was dropped: the edit stays on the canvas, theirs stays on the server.
+    // Both are kept (docs/editor.md "Editing together"): no notice, nothing to choose.
+    await waitFor(async () => {
+      const stored = await Bot.findOrFail(bot.id)
+      return (
+        stored.edges.length === 1 && stored.groups.find((g) => g.id === 'g2')!.title === 'Theirs'
+      )
+    }, 'both changes in the draft')
+    await waitFor(
+      async () =>
+        (await page.locator('[data-group-id="g2"] [data-testid="group-title"]').inputValue()) ===
+        'Theirs',
+      'their title on the canvas'
+    )
     assert.equal(await page.locator('.react-flow__edge').count(), 1)
-    const stored = await Bot.findOrFail(bot.id)
-    assert.lengthOf(stored.edges, 0)
-    assert.equal(stored.groups.find((g) => g.id === 'g2')!.title, 'Theirs')
-    // No save goes out while the builder has not chosen.
-    await hideTab(page)
-    await new Promise((resolve) => setTimeout(resolve, 800))
-    assert.lengthOf((await Bot.findOrFail(bot.id)).edges, 0)
-
-    await page.getByTestId('conflict-keep').click()
-    await page.getByTestId('conflict-notice').waitFor({ state: 'detached' })
-    await waitFor(async () => (await Bot.findOrFail(bot.id)).edges.length === 1, 'kept')
-    const kept = await Bot.findOrFail(bot.id)
-    assert.equal(kept.revision, stored.revision + 1)
-    assert.equal(kept.groups.find((g) => g.id === 'g2')!.title, 'Second')
+    assert.equal(await page.getByTestId('conflict-notice').count(), 0)
   })
 
-  test('workflow editor: a draft saved elsewhere meanwhile shows the notice; "reload" shows theirs', async ({
+  test('workflow editor: a draft saved elsewhere meanwhile (the copilot) merges with the edit', async ({
     visit,
     assert,
   }) => {
@@ -265,6 +264,7 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`/workflows/${workflow.id}`)
     await page.locator('[data-testid="workflow-node"][data-node-id="mail"]').waitFor()
+    await page.getByTestId('coedit-live').waitFor({ state: 'attached', timeout: 30_000 })
 
     const elsewhere = await Workflow.findOrFail(workflow.id)
     await new UpdateWorkflow().handle(user, workspace, elsewhere, {
@@ -275,19 +275,15 @@ test.group('Editors: keyboard connections and drafts saved elsewhere', () => {
     await tabTo(page, 'node-handle-out', 'http')
     await page.keyboard.press('Enter')
     await page.keyboard.press('Enter')
-    await page.getByTestId('conflict-notice').waitFor({ timeout: 10_000 })
-    assert.equal(await page.locator('.react-flow__edge').count(), 1)
-    assert.lengthOf((await Workflow.findOrFail(workflow.id)).edges, 0)
-
-    await page.getByTestId('conflict-reload').click()
-    await page.waitForLoadState('load')
+    await waitFor(async () => {
+      const stored = await Workflow.findOrFail(workflow.id)
+      return stored.edges.length === 1 && stored.name === 'Renamed by the assistant'
+    }, 'both changes in the draft')
     await waitFor(
       async () => (await page.getByTestId('workflow-name').inputValue()).includes('Renamed'),
-      'their version'
+      'their name in the header'
     )
-    await page.locator('[data-testid="workflow-node"][data-node-id="mail"]').waitFor()
-    assert.equal(await page.locator('.react-flow__edge').count(), 0)
+    assert.equal(await page.locator('.react-flow__edge').count(), 1)
     assert.equal(await page.getByTestId('conflict-notice').count(), 0)
-    assert.equal((await Workflow.findOrFail(workflow.id)).name, 'Renamed by the assistant')
   })
 })

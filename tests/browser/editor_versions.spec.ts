@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import type { Locator, Page } from 'playwright'
 import Bot from '#models/bot'
-import User from '#models/user'
 import Workflow from '#models/workflow'
 import WorkflowRun from '#models/workflow_run'
 import { CreateBot } from '#actions/bots/create_bot'
@@ -11,9 +10,8 @@ import { CreateWorkflow } from '#actions/workflows/create_workflow'
 import { UpdateWorkflow } from '#actions/workflows/update_workflow'
 import { PublishWorkflow } from '#actions/workflows/publish_workflow'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInWithLink } from '#tests/browser/helpers'
+import { signedIn } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
-import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { WorkflowJson } from '#shared/workflow/types'
 import type { BotV6 } from '#shared/bot/types'
 
@@ -50,15 +48,8 @@ async function assertFitted(canvas: Locator) {
   }, 'the compare canvas fitted to its nodes')
 }
 
-async function signedIn(visit: (url: string) => Promise<Page>, prefix: string) {
-  const email = uniqueEmail(prefix)
-  const page = await visit('/signin')
-  await signInWithLink(page, email)
-  const user = await User.findByOrFail('email', email)
-  const workspace = await firstWorkspaceOf(user)
-  await page.setViewportSize({ width: 1440, height: 900 })
-  return { page, user, workspace }
-}
+/** The editors' panels side by side. */
+const WIDE = { width: 1440, height: 900 }
 
 function content(code: string, withMail = true): WorkflowJson {
   return {
@@ -119,7 +110,7 @@ test.group('Editors: autosave, history, test runs', (group) => {
     visit,
     assert,
   }) => {
-    const { page, user, workspace } = await signedIn(visit, 'autosave-wf')
+    const { page, user, workspace } = await signedIn(visit, 'autosave-wf', WIDE)
     const workflow = await new CreateWorkflow().handle(user, workspace, {
       content: content('return 1'),
     })
@@ -158,7 +149,7 @@ test.group('Editors: autosave, history, test runs', (group) => {
     visit,
     assert,
   }) => {
-    const { page, user, workspace } = await signedIn(visit, 'autosave-bot')
+    const { page, user, workspace } = await signedIn(visit, 'autosave-bot', WIDE)
     const bot = await new CreateBot().handle(user, workspace, { name: 'Greeter' })
     await page.goto(`/bots/${bot.id}/edit`)
     const name = page.getByTestId('bot-name')
@@ -189,7 +180,7 @@ test.group('Editors: autosave, history, test runs', (group) => {
     visit,
     assert,
   }) => {
-    const { page, user, workspace } = await signedIn(visit, 'history-wf')
+    const { page, user, workspace } = await signedIn(visit, 'history-wf', WIDE)
     await user.merge({ name: 'Grace Builder' }).save()
     const workflow = await new CreateWorkflow().handle(user, workspace, {
       content: content('return 1'),
@@ -281,7 +272,7 @@ test.group('Editors: autosave, history, test runs', (group) => {
     visit,
     assert,
   }) => {
-    const { page, user, workspace } = await signedIn(visit, 'testrun-wf')
+    const { page, user, workspace } = await signedIn(visit, 'testrun-wf', WIDE)
     const workflow = await new CreateWorkflow().handle(user, workspace, {
       content: content('return { seen: input.body.n }'),
     })
@@ -331,7 +322,7 @@ test.group('Editors: autosave, history, test runs', (group) => {
     visit,
     assert,
   }) => {
-    const { page, user, workspace } = await signedIn(visit, 'history-bot')
+    const { page, user, workspace } = await signedIn(visit, 'history-bot', WIDE)
     const text = (id: string, words: string) => ({
       id,
       type: 'text',

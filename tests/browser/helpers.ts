@@ -4,6 +4,7 @@ import User from '#models/user'
 import FindOrCreateUser from '#actions/users/find_or_create_user'
 import { TOUR_FLAGS } from '#validators/user'
 import SendMagicLink from '#actions/auth/send_magic_link'
+import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 /**
  * The guided tours start by themselves for a new user and the getting-started checklist
@@ -67,4 +68,22 @@ export async function signInWithLink(
   await page.context().clearCookies()
   await page.goto(new URL(link).pathname)
   await page.waitForURL(/\/bots$/)
+}
+
+/**
+ * A new account signed in (signInWithLink), with its user and first workspace; `viewport`
+ * sets the page's size for the tests that need a wide editor.
+ */
+export async function signedIn(
+  visit: (url: string) => Promise<Page>,
+  prefix: string,
+  viewport?: { width: number; height: number }
+) {
+  const email = uniqueEmail(prefix)
+  const page = await visit('/signin')
+  await signInWithLink(page, email)
+  const user = await User.findByOrFail('email', email)
+  const workspace = await firstWorkspaceOf(user)
+  if (viewport) await page.setViewportSize(viewport)
+  return { page, user, workspace }
 }

@@ -1,13 +1,11 @@
 import { test } from '@japa/runner'
 import type { Page, Route } from 'playwright'
 import Bot from '#models/bot'
-import User from '#models/user'
 import Workflow from '#models/workflow'
 import { CreateBot } from '#actions/bots/create_bot'
 import { CreateWorkflow } from '#actions/workflows/create_workflow'
-import { signInWithLink } from '#tests/browser/helpers'
+import { signedIn } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
-import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 /**
  * The browser asks before leaving while unsaved changes exist, in both
@@ -16,27 +14,27 @@ import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
  * lasts as long as the test needs, however slow the machine.
  */
 
-async function signedIn(visit: (url: string) => Promise<Page>, prefix: string) {
-  const email = uniqueEmail(prefix)
-  const page = await visit('/signin')
-  await signInWithLink(page, email)
-  const user = await User.findByOrFail('email', email)
-  return { page, user, workspace: await firstWorkspaceOf(user) }
-}
-
-/** Holds the PATCH saves of `path` until released; GETs and others pass. */
+/**
+ * Holds the draft's saves until released, whichever way they go: the REST PATCH of `path`,
+ * and once the editor edits the shared draft live (docs/editor.md "Editing together"), its
+ * updates and writes (`/api/coedit/:kind/:id/...`). GETs and others pass.
+ */
 async function holdSaves(page: Page, path: string) {
   const held: Route[] = []
-  await page.route(`**${path}`, (route) => {
-    if (route.request().method() === 'PATCH') held.push(route)
-    else void route.continue()
-  })
+  const shared = path.replace('/api/v1/', '/api/coedit/')
+  const patterns = [`**${path}`, `**${shared}/updates`, `**${shared}/write`]
+  for (const pattern of patterns) {
+    await page.route(pattern, (route) => {
+      if (['PATCH', 'POST'].includes(route.request().method())) held.push(route)
+      else void route.continue()
+    })
+  }
   return {
     held,
     async release() {
       // Continued before the handler goes: unrouting hands pending requests on by itself.
       for (const route of held.splice(0)) await route.continue()
-      await page.unroute(`**${path}`)
+      for (const pattern of patterns) await page.unroute(pattern)
     },
   }
 }

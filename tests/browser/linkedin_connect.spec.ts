@@ -4,7 +4,7 @@ import { CreateCredential } from '#actions/credentials/create_credential'
 import { readCredentials } from '#services/credentials'
 import { signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
-import { startLinkedInStandIn } from '#tests/stand_ins/linkedin'
+import { startLinkedInStandIn } from '../../plugins/linkedin/stand_in.js'
 
 /**
  * Signing in with LinkedIn from the credentials page: Connect, the stand-in's consent page,

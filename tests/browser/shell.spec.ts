@@ -69,7 +69,7 @@ test.group('App shell in the browser', () => {
     const page = await visit('/signin')
     await signInThroughMailbox(page, email)
     await page.goto('/settings/workspace/member')
-    // An empty e-mail shows the spec's message next to the field.
+    // An empty e-mail shows its message next to the field.
     await page.getByTestId('invite-submit').click()
     await page.getByText('Please enter an email address to send the invitation.').first().waitFor()
 

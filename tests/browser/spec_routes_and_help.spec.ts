@@ -102,6 +102,16 @@ test.group('Routes, help and fetch errors in the browser', () => {
   }) => {
     const { page, user, workspace } = await signedIn(visit, 'fetch-toasts')
     const workflow = await new CreateWorkflow().handle(user, workspace, {})
+    // A write made elsewhere only conflicts while the shared draft cannot be reached: once
+    // the editor edits it live, the write is merged in (docs/editor.md "Editing together"),
+    // so here the shared draft stays out of reach and the editor saves the REST way.
+    await page.route(`**/api/coedit/workflows/${workflow.id}`, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Request failed' }),
+      })
+    )
     await page.goto(`/workflows/${workflow.id}`)
     await page.getByTestId('workflow-name').waitFor()
 

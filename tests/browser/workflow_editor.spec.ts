@@ -36,6 +36,8 @@ test.group('Workflow editor in the browser', (group) => {
     return () => closeQueue()
   })
 
+  // One journey of about a hundred steps, near two minutes on a loaded 2-core machine: it has
+  // twice the suite's time.
   test('build, connect, configure, autosave, publish, edit, undo/redo and restore', async ({
     visit,
     assert,
@@ -292,7 +294,7 @@ test.group('Workflow editor in the browser', (group) => {
       .dragTo(page.getByTestId('workflow-canvas'), { targetPosition: { x: 300, y: 560 } })
     await nodeOfType(page, 'Wait').waitFor()
     await page.getByTestId('node-settings').getByTestId('node-form').waitFor()
-  })
+  }).timeout(240_000)
 
   test('a read member sees the workflow read-only', async ({ visit, assert }) => {
     const owner = await createUser()

@@ -34,12 +34,20 @@ async function withDatabaseOut(during: () => Promise<void>) {
   // destroys its pool, so it gets a new one after, as a database coming back would give it.
   const kept = db.connection(name).getWriteClient() as any
   db.manager.patch(name, unreachable(config))
+  // A limiter first used during the outage keeps the outage's knex instance (the limiter
+  // manager caches it): after, it is pointed at the database again, as `kept` is.
+  const outage = db.connection(name).getWriteClient() as any
   try {
     await during()
   } finally {
     db.manager.patch(name, config)
     db.manager.connect(name)
     if (!kept.client.pool) kept.client.initializePool(kept.client.config)
+    if (outage !== kept) {
+      outage.client.connectionSettings = kept.client.connectionSettings
+      outage.client.config = kept.client.config
+      if (!outage.client.pool) outage.client.initializePool(kept.client.config)
+    }
   }
 }
 

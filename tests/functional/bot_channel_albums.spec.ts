@@ -10,7 +10,7 @@ import { filesWindowMs, resumeHeldMessages } from '#services/channels/held_messa
 import { pruneChannelDeliveries } from '#services/channels/conversation'
 import { readStoredFile, storedKeyOf } from '#services/storage'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
-import { startTelegramStandIn } from '#tests/stand_ins/telegram'
+import { startTelegramStandIn } from '../../plugins/telegram/stand_in.js'
 import { startWhatsAppStandIn } from '#tests/stand_ins/whatsapp'
 
 /**

@@ -302,7 +302,7 @@ test.group('Chat streaming: streamMessage', (group) => {
     assert.sameMembers([first.response.status, second.response.status], [200, 409])
   })
 
-  test('errors before the first chunk: the provider status and the spec messages, logged; the chat goes on', async ({
+  test('errors before the first chunk: the provider status and the messages builders read, logged; the chat goes on', async ({
     client,
     assert,
   }) => {

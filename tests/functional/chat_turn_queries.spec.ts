@@ -4,6 +4,9 @@ import { CreateApiToken } from '#actions/api_tokens/create_api_token'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
 import { forgetPublishedBot } from '#services/chat/bot_cache'
 import { forgetChatLimits } from '#services/chat/chat_runtime'
+import { persistTurn, readSession } from '#services/chat/chat_store'
+import type { TurnEffects } from '#engine/bot/engine'
+import type { SessionState } from '#engine/bot/state'
 
 /**
  * What a chat turn costs the database once the bot and the plan are cached: one read (the
@@ -332,7 +335,8 @@ test.group('Chat API: counting chats', () => {
       try {
         await trx.from('chat_usage').where('workspace_id', bot.workspace_id).forUpdate().first()
         const answering = answerAll()
-        await new Promise((resolve) => setTimeout(resolve, 400))
+        // Long enough for the 12 turns to reach their count on a loaded machine.
+        await new Promise((resolve) => setTimeout(resolve, 1500))
         await trx.commit()
         replies = await answering
       } catch (error) {
@@ -356,5 +360,187 @@ test.group('Chat API: counting chats', () => {
       0
     )
     assert.equal((await usage()) - before, 12)
+  })
+})
+
+/** The state with a mark of the turn that wrote it. */
+function marked(state: SessionState, mark: string) {
+  return { ...state, currentBlockId: mark } as SessionState
+}
+
+/** A continueChat's effects for `resultId`: the answer and the result's variables. */
+function answerEffects(
+  resultId: string,
+  content: string,
+  botId: string,
+  blockId = 'i0'
+): TurnEffects {
+  return {
+    answers: [{ resultId, blockId, groupId: 'g0', variableId: 'v0', content }],
+    timeouts: [],
+    logs: [],
+    results: new Map([
+      [
+        resultId,
+        { botId, variables: [{ id: 'v0', name: 'Name', value: content }], hasStarted: true },
+      ],
+    ]),
+    newResults: [],
+  }
+}
+
+test.group('Chat API: turns of one round share their statements (PostgreSQL)', (group) => {
+  group.tap((t) => t.skip(db.connection().dialect.name !== 'postgres', 'PostgreSQL only'))
+
+  /** `count` chats started through the API: their sessions, results and bot. */
+  async function startedChats(client: any, count: number) {
+    const { botId, publicId } = await publishedBot(client)
+    const bot = await db.from('bots').where('id', botId).select('workspace_id').firstOrFail()
+    const chats: { sessionId: string; resultId: string }[] = []
+    for (let i = 0; i < count; i++) {
+      const start = await client.post(`/api/v1/typebots/${publicId}/startChat`).json({})
+      start.assertStatus(200)
+      chats.push({ sessionId: start.body().sessionId, resultId: start.body().resultId })
+    }
+    return { botId, workspaceId: bot.workspace_id as string, chats }
+  }
+
+  const answersOf = async (resultId: string) =>
+    (await db.from('answers').where('result_id', resultId).select('content')).map(
+      (row) => row.content
+    )
+
+  test('the session reads and the writes of turns in one round go as one statement each, each turn with its own rows', async ({
+    client,
+    assert,
+  }) => {
+    const { botId, workspaceId, chats } = await startedChats(client, 6)
+    const alone = await Promise.all(chats.map(({ sessionId }) => readSession(sessionId)))
+
+    let read: Awaited<ReturnType<typeof readSession>>[] = []
+    const reads = await statementsDuring(async () => {
+      read = await Promise.all(chats.map(({ sessionId }) => readSession(sessionId)))
+    })
+    assert.lengthOf(reads, 1, reads.join('\n'))
+    assert.deepEqual(read, alone)
+    // Each turn gets a state of its own to change.
+    assert.notStrictEqual(read[0]!.state, read[1]!.state)
+
+    const statements = await statementsDuring(() =>
+      Promise.all(
+        chats.map(({ sessionId, resultId }, index) => {
+          const state = marked(read[index]!.state, `after-${index}`)
+          return persistTurn({
+            sessionId,
+            state,
+            botId,
+            workspaceId,
+            effects: answerEffects(resultId, `Name ${index}`, botId),
+          })
+        })
+      )
+    )
+    // The chats' counts go in a statement of their own (countChat).
+    const writes = statements.filter((sql) => /answers/.test(sql))
+    assert.lengthOf(writes, 1, statements.join('\n'))
+    for (const [index, { sessionId, resultId }] of chats.entries()) {
+      assert.deepEqual(await answersOf(resultId), [`Name ${index}`])
+      const stored = await readSession(sessionId)
+      assert.equal((stored!.state as any).currentBlockId, `after-${index}`)
+      const result = await db.from('results').where('id', resultId).firstOrFail()
+      assert.isTrue(Boolean(result.has_started))
+      assert.deepEqual(JSON.parse(result.variables), [
+        { id: 'v0', name: 'Name', value: `Name ${index}` },
+      ])
+    }
+  })
+
+  test('a turn whose rows are refused fails alone; the others of its round are written', async ({
+    client,
+    assert,
+  }) => {
+    const { botId, workspaceId, chats } = await startedChats(client, 5)
+    const before = await readSession(chats[2].sessionId)
+    const outcomes = await Promise.allSettled(
+      chats.map(async ({ sessionId, resultId }, index) => {
+        const session = await readSession(sessionId)
+        // The third turn's answer names a result that does not exist (a foreign key refuses it).
+        const answered = index === 2 ? 'no-such-result' : resultId
+        return persistTurn({
+          sessionId,
+          state: marked(session!.state, `after-${index}`),
+          botId,
+          workspaceId,
+          effects: answerEffects(answered, `Name ${index}`, botId),
+        })
+      })
+    )
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']
+    )
+    for (const [index, { sessionId, resultId }] of chats.entries()) {
+      const stored = await readSession(sessionId)
+      if (index === 2) {
+        assert.deepEqual(stored!.state, before!.state)
+        assert.deepEqual(await answersOf(resultId), [])
+      } else {
+        assert.equal((stored!.state as any).currentBlockId, `after-${index}`)
+        assert.deepEqual(await answersOf(resultId), [`Name ${index}`])
+      }
+    }
+  })
+
+  test('a text longer than its column is refused in a shared statement, never cut short', async ({
+    client,
+    assert,
+  }) => {
+    const { botId, workspaceId, chats } = await startedChats(client, 3)
+    const outcomes = await Promise.allSettled(
+      chats.map(async ({ sessionId, resultId }, index) => {
+        const session = await readSession(sessionId)
+        // The second turn's block id is longer than the column holds.
+        const blockId = index === 1 ? 'b'.repeat(80) : 'i0'
+        return persistTurn({
+          sessionId,
+          state: marked(session!.state, `after-${index}`),
+          botId,
+          workspaceId,
+          effects: answerEffects(resultId, `Name ${index}`, botId, blockId),
+        })
+      })
+    )
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['fulfilled', 'rejected', 'fulfilled']
+    )
+    assert.deepEqual(await answersOf(chats[1].resultId), [])
+    assert.deepEqual(await answersOf(chats[2].resultId), ['Name 2'])
+  })
+
+  test('two turns of one session in one round are written one after the other, the later last', async ({
+    client,
+    assert,
+  }) => {
+    const { botId, workspaceId, chats } = await startedChats(client, 1)
+    const { sessionId, resultId } = chats[0]
+    const session = await readSession(sessionId)
+    const statements = await statementsDuring(() =>
+      Promise.all(
+        ['first', 'second'].map((name) =>
+          persistTurn({
+            sessionId,
+            state: marked(session!.state, name),
+            botId,
+            workspaceId,
+            effects: answerEffects(resultId, name, botId),
+          })
+        )
+      )
+    )
+    const writes = statements.filter((sql) => /answers/.test(sql))
+    assert.lengthOf(writes, 2, statements.join('\n'))
+    assert.equal(((await readSession(sessionId))!.state as any).currentBlockId, 'second')
+    assert.deepEqual(await answersOf(resultId), ['first', 'second'])
   })
 })

@@ -245,6 +245,26 @@ test.group('Co-editing / channels and routes', () => {
     }
   })
 
+  test('updates sent as the page is left are written before the answer', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, bot } = await sharedBot()
+    const doc = replicaOf(
+      (await client.get(`/api/coedit/bots/${bot.id}`).loginAs(owner)).body().state
+    )
+    const response = await client
+      .post(`/api/coedit/bots/${bot.id}/updates`)
+      .json({ clientId: 'leaving-tab', update: change(doc, renameGroup('Left with')), write: true })
+      .loginAs(owner)
+      .withCsrfToken()
+    response.assertStatus(200)
+    const stored = await Bot.findOrFail(bot.id)
+    assert.equal(stored.groups[0].title, 'Left with')
+    assert.equal(response.body().revision, stored.revision)
+    assert.isArray(response.body().issues)
+  })
+
   test('a draft written elsewhere is folded in once and broadcast', async ({ client, assert }) => {
     const { owner, bot } = await sharedBot()
     const first = await client.get(`/api/coedit/bots/${bot.id}`).loginAs(owner)

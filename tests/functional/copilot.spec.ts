@@ -418,7 +418,7 @@ test.group('Copilot: conversation', (group) => {
     assert.lengthOf(standIn.requests, 0)
   })
 
-  test('a failed AI call answers with the spec’s apology and counts nothing', async ({
+  test('a failed AI call answers with an apology and counts nothing', async ({
     client,
     assert,
     cleanup,

@@ -108,7 +108,7 @@ for (const [engine, credentials, integer] of [
         ['turing@example.com']
       )
 
-      // A failure answers the spec's words and the driver's message; never the URL.
+      // A failure answers the plugin's words and the driver's message; never the URL.
       const failed = await call('findRecord', {
         tableName: 'fc_no_such_table',
         conditions: [{ column: 'id', value: '1' }],

@@ -138,7 +138,9 @@ test.group('Firebase (Firestore) actions', (group) => {
     refused.assertStatus(404)
   })
 
-  test('a bot maps the found fields; the spec rules and a refused key', async ({ assert }) => {
+  test('a bot maps the found fields; the empty-fields rules and a refused key', async ({
+    assert,
+  }) => {
     const credentials = { serviceJson: serviceJson(google.tokenUrl), baseUrl: google.baseUrl }
     const run = (action: string, options: Record<string, unknown>, key?: string) =>
       runPluginTest({

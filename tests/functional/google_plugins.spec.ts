@@ -8,7 +8,7 @@ import { brief, SHEETS, CALENDAR, oauthCredentials, ORDERS } from '#tests/functi
 
 /**
  * Each action of the Google Sheets, Google Calendar and Firebase plugins against the Google
- * stand-in (Sheets v4, Calendar v3, Firestore v1 and the token endpoint), with the spec's
+ * stand-in (Sheets v4, Calendar v3, Firestore v1 and the token endpoint), with the plugins'
  * messages.
  */
 

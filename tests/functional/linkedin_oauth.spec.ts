@@ -14,7 +14,7 @@ import { runNodeWith } from '#services/workflows/executor_ports'
 import type { NodeRunRequest } from '#engine/workflow/ports'
 import type { WorkflowBlock } from '#shared/workflow/types'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
-import { startLinkedInStandIn } from '#tests/stand_ins/linkedin'
+import { startLinkedInStandIn } from '../../plugins/linkedin/stand_in.js'
 
 /**
  * LinkedIn credentials through the credentials page's Connect, against a stand-in of

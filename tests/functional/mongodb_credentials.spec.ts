@@ -6,7 +6,7 @@ import { newId } from '#services/ids'
 import { ObjectId } from 'bson'
 import { startMongoStandIn, type MongoStandIn } from '#tests/stand_ins/mongodb'
 import { closeMongoClients, partsOf } from '../../plugins/mongodb/lib/client.js'
-import { checkedLookup } from '../../app/plugins/data/connections.js'
+import { checkedLookup } from '#services/sdk/data'
 
 let server: MongoStandIn
 

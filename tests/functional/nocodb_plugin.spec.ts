@@ -7,7 +7,7 @@ import { startNocoDbStandIn, type NocoTable } from '#tests/stand_ins/nocodb'
 /**
  * The NocoDB plugin against a stand-in of NocoDB's v2 data API (tests/stand_ins/nocodb.ts):
  * search with operators, joiner, view and return type, create, update (fetch then patch),
- * the spec's runtime checks, errors with NocoDB's body, the host rule, and the editor's Test
+ * the runtime checks, errors with NocoDB's body, the host rule, and the editor's Test
  * with stored credentials.
  */
 

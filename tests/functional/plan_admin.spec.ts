@@ -74,7 +74,7 @@ test.group('Plans: the default plan follows billing', () => {
     })
   })
 
-  test('with Stripe configured the spec default FREE holds', async ({ assert }) => {
+  test('with Stripe configured the default FREE holds', async ({ assert }) => {
     await withEnv({ DEFAULT_WORKSPACE_PLAN: undefined, ...STRIPE_ON }, async () => {
       const user = await createUser()
       assert.equal(user.plan, 'FREE')

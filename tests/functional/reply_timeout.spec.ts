@@ -6,7 +6,7 @@ import { forgetChatLimits } from '#services/chat/chat_runtime'
 import { closeQueue, startWorkers, useQueueDriver } from '#queue/queue'
 import { BullMQDriver } from '#queue/bullmq_driver'
 import { createUser, firstWorkspaceOf, setUserPlan } from '#tests/helpers'
-import { startTelegramStandIn } from '#tests/stand_ins/telegram'
+import { startTelegramStandIn } from '../../plugins/telegram/stand_in.js'
 
 /**
  * Reply timeouts (docs/bots.md, "Reply timeout") end to end: the chat API's timeout call

@@ -1,14 +1,17 @@
 import { test } from '@japa/runner'
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { lstat, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import app from '@adonisjs/core/services/app'
+import aceKernel from '@adonisjs/core/services/ace'
 import { CreateBot } from '#actions/bots/create_bot'
+import { findPluginPackages } from '#plugins/registry'
 import { forgetPluginRegistry, pluginRegistry } from '#services/plugin_registry'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
+import PluginsList from '../../commands/plugins_list.js'
 
 const exec = promisify(execFile)
 
@@ -16,10 +19,120 @@ const exec = promisify(execFile)
  * The SDK as a package (docs/plugins.md, "A plugin package"), the author's path end to end:
  * packages/sdk is packed with `npm pack`, `make:plugin --package` scaffolds a plugin package
  * in a temporary folder outside the app, that folder installs its own dependencies (the packed
- * SDK, TypeScript) and passes its tests with no app, `npm pack` makes its tarball, and the
- * app, given that tarball's content as `npm install` leaves it, lists the plugin in both
- * editors. Slow (two npm installs from the registry): it runs once, on the SQLite pass.
+ * SDK, TypeScript) and passes its tests with no app, `npm pack` makes its tarball,
+ * `npm install <tarball>` installs it (in a stand-in of the app's folder), and the app lists it
+ * in plugins:list and in both editors: every command of that section of docs/plugins.md. Slow (two npm installs from the registry): it runs once, on the SQLite pass.
  */
+/** A plugin file using the typed entry points of the helpers the app implements. */
+const USES_SDK = `import type { Runner } from '@flowcraft/sdk/plugin'
+import {
+  chatCompletionFields,
+  chatCompletionModule,
+  createChatCompletion,
+  runAgent,
+  type AgentRunResult,
+  type ChatCompletion,
+  type ChatModelFactory,
+  type OpenAiEndpoint,
+} from '@flowcraft/sdk/ai'
+import {
+  checkDatabaseHost,
+  sqlActions,
+  sqlIdentifier,
+  sqlRunners,
+  workspaceSqliteFile,
+  type SqlTarget,
+} from '@flowcraft/sdk/data'
+import { callGoogle, googleOAuthCredentials, type GoogleRequest } from '@flowcraft/sdk/google'
+import { httpRequestFields, httpRequestRunner, type HttpResponseSummary } from '@flowcraft/sdk/http'
+import { pairsOf, type N8nConverter } from '@flowcraft/sdk/n8n'
+import { oauthRequest, type OAuthProvider } from '@flowcraft/sdk/oauth'
+
+export const webhookFields = httpRequestFields({ urlPlaceholder: 'https://hooks.example.test/' })
+export const postWebhook = httpRequestRunner('Example webhook')
+export const summary: HttpResponseSummary = { statusCode: 200, data: null }
+export const googleCredentials = googleOAuthCredentials('https://sheets.example.test')
+
+export const chatModel: ChatModelFactory = ({ credentials }) => ({
+  endpoint: { baseUrl: String(credentials.baseUrl), apiKey: String(credentials.apiKey) },
+  model: 'small',
+})
+
+export async function ask(context: Parameters<Runner>[0]): Promise<string> {
+  const endpoint: OpenAiEndpoint = { baseUrl: 'https://llm.example.test/v1', apiKey: 'key' }
+  const request = { model: 'small', messages: [{ role: 'user' as const, content: 'Hi' }] }
+  const answer: ChatCompletion = await createChatCompletion(context.http, endpoint, request)
+  const content = answer.choices[0]?.message.content
+  return typeof content === 'string' ? content : ''
+}
+
+export async function reach(context: Parameters<Runner>[0]) {
+  const host: string = await checkDatabaseHost('db.example.test')
+  const file: string = workspaceSqliteFile(context.workspaceId, 'notes')
+  const query: GoogleRequest = { query: { range: 'A1:B2' } }
+  const rows = await callGoogle<{ values: string[][] }>({}, 'Sheets', 'https://x.test', query, context)
+  const provider: OAuthProvider = { name: 'Example', tokenUrl: 'https://auth.example.test/token' }
+  const response: Response = await oauthRequest(provider, {}, 'https://x.test', {}, context)
+  return { host, file, rows: rows.values.length, status: response.status }
+}
+
+export const fromN8n: N8nConverter = (node, tools) => ({
+  options: { headers: pairsOf(node.parameters?.headers, tools.text) },
+})
+
+// The app's own AI plugins are built from these: a package builds the same blocks.
+export const chatOptions = chatCompletionFields({ defaultModel: 'small' })
+export const chat = chatCompletionModule({
+  endpoint: (credentials) => ({ baseUrl: 'https://llm.example.test/v1', apiKey: String(credentials.apiKey) }),
+})
+export async function agent(context: Parameters<Runner>[0]): Promise<AgentRunResult> {
+  const endpoint: OpenAiEndpoint = { baseUrl: 'https://llm.example.test/v1', apiKey: 'key' }
+  return runAgent({ http: context.http, ai: context.ai, endpoint, model: 'small', userQuery: 'Hi', tools: [] })
+}
+
+// The SQL plugins' actions and runners (knex is needed only when a pool is made).
+export const sqlOptions = sqlActions('INTEGER')
+export const table: string = sqlIdentifier('notes', 'table')
+export const sql = sqlRunners('sqlite', (context): SqlTarget => ({
+  engine: 'sqlite',
+  url: workspaceSqliteFile(context.workspaceId, 'notes'),
+  allowInternal: false,
+}))
+
+// @ts-expect-error an endpoint needs its API key
+export const keyless: OpenAiEndpoint = { baseUrl: 'https://llm.example.test/v1' }
+// @ts-expect-error Google requests take a query object, not a string
+export const badQuery: GoogleRequest = { query: 'range=A1' }
+`
+
+/**
+ * Run in the package's folder with plain Node: the AI clients work with no app (here against
+ * a stand-in HTTP client) and the data helpers load without knex; a helper of the app's state
+ * (knowledge stores) refuses without it, then answers from a test's stand-in until its undo.
+ */
+const OUTSIDE_APP = `
+import { knowledgeStoresOf, listModels } from '@flowcraft/sdk/ai'
+import { sqlIdentifier } from '@flowcraft/sdk/data'
+import { registerAppPort } from '@flowcraft/sdk/testing'
+const http = { request: async () => Response.json({ data: [{ id: 'small' }] }) }
+const listed = await listModels(http, { baseUrl: 'https://llm.example.test/v1', apiKey: 'key' })
+let refused = false
+try {
+  await knowledgeStoresOf('w1')
+} catch (error) {
+  refused = /no app has registered its "ai" helpers/.test(error.message)
+}
+const undo = registerAppPort({ ai: { knowledgeStoresOf: async () => [{ value: 's1', label: 'Docs' }] } })
+const stores = await knowledgeStoresOf('w1')
+undo()
+const afterUndo = await knowledgeStoresOf('w1').then(
+  () => false,
+  () => true
+)
+const table = sqlIdentifier(' notes ', 'table')
+console.log(JSON.stringify({ listed, refused, stores, afterUndo, table }))
+`
+
 test.group('SDK package', () => {
   test('a package scaffolded against the packed SDK builds, passes its tests and loads in the app', async ({
     assert,
@@ -49,7 +162,37 @@ test.group('SDK package', () => {
     const packed = await npm(['pack', '--pack-destination', root], app.makePath('packages/sdk'))
     const sdkTarball = join(root, lastLine(packed.stdout))
     const listing = await run('tar', ['tzf', sdkTarball], root)
-    for (const file of ['dist/plugin.d.ts', 'dist/runner.js', 'dist/testing/index.d.ts'])
+    const entries = [
+      'plugin',
+      'runner',
+      'ai',
+      'data',
+      'google',
+      'http',
+      'n8n',
+      'oauth',
+      'inputs',
+      'slack',
+      'slack_users',
+      'telegram',
+      'knowledge',
+      'sessions',
+      'workflows',
+      'mail',
+      'loops',
+      'documents',
+    ]
+    // The shared plugin code the entries export travels with its types.
+    const modules = [
+      'testing/index',
+      'ai/openai_compatible',
+      'ai/agent',
+      'ai/chat_fields',
+      'data/sql',
+      'data/sql_runners',
+      'data/sql_fields',
+    ]
+    for (const file of [...entries, ...modules].map((entry) => `dist/${entry}.d.ts`))
       assert.include(listing.stdout, `package/${file}`)
     // Nothing of the app travels with it.
     assert.notMatch(listing.stdout, /package\/(src|tests|app)\//)
@@ -74,6 +217,21 @@ test.group('SDK package', () => {
     // 3. Its own dependencies only, and its tests with no app.
     await npm(['install', '--no-audit', '--no-fund'], folder)
     assert.isFalse(existsSync(join(folder, 'node_modules/@adonisjs')))
+
+    // The helpers' entry points (docs/plugins.md, "The app's SDK modules and the package")
+    // type-check from outside: a file using each one builds with the package, and a wrong
+    // use is refused (were they untyped, the expected errors would not come and tsc fails).
+    await writeFile(join(folder, 'src/uses_sdk.ts'), USES_SDK)
+    await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], folder)
+    // Outside the app the helpers say so; a test's stand-in of the app's part answers instead.
+    const outside = await run(process.execPath, ['--input-type=module', '-e', OUTSIDE_APP], folder)
+    assert.deepEqual(JSON.parse(lastLine(outside.stdout)), {
+      listed: [{ id: 'small' }],
+      refused: true,
+      stores: [{ value: 's1', label: 'Docs' }],
+      afterUndo: true,
+      table: 'notes',
+    })
     const tested = await npm(['test'], folder)
     assert.match(tested.stdout, /# pass 4/)
     assert.match(tested.stdout, /# fail 0/)
@@ -83,17 +241,30 @@ test.group('SDK package', () => {
     const regenerated = await ace(['plugins:locales', join(folder, 'src')])
     assert.include(regenerated.stdout, '1 plugins, 0 written')
 
-    // 4. Its tarball (what `npm publish` sends), unpacked where `npm install <tarball>` would put it in the app.
+    // 4. Its tarball (what `npm publish` sends), installed with `npm install <tarball>`.
     const built = await npm(['pack'], folder)
     const pluginTarball = join(folder, lastLine(built.stdout))
     const published = await npm(['publish', '--dry-run'], folder)
     assert.include(published.stdout, `+ ${name}@0.1.0`)
-    const unpacked = join(root, 'installed')
-    await mkdir(unpacked)
-    await run('tar', ['xzf', pluginTarball, '-C', unpacked], root)
+    // The docs' `npm install <tarball>`, run in a stand-in of the app's folder (a package.json
+    // of its own): the app's own dependencies must not change. The app finds it there as a
+    // dependency declaring flowcraft.plugin, as it would in its own folder.
+    const standIn = join(root, 'app')
+    await mkdir(standIn)
+    await writeFile(
+      join(standIn, 'package.json'),
+      JSON.stringify({ name: 'flowcraft-app-stand-in', private: true })
+    )
+    await npm(['install', '--no-audit', '--no-fund', pluginTarball], standIn)
+    const found = await findPluginPackages(standIn)
+    assert.deepEqual(found.problems, [])
+    assert.deepEqual(
+      found.packages.map((p) => `${p.name}@${p.version}`),
+      [`${name}@0.1.0`]
+    )
     const link = app.makePath('node_modules', name)
     if (await lstat(link).catch(() => null)) await rm(link, { recursive: true, force: true })
-    await symlink(join(unpacked, 'package'), link, 'dir')
+    await symlink(join(standIn, 'node_modules', name), link, 'dir')
     const before = app.config.get<string[]>('plugins.packages', [])
     app.config.set('plugins.packages', [...before, name])
     forgetPluginRegistry()
@@ -107,6 +278,18 @@ test.group('SDK package', () => {
     assert.deepEqual(registry.problems(), [])
     assert.equal(registry.sourceOf(id)?.kind, 'package')
     assert.isFunction(await registry.runnerOf(id))
+
+    // The docs' `node ace plugins:list`, in this process (where the package is listed).
+    const list = await aceKernel.create(PluginsList, [])
+    list.ui.switchMode('raw')
+    try {
+      await list.exec()
+      const lines = list.ui.logger.getLogs().map((log) => log.message)
+      const row = lines.find((line) => line.includes(id))
+      assert.include(row ?? lines.join('\n'), `package ${name}@0.1.0`)
+    } finally {
+      list.ui.switchMode('normal')
+    }
 
     // 5. Both editors list it.
     const user = await createUser()

@@ -13,7 +13,7 @@ import { createRun, executeRun } from '#services/workflows/run_workflow'
 import { publishedWorkflow } from '#tests/functional/workflow_fixtures'
 import { storeCredential } from '#tests/helpers'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
-import { startTwilioStandIn } from '#tests/stand_ins/twilio'
+import { startTwilioStandIn } from '../../plugins/twilio/stand_in.js'
 
 /**
  * The Twilio AI voice call end to end (plugins/twilio/README.md, "AI voice call"): a workflow

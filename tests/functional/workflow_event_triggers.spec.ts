@@ -3,8 +3,8 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { appUrl } from '#config/app'
 import { CreateCredential } from '#actions/credentials/create_credential'
-import { startTelegramStandIn } from '#tests/stand_ins/telegram'
-import { startSlackStandIn } from '#tests/stand_ins/slack'
+import { startTelegramStandIn } from '../../plugins/telegram/stand_in.js'
+import { startSlackStandIn } from '../../plugins/slack/stand_in.js'
 import {
   owner,
   triggerWorkflow,

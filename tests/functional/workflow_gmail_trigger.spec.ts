@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { CreateCredential } from '#actions/credentials/create_credential'
+import { forgetOAuthTokens } from '#sdk/oauth'
 import { startGmailStandIn } from '#tests/stand_ins/gmail'
 import { closeQueue, dispatch, queueDriver, startWorkers } from '#queue/queue'
 import { pluginRegistry } from '#services/plugin_registry'
@@ -169,8 +170,7 @@ test.group('Event triggers: Gmail', (group) => {
     assert.deepEqual(fetched[0].query.getAll('metadataHeaders'), ['From', 'To', 'Subject', 'Date'])
 
     // A restart: the polls are set again from the database, which remembers the message.
-    const { forgetAccessTokens } = await import('../../plugins/gmail-trigger/api.js')
-    forgetAccessTokens()
+    forgetOAuthTokens()
     await resumeEventTriggerPolls()
     assert.deepEqual(await pollEventTrigger(id), [])
     const row = await db.from('workflow_trigger_states').where('workflow_id', id).first()

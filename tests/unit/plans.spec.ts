@@ -34,9 +34,7 @@ test.group('Plans', () => {
     assert.isTrue(isBelowLimit(UNLIMITED, 1_000_000))
   })
 
-  test('the FREE plan carries the spec fallback values and limits rise plan by plan', ({
-    assert,
-  }) => {
+  test('the FREE plan carries the fallback values and limits rise plan by plan', ({ assert }) => {
     const free = DEFAULT_PLANS[0]
     assert.deepInclude(free.limits, {
       vectorLimit: 0,
@@ -75,5 +73,23 @@ test.group('Workspace names and roles', () => {
     assert.equal(new Set(ids).size, ids.length)
     assert.deepEqual([...ids].sort(), ids)
     for (const id of ids.slice(0, 20)) assert.match(id, /^c[0-9a-z]{24}$/)
+  })
+
+  test('ids keep their order past 1,296 in one millisecond and when the clock steps back', ({
+    assert,
+  }) => {
+    const realNow = Date.now
+    const frozen = realNow()
+    let clock = frozen
+    Date.now = () => clock
+    try {
+      const ids = Array.from({ length: 3000 }, () => newId())
+      clock = frozen - 5_000
+      ids.push(...Array.from({ length: 10 }, () => newId()))
+      assert.equal(new Set(ids).size, ids.length)
+      assert.deepEqual([...ids].sort(), ids)
+    } finally {
+      Date.now = realNow
+    }
   })
 })

@@ -8,9 +8,7 @@ import { aiPort, AiCreditLimitExceededError } from '#services/ai/credits'
 import { copilotModel } from '#services/copilot/provider'
 import { credentialEgress } from '#services/egress'
 import { BlockedRequestError, RequestTimeoutError, createGuardedHttp } from '#plugins/guarded_http'
-import { ModelUnreachableError } from '#plugins/ai/agent'
-import { ProviderError } from '#plugins/ai/errors'
-import { chatWithTools } from '#plugins/ai/openai_compatible'
+import { ModelUnreachableError, ProviderError, chatWithTools } from '#sdk/ai'
 import { languagesOf, normalizeTag } from '#shared/bot/translations'
 import type {
   DraftTranslationsRequest,

@@ -3,7 +3,7 @@ import { awaitedBlockOf, resultVariablesOf, type TurnEffects } from '#engine/bot
 import type { EngineBot } from '#engine/bot/ports'
 import type { SessionState } from '#engine/bot/state'
 import { errorToLog, type LogEntry, type Streamer } from '#plugins/define_plugin'
-import { AI_ERRORS, streamErrorOf } from '#plugins/ai/errors'
+import { AI_ERRORS, streamErrorOf } from '#sdk/ai'
 import { AI_CREDIT_LIMIT_EXCEEDED_TEXT } from '#shared/chat/types'
 import { pluginRegistry } from '#services/plugin_registry'
 import { streamWithContext } from '#services/runner_context'

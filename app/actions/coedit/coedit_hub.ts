@@ -7,6 +7,8 @@ import { botIssues } from '#actions/bots/publish_bot'
 import { workflowIssues } from '#actions/workflows/publish_workflow'
 import { UpdateBot } from '../bots/update_bot.js'
 import { findWorkflowFor } from '#actions/workflows/workflow_access'
+import { withCanonicalTypes } from '#actions/workflows/workflow_plugins'
+import { pluginRegistry } from '#services/plugin_registry'
 import { UpdateWorkflow } from '../workflows/update_workflow.js'
 import { BOT_FORMAT_VERSION, migrateBot } from '#shared/bot/migrate'
 import type { BotV6 } from '#shared/bot/types'
@@ -14,14 +16,19 @@ import type { UserMode } from '#shared/workspace_roles'
 import type { BlockIssue } from '#shared/block_issues'
 import { encodeBase64 } from '#shared/coedit/mirror'
 import {
+  COPILOT_CLIENT_ID,
+  COPILOT_COLOR,
   documentChannel,
   personChannel,
   type CoeditKind,
   type CoeditMessage,
+  type DraftMeta,
 } from '#shared/coedit/protocol'
 import {
   appendUpdate,
+  foldChange,
   joinDocument,
+  sharedDraftOf,
   writeMergedDraft,
   type DraftTarget,
 } from '#services/coedit/shared_drafts'
@@ -46,6 +53,8 @@ interface OpenedDraft {
   write: (draft: Record<string, unknown>) => Promise<number>
   /** The draft's issues as stored now (what the editors mark on blocks and nodes). */
   issues: () => Promise<BlockIssue[]>
+  /** A workflow's status as stored now (its header shows it). */
+  meta?: () => DraftMeta
 }
 
 /** The bot's draft as its editor shows it: v6, an older stored version migrated. */
@@ -98,6 +107,7 @@ export async function openDraft(
     }
   }
   const { workflow, mode } = await findWorkflowFor(user, id, need)
+  const registry = await pluginRegistry()
   return {
     mode,
     workspaceId: workflow.workspaceId,
@@ -107,7 +117,9 @@ export async function openDraft(
       revision: workflow.revision,
       draft: () => ({
         name: workflow.name,
-        blocks: workflow.blocks,
+        // As the editor's page shows it: nodes stored under a folded plugin's former id
+        // under its id (the shared state would otherwise bring the old id back).
+        blocks: withCanonicalTypes(workflow.blocks, registry),
         edges: workflow.edges,
         variables: workflow.variables,
         settings: workflow.settings,
@@ -119,6 +131,12 @@ export async function openDraft(
       return workflow.revision
     },
     issues: () => workflowIssues(workflow.blocks),
+    meta: () => ({
+      status: workflow.status,
+      isActive: !!workflow.isActive,
+      publishedAt: workflow.publishedAt?.toISO() ?? null,
+      updatedAt: workflow.updatedAt.toISO()!,
+    }),
   }
 }
 
@@ -196,8 +214,9 @@ export async function writeAndTell(opened: OpenedDraft) {
     broadcastFolded(kind, id, 'elsewhere')
   )
   const issues = await opened.issues()
-  broadcast(kind, id, { type: 'issues', issues, revision })
-  return { revision, issues }
+  const meta = opened.meta?.()
+  broadcast(kind, id, { type: 'issues', issues, revision, ...(meta ? { meta } : {}) })
+  return { revision, issues, ...(meta ? { meta } : {}) }
 }
 
 /** An editor's update: kept, relayed to the draft's other editors, written soon. */
@@ -238,4 +257,53 @@ export function relayPresence(
  */
 export function disconnectMember(workspaceId: string, userId: string) {
   transmit.broadcast(personChannel(userId), { type: 'revoked', workspaceId })
+}
+
+/**
+ * The copilot in a shared draft (docs/editor.md "The copilot in a shared draft"): it works
+ * on the merged draft the editors have (null when the draft was never shared), and shows in
+ * their headers as a participant while it does.
+ */
+export async function copilotStarts(user: User, kind: CoeditKind, id: string) {
+  const opened = await openDraft(user, kind, id, 'write')
+  const draft = await sharedDraftOf(opened.target, broadcastFolded(kind, id, 'elsewhere'))
+  if (draft) copilotPresence(kind, id)
+  return draft
+}
+
+function copilotPresence(kind: CoeditKind, id: string) {
+  broadcast(kind, id, {
+    type: 'presence',
+    clientId: COPILOT_CLIENT_ID,
+    userId: COPILOT_CLIENT_ID,
+    name: 'Copilot',
+    color: COPILOT_COLOR,
+    state: {},
+    copilot: true,
+  })
+}
+
+/**
+ * The copilot's change, saved (as its own version) from `base` to `next`, reaches every open
+ * editor as one update marked as the copilot's, and the merged draft is written at once.
+ * Answers that update (base64) for the editor that asked, or null when there is none (the
+ * draft is not shared, or the change had been folded in already as a write made elsewhere).
+ */
+export async function foldCopilotChange(
+  user: User,
+  kind: CoeditKind,
+  id: string,
+  base: Record<string, unknown>,
+  next: Record<string, unknown>
+): Promise<string | null> {
+  // Opened again: its revision is the copilot's save's.
+  const opened = await openDraft(user, kind, id, 'write')
+  const update = await foldChange(opened.target, base, next)
+  copilotPresence(kind, id)
+  const encoded = update ? encodeBase64(update) : null
+  if (encoded)
+    broadcast(kind, id, { type: 'update', update: encoded, clientId: null, by: 'copilot' })
+  // Edits typed while the copilot worked are in the document, not yet in the saved draft.
+  await writeAndTell(await openDraft(user, kind, id, 'write'))
+  return encoded
 }

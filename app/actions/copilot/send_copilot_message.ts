@@ -11,10 +11,13 @@ import { planFor } from '#services/capabilities'
 import { availabilityFor } from '#services/marketplace'
 import { aiPort, AiCreditLimitExceededError } from '#services/ai/credits'
 import { BlockedRequestError, RequestTimeoutError, createGuardedHttp } from '#plugins/guarded_http'
-import { ModelUnreachableError } from '#plugins/ai/agent'
-import { ProviderError } from '#plugins/ai/errors'
-import { chatWithTools } from '#plugins/ai/openai_compatible'
-import type { ChatMessage, ToolCall } from '#plugins/ai/messages'
+import {
+  ModelUnreachableError,
+  ProviderError,
+  chatWithTools,
+  type ChatMessage,
+  type ToolCall,
+} from '#sdk/ai'
 import { UpdateWorkflow } from '#actions/workflows/update_workflow'
 import { UpdateBot } from '#actions/bots/update_bot'
 import { recordBotVersion, botSnapshotOf } from '#actions/bots/bot_history'
@@ -31,6 +34,8 @@ import { ToolRefusal, type CopilotAdapter, type ToolContext } from '#services/co
 import { workflowAdapter } from '#services/copilot/workflow_adapter'
 import { botAdapter } from '#services/copilot/bot_adapter'
 import { credentialEgress } from '#services/egress'
+import { copilotStarts, foldCopilotChange } from '#actions/coedit/coedit_hub'
+import type { CoeditKind } from '#shared/coedit/protocol'
 import {
   CopilotTarget,
   documentIdOf,
@@ -66,7 +71,7 @@ function failureCause(error: unknown): string | null {
 
 const MAX_ROUNDS = 12
 
-/** One reply is written at a time per builder and document (spec: none sent while pending). */
+/** One reply is written at a time per builder and document: a message sent while one is pending is refused. */
 const pending = new Set<string>()
 
 function systemPrompt(adapter: CopilotAdapter<any>, catalogue: string, outline: unknown): string {
@@ -203,6 +208,20 @@ async function saveChange(user: User, target: CopilotTarget, doc: any): Promise<
   return version.id
 }
 
+/** The parts of a document the copilot changes (what saveChange saves). */
+const COPILOT_FIELDS = {
+  workflow: ['blocks', 'edges', 'variables'],
+  bot: ['groups', 'edges', 'events', 'variables'],
+} as const
+
+function copilotPart(target: CopilotTarget, doc: Record<string, unknown>) {
+  return Object.fromEntries(COPILOT_FIELDS[target.type].map((field) => [field, doc[field]]))
+}
+
+function coeditKindOf(target: CopilotTarget): CoeditKind {
+  return target.type === 'workflow' ? 'workflows' : 'bots'
+}
+
 function documentOf(target: CopilotTarget): WorkflowSnapshot | BotV6 {
   return target.type === 'workflow'
     ? snapshotOf(target.workflow)
@@ -213,7 +232,7 @@ export class SendCopilotMessage {
   /**
    * The message is kept; the limit is checked; the
    * model answers (with tool calls); when the document changed, it is saved and a version
-   * made. Failures answer in the chat with the spec's words and count nothing.
+   * made. Failures answer in the chat with an apology and count nothing.
    */
   async handle(
     user: User,
@@ -263,7 +282,14 @@ export class SendCopilotMessage {
       return this.#reply(user, target, false)
     }
 
-    const working: Working = { doc: documentOf(target), changed: false, suggestions: [] }
+    // A shared draft: the copilot works on the merged draft the editors have, which may be
+    // ahead of the one stored (edits of the last moment are written a little later).
+    const kind = coeditKindOf(target)
+    const shared = await copilotStarts(user, kind, documentIdOf(target))
+    const start = shared
+      ? { ...documentOf(target), ...copilotPart(target, shared) }
+      : documentOf(target)
+    const working: Working = { doc: start, changed: false, suggestions: [] }
     let answer: string
     let replyUsage: CopilotUsage
     try {
@@ -289,6 +315,7 @@ export class SendCopilotMessage {
 
     let versionId: string | null = null
     let refusal: string | null = null
+    let coeditUpdate: string | null = null
     if (working.changed) {
       try {
         versionId = await saveChange(user, target, working.doc)
@@ -298,6 +325,17 @@ export class SendCopilotMessage {
         refusal = [error.message, (error as AppError & { description?: string }).description]
           .filter(Boolean)
           .join(': ')
+      }
+    }
+    if (versionId && shared) {
+      try {
+        coeditUpdate = await foldCopilotChange(user, kind, documentIdOf(target), shared, {
+          ...shared,
+          ...copilotPart(target, working.doc),
+        })
+      } catch (error) {
+        // Saved all the same: the editors get the change as a write made elsewhere.
+        logger.warn({ err: error }, 'copilot: the change could not be folded into the shared draft')
       }
     }
     message.counted = true
@@ -316,7 +354,7 @@ export class SendCopilotMessage {
         usage: { suggestions: working.suggestions },
       })
     }
-    return this.#reply(user, target, !!versionId)
+    return { ...(await this.#reply(user, target, !!versionId)), coeditUpdate }
   }
 
   async #reply(user: User, target: CopilotTarget, isUpdated: boolean): Promise<CopilotReplyDto> {

@@ -2,7 +2,7 @@ import type User from '#models/user'
 import { type CopilotDocumentType, type CopilotStateDto } from '#shared/copilot'
 import { CopilotTarget, conversationQuery, addMessage, noteManualEdit, stateOf } from './copilot.js'
 
-/** The greeting and the suggestions of an empty chat (our wording; spec: a greeting is added). */
+/** The greeting and the suggestions of an empty chat (our wording): an empty chat opens with a greeting, not a blank panel. */
 const GREETINGS: Record<CopilotDocumentType, { text: string; suggestions: string[] }> = {
   workflow: {
     text: "Hi! I'm your copilot. Tell me what this workflow should do and I'll add, connect and configure its nodes. Each change I make is saved as a version you can preview or undo.",

@@ -8,8 +8,8 @@ import {
 import type { WorkflowJson } from '#shared/workflow/types'
 
 /**
- * A file or body to import, as workflow JSON that passes the format, or the spec-style
- * refusal naming the form field (`field`) it came from.
+ * A file or body to import, as workflow JSON that passes the format, or a
+ * refusal (title and description) naming the form field (`field`) it came from.
  */
 export function parseWorkflowImport(raw: unknown, field: string): WorkflowJson {
   let content: WorkflowJson

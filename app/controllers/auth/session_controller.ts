@@ -12,8 +12,8 @@ import { SESSION_AGE } from '#config/session'
  * `?update` asks for a refreshed session. Nothing is stored for it: the user is read from the
  * database on every request already (so the answer reflects a rename or a plan change made in
  * another tab), and the session cookie is written back with a fresh lifetime whenever a
- * request uses the session. The query parameter is accepted for clients written against the
- * specification; a GET must not write (tests/functional/get_routes_write_nothing.spec.ts).
+ * request uses the session. The query parameter is accepted for clients that send it; a GET
+ * must not write (tests/functional/get_routes_write_nothing.spec.ts).
  */
 export default class SessionController {
   async show(ctx: HttpContext) {

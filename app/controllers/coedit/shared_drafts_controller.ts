@@ -47,11 +47,16 @@ export default class SharedDraftsController {
     })
   }
 
-  /** POST /api/coedit/:kind/:id/updates: one editor's changes (writers only). */
+  /**
+   * POST /api/coedit/:kind/:id/updates: one editor's changes (writers only). With `write`
+   * (sent as the page is left) the merged draft is written before the answer, which then
+   * is the write's.
+   */
   async update({ auth, params, request, response }: HttpContext) {
     const opened = await openDraft(auth.user!, kindOf(params.kind), params.id, 'write')
-    const { clientId, update } = await request.validateUsing(coeditUpdateValidator)
+    const { clientId, update, write } = await request.validateUsing(coeditUpdateValidator)
     await receiveUpdate(auth.user!, opened, decodedUpdate(update), clientId, 'person')
+    if (write) return response.ok(await writeAndTell(opened))
     return response.noContent()
   }
 

@@ -4,7 +4,7 @@ import { AI_CREDIT_LIMIT_EXCEEDED_TEXT } from '#shared/chat/types'
 import { resolveTheme, resolveSettings } from '#shared/bot/types'
 import { substituteDeep, formatVariableValue } from '#plugins/substitute'
 import type { BotRunContext, BotRunResult, InputAnswer, RunnerBlock } from '#plugins/define_plugin'
-import { DEFAULT_LOOP_MAX_ITERATIONS } from '../loops.js'
+import { DEFAULT_LOOP_MAX_ITERATIONS } from '#sdk/loops'
 import { evaluateCondition } from './conditions.js'
 import {
   type EngineVariable,

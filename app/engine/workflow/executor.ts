@@ -19,7 +19,7 @@ import type {
   RunVariable,
 } from './ports.js'
 import { referenceVariables, resolveReference } from './references.js'
-import { DEFAULT_LOOP_MAX_ITERATIONS } from '../loops.js'
+import { DEFAULT_LOOP_MAX_ITERATIONS } from '#sdk/loops'
 import { STATE_VERSION, type Activation, type ParkedNode, type RunState } from './state.js'
 
 /**

@@ -214,8 +214,8 @@ function listBody(base: object, text: string, choices: Choice[], offset: number)
 }
 
 /**
- * The Cloud API bodies of a reply, in order. Choices: up to 3 as reply buttons (the spec's
- * interactive group size), more as list messages of up to 10 rows each.
+ * The Cloud API bodies of a reply, in order. Choices: up to 3 as reply buttons (the most
+ * the Cloud API puts in one interactive message), more as list messages of up to 10 rows each.
  */
 export function whatsAppBodies(to: string, messages: Outgoing[]): Record<string, unknown>[] {
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to }

@@ -13,6 +13,12 @@ import {
 } from '#services/prepared_statements'
 import { STAMP_SUBQUERY } from '#services/capability_stamp'
 import { changedRows, usagePeriod } from '#services/monthly_usage'
+import {
+  groupWrite,
+  oneStatement,
+  sessionReader,
+  type RowsWrite,
+} from '#services/chat/group_commit'
 
 /**
  * Persistence of chat turns, written for the hot path: plain queries, no models. A turn
@@ -75,16 +81,22 @@ function expiryOf(state: SessionState, now: Date) {
 }
 
 const READ_SESSION = `select "state", "expires_at", ${STAMP_SUBQUERY} as "capability_stamp" from "chat_sessions" where "id" = ? limit 1`
+const READ_SESSIONS = `select "id", "state", "expires_at", ${STAMP_SUBQUERY} as "capability_stamp" from "chat_sessions" where "id" = any(?::varchar[])`
+
+/** PostgreSQL: the reads of the turns of one round of I/O go as one (group_commit.ts). */
+let sessions: ReturnType<typeof sessionReader> | undefined
 
 export async function readSession(id: string): Promise<StoredSession | null> {
   type Row = { state: string; expires_at: Date | null; capability_stamp: string | number | null }
-  const row = hasPreparedStatements()
-    ? (await runPrepared<Row>(READ_SESSION, [id]))[0]
-    : ((await db
-        .from('chat_sessions')
-        .where('id', id)
-        .select('state', 'expires_at', db.raw(`${STAMP_SUBQUERY} as capability_stamp`))
-        .first()) as Row | null)
+  const row = isPostgres()
+    ? await (sessions ??= sessionReader(READ_SESSION, READ_SESSIONS)).load(id)
+    : hasPreparedStatements()
+      ? (await runPrepared<Row>(READ_SESSION, [id]))[0]
+      : ((await db
+          .from('chat_sessions')
+          .where('id', id)
+          .select('state', 'expires_at', db.raw(`${STAMP_SUBQUERY} as capability_stamp`))
+          .first()) as Row | null)
   if (!row) return null
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null
   return {
@@ -128,6 +140,8 @@ function sessionUpdate(id: string, state: SessionState, now: Date) {
 interface Statement {
   sql: string
   bindings: unknown[]
+  /** The same write as rows, for a statement shared with other turns (PostgreSQL). */
+  rows?: RowsWrite
 }
 
 function quoted(name: string) {
@@ -140,6 +154,12 @@ function insertStatement(table: string, rows: Record<string, unknown>[]): Statem
   return {
     sql: `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values ${rows.map(() => row).join(', ')}`,
     bindings: rows.flatMap((values) => columns.map((column) => values[column])),
+    rows: {
+      kind: 'insert',
+      table,
+      columns,
+      rows: rows.map((values) => columns.map((column) => values[column])),
+    },
   }
 }
 
@@ -148,6 +168,12 @@ function updateStatement(table: string, id: string, patch: Record<string, unknow
   return {
     sql: `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${quoted('id')} = ?`,
     bindings: [...columns.map((column) => patch[column]), id],
+    rows: {
+      kind: 'update',
+      table,
+      columns: ['id', ...columns],
+      rows: [[id, ...columns.map((column) => patch[column])]],
+    },
   }
 }
 
@@ -412,20 +438,23 @@ function effectWrites(
  */
 async function runWrites(writes: Statement[]) {
   if (writes.length === 0) return
+  if (isPostgres() && writes.every((write) => write.rows)) {
+    // Shared with the turns of the same round when there are some (group_commit.ts).
+    return groupWrite({
+      parts: writes.map((write) => write.rows!),
+      alone: () => runWritesAlone(writes),
+    })
+  }
+  return runWritesAlone(writes)
+}
+
+async function runWritesAlone(writes: Statement[]) {
   if (isPostgres()) {
     // The last write is the statement itself and the others its CTEs, none returning
     // anything: a trailing `SELECT 1` over `RETURNING` rows had PostgreSQL keep and send
     // rows that nobody reads.
-    const last = writes.length - 1
-    const sql =
-      last === 0
-        ? writes[0].sql
-        : `WITH ${writes
-            .slice(0, last)
-            .map((write, index) => `w${index} AS (${write.sql})`)
-            .join(', ')} ${writes[last].sql}`
     await runPrepared(
-      sql,
+      oneStatement(writes.map((write) => write.sql)),
       writes.flatMap((write) => write.bindings)
     )
     return

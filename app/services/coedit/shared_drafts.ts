@@ -231,3 +231,68 @@ async function compact(target: DraftTarget, loaded: LoadedDocument) {
     logger.warn({ err: error, document: target.id }, 'co-editing: compaction failed')
   }
 }
+
+/**
+ * The merged draft as the editors have it now, or null when the draft has never been shared
+ * (no editor joined it: the stored draft is all there is). A write made elsewhere is folded
+ * in first, as a join does.
+ */
+export async function sharedDraftOf(
+  target: DraftTarget,
+  onFolded: (update: Uint8Array) => void
+): Promise<Record<string, unknown> | null> {
+  if (!(await documentRow(target.kind, target.id))) return null
+  let loaded = await loadDocument(target)
+  const folded = await foldWrittenElsewhere(target, loaded)
+  if (folded === LOST) loaded = await loadDocument(target)
+  else if (folded) onFolded(folded)
+  return readDraft(loaded.doc)
+}
+
+/**
+ * A participant that is not an editor (the copilot) changed the draft from `base` to `next`
+ * and that change was just saved (target's revision is the save's): what it changed is
+ * merged into the shared document as one update of its own, so edits made meanwhile stay.
+ * The document's revision moves to the save's in the same transaction: the save is then not
+ * folded in a second time as a write made elsewhere. When another process did fold it that
+ * way first, merging again finds nothing left to change (every part is already `next`'s),
+ * so the change is never in the document twice; the answer is then null.
+ */
+export async function foldChange(
+  target: DraftTarget,
+  base: Record<string, unknown>,
+  next: Record<string, unknown>
+): Promise<Uint8Array | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const loaded = await loadDocument(target)
+    let update: Uint8Array | null = null
+    const capture = (bytes: Uint8Array) => {
+      update = bytes
+    }
+    loaded.doc.on('update', capture)
+    writeDraft(
+      loaded.doc,
+      mergeDrafts(base, next, readDraft(loaded.doc)) as Record<string, unknown>
+    )
+    loaded.doc.off('update', capture)
+    const stored = JSON.stringify(target.draft())
+    const done = await db.transaction(async (trx) => {
+      // Written again since the save (folded or by an editor's write): only the update goes.
+      if (Number(loaded.row.revision) >= target.revision) {
+        if (update) await appendUpdate(target.kind, target.id, update, trx)
+        return true
+      }
+      const claimed = await trx
+        .from('coedit_documents')
+        .where('id', loaded.row.id)
+        .where('revision', loaded.row.revision)
+        .update({ revision: target.revision, draft: stored })
+      // Someone folded a write in between: merge again on what they made.
+      if (affectedRows(claimed) === 0) return false
+      if (update) await appendUpdate(target.kind, target.id, update, trx)
+      return true
+    })
+    if (done) return update
+  }
+  return null
+}

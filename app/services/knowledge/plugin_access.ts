@@ -1,48 +1,34 @@
 import KnowledgeStore from '#models/knowledge_store'
-import type { AgentTool } from '#plugins/ai/agent'
-import type { RunnerAi } from '#plugins/define_plugin'
+import {
+  isAiCreditError,
+  KNOWLEDGE_TOOL_NAME,
+  type AgentTool,
+  type KnowledgeToolInput,
+} from '#sdk/ai'
 import {
   DEFAULT_DOCUMENT_COUNT,
   MAX_DOCUMENT_COUNT,
+  formatKnowledgeHits,
+  lookupFailure,
   type KnowledgeHit,
+  type KnowledgeLookup,
+  type KnowledgeSearchInput,
   type KnowledgeSearchResult,
-} from '#shared/knowledge'
+} from '#sdk/knowledge'
 import { searchKnowledgeStore } from './store_backend.js'
-import { isAiCreditError } from '#plugins/ai/provider_runs'
 
 /**
- * What plugins reach of knowledge stores (through #sdk/knowledge): the stores of the
- * block's own workspace, searched by id. A store of another workspace is "not found".
+ * What plugins reach of knowledge stores (through #sdk/knowledge, whose port this answers):
+ * the stores of the block's own workspace, searched by id. A store of another workspace is
+ * "not found".
  */
-
-export type KnowledgeLookup =
-  | ({ ok: true; storeName: string } & KnowledgeSearchResult)
-  | { ok: false; reason: 'not-found' | 'empty-query' }
-  /** The store's service failed (a Pinecone store's index unreachable, its key refused). */
-  | { ok: false; reason: 'unavailable'; message: string }
-
-/** Why a lookup found nothing, as a log line or a tool's answer says it. */
-export function lookupFailure(found: Exclude<KnowledgeLookup, { ok: true }>) {
-  if (found.reason === 'unavailable') return found.message
-  return found.reason === 'not-found'
-    ? 'the knowledge store was not found in this workspace'
-    : 'the query is empty'
-}
 
 export async function knowledgeStoresOf(workspaceId: string) {
   const stores = await KnowledgeStore.query().where('workspace_id', workspaceId).orderBy('name')
   return stores.map((store) => ({ value: store.id, label: store.name }))
 }
 
-export async function searchKnowledge(input: {
-  workspaceId: string
-  storeId: string
-  query: string
-  limit?: number
-  signal?: AbortSignal
-  /** The block's AI-credit port: the query's embedding is charged to its owner. */
-  ai?: RunnerAi
-}): Promise<KnowledgeLookup> {
+export async function searchKnowledge(input: KnowledgeSearchInput): Promise<KnowledgeLookup> {
   const store = await KnowledgeStore.find(input.storeId)
   if (!store || store.workspaceId !== input.workspaceId) return { ok: false, reason: 'not-found' }
   if (!input.query.trim()) return { ok: false, reason: 'empty-query' }
@@ -61,35 +47,20 @@ export async function searchKnowledge(input: {
   return { ok: true, storeName: store.name, ...result }
 }
 
-/** Passages as a model reads them: numbered, each with the source it comes from. */
-export function formatKnowledgeHits(hits: KnowledgeHit[]) {
-  if (hits.length === 0) return 'No passage of the knowledge store matches.'
-  return hits
-    .map((hit, index) => `[${index + 1}] Source: ${hit.sourceName}\n${hit.content}`)
-    .join('\n\n')
-}
-
 /** What the model reads about the tool (English: it is a prompt, not an interface text). */
 const TOOL_PURPOSE =
   'Search the knowledge base for passages that answer a question. Returns numbered passages, each with its source; cite the sources you use.'
 const QUERY_PURPOSE = 'What to look for, in a few words'
 
-export const KNOWLEDGE_TOOL_NAME = 'search_knowledge'
+// The SDK names the tool: chat blocks match its calls by that name.
+export { KNOWLEDGE_TOOL_NAME }
 
 /**
  * The "search knowledge" tool of agents and chat blocks: the model sends a query, gets the
  * best passages of each store with their sources. `onHits` sees every passage returned
  * (a chat block saves their sources).
  */
-export function knowledgeAgentTool(input: {
-  workspaceId: string
-  storeId?: string
-  storeIds?: string[]
-  limit?: number
-  signal?: AbortSignal
-  ai?: RunnerAi
-  onHits?: (hits: (KnowledgeHit & { storeName: string })[]) => void
-}): AgentTool {
+export function knowledgeAgentTool(input: KnowledgeToolInput): AgentTool {
   const storeIds = [
     ...new Set([...(input.storeIds ?? []), ...(input.storeId ? [input.storeId] : [])]),
   ]

@@ -1,15 +1,11 @@
 import type { AnyPlugin, PluginRegistry } from '#plugins/registry'
+import type { DataPathOf, N8nConversion, N8nConverter, N8nImportTools, N8nNode } from '#sdk/n8n'
 import {
   translateJs,
   translateJsValue,
   translateText,
   UntranslatedExpression,
-  type DataPathOf,
-  type N8nConversion,
-  type N8nConverter,
-  type N8nImportTools,
-  type N8nNode,
-} from '#sdk/n8n'
+} from '#services/n8n_import/expressions'
 
 /**
  * One n8n node through the plugin that takes its type over (`importsFrom.n8n` in its

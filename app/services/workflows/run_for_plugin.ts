@@ -1,26 +1,14 @@
 import db from '@adonisjs/lucid/services/db'
 import { createRun, executeRun } from '#services/workflows/run_workflow'
 import { loadWorkflow } from '#services/workflows/runnable_workflow'
-
-export type WorkflowCallOutcome =
-  | { ok: true; runId: string; output: unknown }
-  | { ok: false; reason: 'not-found' | 'not-published' }
-  | { ok: false; reason: 'failed'; runId: string; status: string; error: unknown }
+import type { WorkflowCallInput, WorkflowCallOutcome } from '#sdk/workflows'
 
 /**
  * Runs a published workflow inline for a plugin (a bot's Execute workflow block, a
  * workflow's Execute workflow node) and waits for it, bounded by `signal`. A bot or a
- * workflow may only call workflows of its own workspace.
+ * workflow may only call workflows of its own workspace. The SDK's WorkflowsPort.
  */
-export async function runWorkflowForPlugin(input: {
-  workflowId: string
-  /** The calling bot; its workspace must own the workflow. */
-  botId?: string
-  /** The calling workflow's workspace, which must own the workflow. */
-  workspaceId?: string
-  input: Record<string, unknown>
-  signal?: AbortSignal
-}): Promise<WorkflowCallOutcome> {
+export async function runWorkflowForPlugin(input: WorkflowCallInput): Promise<WorkflowCallOutcome> {
   const workflow = await loadWorkflow(input.workflowId)
   const owner = input.botId
     ? await db.from('bots').where('id', input.botId).select('workspace_id').first()

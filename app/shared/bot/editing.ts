@@ -67,7 +67,7 @@ function replaceBlock(bot: BotV6, blockId: string, fn: (block: Block) => Block):
   }))
 }
 
-/** Empty groups are removed automatically (spec); edges into them go too. */
+/** A group left empty is removed, so the canvas holds no empty cards; edges into it go too. */
 export function removeEmptyGroups(bot: BotV6): BotV6 {
   if (!isEmptyGroupPresent(bot)) return bot
   return pruneEdges({ ...bot, groups: bot.groups.filter((group) => group.blocks.length > 0) })
@@ -157,7 +157,7 @@ function blockIds(block: Block): string[] {
 
 /**
  * Puts a block at `index` of a group. When it lands at the end, after an existing block,
- * that block loses its outgoing edge (spec: the flow now goes on to the new block). The
+ * that block loses its outgoing edge: the flow now goes on to the new block. The
  * placed block keeps its own outgoing edge only when it ends last: an outgoing edge in
  * the middle of a group would make the engine skip the blocks after it. Item edges stay.
  */
@@ -299,7 +299,7 @@ export function deleteGroup(bot: BotV6, groupId: string): BotV6 {
   return pruneEdges({ ...bot, groups: bot.groups.filter((group) => group.id !== groupId) })
 }
 
-/** Moves a group; coordinates are rounded to 2 decimals (spec). */
+/** Moves a group; coordinates are rounded to 2 decimals, as they are stored. */
 export function moveGroup(bot: BotV6, groupId: string, coordinates: Coordinates): BotV6 {
   const rounded = roundCoordinates(coordinates)
   return replaceGroup(bot, groupId, (group) =>
@@ -360,7 +360,7 @@ export function duplicateGroup(bot: BotV6, groupId: string): { bot: BotV6; group
 
 /**
  * Inserts a new block (see newBlock) at `index` of a group (clamped to its ends).
- * Inserted after the last block, that block's outgoing edge is removed (spec). Refused
+ * Inserted after the last block, that block's outgoing edge is removed (the flow goes through the new block). Refused
  * (same bot back) when the group is missing or an id of the block is already used.
  */
 export function insertBlock(bot: BotV6, groupId: string, index: number, block: Block): BotV6 {
@@ -557,7 +557,7 @@ export type DeleteItemResult =
   { bot: BotV6; deleted: true } | { bot: BotV6; deleted: false; reason: 'not-found' | 'last-item' }
 
 /**
- * Removes an item and its edge. The last item of a block cannot be deleted (spec);
+ * Removes an item and its edge. The last item of a block cannot be deleted (a choice block needs a choice);
  * `minItems` (the plugin's items.min, e.g. 2 for an AB test) raises that floor.
  */
 export function deleteItem(

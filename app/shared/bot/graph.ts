@@ -9,6 +9,19 @@ export function isPlainObject(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/**
+ * An imported file's content: the value itself, or its JSON text parsed. Text that is not
+ * JSON throws the importer's own error (`refuse`), with the parser's as its cause.
+ */
+export function parsedImport(raw: unknown, refuse: (cause: unknown) => Error): unknown {
+  if (typeof raw !== 'string') return raw
+  try {
+    return JSON.parse(raw)
+  } catch (error) {
+    throw refuse(error)
+  }
+}
+
 /** Applies fn to every string inside value (objects and lists walked, others kept). */
 export function mapStrings(value: unknown, fn: (text: string) => string): unknown {
   if (typeof value === 'string') return fn(value)
@@ -21,7 +34,7 @@ export function mapStrings(value: unknown, fn: (text: string) => string): unknow
   return value
 }
 
-/** Coordinates are stored with 2 decimals (spec: rounded on move). */
+/** Coordinates are stored with 2 decimals, rounded on every move. */
 export function round2(value: number): number {
   return Math.round(value * 100) / 100
 }

@@ -32,7 +32,7 @@ export function createHistory<T = BotV6>(present: T): History<T> {
   return { past: [], present, future: [] }
 }
 
-/** Records a change: the present goes to the past and redo is cleared (spec). */
+/** Records a change: the present goes to the past and redo is cleared: a new edit starts a new line of history. */
 export function push<T>(history: History<T>, next: T, options: HistoryOptions<T> = {}): History<T> {
   if (next === history.present) return history
   const limit = Math.max(1, options.limit ?? HISTORY_LIMIT)

@@ -4,7 +4,7 @@
  * caller's). Dependency-free so that the editor runs the very same checks before it
  * sends anything.
  */
-import { isPlainObject, mapStrings, round2 } from './graph.js'
+import { isPlainObject, mapStrings, parsedImport, round2 } from './graph.js'
 import { migrateBot, SUPPORTED_VERSIONS, versionOf } from './migrate.js'
 import {
   checkCoordinates as checkCoordinatesOf,
@@ -17,7 +17,7 @@ import { freeVariableName, variableNameProblem } from './variable_names.js'
 
 export const BOT_PARSE_ERROR_MESSAGE = "Failed to parse the file. Are you sure it's a bot?"
 
-/** The only error importBot throws; its message is the one the spec shows builders. */
+/** The only error importBot throws; its message is the one builders are shown. */
 export class BotParseError extends Error {
   readonly status = 400
   readonly code = 'E_BOT_PARSE'
@@ -109,15 +109,7 @@ export function repairVariableNames(bot: BotV6): BotV6 {
  * Throws BotParseError for anything that is not a bot.
  */
 export function importBot(raw: unknown): BotV6 {
-  let value = raw
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value)
-    } catch (error) {
-      throw new BotParseError({ cause: error })
-    }
-  }
-  value = unwrap(value)
+  const value = unwrap(parsedImport(raw, (cause) => new BotParseError({ cause })))
   if (!isPlausibleBot(value)) throw new BotParseError()
   try {
     return repairVariableNames(migrateBot(value))

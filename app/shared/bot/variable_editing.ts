@@ -31,7 +31,7 @@ export function createVariable(bot: BotV6, name: string): { bot: BotV6; variable
 }
 
 /**
- * Renames inline. A blank name is ignored (spec), and so is a name another variable
+ * Renames inline. A blank name is ignored (a variable always has a name), and so is a name another variable
  * already has: {{Name}} references must point at one variable.
  */
 export function renameVariable(bot: BotV6, variableId: string, name: string): BotV6 {

@@ -1,4 +1,5 @@
 import type { BlockIssue } from '#shared/block_issues'
+import type { WorkflowStatus } from '#shared/workflow/types'
 
 /**
  * What the browser and the server say to each other about a shared draft (docs/editor.md
@@ -50,6 +51,8 @@ export type CoeditMessage =
       name: string
       color: string
       state: PresenceState
+      /** The AI copilot, not a person: shown as such, and never followed. */
+      copilot?: boolean
     }
   | { type: 'revoked'; workspaceId: string }
   | {
@@ -57,7 +60,24 @@ export type CoeditMessage =
       type: 'issues'
       issues: BlockIssue[]
       revision: number
+      /** A workflow's status as written (an edit of a published one makes it DRAFT again). */
+      meta?: DraftMeta
     }
+
+/** The fields of a written workflow its editor's header shows. */
+export interface DraftMeta {
+  status: WorkflowStatus
+  isActive: boolean
+  publishedAt: string | null
+  updatedAt: string
+}
+
+/**
+ * The copilot's presence in a draft's editors (docs/editor.md "The copilot in a shared
+ * draft"): one per draft, whoever asked it, in a colour of its own (none of the people's).
+ */
+export const COPILOT_CLIENT_ID = 'copilot'
+export const COPILOT_COLOR = '#7c3aed'
 
 /** Twelve colours apart enough to tell people by, readable on light and dark canvases. */
 const COLORS = [

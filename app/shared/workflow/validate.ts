@@ -4,7 +4,7 @@
  * dependency-free, so that the editor can run the very same checks before it sends
  * anything; plugin knowledge (categories, wait nodes) comes in as functions.
  */
-import { isPlainObject, mapStrings, round2 } from '../bot/graph.js'
+import { isPlainObject, mapStrings, parsedImport, round2 } from '../bot/graph.js'
 import { freeVariableName, variableNameProblem } from '../bot/variable_names.js'
 import {
   checkCoordinates,
@@ -416,15 +416,7 @@ function repairVariableNames(variables: WorkflowVariable[], blocks: WorkflowBloc
  * Throws WorkflowParseError for anything that is not a workflow.
  */
 export function importWorkflow(raw: unknown): WorkflowJson {
-  let value = raw
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value)
-    } catch (error) {
-      throw new WorkflowParseError({ cause: error })
-    }
-  }
-  value = unwrap(value)
+  const value = unwrap(parsedImport(raw, (cause) => new WorkflowParseError({ cause })))
   if (!isPlausibleWorkflow(value)) throw new WorkflowParseError()
 
   const conditionsOf = new Map<string, Set<string>>()

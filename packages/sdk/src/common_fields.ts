@@ -4,7 +4,7 @@
  */
 import { field } from './fields.js'
 
-/** The 12 comparison operators of the spec, in its order, plus the two inclusive ones. */
+/** The 12 comparison operators builders pick from, in the picker's order, plus the two inclusive ones. */
 export const COMPARISON_OPERATORS = [
   'Equal to',
   'Not equal',

@@ -315,7 +315,7 @@ export function enumValues(enumField: EnumField<string>): string[] {
 
 /**
  * Key/value lists keep half-filled rows while the builder types; consumers skip entries
- * whose key or value is empty (spec: form rules).
+ * whose key or value is empty (a row being typed is not an entry yet).
  */
 export function cleanKeyValue(
   entries: readonly KeyValueEntry[] | null | undefined

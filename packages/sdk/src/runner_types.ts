@@ -327,8 +327,8 @@ export type Runner<P = PluginDeclaration, A = never> = (
 ) => RunResult | Promise<RunResult>
 
 /**
- * What a runner failure becomes: an error log entry. The flow goes on (spec: block
- * failures do not stop the flow).
+ * What a runner failure becomes: an error log entry. The flow goes on: a block's
+ * failure does not stop the chat or the run's other branches.
  */
 export function errorToLog(error: unknown, description?: string): LogEntry {
   if (error instanceof Error) {

@@ -9,7 +9,7 @@ export function clearTwoFactor() {
 }
 
 /**
- * Logout as the spec has it: the two-factor state is cleared first, then the session ends
+ * Logout: the two-factor state is cleared first, then the session ends
  * and /signin shows 'Logged out successfully'; a failure shows 'Error', 'Something went wrong'.
  */
 export async function logout() {

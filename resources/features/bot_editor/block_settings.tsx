@@ -1,16 +1,15 @@
 import {
   createContext,
+  useCallback,
   useContext,
   useEffect,
   useId,
   useMemo,
   useRef,
-  useState,
   type RefObject,
 } from 'react'
 import { useReactFlow } from '@xyflow/react'
 import { useTranslation } from 'react-i18next'
-import { PlusIcon, Trash2Icon, XIcon } from 'lucide-react'
 import {
   addItem,
   createVariable,
@@ -20,41 +19,31 @@ import {
   updateItem,
 } from '#shared/bot/editing'
 import { locateBlock } from '#shared/bot/graph'
-import type { Block, Item } from '#shared/bot/types'
-import { Button } from '~/components/ui/button'
+import type { Block } from '#shared/bot/types'
 import { FieldHint, Label } from '~/components/ui/label'
 import { Textarea } from '~/components/ui/textarea'
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '~/components/ui/select'
-import { PluginForm } from '~/features/plugin_form/plugin_form'
-import { BlockForm as CustomOrGeneratedForm } from '~/features/plugin_form/block_form'
-import {
-  hasCredentialsField,
-  useWorkspaceCredentials,
-} from '~/features/plugin_form/use_workspace_credentials'
-import { defaultsOfFields } from '~/features/plugin_form/values'
 import { useExpressionCompletion } from '~/features/plugin_form/expression_input'
 import {
   ExpressionScopeContext,
   useExpressionScope,
   type ExpressionScope,
 } from '~/features/plugin_form/expressions'
-import { PluginIcon } from '~/features/plugin_form/plugin_icon'
-import { formErrorsOf } from '~/features/plugin_form/issues'
 import type { VariableFieldProps } from '~/features/plugin_form/types'
 import {
   useInsertionTarget,
   useRegisterInsertion,
   VariableInsertion,
 } from '~/features/plugin_form/variable_insertion'
+import {
+  PluginSettingsForm,
+  SettingsPanel,
+  useSettingsPanel,
+} from '~/features/editor_shell/item_settings'
+import { ItemsSection } from '~/features/editor_shell/items_section'
 import { useBotEditor, useBotEditorApi } from './bot_editor_store'
 import { plainToRichText, textBubbleText } from './block_summary'
 import { useEditorPlugin } from './editor_plugins'
+import { useSharedText } from '~/features/editor_shell/shared_text'
 import { VariablesPicker } from './variables_picker'
 import { ReplyTimeoutField } from './reply_timeout_field'
 import type { EditorPlugin } from './types'
@@ -99,51 +88,31 @@ export function BlockSettings() {
   )
   const readOnly = useBotEditor((state) => state.readOnly)
   const plugin = useEditorPlugin(block?.type ?? '')
-  const panelRef = useRef<HTMLElement>(null)
+  const close = useCallback(() => api.getState().openBlock(null), [api])
+  const workspaceId = useBotEditor((state) => state.history.present.workspaceId)
+  const variables = useFormVariables()
+  // The variable fields of the block's forms pick or create a variable (BotVariableField).
+  const panel = useSettingsPanel(
+    { surface: 'bot', workspaceId, readOnly, variables, VariableField: BotVariableField },
+    openBlockId,
+    !!block,
+    close
+  )
   // The field the Variables picker inserts into: the text bubble, a code or value editor.
   const insertion = useInsertionTarget()
   const scope = useBotExpressionScope()
 
-  // The block went away (deleted, undone): close.
-  useEffect(() => {
-    if (openBlockId && !block) api.getState().openBlock(null)
-  }, [openBlockId, block, api])
-
-  useEffect(() => {
-    if (openBlockId) panelRef.current?.focus()
-  }, [openBlockId])
-
-  useKeptClearOfPanel(panelRef, openBlockId)
+  useKeptClearOfPanel(panel.ref, openBlockId)
 
   if (!block) return null
-  const close = () => api.getState().openBlock(null)
 
   return (
-    <aside
-      ref={panelRef}
-      tabIndex={-1}
-      data-testid="block-settings"
+    <SettingsPanel
+      panel={panel}
+      type={block.type}
+      plugin={plugin}
       aria-label={t('editor.block.settings')}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') close()
-      }}
-      className="absolute top-3 right-3 bottom-3 z-10 flex w-96 max-w-[calc(100%-1.5rem)] flex-col rounded-xl border bg-card shadow-lg outline-none"
     >
-      <header className="flex items-center gap-2 border-b px-4 py-3">
-        <PluginIcon id={block.type} icon={plugin?.icon} className="size-4 text-primary" />
-        <h2 className="min-w-0 flex-1 truncate text-sm font-semibold">
-          {plugin?.name ?? block.type}
-        </h2>
-        <button
-          type="button"
-          data-testid="block-settings-close"
-          aria-label={t('common.close')}
-          onClick={close}
-          className="rounded-md p-1 text-muted-foreground outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50"
-        >
-          <XIcon className="size-4" />
-        </button>
-      </header>
       <div className="grid min-h-0 flex-1 content-start gap-6 overflow-y-auto p-4">
         <VariableInsertion.Provider value={insertion}>
           <ExpressionScopeContext.Provider value={scope}>
@@ -160,7 +129,7 @@ export function BlockSettings() {
           onCreate={(variable) => insertion.current?.(variable.name)}
         />
       </div>
-    </aside>
+    </SettingsPanel>
   )
 }
 
@@ -224,17 +193,8 @@ function BlockForm({
   plugin: EditorPlugin
   readOnly: boolean
 }) {
-  const { t } = useTranslation()
-  const id = useId()
   const api = useBotEditorApi()
-  const variables = useFormVariables()
   const form = plugin.form
-  const workspaceId = useBotEditor((state) => state.history.present.workspaceId)
-  // AI and database blocks pick one of the workspace's credentials records.
-  const credentials = useWorkspaceCredentials(
-    workspaceId,
-    hasCredentialsField([...form.fields, ...(form.actions ?? []).flatMap((a) => a.fields)])
-  )
   const edit = api.getState().edit
   const issues = useBotEditor((state) => state.issues[block.id])
 
@@ -242,7 +202,7 @@ function BlockForm({
 
   const inContent = form.storedIn === 'content'
   const value = (inContent ? block.content : block.options) ?? {}
-  const change = (next: Record<string, unknown>) =>
+  const write = (next: Record<string, unknown>) =>
     edit(
       (bot) =>
         inContent
@@ -251,65 +211,17 @@ function BlockForm({
       { coalesceKey: `block:${block.id}` }
     )
 
-  const actions = form.actions ?? []
-  const actionName = typeof value.action === 'string' ? value.action : undefined
-  const action = actions.find((candidate) => candidate.name === actionName)
-  const fields = action ? [...form.fields, ...action.fields] : form.fields
-
   return (
-    <div className="grid gap-6">
-      {actions.length > 0 && (
-        <div className="grid gap-2">
-          <Label htmlFor={`${id}-action`}>{t('editor.block.action')}</Label>
-          <Select
-            value={actionName ?? ''}
-            disabled={readOnly}
-            onValueChange={(name) => {
-              const chosen = actions.find((candidate) => candidate.name === name)
-              if (!chosen) return
-              // Shared options stay; the previous action's own options go.
-              const shared: Record<string, unknown> = {}
-              for (const field of form.fields) {
-                if (value[field.name] !== undefined) shared[field.name] = value[field.name]
-              }
-              change({ ...shared, ...defaultsOfFields(chosen.fields), action: name })
-            }}
-          >
-            <SelectTrigger id={`${id}-action`} data-testid="block-action" className="w-full">
-              <SelectValue placeholder={t('editor.block.chooseAction')} />
-            </SelectTrigger>
-            <SelectContent>
-              {actions.map((candidate) => (
-                <SelectItem key={candidate.name} value={candidate.name}>
-                  {candidate.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          {action?.description && <FieldHint>{action.description}</FieldHint>}
-        </div>
+    <PluginSettingsForm
+      target={{ id: block.id, value, write, issues }}
+      form={form}
+      wrapForm={(generated) => (
+        <FormEditKey.Provider value={`block:${block.id}`}>{generated}</FormEditKey.Provider>
       )}
-      {fields.length > 0 && (
-        <FormEditKey.Provider value={`block:${block.id}`}>
-          {/* The plugin's own form.tsx when it ships one (a Test button, a slider). */}
-          <CustomOrGeneratedForm
-            slug={form.slug}
-            fields={fields}
-            value={value}
-            onChange={change}
-            readOnly={readOnly}
-            variables={variables}
-            credentials={credentials}
-            idPrefix={`block-${block.id}`}
-            testId="block-form"
-            errors={formErrorsOf(issues)}
-            VariableField={BotVariableField}
-          />
-        </FormEditKey.Provider>
-      )}
-      {form.items && <ItemsEditor block={block} plugin={plugin} readOnly={readOnly} />}
+    >
+      {form.items && <ItemsEditor block={block} plugin={plugin} />}
       {plugin.category === 'input' && <ReplyTimeoutField block={block} readOnly={readOnly} />}
-    </div>
+    </PluginSettingsForm>
   )
 }
 
@@ -319,13 +231,14 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
   const api = useBotEditorApi()
   const variables = useFormVariables()
   const scope = useExpressionScope(variables)
-  const [text, setText] = useState(() => textBubbleText(block))
   const area = useRef<HTMLTextAreaElement>(null)
+  const shared = useSharedText(textBubbleText(block), area)
+  const text = shared.text
   // Where the cursor was when the textarea lost focus to the Variables picker.
   const caret = useRef<{ start: number; end: number } | null>(null)
 
   function commit(next: string) {
-    setText(next)
+    shared.written(next)
     api.getState().edit(
       (bot) =>
         updateBlockContent(bot, block.id, (content) => ({
@@ -382,7 +295,8 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
           placeholder={t('editor.block.textPlaceholder')}
           {...completion.fieldProps}
           onChange={(event) => {
-            commit(event.target.value)
+            const now = locateBlock(api.getState().history.present, block.id)?.block
+            commit(shared.typed(event.target, now ? textBubbleText(now) : text))
             completion.read(event.target)
           }}
           onSelect={(event) => {
@@ -398,111 +312,42 @@ function TextBubbleEditor({ block, readOnly }: { block: Block; readOnly: boolean
   )
 }
 
-function ItemsEditor({
-  block,
-  plugin,
-  readOnly,
-}: {
-  block: Block
-  plugin: EditorPlugin
-  readOnly: boolean
-}) {
-  const { t } = useTranslation()
+/** The block's items: the plugin's item form for each, and the bot's edits of them. */
+function ItemsEditor({ block, plugin }: { block: Block; plugin: EditorPlugin }) {
   const api = useBotEditorApi()
-  const variables = useFormVariables()
-  const [refusal, setRefusal] = useState<string | null>(null)
   const issues = useBotEditor((state) => state.issues[block.id])
   const itemsForm = plugin.form.items!
-  const items = block.items ?? []
-  const floor = Math.max(1, itemsForm.min ?? 1)
-  const atMax = itemsForm.max !== undefined && items.length >= itemsForm.max
-  const atMin = items.length <= floor
   const edit = api.getState().edit
-  const floorMessage =
-    floor > 1 ? t('editor.items.minItems', { count: floor }) : t('editor.items.lastItem')
-
-  function remove(item: Item) {
-    let reason: string | null = null
-    edit((bot) => {
-      const result = deleteItem(bot, block.id, item.id, { minItems: itemsForm.min })
-      if (!result.deleted && result.reason === 'last-item') reason = 'last'
-      return result.bot
-    })
-    setRefusal(reason ? floorMessage : null)
-  }
+  // What an item's form edits: its own fields, not the ids the bot links it by.
+  const items = (block.items ?? []).map((item) => {
+    const value: Record<string, unknown> = { ...item }
+    delete value.id
+    delete value.blockId
+    delete value.outgoingEdgeId
+    return { id: item.id, value }
+  })
 
   return (
-    <section className="grid gap-3" data-testid="items-editor">
-      <h3 className="text-sm font-semibold">{t('editor.items.title')}</h3>
-      <ol className="grid gap-3">
-        {items.map((item, index) => {
-          const value: Record<string, unknown> = { ...item }
-          delete value.id
-          delete value.blockId
-          delete value.outgoingEdgeId
-          return (
-            <li
-              key={item.id}
-              className="grid gap-2 rounded-lg border p-3"
-              data-testid="item-editor"
-            >
-              <div className="flex items-center justify-between">
-                <span className="text-xs font-medium text-muted-foreground">
-                  {t('editor.items.item', { number: index + 1 })}
-                </span>
-                {!readOnly && (
-                  <button
-                    type="button"
-                    data-testid="item-delete"
-                    aria-label={t('editor.items.delete')}
-                    aria-disabled={atMin || undefined}
-                    title={atMin ? floorMessage : undefined}
-                    onClick={() => remove(item)}
-                    className="rounded p-1 text-muted-foreground outline-none hover:bg-muted hover:text-destructive focus-visible:ring-2 focus-visible:ring-ring/50 aria-disabled:opacity-50"
-                  >
-                    <Trash2Icon className="size-3.5" />
-                  </button>
-                )}
-              </div>
-              <FormEditKey.Provider value={`item:${item.id}`}>
-                <PluginForm
-                  fields={itemsForm.fields}
-                  value={value}
-                  readOnly={readOnly}
-                  variables={variables}
-                  idPrefix={`item-${item.id}`}
-                  errors={formErrorsOf(issues, `items.${index}`)}
-                  VariableField={BotVariableField}
-                  onChange={(next) =>
-                    edit((bot) => updateItem(bot, block.id, item.id, next), {
-                      coalesceKey: `item:${item.id}`,
-                    })
-                  }
-                />
-              </FormEditKey.Provider>
-            </li>
-          )
-        })}
-      </ol>
-      {refusal && (
-        <p role="alert" data-testid="item-refusal" className="text-sm text-destructive">
-          {refusal}
-        </p>
+    <ItemsSection
+      form={itemsForm}
+      items={items}
+      issues={issues}
+      wrapItem={(id, form) => (
+        <FormEditKey.Provider value={`item:${id}`}>{form}</FormEditKey.Provider>
       )}
-      {!readOnly && !atMax && (
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          data-testid="item-add"
-          onClick={() => {
-            setRefusal(null)
-            edit((bot) => addItem(bot, block.id, {}, { maxItems: itemsForm.max }).bot)
-          }}
-        >
-          <PlusIcon /> {t('editor.items.add')}
-        </Button>
-      )}
-    </section>
+      onChange={(id, next) =>
+        edit((bot) => updateItem(bot, block.id, id, next), { coalesceKey: `item:${id}` })
+      }
+      onDelete={(id) => {
+        let refused = false
+        edit((bot) => {
+          const result = deleteItem(bot, block.id, id, { minItems: itemsForm.min })
+          refused = !result.deleted && result.reason === 'last-item'
+          return result.bot
+        })
+        return { refused }
+      }}
+      onAdd={() => edit((bot) => addItem(bot, block.id, {}, { maxItems: itemsForm.max }).bot)}
+    />
   )
 }

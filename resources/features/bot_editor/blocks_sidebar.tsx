@@ -1,19 +1,15 @@
-import { useMemo, useState } from 'react'
-import { Link } from '@inertiajs/react'
-import { useReactFlow } from '@xyflow/react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LockIcon, PinIcon, PinOffIcon, PlusIcon, SearchIcon, XIcon } from 'lucide-react'
+import { PinIcon, PinOffIcon, PlusIcon, XIcon } from 'lucide-react'
 import { addGroup, newBlock } from '#shared/bot/editing'
-import { Input } from '~/components/ui/input'
 import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
-import { PluginIcon } from '~/features/plugin_form/plugin_icon'
 import { cn } from '~/lib/utils'
 import { NARROW_QUERY, useMediaQuery } from '~/hooks/use_media_query'
 import { useBotEditorApi } from './bot_editor_store'
-import { NEW_BLOCK_MIME, pluginTestId } from './editor_plugins'
+import { NEW_BLOCK_MIME } from './editor_plugins'
 import { blockInit } from './group_node'
 import { useSidebarState } from './sidebar_state'
-import { matchesPluginSearch } from '~/features/editor_shell/plugin_search'
+import { PaletteList, PaletteSearch, useViewCenter } from '~/features/editor_shell/plugin_palette'
 import type { EditorPlugin } from './types'
 
 const CATEGORIES: { id: EditorPlugin['category']; labelKey: string }[] = [
@@ -22,6 +18,9 @@ const CATEGORIES: { id: EditorPlugin['category']; labelKey: string }[] = [
   { id: 'logic', labelKey: 'editor.sidebar.logic' },
   { id: 'integration', labelKey: 'editor.sidebar.integrations' },
 ]
+const CATEGORY_IDS = CATEGORIES.map((category) => category.id)
+const labelKeyOf = (id: EditorPlugin['category']) =>
+  CATEGORIES.find((category) => category.id === id)!.labelKey
 
 /**
  * The blocks to drag onto the canvas, by category, with a search. Unpinned, it folds to
@@ -31,7 +30,8 @@ const CATEGORIES: { id: EditorPlugin['category']; labelKey: string }[] = [
 export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
   const { t } = useTranslation()
   const api = useBotEditorApi()
-  const { screenToFlowPosition } = useReactFlow()
+  const readOnly = api.getState().readOnly
+  const viewCenter = useViewCenter('bot')
   const [query, setQuery] = useState('')
   const pinned = useSidebarState((state) => state.locked)
   const setPinned = useSidebarState((state) => state.setLocked)
@@ -41,14 +41,6 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
   const [drawerOpen, setDrawerOpen] = useState(false)
   const open = narrow ? drawerOpen : locked || hovered
 
-  const byCategory = useMemo(() => {
-    const matching = plugins.filter((plugin) => matchesPluginSearch(plugin, query))
-    return CATEGORIES.map((category) => ({
-      ...category,
-      plugins: matching.filter((plugin) => plugin.category === category.id),
-    })).filter((category) => category.plugins.length > 0)
-  }, [plugins, query])
-
   function toggleLock() {
     if (narrow) setDrawerOpen(!drawerOpen)
     else setPinned(!locked)
@@ -56,12 +48,7 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
 
   /** Keyboard (and click) alternative to dragging: a new group in the middle of the view. */
   function addAtCenter(plugin: EditorPlugin) {
-    const canvas = document.querySelector('[data-testid="editor-canvas"]')
-    const rect = canvas?.getBoundingClientRect()
-    const position = screenToFlowPosition({
-      x: rect ? rect.left + rect.width / 2 : window.innerWidth / 2,
-      y: rect ? rect.top + rect.height / 3 : window.innerHeight / 3,
-    })
+    const position = viewCenter()
     const block = newBlock(plugin.id, blockInit(plugin))
     api.getState().edit((bot) => addGroup(bot, { coordinates: position, block }).bot)
     api.getState().openBlock(block.id)
@@ -99,22 +86,7 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
       }}
     >
       <div className="flex items-center gap-2 p-2">
-        {open && (
-          <div className="relative flex-1">
-            <SearchIcon
-              aria-hidden
-              className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
-            />
-            <Input
-              data-testid="sidebar-search"
-              value={query}
-              onChange={(event) => setQuery(event.target.value)}
-              placeholder={t('editor.sidebar.search')}
-              aria-label={t('editor.sidebar.search')}
-              className="h-8 pl-8"
-            />
-          </div>
-        )}
+        {open && <PaletteSearch surface="bot" query={query} onQueryChange={setQuery} />}
         <Tooltip>
           <TooltipTrigger asChild>
             <button
@@ -143,94 +115,18 @@ export function BlocksSidebar({ plugins }: { plugins: EditorPlugin[] }) {
         </Tooltip>
       </div>
       {open && (
-        <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-3">
-          {byCategory.length === 0 && (
-            <p className="px-1 py-4 text-center text-sm text-muted-foreground">
-              {t('editor.sidebar.noResults')}
-            </p>
-          )}
-          {byCategory.map((category) => (
-            <section key={category.id} className="mb-3">
-              <h2 className="px-1 pb-1.5 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
-                {t(category.labelKey)}
-              </h2>
-              <ul className="grid grid-cols-2 gap-1.5">
-                {category.plugins.map((plugin) => (
-                  <li key={plugin.id}>
-                    <SidebarBlock plugin={plugin} onAdd={() => addAtCenter(plugin)} />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
-          {plugins.some((plugin) => plugin.locked) && (
-            <p
-              className="px-1 pt-1 text-xs text-muted-foreground"
-              data-testid="sidebar-locked-hint"
-            >
-              <LockIcon aria-hidden className="mr-1 inline size-3" />
-              {t('editor.sidebar.lockedHint')}{' '}
-              <Link href="/bots/plans" className="font-medium text-primary underline">
-                {t('editor.sidebar.upgrade')}
-              </Link>
-            </p>
-          )}
-        </div>
+        <PaletteList
+          surface="bot"
+          plugins={plugins}
+          query={query}
+          categories={CATEGORY_IDS}
+          titleOf={(category) => t(labelKeyOf(category))}
+          emptyMessage={t('editor.sidebar.noResults')}
+          dragType={NEW_BLOCK_MIME}
+          disabled={readOnly}
+          onAdd={addAtCenter}
+        />
       )}
     </aside>
-  )
-}
-
-function SidebarBlock({ plugin, onAdd }: { plugin: EditorPlugin; onAdd: () => void }) {
-  const { t } = useTranslation()
-  const readOnly = useBotEditorApi().getState().readOnly
-  const disabled = readOnly || plugin.locked
-  const body = (
-    <div
-      data-testid={`sidebar-block-${pluginTestId(plugin.id)}`}
-      data-locked={plugin.locked || undefined}
-      role="button"
-      tabIndex={0}
-      aria-disabled={disabled || undefined}
-      draggable={!disabled}
-      onDragStart={(event) => {
-        event.dataTransfer.setData(NEW_BLOCK_MIME, plugin.id)
-        event.dataTransfer.effectAllowed = 'move'
-      }}
-      // Touch screens have no HTML drag and drop: a tap adds the block as Enter does.
-      onClick={() => {
-        if (!disabled) onAdd()
-      }}
-      onKeyDown={(event) => {
-        if (!disabled && (event.key === 'Enter' || event.key === ' ')) {
-          event.preventDefault()
-          onAdd()
-        }
-      }}
-      className={cn(
-        'flex h-9 items-center gap-2 rounded-lg border bg-background px-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-ring/50',
-        disabled
-          ? 'cursor-not-allowed opacity-60'
-          : 'cursor-grab hover:border-primary/60 hover:shadow-sm'
-      )}
-    >
-      <PluginIcon id={plugin.id} icon={plugin.icon} className="size-4 shrink-0 text-primary" />
-      <span className="min-w-0 flex-1 truncate" title={plugin.fullName}>
-        {plugin.name}
-      </span>
-      {plugin.locked && <LockIcon aria-label={t('editor.sidebar.locked')} className="size-3.5" />}
-    </div>
-  )
-  if (!plugin.locked) return body
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>{body}</TooltipTrigger>
-      <TooltipContent>
-        {t('editor.sidebar.lockedHint')}{' '}
-        <Link href="/bots/plans" className="underline" data-testid="sidebar-upgrade">
-          {t('editor.sidebar.upgrade')}
-        </Link>
-      </TooltipContent>
-    </Tooltip>
   )
 }

@@ -8,13 +8,20 @@ import {
   useDraftAutosave,
   useEditorShortcuts,
 } from '~/features/editor_shell/editor_frame'
+import {
+  CoeditContext,
+  CoeditOfflineNotice,
+  useCoeditSession,
+} from '~/features/editor_shell/coedit_ui'
 import { copySelection, pasteSelection, type BotClipboard } from '#shared/bot/editing'
 import type { GraphNavigation } from '#shared/workspace_roles'
+import type { BotV6 } from '#shared/bot/types'
 import { usePageProps } from '~/hooks/use_shared_props'
 import { jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import {
   BotEditorContext,
+  botCoedit,
   createBotEditorStore,
   useBotEditor,
   type BotEditorState,
@@ -27,11 +34,11 @@ import { GraphCanvas } from './graph_canvas'
 import { BlocksSidebar } from './blocks_sidebar'
 import { EditorPreview } from './editor_preview'
 import { EngineUpdateWarning } from './engine_update_warning'
-import { LanguagesDock } from './languages_panel'
 import { BotCopilot } from './bot_copilot'
 import { TourHost } from '~/features/onboarding/tour_host'
 import type { EditorPageProps } from './types'
 import { usePublishedRefetch } from './use_published_refetch'
+import { LanguagesDock } from './languages_panel'
 
 /*
  * Out of the editor's first bundle (DESIGN section 6): the block form (plugin forms, rich
@@ -114,6 +121,15 @@ export function BotEditor({
   const [graphNavigation, setGraphNavigation] = useState<GraphNavigation>(
     user?.graphNavigation ?? 'mouse'
   )
+  // Everyone who may open the bot edits (or, read-only, watches) it live with the others.
+  const coedit = useCoeditSession<BotEditorState, BotV6>({
+    enabled: !!user,
+    kind: 'bots',
+    id: bot.id,
+    userId: user?.id ?? '',
+    store,
+    ...botCoedit,
+  })
   useDraftAutosave(store, savedBot)
   useEditorShortcuts(store, !readOnly, onBotKey)
   useBodyScrollLock()
@@ -135,43 +151,46 @@ export function BotEditor({
   }
 
   return (
-    <BotEditorContext.Provider value={store}>
-      <EditorPluginsContext.Provider value={pluginMap}>
-        <ReactFlowProvider>
-          <div className="flex h-dvh flex-col overflow-hidden bg-background">
-            <EditorHeader
-              tab={tab}
-              graphNavigation={graphNavigation}
-              onGraphNavigationChange={changeGraphNavigation}
-            />
-            {!readOnly && storedVersion !== '6' && (
-              <EngineUpdateWarning storedVersion={storedVersion} />
-            )}
-            <ConflictNotice store={store} />
-            {readOnly && <ReadOnlyBanner message={t('editor.readOnly')} />}
-            <main className="relative min-h-0 flex-1" data-tour="editor-canvas">
-              {tab === 'edit' && (
-                <>
-                  <GraphCanvas graphNavigation={graphNavigation} />
-                  {!readOnly && <BlocksSidebar plugins={plugins} />}
-                  <OpenBlockSettings />
-                  {!readOnly && <BotCopilot />}
-                  {!readOnly && <LanguagesDock />}
-                </>
+    <CoeditContext.Provider value={coedit}>
+      <BotEditorContext.Provider value={store}>
+        <EditorPluginsContext.Provider value={pluginMap}>
+          <ReactFlowProvider>
+            <div className="flex h-dvh flex-col overflow-hidden bg-background">
+              <EditorHeader
+                tab={tab}
+                graphNavigation={graphNavigation}
+                onGraphNavigationChange={changeGraphNavigation}
+              />
+              {!readOnly && storedVersion !== '6' && (
+                <EngineUpdateWarning storedVersion={storedVersion} />
               )}
-              {(tab === 'edit' || tab === 'theme') && currentUserMode !== 'guest' && (
-                <EditorPreview botId={bot.id} />
-              )}
-              <Suspense fallback={null}>
-                {tab === 'settings' && <SettingsPanel />}
-                {tab === 'theme' && <ThemePanel />}
-                {tab === 'results' && <ResultsTab botId={bot.id} initialView={resultsView} />}
-              </Suspense>
-            </main>
-          </div>
-          <TourHost autoStart={!readOnly && tab === 'edit'} />
-        </ReactFlowProvider>
-      </EditorPluginsContext.Provider>
-    </BotEditorContext.Provider>
+              <ConflictNotice store={store} />
+              <CoeditOfflineNotice />
+              {readOnly && <ReadOnlyBanner message={t('editor.readOnly')} />}
+              <main className="relative min-h-0 flex-1" data-tour="editor-canvas">
+                {tab === 'edit' && (
+                  <>
+                    <GraphCanvas graphNavigation={graphNavigation} />
+                    {!readOnly && <BlocksSidebar plugins={plugins} />}
+                    <OpenBlockSettings />
+                    {!readOnly && <BotCopilot />}
+                    {!readOnly && <LanguagesDock />}
+                  </>
+                )}
+                {(tab === 'edit' || tab === 'theme') && currentUserMode !== 'guest' && (
+                  <EditorPreview botId={bot.id} />
+                )}
+                <Suspense fallback={null}>
+                  {tab === 'settings' && <SettingsPanel />}
+                  {tab === 'theme' && <ThemePanel />}
+                  {tab === 'results' && <ResultsTab botId={bot.id} initialView={resultsView} />}
+                </Suspense>
+              </main>
+            </div>
+            <TourHost autoStart={!readOnly && tab === 'edit'} />
+          </ReactFlowProvider>
+        </EditorPluginsContext.Provider>
+      </BotEditorContext.Provider>
+    </CoeditContext.Provider>
   )
 }

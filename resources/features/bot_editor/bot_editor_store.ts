@@ -75,6 +75,34 @@ export type BotMetadataKey = (typeof BOT_METADATA_KEYS)[number]
 
 export type BotEditorStore = StoreApi<BotEditorState>
 
+/** The bot's draft content: what a save sends and what co-editing shares. */
+export function botBody(bot: BotV6) {
+  return {
+    name: bot.name,
+    groups: bot.groups,
+    events: bot.events,
+    edges: bot.edges,
+    variables: bot.variables,
+    theme: bot.theme,
+    settings: bot.settings,
+    // Which theme template the Theme tab applied last (built-in or the workspace's).
+    selectedThemeTemplateId: bot.selectedThemeTemplateId ?? null,
+  }
+}
+
+/** How the bot's draft is shared with its other editors (editor_shell/coedit_session.ts). */
+export const botCoedit = {
+  bodyOf: botBody,
+  saved: (state: BotEditorState) => state.savedBot,
+  markSaved: (bot: BotV6) => ({ savedBot: bot }),
+  applyIssues: (issues: BlockIssue[], revision: number) => ({
+    issues: issuesByBlock(issues),
+    revision,
+  }),
+  validate: validateBot,
+  errorTitle: () => i18n.t('editor.errors.updateBot'),
+}
+
 function toSet(ids: string[] | undefined): Record<string, true> {
   const map: Record<string, true> = {}
   for (const id of ids ?? []) map[id] = true
@@ -97,18 +125,6 @@ export function createBotEditorStore(init: {
   }
 
   return createStore<BotEditorState>()((set, get) => {
-    const bodyOf = (bot: BotV6) => ({
-      name: bot.name,
-      groups: bot.groups,
-      events: bot.events,
-      edges: bot.edges,
-      variables: bot.variables,
-      theme: bot.theme,
-      settings: bot.settings,
-      // Which theme template the Theme tab applied last (built-in or the workspace's).
-      selectedThemeTemplateId: bot.selectedThemeTemplateId ?? null,
-    })
-
     const sync = createDraftSync<BotEditorState, BotV6, BotSaveResponse>({
       get,
       set,
@@ -119,7 +135,7 @@ export function createBotEditorStore(init: {
       }),
       validate: validateBot,
       url: (state) => `/api/v1/bots/${state.botId}`,
-      bodyOf,
+      bodyOf: botBody,
       revisionOf: (response) => response.bot.revision,
       errorTitle: () => i18n.t('editor.errors.updateBot'),
       apply: (response) => get().replaceWithSaved(response.bot),

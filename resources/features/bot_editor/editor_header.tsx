@@ -3,7 +3,6 @@ import { Link, usePage } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import i18n from 'i18next'
 import {
-  ArrowLeftIcon,
   BookOpenIcon,
   ChevronDownIcon,
   DownloadIcon,
@@ -11,11 +10,8 @@ import {
   HistoryIcon,
   LockIcon,
   LockOpenIcon,
-  Redo2Icon,
   SettingsIcon,
-  Undo2Icon,
 } from 'lucide-react'
-import { canRedo, canUndo } from '#shared/bot/history'
 import type { GraphNavigation } from '#shared/workspace_roles'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -47,10 +43,17 @@ import {
   useBotEditorApi,
 } from './bot_editor_store'
 import { HeaderMenu } from '~/features/canvas/header_menu'
+import { CoeditPeers } from '~/features/editor_shell/coedit_ui'
 import { BotHistory } from './bot_history'
 import { SharePopover } from './share_popover'
 import { PreviewButton } from './editor_preview'
 import { HelpMenu } from '~/features/onboarding/help_menu'
+import {
+  BackToList,
+  EditableName,
+  SaveStatus,
+  UndoRedo,
+} from '~/features/editor_shell/header_controls'
 import type { BotSaveResponse, EditorTab } from './types'
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -94,73 +97,18 @@ export function EditorHeader({
   const api = useBotEditorApi()
   const botId = useBotEditor((state) => state.botId)
   const readOnly = useBotEditor((state) => state.readOnly)
-  const name = useBotEditor((state) => state.history.present.name)
-  const undoable = useBotEditor((state) => canUndo(state.history))
-  const redoable = useBotEditor((state) => canRedo(state.history))
   const status = useBotEditor(selectSaveStatus)
   // Results are for workspace members: guests of a shared flow do not see the tab.
   const pageProps = usePage<{ currentUserMode?: string; docsUrl?: string }>().props
   const isGuest = pageProps.currentUserMode === 'guest'
   const docsUrl = pageProps.docsUrl || '/docs'
-  const [draftName, setDraftName] = useState(name)
   const [settingsOpen, setSettingsOpen] = useState(false)
-  useEffect(() => setDraftName(name), [name])
-
-  function commitName() {
-    const clean = draftName.trim()
-    if (!clean) return setDraftName(name)
-    if (clean !== name) api.getState().edit((bot) => ({ ...bot, name: clean }))
-  }
 
   return (
     <header className="relative flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3">
-      <Button variant="ghost" size="icon" className={iconButton} asChild>
-        <Link href="/bots" aria-label={t('editor.back')} data-testid="editor-back">
-          <ArrowLeftIcon />
-        </Link>
-      </Button>
-      {readOnly ? (
-        <span data-testid="bot-name" className="max-w-56 truncate px-2 text-sm font-semibold">
-          {name}
-        </span>
-      ) : (
-        <input
-          data-testid="bot-name"
-          aria-label={t('editor.botName')}
-          value={draftName}
-          maxLength={200}
-          onChange={(event) => setDraftName(event.target.value)}
-          onBlur={commitName}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') event.currentTarget.blur()
-            if (event.key === 'Escape') {
-              setDraftName(name)
-              event.currentTarget.blur()
-            }
-          }}
-          className="w-32 min-w-0 truncate rounded-md bg-transparent px-2 py-1 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50 md:w-48"
-        />
-      )}
-      {!readOnly && (
-        <div className="flex shrink-0 items-center">
-          <IconAction
-            label={t('editor.undo')}
-            testId="undo"
-            disabled={!undoable}
-            onClick={() => api.getState().undo()}
-          >
-            <Undo2Icon />
-          </IconAction>
-          <IconAction
-            label={t('editor.redo')}
-            testId="redo"
-            disabled={!redoable}
-            onClick={() => api.getState().redo()}
-          >
-            <Redo2Icon />
-          </IconAction>
-        </div>
-      )}
+      <BackToList surface="bot" />
+      <EditableName surface="bot" store={api} />
+      {!readOnly && <UndoRedo surface="bot" store={api} />}
 
       <HeaderMenu>
         <nav
@@ -185,16 +133,8 @@ export function EditorHeader({
         </nav>
 
         <div className="flex flex-wrap items-center gap-2 md:contents">
-          {!readOnly && (
-            <span
-              data-testid="save-status"
-              data-status={status}
-              aria-live="polite"
-              className="text-xs whitespace-nowrap text-muted-foreground"
-            >
-              {t(`editor.saveStatus.${status}`)}
-            </span>
-          )}
+          <CoeditPeers />
+          {!readOnly && <SaveStatus surface="bot" status={status} />}
 
           {!isGuest && <BotHistory />}
           <HelpMenu compact />
@@ -481,39 +421,5 @@ function PublishControls() {
         onConfirm={restorePublished}
       />
     </div>
-  )
-}
-
-/** An icon-only header button with its label as tooltip and accessible name. */
-function IconAction({
-  label,
-  testId,
-  disabled,
-  onClick,
-  children,
-}: {
-  label: string
-  testId: string
-  disabled?: boolean
-  onClick: () => void
-  children: React.ReactNode
-}) {
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className={iconButton}
-          data-testid={testId}
-          aria-label={label}
-          disabled={disabled}
-          onClick={onClick}
-        >
-          {children}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
   )
 }

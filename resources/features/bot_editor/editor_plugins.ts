@@ -15,8 +15,3 @@ export function useEditorPlugins(): ReadonlyMap<string, EditorPlugin> {
 /** The MIME type of a block dragged from the sidebar (plugin id) or moved (block id). */
 export const NEW_BLOCK_MIME = 'application/x-flowcraft-new-block'
 export const MOVE_BLOCK_MIME = 'application/x-flowcraft-move-block'
-
-/** The data-testid suffix of a plugin: spaces become dashes ('text input' → 'text-input'). */
-export function pluginTestId(id: string) {
-  return id.replace(/\s+/g, '-')
-}

@@ -8,37 +8,21 @@ import {
   type MouseEvent as ReactMouseEvent,
 } from 'react'
 import {
-  applyNodeChanges,
-  Background,
-  BaseEdge,
-  Controls,
-  EdgeLabelRenderer,
-  getBezierPath,
-  ReactFlow,
   useReactFlow,
-  useStoreApi,
   type Connection,
-  type FinalConnectionState,
   type FitViewOptions,
   type Edge as FlowEdge,
-  type EdgeChange,
   type EdgeProps,
   type EdgeTypes,
   type Node as FlowNode,
-  type NodeChange,
   type NodeTypes,
   type OnDelete,
 } from '@xyflow/react'
-import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
-import { ConnectHint } from '~/features/canvas/connect_hint'
+import { CoeditCanvasLayer } from '~/features/editor_shell/coedit_ui'
 import { useInitialFit } from '~/features/canvas/use_initial_fit'
-import {
-  KeyboardConnectProvider,
-  type ConnectSource,
-  type ConnectTarget,
-} from '~/features/canvas/keyboard_connect'
-import { XIcon } from 'lucide-react'
+import type { ConnectSource, ConnectTarget } from '~/features/canvas/keyboard_connect'
+import { EditorEdge, FlowCanvas, type SourceHandle } from '~/features/editor_shell/flow_canvas'
 import {
   addGroup,
   connect,
@@ -68,6 +52,8 @@ import { NARROW_QUERY, useMediaQuery } from '~/hooks/use_media_query'
 // Built once (DESIGN section 6): a new object each render would remount every node.
 const nodeTypes: NodeTypes = { botGroup: GroupNode, start: StartNode }
 const edgeTypes: EdgeTypes = { deletable: DeletableEdge }
+/** What the canvas takes from the blocks sidebar: a new block, or one moved out of its group. */
+const DROP_TYPES = [NEW_BLOCK_MIME, MOVE_BLOCK_MIME]
 
 function parseSource(node: string, handle: string | null | undefined): EdgeSource | null {
   if (!handle || handle === EVENT_HANDLE) return { eventId: node }
@@ -89,9 +75,8 @@ function edgeTarget(bot: BotV6, groupId: string, blockId?: string): EdgeTarget |
   return index > 0 ? { groupId, blockId } : { groupId }
 }
 
-/** The group (and block) under a point of the screen, if any. */
-function groupAt(x: number, y: number) {
-  const element = document.elementFromPoint(x, y)
+/** The group (and block) at an element of the canvas, if any. */
+function groupAt(element: Element | null) {
   const group = element?.closest<HTMLElement>('[data-testid="group-node"][data-group-id]')
   if (!group) return null
   const block = element?.closest<HTMLElement>('[data-testid="block-item"][data-block-id]')
@@ -99,14 +84,6 @@ function groupAt(x: number, y: number) {
     groupId: group.dataset.groupId!,
     blockId: block && group.contains(block) ? block.dataset.blockId : undefined,
   }
-}
-
-function pointerOf(event: MouseEvent | TouchEvent) {
-  if ('changedTouches' in event) {
-    const touch = event.changedTouches[0]
-    return touch ? { x: touch.clientX, y: touch.clientY } : null
-  }
-  return { x: event.clientX, y: event.clientY }
 }
 
 /*
@@ -141,13 +118,16 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
   const botEdges = useBotEditor((state) => state.history.present.edges)
   const selectedEdges = useBotEditor((state) => state.selection.edges)
   const readOnly = useBotEditor((state) => state.readOnly)
-  const flow = useStoreApi()
+  const openBlockId = useBotEditor((state) => state.openBlockId)
   const pinned = useSidebarState((state) => state.locked)
   const narrow = useMediaQuery(NARROW_QUERY)
   // The sidebar floats over the canvas: the controls and the fitted view keep clear of it.
   const inset = sidebarInset(!readOnly, pinned && !narrow)
   const fitViewOptions = useMemo(() => fitViewOptionsFor(inset), [inset])
-  const controlsStyle = useMemo(() => ({ left: inset }), [inset])
+  const controls = useMemo(
+    () => ({ fitViewOptions, style: { left: inset } }),
+    [fitViewOptions, inset]
+  )
 
   // Large bots open on their start event at full size and render only what is on screen;
   // fitting 300 groups into view would paint every one of them at once.
@@ -183,33 +163,11 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     )
   }, [groups, botEdges, selectedEdges, diff])
 
-  const onNodesChange = useCallback((changes: NodeChange[]) => {
-    // Removals go through onDelete (one undo step for groups and edges together).
-    const kept = changes.filter((change) => change.type !== 'remove')
-    const measured = new Set<string>()
-    for (const change of kept) if (change.type === 'dimensions') measured.add(change.id)
-    setNodes((previous) => dropEstimatedHandles(applyNodeChanges(kept, previous), measured))
-  }, [])
-
   const onSelectionChange = useCallback(
     ({ nodes: selectedNodes }: { nodes: FlowNode[] }) => {
       api.getState().setSelection({
         groups: selectedNodes.filter((node) => node.type === 'botGroup').map((node) => node.id),
       })
-    },
-    [api]
-  )
-
-  const onEdgesChange = useCallback(
-    (changes: EdgeChange[]) => {
-      const selects = changes.filter((change) => change.type === 'select')
-      if (selects.length === 0) return
-      const current = { ...api.getState().selection.edges }
-      for (const change of selects) {
-        if (change.selected) current[change.id] = true
-        else delete current[change.id]
-      }
-      api.getState().setSelection({ edges: Object.keys(current) })
     },
     [api]
   )
@@ -257,31 +215,24 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
     [api]
   )
 
-  /*
-   * React Flow connects only when the pointer is let go near a target dot; builders let go
-   * over the group or the block they mean (as in Typebot): that connects too.
-   */
-  const onConnectEnd = useCallback(
-    (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
-      if (state.isValid || !state.fromHandle || state.fromHandle.type !== 'source') return
-      const point = pointerOf(event)
-      const target = point && groupAt(point.x, point.y)
-      if (target) connectTo(state.fromHandle, target)
+  /** A connection let go over a group or block, not only on its dot (as in Typebot). */
+  const onReleaseOver = useCallback(
+    (source: SourceHandle, element: Element | null) => {
+      const target = groupAt(element)
+      if (target) connectTo(source, target)
     },
     [connectTo]
   )
 
   /** Click-to-connect ends with a click anywhere on a group or block, not only on its dot. */
-  const onNodeClick = useCallback(
-    (event: ReactMouseEvent, node: FlowNode) => {
-      const pending = flow.getState().connectionClickStartHandle
-      if (!pending || pending.type !== 'source' || node.type !== 'botGroup') return
-      if ((event.target as Element).closest('.react-flow__handle')) return
-      flow.setState({ connectionClickStartHandle: null })
-      const target = groupAt(event.clientX, event.clientY)
-      connectTo(pending, { groupId: node.id, blockId: target?.blockId })
+  const onClickConnect = useCallback(
+    (source: SourceHandle, node: FlowNode, event: ReactMouseEvent) => {
+      if (node.type !== 'botGroup') return false
+      const target = groupAt(document.elementFromPoint(event.clientX, event.clientY))
+      connectTo(source, { groupId: node.id, blockId: target?.blockId })
+      return true
     },
-    [flow, connectTo]
+    [connectTo]
   )
 
   const onNodeDragStop = useCallback(
@@ -303,14 +254,7 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
   const onPaneClick = useCallback(() => api.getState().openBlock(null), [api])
 
   function isDraggedBlock(event: DragEvent) {
-    const types = Array.from(event.dataTransfer.types)
-    return types.includes(NEW_BLOCK_MIME) || types.includes(MOVE_BLOCK_MIME)
-  }
-
-  function onDragOver(event: DragEvent<HTMLDivElement>) {
-    if (readOnly || !isDraggedBlock(event)) return
-    event.preventDefault()
-    event.dataTransfer.dropEffect = 'move'
+    return Array.from(event.dataTransfer.types).some((type) => DROP_TYPES.includes(type))
   }
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
@@ -348,101 +292,52 @@ export function GraphCanvas({ graphNavigation }: { graphNavigation: GraphNavigat
 
   const trackpad = graphNavigation === 'trackpad'
   return (
-    <div
-      data-testid="editor-canvas"
-      className="relative h-full w-full"
-      onDragOver={onDragOver}
+    <FlowCanvas
+      surface="bot"
+      store={api}
+      dropTypes={DROP_TYPES}
       onDrop={onDrop}
-    >
-      <KeyboardConnectProvider
-        targetsFor={keyboardTargets}
-        onPick={onKeyboardPick}
-        fitViewOptions={fitViewOptions}
-        hint={t('editorShell.keyboard.groupHint')}
-      >
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          onDelete={onDelete}
-          onSelectionChange={onSelectionChange}
-          onConnect={onConnect}
-          onConnectEnd={onConnectEnd}
-          onNodeClick={onNodeClick}
-          onNodeDragStop={onNodeDragStop}
-          isValidConnection={isValidConnection}
-          onPaneClick={onPaneClick}
-          nodesDraggable={!readOnly}
-          nodesConnectable={!readOnly}
-          deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
-          panOnScroll={trackpad}
-          zoomOnScroll={!trackpad}
-          zoomOnPinch
-          panOnDrag={trackpad ? [1, 2] : true}
-          selectionOnDrag={trackpad}
-          minZoom={0.1}
-          maxZoom={2}
-          fitViewOptions={fitViewOptions}
-          defaultViewport={openOnStart ? startViewport : undefined}
-          onlyRenderVisibleElements={largeBot}
-        >
-          <Background gap={20} />
-          <Controls showInteractive={false} fitViewOptions={fitViewOptions} style={controlsStyle} />
-        </ReactFlow>
-      </KeyboardConnectProvider>
-      {!readOnly && <ConnectHint message={t('editorCanvas.connect.pending')} />}
-    </div>
+      onReleaseOver={onReleaseOver}
+      onClickConnect={onClickConnect}
+      keyboardTargets={keyboardTargets}
+      onKeyboardPick={onKeyboardPick}
+      nodes={nodes}
+      setNodes={setNodes}
+      afterNodeChanges={dropEstimatedHandles}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
+      onDelete={onDelete}
+      onSelectionChange={onSelectionChange}
+      onConnect={onConnect}
+      onNodeDragStop={onNodeDragStop}
+      isValidConnection={isValidConnection}
+      onPaneClick={onPaneClick}
+      panOnScroll={trackpad}
+      zoomOnScroll={!trackpad}
+      zoomOnPinch
+      panOnDrag={trackpad ? [1, 2] : true}
+      selectionOnDrag={trackpad}
+      fitViewOptions={fitViewOptions}
+      controls={controls}
+      defaultViewport={openOnStart ? startViewport : undefined}
+      onlyRenderVisibleElements={largeBot}
+      flowLayer={<CoeditCanvasLayer editing={openBlockId} />}
+    />
   )
 }
 
 /** A bezier edge with a delete button at its middle while selected (write mode). */
-function DeletableEdge({
-  id,
-  sourceX,
-  sourceY,
-  targetX,
-  targetY,
-  sourcePosition,
-  targetPosition,
-  selected,
-  markerEnd,
-}: EdgeProps) {
+function DeletableEdge(props: EdgeProps) {
   const { t } = useTranslation()
   const api = useBotEditorApi()
   const readOnly = useBotEditor((state) => state.readOnly)
-  const [path, labelX, labelY] = getBezierPath({
-    sourceX,
-    sourceY,
-    targetX,
-    targetY,
-    sourcePosition,
-    targetPosition,
-  })
   return (
-    <>
-      <BaseEdge
-        id={id}
-        path={path}
-        markerEnd={markerEnd}
-        style={{ strokeWidth: selected ? 3 : 2, stroke: selected ? 'var(--primary)' : undefined }}
-      />
-      {selected && !readOnly && (
-        <EdgeLabelRenderer>
-          <button
-            type="button"
-            data-testid="delete-edge"
-            aria-label={t('editor.deleteEdge')}
-            className="nodrag nopan pointer-events-auto absolute flex size-6 items-center justify-center rounded-full border bg-background shadow outline-none hover:bg-destructive hover:text-white focus-visible:ring-2 focus-visible:ring-ring/50"
-            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-            onClick={() => api.getState().edit((bot) => deleteEdge(bot, id))}
-          >
-            <XIcon className="size-3.5" />
-          </button>
-        </EdgeLabelRenderer>
-      )}
-    </>
+    <EditorEdge
+      {...props}
+      readOnly={readOnly}
+      deleteLabel={t('editor.deleteEdge')}
+      onDelete={() => api.getState().edit((bot) => deleteEdge(bot, props.id))}
+    />
   )
 }

@@ -5,6 +5,7 @@ import {
   draftRoot,
   encodeBase64,
   keepUnchanged,
+  mergeDrafts,
   readDraft,
   writeDraft,
 } from '#shared/coedit/mirror'
@@ -13,10 +14,15 @@ import {
   personChannel,
   type CoeditKind,
   type CoeditMessage,
+  type DraftMeta,
   type PresenceState,
 } from '#shared/coedit/protocol'
-import { HttpError, jsonFetch } from '~/lib/http'
+import type { BlockIssue } from '#shared/block_issues'
+import { HttpError, errorDescription, jsonFetch } from '~/lib/http'
+import { showToast } from '~/lib/toast'
 import type { DraftSyncState } from './draft_sync'
+import { createPresence, type CoeditState } from './coedit_presence'
+import { createCopilotChanges } from './coedit_copilot'
 
 /**
  * One editor's side of a shared draft (docs/editor.md "Editing together"). The editor store
@@ -27,7 +33,17 @@ import type { DraftSyncState } from './draft_sync'
  *   merged document put in the store (objects that did not change are kept, so React
  *   redraws only what did);
  * - undo and redo are Yjs's UndoManager over LOCAL changes only: a person undoes their own
- *   edits, never a colleague's;
+ *   edits, never a colleague's nor the copilot's; its steps are the store's (one per history
+ *   entry), so the undo button and the keyboard undo what they undid before;
+ * - a change of the copilot's (marked so on the channel, or brought by the reply to the
+ *   person who asked) gets an UndoManager of its own: the copilot panel's Undo reverts that
+ *   change and nothing else, as an edit of the person who clicked it;
+ * - the store's `save` (the autosave, and publish, preview, history before they act) sends
+ *   what is left and has the server write the merged draft now: "Saved" means written, and
+ *   the answer brings the draft's issues as a REST save's did; every write's issues reach
+ *   the other editors too;
+ * - until the first join succeeds, the store keeps its REST saves (the fallback when the
+ *   shared draft cannot be reached at all);
  * - unsent changes wait while the network is down and go when it is back; the merged state
  *   is fetched again then, for what others did meanwhile.
  */
@@ -39,29 +55,16 @@ const REMOTE = Symbol('remote')
 
 /** Edits typed within this long are sent together (and undone together). */
 const SEND_DELAY_MS = 50
-const UNDO_CAPTURE_MS = 500
+/** Undo steps are cut where the store's history is (see the store subscription). */
+const UNDO_CAPTURE_MS = 24 * 60 * 60 * 1000
 const RETRY_MS = 2000
-/** Presence is sent at most this often while the pointer moves, and again this often idle. */
-const PRESENCE_THROTTLE_MS = 80
-const PRESENCE_HEARTBEAT_MS = 15_000
-/** A person not heard of for this long has left (closed laptop, lost network). */
-const PRESENCE_EXPIRY_MS = 40_000
-
-export interface Peer {
-  clientId: string
-  userId: string
-  name: string
-  color: string
-  state: PresenceState
-  seenAt: number
-}
-
-export interface CoeditState {
-  status: 'connecting' | 'live' | 'offline'
-  peers: Record<string, Peer>
-  /** The person whose view this editor follows (their client id). */
-  following: string | null
-}
+/**
+ * A save asked for before the first join (the autosave of an edit made as the page opened)
+ * waits this long for it, then goes the REST way: a REST save racing the join could land
+ * after the shared state was read, and that state, older, would hide it in the editor.
+ */
+const JOIN_WAIT_MS = 8000
+export type { CoeditState, Peer } from './coedit_presence'
 
 /** What the session needs of an editor store: its draft in an undo history, read-only flag. */
 export interface CoeditEditorState<D> extends DraftSyncState<D> {
@@ -79,8 +82,16 @@ export interface CoeditOptions<S extends CoeditEditorState<D>, D> {
   store: StoreApi<S>
   /** The part of the document that is shared (what the draft's save would send). */
   bodyOf: (doc: D) => Record<string, unknown>
+  /** The document the server holds, as last heard (`present === saved` shows "Saved"). */
+  saved: (state: S) => D
   /** The store's fields for "this document is what the server holds". */
   markSaved: (doc: D) => Partial<S>
+  /** The store's fields for the written draft's issues and revision (and a workflow's status). */
+  applyIssues: (issues: BlockIssue[], revision: number, meta?: DraftMeta) => Partial<S>
+  /** The server runs the same checks: refusing here keeps a broken draft from being written. */
+  validate: (doc: D) => { ok: true } | { ok: false; errors: { path: string; message: string }[] }
+  /** The toast title of a failed save. */
+  errorTitle: () => string
   /** Called once this person may no longer open the draft. */
   onRevoked: () => void
 }
@@ -90,7 +101,20 @@ export interface CoeditSession {
   /** Sends where this person is and what they edit (throttled). */
   setPresence: (presence: PresenceState) => void
   follow: (clientId: string | null) => void
+  /** Joined: edits go through the shared draft (not the REST saves). */
+  isJoined: () => boolean
+  /** Applies the copilot's update (base64) as the copilot's change; false when not joined. */
+  applyCopilot: (update: string) => boolean
+  /** Reverts exactly that copilot change (an edit of this person's); false when unknown. */
+  undoCopilot: (update: string) => boolean
   stop: () => void
+}
+
+/** What the server answers a write: the draft's revision and issues, as a REST save. */
+interface Written {
+  revision: number
+  issues: BlockIssue[]
+  meta?: DraftMeta
 }
 
 interface JoinAnswer {
@@ -111,16 +135,19 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     peers: {},
     following: null,
   }))
-  const initial = store.getState().history.present
   let joined = false
   let stopped = false
   let workspaceId: string | null = null
 
   // ---- store -> Yjs ------------------------------------------------------------------
   let applyingRemote = false
+  /** The store's own undo or redo is moving its history: Yjs's undo makes the change. */
+  let undoing = false
   const unsubscribeStore = store.subscribe((next, previous) => {
-    if (!joined || applyingRemote || next.readOnly) return
+    if (!joined || applyingRemote || undoing || next.readOnly) return
     if (next.history.present === previous.history.present) return
+    // A new entry in the store's history is a new undo step (edits it coalesces stay one).
+    if (next.history.past !== previous.history.past) undoManager.stopCapturing()
     writeDraft(doc, options.bodyOf(next.history.present), LOCAL)
   })
 
@@ -129,26 +156,34 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     const current = store.getState()
     const merged = keepUnchanged(options.bodyOf(current.history.present), readDraft(doc))
     const present = { ...current.history.present, ...merged } as D
+    // Saved before, saved after: the colleague whose change this is writes it.
+    const wasSaved = current.history.present === options.saved(current)
     applyingRemote = true
     try {
       store.setState({
         history: { ...current.history, present },
-        ...(pending.length === 0 && inFlight === null ? options.markSaved(present) : {}),
+        ...(wasSaved ? options.markSaved(present) : {}),
       } as Partial<S>)
     } finally {
       applyingRemote = false
     }
   }
   root.observeDeep((_events, transaction) => {
-    if (transaction.origin !== LOCAL) toStore()
+    // Not before the first join: the shared state it brings would replace, in the store, the
+    // edits made before it, which the join then merges in (see rejoin).
+    if (joined && transaction.origin !== LOCAL) toStore()
   })
 
   // ---- sending -----------------------------------------------------------------------
   let pending: Uint8Array[] = []
   let inFlight: Promise<void> | null = null
+  /** What the request in flight carries, and whether it outlives the page. */
+  let inFlightUpdate: Uint8Array | null = null
+  let inFlightKeepalive = false
   let timer: ReturnType<typeof setTimeout> | null = null
   doc.on('update', (update: Uint8Array, origin: unknown) => {
-    if (origin === REMOTE || !joined || store.getState().readOnly) return
+    if (origin === REMOTE || copilotOrigins.has(origin) || !joined || store.getState().readOnly)
+      return
     pending.push(update)
     schedule(SEND_DELAY_MS)
   })
@@ -165,19 +200,56 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     if (state.getState().status !== status) state.setState({ status })
   }
 
-  async function flush(keepalive = false): Promise<void> {
-    if (inFlight) return inFlight.then(() => (pending.length > 0 ? flush(keepalive) : undefined))
-    if (pending.length === 0) return
+  /**
+   * Sends what is left. `write` (the tab hidden or the page left) has the server write the
+   * merged draft at once, in the same request as the last updates, rather than a moment
+   * later: what hiding the tab did with a REST save.
+   */
+  async function flush(keepalive = false, write = false): Promise<void> {
+    if (inFlight && keepalive && inFlightUpdate && !inFlightKeepalive) {
+      // The page may be gone before the request in flight answers, and that request with
+      // it: its updates go again with the rest in one that outlives the page (the server
+      // keeps an update twice harmlessly: Yjs applies it once).
+      const batch = [inFlightUpdate, ...pending]
+      pending = []
+      void jsonFetch<Written | null>(`${base}/updates`, {
+        method: 'POST',
+        body: {
+          clientId,
+          update: encodeBase64(Y.mergeUpdates(batch)),
+          ...(write ? { write: true } : {}),
+        },
+        keepalive: true,
+      }).catch(() => {
+        // Still here (the tab was only hidden): sent with the next batch.
+        pending = [...batch, ...pending]
+        schedule(RETRY_MS)
+      })
+      return
+    }
+    if (inFlight) {
+      return inFlight.then(() =>
+        pending.length > 0 || write ? flush(keepalive, write) : undefined
+      )
+    }
+    if (pending.length === 0) {
+      if (write) await writeOnLeave(keepalive)
+      return
+    }
     const batch = pending
     pending = []
     const update = Y.mergeUpdates(batch)
+    const sent = store.getState().history.present
+    inFlightUpdate = update
+    inFlightKeepalive = keepalive
     inFlight = (async () => {
       try {
-        await jsonFetch(`${base}/updates`, {
+        const answer = await jsonFetch<Written | null>(`${base}/updates`, {
           method: 'POST',
-          body: { clientId, update: encodeBase64(update) },
+          body: { clientId, update: encodeBase64(update), ...(write ? { write: true } : {}) },
           keepalive,
         })
+        if (write && answer) written(answer, sent)
         if (state.getState().status === 'offline') void rejoin()
         else setStatus('live')
       } catch (error) {
@@ -191,13 +263,89 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
         schedule(RETRY_MS)
       } finally {
         inFlight = null
+        inFlightUpdate = null
       }
     })()
     await inFlight
-    if (pending.length === 0) {
-      const present = store.getState().history.present
-      store.setState(options.markSaved(present) as Partial<S>)
-    } else schedule(SEND_DELAY_MS)
+    if (pending.length > 0) schedule(SEND_DELAY_MS)
+  }
+
+  // ---- saving: the merged draft written now ------------------------------------------
+  let saveChain: Promise<boolean> = Promise.resolve(true)
+
+  /** The server wrote the draft as it was when `sent` was this editor's. */
+  function written(answer: Written, sent: D) {
+    if (stopped) return
+    store.setState({
+      conflict: false,
+      ...options.applyIssues(answer.issues, answer.revision, answer.meta),
+      ...options.markSaved(sent),
+    } as Partial<S>)
+  }
+
+  /** Nothing left to send: only the write, as a request that outlives the page. */
+  async function writeOnLeave(keepalive: boolean) {
+    const sent = store.getState().history.present
+    try {
+      written(
+        await jsonFetch<Written>(`${base}/write`, {
+          method: 'POST',
+          body: { clientId },
+          keepalive,
+        }),
+        sent
+      )
+    } catch {
+      // The server writes the updates it holds a moment after they came anyway.
+    }
+  }
+
+  async function writeNow(): Promise<boolean> {
+    const current = store.getState()
+    if (current.readOnly || stopped) return true
+    const sent = current.history.present
+    await flush()
+    // Offline: the edits wait in `pending` and go when the network is back.
+    if (pending.length > 0) return false
+    const checked = options.validate(sent)
+    if (!checked.ok) {
+      const first = 'errors' in checked ? checked.errors[0] : undefined
+      showToast(
+        'error',
+        options.errorTitle(),
+        first ? `${first.path}: ${first.message}` : undefined
+      )
+      return false
+    }
+    store.setState({ saving: true } as Partial<S>)
+    try {
+      const answer = await jsonFetch<Written>(`${base}/write`, {
+        method: 'POST',
+        body: { clientId },
+      })
+      store.setState({
+        saving: false,
+        conflict: false,
+        ...options.applyIssues(answer.issues, answer.revision, answer.meta),
+        ...options.markSaved(sent),
+      } as Partial<S>)
+      return true
+    } catch (error) {
+      store.setState({ saving: false } as Partial<S>)
+      if (error instanceof HttpError && (error.status === 403 || error.status === 404)) {
+        revoke()
+        return false
+      }
+      if (error instanceof HttpError) {
+        showToast('error', options.errorTitle(), errorDescription(error))
+      } else setStatus('offline')
+      return false
+    }
+  }
+
+  function save() {
+    saveChain = saveChain.then(writeNow, writeNow)
+    return saveChain
   }
 
   // ---- undo: mine only ---------------------------------------------------------------
@@ -206,20 +354,65 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     captureTimeout: UNDO_CAPTURE_MS,
   })
 
+  // ---- the copilot's changes: each one undoable on its own (coedit_copilot.ts) --------
+  const copilot = createCopilotChanges({
+    doc,
+    ready: () => joined && !stopped,
+    readOnly: () => store.getState().readOnly,
+  })
+  const copilotOrigins = copilot.origins
+  const applyCopilot = copilot.apply
+  const undoCopilot = copilot.undo
+
   // ---- joining and catching up -------------------------------------------------------
+  /** Settled by the first join's success or failure (or after JOIN_WAIT_MS). */
+  let settleFirstJoin!: () => void
+  const firstJoin = new Promise<void>((resolve) => {
+    settleFirstJoin = resolve
+  })
+  const joinWait = setTimeout(() => settleFirstJoin(), JOIN_WAIT_MS)
+
+  /** Resolves once no REST save (made before the session took over) is in flight. */
+  function restSavesDone() {
+    return new Promise<void>((resolve) => {
+      if (!store.getState().saving) return resolve()
+      const unsubscribe = store.subscribe((next) => {
+        if (next.saving) return
+        unsubscribe()
+        resolve()
+      })
+    })
+  }
+
   async function rejoin() {
     try {
+      // The state read must come after what a REST save wrote, or it would hide that edit.
+      if (!joined) await restSavesDone()
+      if (stopped) return
       const answer = await jsonFetch<JoinAnswer>(base)
       if (stopped) return
       workspaceId = answer.workspaceId
       Y.applyUpdate(doc, decodeBase64(answer.state), REMOTE)
       if (!joined) {
         joined = true
-        const present = store.getState().history.present
-        // Edits made while joining are this person's: they go on top of the shared state.
-        if (present !== initial && !store.getState().readOnly)
-          writeDraft(doc, options.bodyOf(present), LOCAL)
-        else toStore()
+        const current = store.getState()
+        const saved = options.saved(current)
+        const present = current.history.present
+        // Edits made before joining (the session starts once Yjs has loaded, and the join
+        // takes a moment) that the server does not hold yet are this person's: what they
+        // changed from the saved draft goes on top of the shared state, as their change.
+        // Without it, the shared state (from before them) would put back what they removed.
+        if (present !== saved && !current.readOnly) {
+          const mine = mergeDrafts(
+            options.bodyOf(saved),
+            options.bodyOf(present),
+            readDraft(doc)
+          ) as Record<string, unknown>
+          writeDraft(doc, mine, LOCAL)
+        }
+        toStore()
+        takeOver()
+        settleFirstJoin()
       }
       setStatus('live')
       if (pending.length > 0) void flush()
@@ -228,6 +421,8 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
         revoke()
         return
       }
+      // Saves waiting for the join go the REST way meanwhile.
+      settleFirstJoin()
       setStatus('offline')
       setTimeout(() => {
         if (!stopped && state.getState().status === 'offline') void rejoin()
@@ -274,74 +469,27 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     if (!payload || !message.channel || !channels.includes(message.channel)) return
     if (payload.type === 'update') {
       if (payload.clientId === clientId || !joined) return
-      Y.applyUpdate(doc, decodeBase64(payload.update), REMOTE)
+      if (payload.by === 'copilot') applyCopilot(payload.update)
+      else Y.applyUpdate(doc, decodeBase64(payload.update), REMOTE)
     } else if (payload.type === 'presence') {
       if (payload.clientId === clientId) return
       onPresence(payload)
     } else if (payload.type === 'revoked') {
       if (payload.workspaceId === workspaceId) revoke()
+    } else if (payload.type === 'issues') {
+      if (joined)
+        store.setState(options.applyIssues(payload.issues, payload.revision, payload.meta))
     }
   }
 
-  // ---- presence ----------------------------------------------------------------------
-  let presence: PresenceState = {}
-  let presenceTimer: ReturnType<typeof setTimeout> | null = null
-  let lastPresenceAt = 0
-
-  function onPresence(message: Extract<CoeditMessage, { type: 'presence' }>) {
-    const peers = { ...state.getState().peers }
-    const known = peers[message.clientId] !== undefined
-    if (message.state.gone) delete peers[message.clientId]
-    else {
-      peers[message.clientId] = {
-        clientId: message.clientId,
-        userId: message.userId,
-        name: message.name,
-        color: message.color,
-        state: { ...peers[message.clientId]?.state, ...message.state },
-        seenAt: Date.now(),
-      }
-    }
-    const following = state.getState().following
-    state.setState({
-      peers,
-      following: following && peers[following] ? following : null,
-    })
-    // A newcomer learns where everyone is from their next message.
-    if (!known && !message.state.gone) sendPresence()
-  }
-
-  function sendPresence(body: PresenceState = presence, keepalive = false) {
-    if (stopped && !keepalive) return
-    lastPresenceAt = Date.now()
-    void jsonFetch(`${base}/presence`, {
-      method: 'POST',
-      body: { clientId, ...body },
-      keepalive,
-    }).catch(() => {
-      // Presence is best effort: the next move or heartbeat sends it again.
-    })
-  }
-
-  function setPresence(next: PresenceState) {
-    presence = { ...presence, ...next }
-    if (presenceTimer !== null) return
-    const wait = Math.max(0, PRESENCE_THROTTLE_MS - (Date.now() - lastPresenceAt))
-    presenceTimer = setTimeout(() => {
-      presenceTimer = null
-      sendPresence()
-    }, wait)
-  }
-
-  const heartbeat = setInterval(() => {
-    sendPresence()
-    const now = Date.now()
-    const peers = state.getState().peers
-    const alive = Object.fromEntries(
-      Object.entries(peers).filter(([, peer]) => now - peer.seenAt < PRESENCE_EXPIRY_MS)
-    )
-    if (Object.keys(alive).length !== Object.keys(peers).length) state.setState({ peers: alive })
-  }, PRESENCE_HEARTBEAT_MS)
+  // ---- presence (coedit_presence.ts) -------------------------------------------------
+  const presence = createPresence({
+    base,
+    clientId,
+    peers: state,
+    isStopped: () => stopped,
+  })
+  const { onPresence, send: sendPresence, set: setPresence } = presence
 
   const onOnline = () => {
     if (state.getState().status === 'offline') void rejoin()
@@ -350,42 +498,65 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
   window.addEventListener('online', onOnline)
   window.addEventListener('offline', onOffline)
 
-  // ---- the editor store's saving and undo go through the session ---------------------
+  // ---- the editor store's saving and undo go through the session once joined ----------
   const previous = {
     save: store.getState().save,
     saveOnLeave: store.getState().saveOnLeave,
     undo: store.getState().undo,
     redo: store.getState().redo,
   }
-  store.setState({
-    save: async () => {
-      await flush()
-      return pending.length === 0
-    },
-    saveOnLeave: () => {
-      void flush(true)
-      sendPresence({ gone: true }, true)
-      return true
-    },
-    undo: () => {
-      if (!store.getState().readOnly) undoManager.undo()
-    },
-    redo: () => {
-      if (!store.getState().readOnly) undoManager.redo()
-    },
-  } as Partial<S>)
+  /** Moves the store's history one step (its buttons and shortcuts), Yjs's undo the draft. */
+  function step(move: () => void, yjs: () => unknown) {
+    if (store.getState().readOnly) return
+    undoing = true
+    try {
+      move()
+    } finally {
+      undoing = false
+    }
+    yjs()
+    // The draft as Yjs has it now (also when Yjs had no step of this person's to take).
+    toStore()
+  }
+  /**
+   * Until the first join, a save waits for it: then it writes the shared draft, or, when
+   * the shared draft could not be reached, goes the REST way as before.
+   */
+  function saveAfterJoin() {
+    return firstJoin.then(() => (joined && !stopped ? save() : previous.save()))
+  }
+  store.setState({ save: saveAfterJoin } as Partial<S>)
+
+  let tookOver = false
+  function takeOver() {
+    if (tookOver || stopped) return
+    tookOver = true
+    store.setState({
+      conflict: false,
+      save,
+      saveOnLeave: () => {
+        // Updates are kept by the server as they arrive; these are written with the last ones.
+        void flush(true, true)
+        return true
+      },
+      undo: () => step(previous.undo, () => undoManager.undo()),
+      redo: () => step(previous.redo, () => undoManager.redo()),
+    } as Partial<S>)
+  }
 
   function stop() {
     if (stopped) return
     stopped = true
     if (timer !== null) clearTimeout(timer)
-    if (presenceTimer !== null) clearTimeout(presenceTimer)
-    clearInterval(heartbeat)
+    clearTimeout(joinWait)
+    settleFirstJoin()
+    presence.stop()
     window.removeEventListener('online', onOnline)
     window.removeEventListener('offline', onOffline)
     source.close()
     unsubscribeStore()
     undoManager.destroy()
+    copilot.destroy()
     store.setState(previous as Partial<S>)
   }
 
@@ -395,6 +566,9 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     follow(target) {
       state.setState({ following: target })
     },
+    isJoined: () => joined && !stopped,
+    applyCopilot,
+    undoCopilot,
     stop() {
       if (!stopped) sendPresence({ gone: true }, true)
       void flush(true)

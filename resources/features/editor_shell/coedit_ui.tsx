@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { CloudOffIcon, MousePointer2Icon } from 'lucide-react'
+import { CloudOffIcon, MousePointer2Icon, SparklesIcon } from 'lucide-react'
 import {
   useOnViewportChange,
   useReactFlow,
@@ -11,6 +11,7 @@ import type { StoreApi } from 'zustand'
 import { useStore } from 'zustand'
 import { Tooltip, TooltipContent, TooltipTrigger } from '~/components/ui/tooltip'
 import { cn } from '~/lib/utils'
+import { reloadWithoutAsking } from '~/lib/use_autosave'
 import type {
   CoeditEditorState,
   CoeditOptions,
@@ -54,8 +55,9 @@ export function useCoeditSession<S extends CoeditEditorState<D>, D>(
       if (left) return
       started = startCoedit<S, D>({
         ...options,
-        // Their access ended: the page, loaded again, says what they may still see.
-        onRevoked: () => window.location.reload(),
+        // Their access ended: the page, loaded again, says what they may still see. Nothing
+        // they have not saved can be saved now, so the browser does not ask them to stay.
+        onRevoked: reloadWithoutAsking,
       })
       setSession(started)
       window.addEventListener('pagehide', leave)
@@ -100,6 +102,7 @@ export function CoeditPeers() {
   return (
     <ul className="flex items-center -space-x-1.5" aria-label={t('editorShell.coedit.people')}>
       {people.map((peer) => {
+        if (peer.copilot) return <CopilotAvatar key={peer.userId} color={peer.color} />
         const followed = following === peer.clientId
         return (
           <li key={peer.userId}>
@@ -139,11 +142,43 @@ export function CoeditPeers() {
   )
 }
 
+/**
+ * The copilot, while (and a little after) it changes the draft: an avatar of its own, in
+ * its colour, with no view to follow.
+ */
+function CopilotAvatar({ color }: { color: string }) {
+  const { t } = useTranslation()
+  return (
+    <li>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <span
+            role="img"
+            tabIndex={0}
+            data-testid="coedit-peer"
+            data-copilot="true"
+            data-user-name={t('editorShell.coedit.copilot')}
+            aria-label={t('editorShell.coedit.copilotEditing')}
+            className="flex size-7 items-center justify-center rounded-full border-2 border-background text-white"
+            style={{ backgroundColor: color }}
+          >
+            <SparklesIcon className="size-3.5" aria-hidden />
+          </span>
+        </TooltipTrigger>
+        <TooltipContent>{t('editorShell.coedit.copilotEditing')}</TooltipContent>
+      </Tooltip>
+    </li>
+  )
+}
+
 /** Under the header while the connection is down: edits are kept and sent when it is back. */
 export function CoeditOfflineNotice() {
   const { t } = useTranslation()
-  const offline = useCoeditState((state) => state.status === 'offline')
-  if (!offline) return null
+  const session = useContext(CoeditContext)
+  const status = useCoeditState((state) => state.status)
+  // Joined and live: a marker for tools and tests (saves go the shared way from then on).
+  if (status !== 'offline')
+    return session && status === 'live' ? <span hidden data-testid="coedit-live" /> : null
   return (
     <div
       role="status"

@@ -28,8 +28,11 @@ import type { HistoryAdapter, HistoryVersion } from './history_panel'
 /**
  * The AI copilot's chat, shared by the bot and workflow editors (docs/copilot.md): the
  * server's model edits the document through tool calls and saves each change as a version
- * of the history; the panel shows the conversation, puts the saved document on the canvas
- * (so Ctrl+Z undoes it like any edit), and previews the version a reply made.
+ * of the history; the panel shows the conversation, puts the change on the canvas, and
+ * previews the version a reply made. In a shared draft the change arrives as the copilot's
+ * (docs/editor.md "The copilot in a shared draft"): Ctrl+Z leaves it, the reply's Undo
+ * reverts exactly it. Without one (the shared draft unreachable), the saved document is put
+ * on the canvas as one step of the store's history, which Ctrl+Z and Undo take back.
  */
 
 export interface CopilotEditorAdapter<S> {
@@ -38,9 +41,14 @@ export interface CopilotEditorAdapter<S> {
   readOnly: boolean
   /** Saves the builder's pending edits first, so the copilot works on what they see. */
   flush: () => Promise<boolean>
-  /** Puts the document the copilot saved on the canvas, as one undoable step. */
-  apply: (document: unknown) => void
-  undo: () => void
+  /**
+   * Puts the copilot's change on the canvas: through the shared draft with its update, or the
+   * document it saved as one step of the store's history. False: the change arrives through
+   * the shared draft as a change of another's, which the panel cannot undo.
+   */
+  apply: (document: unknown, coeditUpdate: string | null) => boolean
+  /** Takes back the change `apply` put on the canvas. */
+  undo: (coeditUpdate: string | null) => void
   /** The editor's history adapter: versions, their diff and a read-only canvas. */
   history: HistoryAdapter<S>
 }
@@ -121,8 +129,8 @@ export function CopilotPanel<S>({
   const [draft, setDraft] = useState('')
   const [pending, setPending] = useState(false)
   const [credentialsId, setCredentialsId] = useState<string | null>(null)
-  // The reply whose change is the canvas's latest step: its Undo is offered.
-  const [undoable, setUndoable] = useState<number | null>(null)
+  // The reply whose change its Undo takes back (the latest one), with its shared update.
+  const [undoable, setUndoable] = useState<{ id: number; update: string | null } | null>(null)
   const [preview, setPreview] = useState<{
     message: CopilotMessageDto
     version?: HistoryVersion<S>
@@ -194,9 +202,10 @@ export function CopilotPanel<S>({
       })
       setLoad({ state: 'loaded', data: reply })
       if (reply.isUpdated && reply.document) {
-        adapter.apply(reply.document)
+        const update = reply.coeditUpdate ?? null
+        const canUndo = adapter.apply(reply.document, update)
         const last = [...reply.messages].reverse().find((message) => message.showVersionCard)
-        setUndoable(last?.id ?? null)
+        setUndoable(canUndo && last ? { id: last.id, update } : null)
       }
     } catch (error) {
       setLoad({ state: 'loaded', data: before })
@@ -327,9 +336,9 @@ export function CopilotPanel<S>({
                   key={message.id}
                   message={message}
                   onPreview={(m) => void openPreview(m)}
-                  canUndo={!adapter.readOnly && message.id === undoable}
+                  canUndo={!adapter.readOnly && message.id === undoable?.id}
                   onUndo={() => {
-                    adapter.undo()
+                    adapter.undo(undoable?.update ?? null)
                     setUndoable(null)
                   }}
                 />

@@ -79,7 +79,7 @@ export function useEditorShortcuts<S extends EditorFrameState<unknown>>(
   }, [store, enabled, onKey])
 }
 
-/** Pages ending in /edit own the viewport (spec): no body scrolling. */
+/** An editor page owns the viewport: the body does not scroll under the canvas. */
 export function useBodyScrollLock() {
   useEffect(() => {
     document.body.classList.add('no-scroll')

@@ -20,3 +20,8 @@ export function matchesPluginSearch(plugin: SearchablePlugin, query: string) {
     (plugin.tags ?? []).some((tag) => tag.toLowerCase().includes(needle))
   )
 }
+
+/** The data-testid suffix of a plugin: spaces become dashes ('text input' → 'text-input'). */
+export function pluginTestId(id: string) {
+  return id.replace(/\s+/g, '-')
+}

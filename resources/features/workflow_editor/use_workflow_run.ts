@@ -88,11 +88,17 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
     [t]
   )
 
-  /** Reads the run's record: the truth for its nodes, whatever the stream missed. */
+  /**
+   * Reads the run's record: the truth for its nodes, whatever the stream missed. With
+   * `unlessNewer`, a record read while the stream moved the run on (a wait resumed during a
+   * slow read) is older than the canvas and is not shown.
+   */
   const refresh = useCallback(
-    async (runId: string) => {
+    async (runId: string, options: { unlessNewer?: boolean } = {}) => {
+      const asked = store.getState().run
       const run = parseRun(await jsonFetch(`/api/v1/runs/${runId}`), runId)
       const current = store.getState().run
+      if (options.unlessNewer && current !== asked) return run
       // Another run took over the canvas meanwhile: leave it.
       if (run && (!current || current.id === runId)) store.getState().setRun(run)
       return run
@@ -126,6 +132,12 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
     [refresh, announce, stopPolling, t]
   )
 
+  // The stream's handlers read the latest callbacks through a ref: a new `t` (a namespace
+  // loaded after the page) must not close the stream and open another, which loses what the
+  // server sends in between.
+  const handlers = useRef({ poll, refresh, announce })
+  handlers.current = { poll, refresh, announce }
+
   useEffect(() => {
     if (!workflowId) return
     return openRunStream(workflowId, {
@@ -133,9 +145,15 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
       onState: (state) => {
         streamRef.current = state
         setStreamState(state)
-        // Dropped mid-run: polling takes the run over until the stream is back.
         const run = store.getState().run
-        if (state === 'failed' && run && !isSettled(run.status)) poll(run.id)
+        if (!run) return
+        // Dropped mid-run: polling takes the run over until the stream is back.
+        if (state === 'failed' && !isSettled(run.status)) handlers.current.poll(run.id)
+        // (Back) on the stream: the record has what was sent while nobody listened (a parked
+        // run may have resumed meanwhile).
+        if (state === 'live' && (run.status === 'waiting' || !isSettled(run.status))) {
+          handlers.current.refresh(run.id, { unlessNewer: true }).catch(() => {})
+        }
       },
       onMessage: (message) => {
         const before = store.getState().run
@@ -143,14 +161,15 @@ export function useWorkflowRun(store: WorkflowEditorStore) {
         if (after === before || !after) return
         store.getState().setRun(after)
         if (message.nodeId === null && isSettled(after.status)) {
+          const { refresh: read, announce: tell } = handlers.current
           // The final record has the statuses of nodes that ran before this page listened.
-          refresh(after.id)
-            .then((run) => announce(run ?? after))
-            .catch(() => announce(after))
+          read(after.id, { unlessNewer: true })
+            .then((run) => tell(run ?? after))
+            .catch(() => tell(after))
         }
       },
     })
-  }, [workflowId, store, poll, refresh, announce])
+  }, [workflowId, store])
 
   /**
    * A test run of the draft as the server holds it, published or not (docs/workflows.md

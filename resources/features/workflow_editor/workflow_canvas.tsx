@@ -1,4 +1,5 @@
 import { DIFF_EDGE_CLASSES } from '~/features/editor_shell/diff_styles'
+import { CoeditCanvasLayer } from '~/features/editor_shell/coedit_ui'
 import {
   useCallback,
   useEffect,
@@ -6,56 +7,33 @@ import {
   useState,
   type DragEvent,
   type KeyboardEvent,
-  type MouseEvent as ReactMouseEvent,
 } from 'react'
 import {
-  applyNodeChanges,
-  Background,
-  BaseEdge,
-  Controls,
   EdgeLabelRenderer,
-  getBezierPath,
-  ReactFlow,
   useNodesInitialized,
   useReactFlow,
-  useStoreApi,
   type Connection,
-  type FinalConnectionState,
   type Edge as FlowEdge,
-  type EdgeChange,
   type EdgeProps,
   type EdgeTypes,
   type IsValidConnection,
   type Node as FlowNode,
-  type NodeChange,
   type NodeTypes,
   type OnDelete,
 } from '@xyflow/react'
-import '@xyflow/react/dist/style.css'
 import { useTranslation } from 'react-i18next'
-import { ConnectHint } from '~/features/canvas/connect_hint'
 import { useInitialFit } from '~/features/canvas/use_initial_fit'
-import {
-  KeyboardConnectProvider,
-  type ConnectSource,
-  type ConnectTarget,
-} from '~/features/canvas/keyboard_connect'
-import { RepeatIcon, TriangleAlertIcon, WebhookIcon, XIcon } from 'lucide-react'
+import type { ConnectSource, ConnectTarget } from '~/features/canvas/keyboard_connect'
+import { EditorEdge, FlowCanvas, type SourceHandle } from '~/features/editor_shell/flow_canvas'
+import { RepeatIcon } from 'lucide-react'
 import type { WorkflowBlock } from '#shared/workflow/types'
 import { findLoopEdges } from '#shared/workflow/loop_edges'
-import { Skeleton } from '~/components/ui/skeleton'
 import { useWorkflowEditor, useWorkflowEditorApi } from './workflow_editor_store'
-import {
-  addNode,
-  attach,
-  connect,
-  deleteEdges,
-  deleteNodes,
-  moveNodes,
-  newNode,
-} from './workflow_editing'
+import { addNode, attach, connect, deleteEdges, deleteNodes, moveNodes } from './workflow_editing'
 import { isAttachable, isTrigger, NEW_NODE_MIME, useWorkflowPlugins } from './workflow_plugins'
 import { WorkflowNode } from './workflow_node'
+import { CanvasHints, CanvasSkeleton } from './canvas_hints'
+import { nodeFromPlugin } from './node_placement'
 import {
   ATTACHED_HANDLE,
   branchHandleId,
@@ -64,11 +42,11 @@ import {
   parseSourceHandle,
   slotHandleId,
 } from './node_summary'
-import type { WorkflowEditorPlugin } from './types'
 
 // Built once (DESIGN section 6): a new object each render would remount every node.
 const nodeTypes: NodeTypes = { workflowNode: WorkflowNode }
 const edgeTypes: EdgeTypes = { workflowEdge: WorkflowEdgeView }
+const DROP_TYPES = [NEW_NODE_MIME]
 
 /*
  * Size hints, so that React Flow can skip mounting off-screen nodes of large workflows.
@@ -109,45 +87,7 @@ function reconcileNodes(
   return same ? previous : next
 }
 
-/* The room a node takes when the palette places it (a node is 240 px wide). */
-const NODE_STEP_X = 300
-const NODE_STEP_Y = 140
-
-/**
- * Where a node added without a drop point goes: right of the open node (or of the last
- * one added), else the given point; moved down until it covers no other node.
- */
-export function placeNewNode(
-  blocks: readonly WorkflowBlock[],
-  fallback: { x: number; y: number },
-  afterId?: string | null
-) {
-  const after = blocks.find((block) => block.id === afterId) ?? blocks[blocks.length - 1]
-  let spot = after
-    ? { x: after.graphCoordinates.x + NODE_STEP_X, y: after.graphCoordinates.y }
-    : fallback
-  for (let tries = 0; tries < 50; tries++) {
-    const covered = blocks.some(
-      (block) =>
-        Math.abs(block.graphCoordinates.x - spot.x) < NODE_STEP_X - 40 &&
-        Math.abs(block.graphCoordinates.y - spot.y) < NODE_STEP_Y - 20
-    )
-    if (!covered) return spot
-    spot = { x: spot.x, y: spot.y + NODE_STEP_Y }
-  }
-  return spot
-}
-
-/** A fresh node of a plugin at a position, with the plugin's defaults and branches. */
-export function nodeFromPlugin(plugin: WorkflowEditorPlugin, position: { x: number; y: number }) {
-  return newNode(plugin.id, position, {
-    options: plugin.defaults,
-    conditions: plugin.defaultConditions,
-  })
-}
-
 export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string }) {
-  const { t } = useTranslation()
   const api = useWorkflowEditorApi()
   const plugins = useWorkflowPlugins()
   const { screenToFlowPosition } = useReactFlow()
@@ -155,6 +95,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
   const workflowEdges = useWorkflowEditor((state) => state.history.present.edges)
   const selectedEdges = useWorkflowEditor((state) => state.selection.edges)
   const readOnly = useWorkflowEditor((state) => state.readOnly)
+  const openNodeId = useWorkflowEditor((state) => state.openNodeId)
 
   const [large] = useState(
     () => api.getState().history.present.blocks.length > LARGE_WORKFLOW_NODES
@@ -219,29 +160,9 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
     })
   }, [blockIds, workflowEdges, selectedEdges, diff, loopEdges])
 
-  const onNodesChange = useCallback((changes: NodeChange[]) => {
-    // Removals go through onDelete (one undo step for nodes and edges together).
-    const kept = changes.filter((change) => change.type !== 'remove')
-    setNodes((previous) => applyNodeChanges(kept, previous))
-  }, [])
-
   const onSelectionChange = useCallback(
     ({ nodes: selectedNodes }: { nodes: FlowNode[] }) => {
       api.getState().setSelection({ nodes: selectedNodes.map((node) => node.id) })
-    },
-    [api]
-  )
-
-  const onEdgesChange = useCallback(
-    (changes: EdgeChange[]) => {
-      const selects = changes.filter((change) => change.type === 'select')
-      if (selects.length === 0) return
-      const current = { ...api.getState().selection.edges }
-      for (const change of selects) {
-        if (change.selected) current[change.id] = true
-        else delete current[change.id]
-      }
-      api.getState().setSelection({ edges: Object.keys(current) })
     },
     [api]
   )
@@ -310,7 +231,7 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
 
   /** The connection a source handle makes with a node: into its input, or as an attachment. */
   const connectToNode = useCallback(
-    (source: { nodeId: string; id?: string | null }, target: string) => {
+    (source: SourceHandle, target: string) => {
       const handle = parseSourceHandle(source.id ?? null)
       if (!handle) return
       onConnect({
@@ -323,38 +244,24 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
     [onConnect]
   )
 
-  /*
-   * React Flow connects only when the pointer is let go near an input dot; builders let go
-   * over the node they mean: that connects too, when the node can take it.
-   */
-  const onConnectEnd = useCallback(
-    (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
-      if (state.isValid || !state.fromHandle || state.fromHandle.type !== 'source') return
-      const point = 'changedTouches' in event ? event.changedTouches[0] : event
-      if (!point) return
-      const node = document
-        .elementFromPoint(point.clientX, point.clientY)
-        ?.closest<HTMLElement>('[data-testid="workflow-node"][data-node-id]')
-      if (node) connectToNode(state.fromHandle, node.dataset.nodeId!)
+  /** A connection let go over a node, not only on its input dot, when the node can take it. */
+  const onReleaseOver = useCallback(
+    (source: SourceHandle, element: Element | null) => {
+      const node = element?.closest<HTMLElement>('[data-testid="workflow-node"][data-node-id]')
+      if (node) connectToNode(source, node.dataset.nodeId!)
     },
     [connectToNode]
   )
 
-  const flow = useStoreApi()
   /** A click on a node opens it, or ends a click-to-connect started on a handle. */
-  const onNodeClick = useCallback(
-    (event: ReactMouseEvent, node: FlowNode) => {
-      const pending = flow.getState().connectionClickStartHandle
-      if (!pending || pending.type !== 'source') {
-        api.getState().openNode(node.id)
-        return
-      }
-      if ((event.target as Element).closest('.react-flow__handle')) return
-      flow.setState({ connectionClickStartHandle: null })
-      connectToNode(pending, node.id)
+  const onClickConnect = useCallback(
+    (source: SourceHandle, node: FlowNode) => {
+      connectToNode(source, node.id)
+      return true
     },
-    [api, flow, connectToNode]
+    [connectToNode]
   )
+  const onNodeOpen = useCallback((node: FlowNode) => api.getState().openNode(node.id), [api])
 
   const onNodeDragStop = useCallback(
     (_event: unknown, _node: FlowNode, dragged: FlowNode[]) => {
@@ -367,12 +274,6 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
     },
     [api]
   )
-
-  function onDragOver(event: DragEvent<HTMLDivElement>) {
-    if (readOnly || !Array.from(event.dataTransfer.types).includes(NEW_NODE_MIME)) return
-    event.preventDefault()
-    event.dataTransfer.dropEffect = 'move'
-  }
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
     if (readOnly) return
@@ -426,186 +327,74 @@ export function WorkflowCanvas({ testId = 'workflow-canvas' }: { testId?: string
   }
 
   return (
-    <div
-      data-testid={testId}
-      className="relative h-full w-full"
-      onDragOver={onDragOver}
+    <FlowCanvas
+      surface="workflow"
+      store={api}
+      testId={testId}
+      dropTypes={DROP_TYPES}
       onDrop={onDrop}
+      onReleaseOver={onReleaseOver}
+      onClickConnect={onClickConnect}
+      onNodeOpen={onNodeOpen}
       onKeyDown={onKeyDown}
+      keyboardTargets={keyboardTargets}
+      onKeyboardPick={onKeyboardPick}
+      nodes={nodes}
+      nodeTypes={nodeTypes}
+      setNodes={setNodes}
+      edges={edges}
+      edgeTypes={edgeTypes}
+      onDelete={onDelete}
+      onSelectionChange={onSelectionChange}
+      onConnect={onConnect}
+      isValidConnection={isValidConnection}
+      onNodeDragStop={onNodeDragStop}
+      onPaneClick={() => api.getState().openNode(null)}
+      edgesReconnectable={false}
+      fitViewOptions={FIT_VIEW_OPTIONS}
+      defaultViewport={large ? startViewport : undefined}
+      onlyRenderVisibleElements={large}
+      proOptions={{ hideAttribution: true }}
+      overlay={blocks.length > 0 && !nodesInitialized && <CanvasSkeleton />}
+      flowLayer={<CoeditCanvasLayer editing={openNodeId} />}
     >
-      <KeyboardConnectProvider
-        targetsFor={keyboardTargets}
-        onPick={onKeyboardPick}
-        fitViewOptions={FIT_VIEW_OPTIONS}
-        hint={t('editorShell.keyboard.nodeHint')}
-      >
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          onDelete={onDelete}
-          onSelectionChange={onSelectionChange}
-          onConnect={onConnect}
-          onConnectEnd={onConnectEnd}
-          isValidConnection={isValidConnection}
-          onNodeDragStop={onNodeDragStop}
-          onNodeClick={onNodeClick}
-          onPaneClick={() => api.getState().openNode(null)}
-          nodesDraggable={!readOnly}
-          nodesConnectable={!readOnly}
-          edgesReconnectable={false}
-          deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
-          minZoom={0.1}
-          maxZoom={2}
-          fitViewOptions={FIT_VIEW_OPTIONS}
-          defaultViewport={large ? startViewport : undefined}
-          onlyRenderVisibleElements={large}
-          proOptions={{ hideAttribution: true }}
-        >
-          <Background gap={20} />
-          <Controls showInteractive={false} />
-        </ReactFlow>
-      </KeyboardConnectProvider>
-      {blocks.length > 0 && !nodesInitialized && <CanvasSkeleton />}
-      {!readOnly && <ConnectHint message={t('editorCanvas.connect.nodePending')} />}
       <CanvasHints blocks={blocks} plugins={plugins} readOnly={readOnly} />
-    </div>
-  )
-}
-
-/** Shown while React Flow measures the nodes (they stay hidden until then). */
-function CanvasSkeleton() {
-  return (
-    <div
-      data-testid="canvas-loading"
-      aria-hidden
-      className="pointer-events-none absolute inset-0 flex items-center justify-center gap-16"
-    >
-      {[0, 1, 2].map((index) => (
-        <Skeleton key={index} className="h-16 w-60 rounded-xl" />
-      ))}
-    </div>
-  )
-}
-
-/** The empty state, and a note when the graph has no trigger or several. */
-function CanvasHints({
-  blocks,
-  plugins,
-  readOnly,
-}: {
-  blocks: readonly WorkflowBlock[]
-  plugins: ReadonlyMap<string, WorkflowEditorPlugin>
-  readOnly: boolean
-}) {
-  const { t } = useTranslation()
-  if (blocks.length === 0) {
-    return (
-      <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
-        <div
-          data-testid="canvas-empty"
-          className="flex max-w-sm flex-col items-center gap-3 rounded-xl border border-dashed bg-background/90 px-6 py-8 text-center shadow-sm"
-        >
-          <span className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
-            <WebhookIcon aria-hidden className="size-6" />
-          </span>
-          <h2 className="text-base font-semibold">{t('workflowEditor.canvas.emptyTitle')}</h2>
-          <p className="text-sm text-muted-foreground">
-            {readOnly
-              ? t('workflowEditor.canvas.emptyReadOnly')
-              : t('workflowEditor.canvas.emptyDescription')}
-          </p>
-        </div>
-      </div>
-    )
-  }
-  const triggers = blocks.filter(
-    (block) => !block.isDisabled && isTrigger(plugins.get(block.type))
-  ).length
-  if (triggers === 1 || readOnly) return null
-  return (
-    <div className="pointer-events-none absolute top-3 left-1/2 z-10 -translate-x-1/2">
-      <p
-        role="status"
-        data-testid="canvas-trigger-hint"
-        className="flex items-center gap-2 rounded-full border bg-background px-3 py-1 text-xs text-muted-foreground shadow-sm"
-      >
-        <TriangleAlertIcon aria-hidden className="size-3.5 text-amber-500" />
-        {triggers === 0
-          ? t('workflowEditor.canvas.noTrigger')
-          : t('workflowEditor.canvas.manyTriggers')}
-      </p>
-    </div>
+    </FlowCanvas>
   )
 }
 
 /** A bezier edge, dashed for attachments, with a delete button while selected. */
-function WorkflowEdgeView({
-  id,
-  sourceX,
-  sourceY,
-  targetX,
-  targetY,
-  sourcePosition,
-  targetPosition,
-  selected,
-  markerEnd,
-  data,
-}: EdgeProps) {
+function WorkflowEdgeView(props: EdgeProps) {
   const { t } = useTranslation()
   const api = useWorkflowEditorApi()
   const readOnly = useWorkflowEditor((state) => state.readOnly)
-  const [path, labelX, labelY] = getBezierPath({
-    sourceX,
-    sourceY,
-    targetX,
-    targetY,
-    sourcePosition,
-    targetPosition,
-  })
+  const { id, data } = props
   const { attachment, loop } = (data ?? {}) as { attachment?: boolean; loop?: boolean }
   return (
-    <>
-      <BaseEdge
-        id={id}
-        path={path}
-        markerEnd={markerEnd}
-        style={{
-          strokeWidth: selected ? 3 : 2,
-          stroke: selected ? 'var(--primary)' : attachment ? '#8b5cf6' : undefined,
-          strokeDasharray: attachment ? '6 4' : undefined,
-        }}
-      />
-      {loop && !(selected && !readOnly) && (
-        <EdgeLabelRenderer>
-          <span
-            data-testid="loop-edge-label"
-            data-edge-id={id}
-            className="nodrag nopan pointer-events-none absolute flex items-center gap-1 rounded-full border bg-background px-1.5 py-0.5 text-[10px] font-medium text-muted-foreground shadow-sm"
-            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-          >
-            <RepeatIcon className="size-3" aria-hidden />
-            {t('workflowEditor.canvas.loopEdge')}
-          </span>
-        </EdgeLabelRenderer>
-      )}
-      {selected && !readOnly && (
-        <EdgeLabelRenderer>
-          <button
-            type="button"
-            data-testid="delete-edge"
-            aria-label={t('workflowEditor.canvas.deleteEdge')}
-            className="nodrag nopan pointer-events-auto absolute flex size-6 items-center justify-center rounded-full border bg-background shadow outline-none hover:bg-destructive hover:text-white focus-visible:ring-2 focus-visible:ring-ring/50"
-            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-            onClick={() => api.getState().edit((doc) => deleteEdges(doc, [id]))}
-          >
-            <XIcon className="size-3.5" />
-          </button>
-        </EdgeLabelRenderer>
-      )}
-    </>
+    <EditorEdge
+      {...props}
+      readOnly={readOnly}
+      deleteLabel={t('workflowEditor.canvas.deleteEdge')}
+      onDelete={() => api.getState().edit((doc) => deleteEdges(doc, [id]))}
+      idleStroke={attachment ? '#8b5cf6' : undefined}
+      strokeDasharray={attachment ? '6 4' : undefined}
+      badge={
+        loop
+          ? ({ x, y }) => (
+              <EdgeLabelRenderer>
+                <span
+                  data-testid="loop-edge-label"
+                  data-edge-id={id}
+                  className="nodrag nopan pointer-events-none absolute flex items-center gap-1 rounded-full border bg-background px-1.5 py-0.5 text-[10px] font-medium text-muted-foreground shadow-sm"
+                  style={{ transform: `translate(-50%, -50%) translate(${x}px, ${y}px)` }}
+                >
+                  <RepeatIcon className="size-3" aria-hidden />
+                  {t('workflowEditor.canvas.loopEdge')}
+                </span>
+              </EdgeLabelRenderer>
+            )
+          : undefined
+      }
+    />
   )
 }

@@ -1,6 +1,6 @@
-import { useMemo } from 'react'
 import type { WorkflowJson, WorkflowSnapshot } from '#shared/workflow/types'
-import { CopilotDock, type CopilotEditorAdapter } from '~/features/editor_shell/copilot_panel'
+import { CopilotDock } from '~/features/editor_shell/copilot_panel'
+import { useCopilotAdapter } from '~/features/editor_shell/use_copilot_adapter'
 import { useWorkflowEditor, useWorkflowEditorApi } from './workflow_editor_store'
 import { useWorkflowHistoryAdapter } from './history_popover'
 
@@ -9,17 +9,11 @@ export function WorkflowCopilot() {
   const api = useWorkflowEditorApi()
   const workflowId = useWorkflowEditor((state) => state.workflowId)
   const readOnly = useWorkflowEditor((state) => state.readOnly)
-  const history = useWorkflowHistoryAdapter()
-  const adapter = useMemo<CopilotEditorAdapter<WorkflowSnapshot>>(
-    () => ({
-      apiBase: `/api/workflows/${workflowId}`,
-      readOnly,
-      flush: () => api.getState().save(),
-      apply: (document) => api.getState().replaceWithSaved(document as WorkflowJson),
-      undo: () => api.getState().undo(),
-      history,
-    }),
-    [api, workflowId, readOnly, history]
-  )
+  const adapter = useCopilotAdapter<WorkflowSnapshot, WorkflowJson>({
+    apiBase: `/api/workflows/${workflowId}`,
+    readOnly,
+    store: () => api.getState(),
+    history: useWorkflowHistoryAdapter(),
+  })
   return <CopilotDock adapter={adapter} />
 }

@@ -250,7 +250,7 @@ export function updateCondition(
   })
 }
 
-/** Removes a branch and its edges; the last `min` branches cannot go (spec: last item). */
+/** Removes a branch and its edges; a node keeps at least `min` branches. */
 export function deleteCondition(
   doc: WorkflowDoc,
   blockId: string,

@@ -9,7 +9,14 @@ import {
   useEditorShortcuts,
 } from '~/features/editor_shell/editor_frame'
 import {
+  CoeditContext,
+  CoeditOfflineNotice,
+  useCoeditSession,
+} from '~/features/editor_shell/coedit_ui'
+import { usePageProps } from '~/hooks/use_shared_props'
+import {
   createWorkflowEditorStore,
+  workflowCoedit,
   useWorkflowEditor,
   WorkflowEditorContext,
   type WorkflowEditorState,
@@ -23,7 +30,7 @@ import { NodePalette } from './node_palette'
 import { useWorkflowRun, WorkflowRunContext } from './use_workflow_run'
 import { WorkflowCopilot } from './workflow_copilot'
 import { TourHost } from '~/features/onboarding/tour_host'
-import type { WorkflowPageProps } from './types'
+import type { WorkflowDoc, WorkflowPageProps } from './types'
 
 /*
  * The node settings panel (the plugin forms) loads when first opened, or when the browser is
@@ -96,32 +103,45 @@ export function WorkflowEditor({
     [editorPlugins]
   )
   const run = useWorkflowRun(store)
+  const { user } = usePageProps()
+  // Everyone who may open the workflow edits (or, read-only, watches) it live with the others.
+  const coedit = useCoeditSession<WorkflowEditorState, WorkflowDoc>({
+    enabled: !!user && !!workflow.id,
+    kind: 'workflows',
+    id: workflow.id ?? '',
+    userId: user?.id ?? '',
+    store,
+    ...workflowCoedit,
+  })
   useDraftAutosave(store, savedDoc)
   useEditorShortcuts(store, !readOnly, onWorkflowKey)
   useBodyScrollLock()
 
   return (
-    <WorkflowEditorContext.Provider value={store}>
-      <WorkflowPluginsContext.Provider value={pluginMap}>
-        <ReactFlowProvider>
-          <WorkflowRunContext.Provider value={run}>
-            <div className="flex h-dvh flex-col overflow-hidden bg-background">
-              <WorkflowHeader run={run} />
-              <ConflictNotice store={store} />
-              {readOnly && <ReadOnlyBanner message={t('workflowEditor.readOnly')} />}
-              <main className="relative flex min-h-0 flex-1">
-                {!readOnly && <NodePalette plugins={editorPlugins} />}
-                <div className="relative min-w-0 flex-1" data-tour="workflow-canvas">
-                  <WorkflowCanvas />
-                  <OpenNodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
-                  {!readOnly && <WorkflowCopilot />}
-                </div>
-              </main>
-            </div>
-          </WorkflowRunContext.Provider>
-          <TourHost autoStart={!readOnly} />
-        </ReactFlowProvider>
-      </WorkflowPluginsContext.Provider>
-    </WorkflowEditorContext.Provider>
+    <CoeditContext.Provider value={coedit}>
+      <WorkflowEditorContext.Provider value={store}>
+        <WorkflowPluginsContext.Provider value={pluginMap}>
+          <ReactFlowProvider>
+            <WorkflowRunContext.Provider value={run}>
+              <div className="flex h-dvh flex-col overflow-hidden bg-background">
+                <WorkflowHeader run={run} />
+                <ConflictNotice store={store} />
+                <CoeditOfflineNotice />
+                {readOnly && <ReadOnlyBanner message={t('workflowEditor.readOnly')} />}
+                <main className="relative flex min-h-0 flex-1">
+                  {!readOnly && <NodePalette plugins={editorPlugins} />}
+                  <div className="relative min-w-0 flex-1" data-tour="workflow-canvas">
+                    <WorkflowCanvas />
+                    <OpenNodeSettings workspaceId={workflow.workspaceId} appUrl={appUrl} />
+                    {!readOnly && <WorkflowCopilot />}
+                  </div>
+                </main>
+              </div>
+            </WorkflowRunContext.Provider>
+            <TourHost autoStart={!readOnly} />
+          </ReactFlowProvider>
+        </WorkflowPluginsContext.Provider>
+      </WorkflowEditorContext.Provider>
+    </CoeditContext.Provider>
   )
 }

@@ -9,6 +9,7 @@ import type { SaveOptions } from '~/features/editor_shell/save_queue'
 import { createDraftSync, type DraftSyncState } from '~/features/editor_shell/draft_sync'
 import { createUndoable } from '~/features/editor_shell/undoable'
 import { issuesByBlock, type BlockIssue } from '#shared/block_issues'
+import type { DraftMeta } from '#shared/coedit/protocol'
 import type {
   NodeRunStatus,
   RunProgress,
@@ -108,6 +109,32 @@ function toSet(ids: string[] | undefined): Record<string, true> {
   return map
 }
 
+/** The workflow's draft content: what a save sends and what co-editing shares. */
+export function workflowBody(doc: WorkflowDoc) {
+  return {
+    name: doc.name,
+    blocks: doc.blocks,
+    edges: doc.edges,
+    variables: doc.variables,
+    settings: doc.settings,
+  }
+}
+
+/** How the workflow's draft is shared with its other editors (editor_shell/coedit_session.ts). */
+export const workflowCoedit = {
+  bodyOf: workflowBody,
+  saved: (state: WorkflowEditorState) => state.savedDoc,
+  markSaved: (doc: WorkflowDoc) => ({ savedDoc: doc }),
+  applyIssues: (issues: BlockIssue[], revision: number, meta?: DraftMeta) => ({
+    issues: issuesByBlock(issues),
+    revision,
+    // The write made a published workflow DRAFT again ("unpublished changes"), as a save did.
+    ...(meta ? { meta } : {}),
+  }),
+  validate: validateWorkflow,
+  errorTitle: () => i18n.t('workflowEditor.errors.update'),
+}
+
 export function createWorkflowEditorStore(init: {
   workflow: WorkflowJson & { id: string }
   readOnly: boolean
@@ -117,14 +144,6 @@ export function createWorkflowEditorStore(init: {
   const initialDoc = docOf(init.workflow)
 
   return createStore<WorkflowEditorState>()((set, get) => {
-    const bodyOf = (doc: WorkflowDoc) => ({
-      name: doc.name,
-      blocks: doc.blocks,
-      edges: doc.edges,
-      variables: doc.variables,
-      settings: doc.settings,
-    })
-
     const sync = createDraftSync<WorkflowEditorState, WorkflowDoc, WorkflowSaveResponse>({
       get,
       set,
@@ -137,7 +156,7 @@ export function createWorkflowEditorStore(init: {
       }),
       validate: validateWorkflow,
       url: (state) => `/api/v1/workflows/${state.workflowId}`,
-      bodyOf,
+      bodyOf: workflowBody,
       revisionOf: (response) => response.workflow?.revision,
       errorTitle: () => i18n.t('workflowEditor.errors.update'),
       apply: (response) => get().replaceWithSaved(response.workflow),

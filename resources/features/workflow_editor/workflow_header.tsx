@@ -1,18 +1,15 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useState } from 'react'
+import { CoeditPeers } from '~/features/editor_shell/coedit_ui'
 import { Link } from '@inertiajs/react'
 import { useTranslation } from 'react-i18next'
 import {
-  ArrowLeftIcon,
   BracesIcon,
   DownloadIcon,
   LoaderCircleIcon,
   PlayIcon,
-  Redo2Icon,
   SettingsIcon,
-  Undo2Icon,
   ListChecksIcon,
 } from 'lucide-react'
-import { canRedo, canUndo } from '#shared/bot/history'
 import type { WorkflowStatus } from '#shared/workflow/types'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -28,6 +25,13 @@ import { TestRunDialog } from './test_run_dialog'
 import { VariablesPopover } from './variables_popover'
 import { WorkflowSettingsSheet } from './workflow_settings_sheet'
 import { HelpMenu } from '~/features/onboarding/help_menu'
+import {
+  BackToList,
+  EditableName,
+  IconAction,
+  SaveStatus,
+  UndoRedo,
+} from '~/features/editor_shell/header_controls'
 import type { WorkflowSaveResponse } from './types'
 
 const STATUS_VARIANTS: Record<WorkflowStatus, 'success' | 'secondary' | 'destructive'> = {
@@ -51,8 +55,6 @@ export function WorkflowHeader({
   const workflowId = useWorkflowEditor((state) => state.workflowId)
   const readOnly = useWorkflowEditor((state) => state.readOnly)
   const name = useWorkflowEditor((state) => state.history.present.name)
-  const undoable = useWorkflowEditor((state) => canUndo(state.history))
-  const redoable = useWorkflowEditor((state) => canRedo(state.history))
   const saveStatus = useWorkflowEditor(selectSaveStatus)
   const status = useWorkflowEditor((state) => state.meta.status)
   // Unpublished changes of a workflow published before: its published version still runs.
@@ -60,48 +62,15 @@ export function WorkflowHeader({
     (state) => state.meta.status === 'DRAFT' && !!state.meta.publishedAt
   )
   const runStatus = useWorkflowEditor((state) => state.run?.status)
-  const [draftName, setDraftName] = useState(name)
   const [settingsOpen, setSettingsOpen] = useState(false)
   const [sampleOpen, setSampleOpen] = useState(false)
-  useEffect(() => setDraftName(name), [name])
-
-  function commitName() {
-    const clean = draftName.trim()
-    if (!clean) return setDraftName(name)
-    if (clean !== name) api.getState().edit((doc) => ({ ...doc, name: clean }))
-  }
 
   const running = runStatus === 'queued' || runStatus === 'running'
 
   return (
     <header className="relative flex h-14 shrink-0 items-center gap-2 border-b bg-background px-3">
-      <Button variant="ghost" size="icon-sm" asChild>
-        <Link href="/workflows" aria-label={t('workflowEditor.back')} data-testid="workflow-back">
-          <ArrowLeftIcon />
-        </Link>
-      </Button>
-      {readOnly ? (
-        <h1 data-testid="workflow-name" className="max-w-56 truncate px-2 text-sm font-semibold">
-          {name}
-        </h1>
-      ) : (
-        <input
-          data-testid="workflow-name"
-          aria-label={t('workflowEditor.name')}
-          value={draftName}
-          maxLength={200}
-          onChange={(event) => setDraftName(event.target.value)}
-          onBlur={commitName}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') event.currentTarget.blur()
-            if (event.key === 'Escape') {
-              setDraftName(name)
-              event.currentTarget.blur()
-            }
-          }}
-          className="w-28 min-w-0 truncate rounded-md bg-transparent px-2 py-1 text-sm font-semibold outline-none hover:bg-muted focus-visible:bg-muted focus-visible:ring-2 focus-visible:ring-ring/50 md:w-48"
-        />
-      )}
+      <BackToList surface="workflow" />
+      <EditableName surface="workflow" store={api} />
       <Tooltip>
         <TooltipTrigger asChild>
           <Badge
@@ -126,36 +95,9 @@ export function WorkflowHeader({
           {t('workflowLive.note')}
         </span>
       )}
-      {!readOnly && (
-        <div className="flex items-center">
-          <IconAction
-            label={t('workflowEditor.undo')}
-            testId="undo"
-            disabled={!undoable}
-            onClick={() => api.getState().undo()}
-          >
-            <Undo2Icon />
-          </IconAction>
-          <IconAction
-            label={t('workflowEditor.redo')}
-            testId="redo"
-            disabled={!redoable}
-            onClick={() => api.getState().redo()}
-          >
-            <Redo2Icon />
-          </IconAction>
-        </div>
-      )}
-      {!readOnly && (
-        <span
-          data-testid="save-status"
-          data-status={saveStatus}
-          aria-live="polite"
-          className="text-xs whitespace-nowrap text-muted-foreground max-md:sr-only"
-        >
-          {t(`workflowEditor.saveStatus.${saveStatus}`)}
-        </span>
-      )}
+      {!readOnly && <UndoRedo surface="workflow" store={api} />}
+      <CoeditPeers />
+      {!readOnly && <SaveStatus surface="workflow" status={saveStatus} />}
 
       <HeaderMenu>
         <div className="flex flex-wrap items-center gap-1 md:ml-auto md:flex-nowrap">
@@ -185,6 +127,7 @@ export function WorkflowHeader({
                 <TooltipContent>{t('workflowTestRun.hint')}</TooltipContent>
               </Tooltip>
               <IconAction
+                surface="workflow"
                 label={t('workflowTestRun.withPayload')}
                 testId="workflow-run-sample"
                 disabled={run.starting || running}
@@ -338,40 +281,5 @@ function PublishControls() {
         {upToDate ? t('workflowEditor.publish.upToDate') : t('workflowEditor.publish.publish')}
       </Button>
     </div>
-  )
-}
-
-function IconAction({
-  label,
-  testId,
-  disabled,
-  onClick,
-  className,
-  children,
-}: {
-  label: string
-  testId: string
-  disabled?: boolean
-  onClick: () => void
-  className?: string
-  children: ReactNode
-}) {
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon-sm"
-          data-testid={testId}
-          aria-label={label}
-          disabled={disabled}
-          onClick={onClick}
-          className={className}
-        >
-          {children}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
   )
 }

@@ -22,11 +22,6 @@ export function useWorkflowPlugins(): ReadonlyMap<string, WorkflowEditorPlugin> 
 /** The MIME type of a node type dragged from the palette (its plugin id). */
 export const NEW_NODE_MIME = 'application/x-flowcraft-new-node'
 
-/** The data-testid suffix of a plugin: spaces become dashes. */
-export function pluginTestId(id: string) {
-  return id.replace(/\s+/g, '-')
-}
-
 function readSlots(pluginId: string, declared: unknown): AttachmentSlot[] {
   if (!Array.isArray(declared)) return []
   return declared.flatMap((entry): AttachmentSlot[] => {

@@ -83,7 +83,7 @@ test.group('Anthropic: Create Chat Message', () => {
     assert.closeTo(before - (await creditsOf(owner)), 0.00002125, 1e-9)
   })
 
-  test('spec defaults: temperature 1 and 1024 max tokens', async ({ assert, cleanup }) => {
+  test('defaults: temperature 1 and 1024 max tokens', async ({ assert, cleanup }) => {
     const { standIn, owner, credentialsId } = await setup(cleanup)
     const out = await runBlock(owner, 'anthropic', chatOptions(credentialsId), VARIABLES)
     assert.equal(out.value('vAnswer'), 'Hello! You said: Be quick')

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { streamReply } from '#plugins/define_plugin'
-import { streamErrorOf } from '#plugins/ai/errors'
+import { streamErrorOf } from '#sdk/ai'
 import { TestCredential } from '#actions/credentials/test_credential'
 import Credential from '#models/credential'
 import { startAnthropicStandIn } from '#tests/stand_ins/anthropic'
@@ -9,7 +9,7 @@ import {
   anthropicUrl,
   isListedAnthropicModel,
   toAnthropicConversation,
-} from '#plugins/ai/anthropic_messages'
+} from '#sdk/ai'
 import { messageText } from '#engine/bot/engine'
 import { AI_CREDIT_LIMIT_EXCEEDED_TEXT } from '#shared/chat/types'
 import {
@@ -89,7 +89,7 @@ test.group('Anthropic: streaming', () => {
     assert.equal(out.value('vAnswer'), 'Hello! You said: Be quick')
   })
 
-  test("stream errors: 401 'API key missing', 400 'model not found', provider status with the spec's fallback", async ({
+  test("stream errors: 401 'API key missing', 400 'model not found', provider status with the fallback text", async ({
     assert,
     cleanup,
   }) => {

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { streamReply } from '#plugins/define_plugin'
-import { streamErrorOf } from '#plugins/ai/errors'
+import { streamErrorOf } from '#sdk/ai'
 import { TestCredential } from '#actions/credentials/test_credential'
 import Credential from '#models/credential'
 import type { VariableState } from '#services/runner_context'

@@ -190,7 +190,7 @@ test.group('ElevenLabs block', (group) => {
     assert.isNull(usages[0].model)
   })
 
-  test('the spec messages for a missing voice, text or variable, and a missing key', async ({
+  test('the messages for a missing voice, text or variable, and a missing key', async ({
     assert,
   }) => {
     const who = await owner()
@@ -213,7 +213,7 @@ test.group('ElevenLabs block', (group) => {
     assert.lengthOf(await usagesOf(who), 0)
   })
 
-  test('a provider error gives the spec log with its details and the flow goes on', async ({
+  test('a provider error gives the error log with its details and the flow goes on', async ({
     assert,
   }) => {
     const who = await owner()
@@ -400,7 +400,7 @@ test.group('ElevenLabs block', (group) => {
     assert.equal(nodeUsages[0].model, 'eleven_turbo_v2_5')
 
     // A missing voice is refused before the runner (docs/plugins.md, "Validation"); a refused
-    // call fails the node with the spec's words.
+    // call fails the node with the bot block's words.
     const noVoice = await node({ text: 'Hi' })
     assert.deepEqual(
       noVoice.logs.map((l) => [l.status, l.description]),

@@ -202,7 +202,7 @@ test.group('Amazon Bedrock Model node', () => {
       )
       assert.equal(first.headers['x-amz-security-token'], 'session-token-1')
       assert.deepEqual(first.body.system, [{ text: 'You are a calculator.' }])
-      // The spec's default temperature (0.7) applies when the node sets none.
+      // The default temperature (0.7) applies when the node sets none.
       assert.deepEqual(first.body.inferenceConfig, { maxTokens: 200, temperature: 0.7 })
       assert.deepEqual(first.body.toolConfig.tools[0].toolSpec.name, 'double')
       // Both results share one user turn, each answering its toolUse id.

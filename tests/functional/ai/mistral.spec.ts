@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { streamReply } from '#plugins/define_plugin'
-import { streamErrorOf } from '#plugins/ai/errors'
+import { streamErrorOf } from '#sdk/ai'
 import { TestCredential } from '#actions/credentials/test_credential'
 import Credential from '#models/credential'
 import type { VariableState } from '#services/runner_context'
@@ -127,7 +127,7 @@ test.group('Mistral: Create chat completion', () => {
     assert.equal(usages[0].creditsUsed, 0.000014)
   })
 
-  test("no key, no model: the spec's logs and nothing sent", async ({ assert, cleanup }) => {
+  test('no key, no model: the logs and nothing sent', async ({ assert, cleanup }) => {
     const { standIn, owner, credentialsId } = await setup(cleanup)
     const noKey = await runBlock(owner, 'mistral', chatOptions(undefined), VARIABLES)
     assert.deepEqual(descriptions(noKey.logs), ['No API key provided'])
@@ -245,7 +245,7 @@ test.group('Mistral: Create chat completion', () => {
     assert.include(usages[0].serialize(), { inputTokens: 50, outputTokens: 5 })
   })
 
-  test("stream errors: 401 'API key missing', 400 'model not found', else the spec's fallback", async ({
+  test("stream errors: 401 'API key missing', 400 'model not found', else the fallback text", async ({
     assert,
     cleanup,
   }) => {

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { streamErrorOf } from '#plugins/ai/errors'
+import { streamErrorOf } from '#sdk/ai'
 import { STAND_IN_USAGE, startOpenAiStandIn } from '#tests/stand_ins/openai'
 import {
   VARIABLES,
@@ -340,7 +340,7 @@ test.group('OpenAI: streamed chat completion', () => {
     assert.deepEqual(changes(), [{ id: 'vTokens', value: STAND_IN_USAGE.total_tokens }])
   })
 
-  test('stream failures carry the spec statuses: 401 API key missing, 400 model not found', async ({
+  test('stream failures carry the statuses: 401 API key missing, 400 model not found', async ({
     assert,
     cleanup,
   }) => {

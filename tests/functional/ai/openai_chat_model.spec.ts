@@ -3,8 +3,7 @@ import { pluginRegistry } from '#services/plugin_registry'
 import { attachmentsOf, runNodeWith } from '#services/workflows/executor_ports'
 import { buildContext, createVariableStore } from '#services/runner_context'
 import { aiPort } from '#services/ai/credits'
-import { createChatCompletion } from '#plugins/ai/openai_compatible'
-import type { ChatModelFactory } from '#plugins/ai/chat_model'
+import { createChatCompletion, type ChatModelFactory } from '#sdk/ai'
 import type { NodeRunRequest } from '#engine/workflow/ports'
 import type { WorkflowBlock } from '#shared/workflow/types'
 import { startOpenAiStandIn } from '#tests/stand_ins/openai'
@@ -145,7 +144,9 @@ for (const { type, credentialType } of [
       })
     })
 
-    test('without credentials or model the agent gets the spec words', async ({ assert }) => {
+    test('without credentials or model the agent gets the missing-setting words', async ({
+      assert,
+    }) => {
       const owner = await newOwner()
       const registry = await pluginRegistry()
       const chatModel = await registry.exportOf<ChatModelFactory>(type, 'chatModel')

@@ -3,7 +3,7 @@ import { pluginRegistry, credentialsModuleOf } from '#services/plugin_registry'
 import { buildContext, createVariableStore } from '#services/runner_context'
 import { aiPort } from '#services/ai/credits'
 import { createGuardedHttp } from '#plugins/guarded_http'
-import { streamErrorOf } from '#plugins/ai/errors'
+import { streamErrorOf } from '#sdk/ai'
 import type { Fetcher, Streamer } from '#plugins/define_plugin'
 import {
   STAND_IN_USAGE,
@@ -240,7 +240,7 @@ test.group('Compatible providers: models fetchers', () => {
     )
   })
 
-  test('without a key the fetcher fails with the spec words', async ({ assert }) => {
+  test('without a key the fetcher fails with the missing-key words', async ({ assert }) => {
     const owner = await newOwner()
     await assert.rejects(() => fetched('groq', owner, {}), 'No API key provided')
   })

@@ -63,7 +63,7 @@ export async function usagesOf(owner: Owner) {
   return AiUsage.query().where('accountId', owner.user.id).orderBy('id', 'asc')
 }
 
-/** Text of every log, for assertions on the spec's words. */
+/** Text of every log, for assertions on the words builders read. */
 export function descriptions(logs: { description: string }[]) {
   return logs.map((log) => log.description)
 }

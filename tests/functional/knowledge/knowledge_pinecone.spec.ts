@@ -4,7 +4,7 @@ import { closeQueue, startWorkers } from '#queue/queue'
 import { CreateCredential } from '#actions/credentials/create_credential'
 import { searchKnowledge } from '#services/knowledge/plugin_access'
 import { aiPort } from '#services/ai/credits'
-import { startPineconeStandIn } from '#tests/stand_ins/pinecone'
+import { startPineconeStandIn } from '../../../plugins/pinecone/stand_in.js'
 import { startEmbeddingsStandIn } from '#tests/stand_ins/embeddings'
 import { knowledgeOwner, waitForSource } from '#tests/functional/knowledge/helpers'
 

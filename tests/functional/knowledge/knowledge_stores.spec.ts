@@ -280,7 +280,7 @@ test.group('Knowledge stores', (group) => {
     await embeddings.close()
   })
 
-  test('vectorLimit of the plan and the namespace limit, with the spec messages', async ({
+  test('vectorLimit of the plan and the namespace limit, with their messages', async ({
     client,
     assert,
   }) => {

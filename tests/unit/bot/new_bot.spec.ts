@@ -29,7 +29,7 @@ test.group('New bot content', () => {
     assert.equal(createBotContent({ name: '  ' }).name, 'My bot')
   })
 
-  test('default settings follow the spec', ({ assert }) => {
+  test('a new bot gets the default settings', ({ assert }) => {
     const settings = defaultSettings()
     assert.deepEqual(settings.general, {
       isBrandingEnabled: false,
@@ -48,7 +48,7 @@ test.group('New bot content', () => {
     })
   })
 
-  test('default theme follows the spec', ({ assert }) => {
+  test('a new bot gets the default theme', ({ assert }) => {
     const theme = defaultTheme()
     assert.deepEqual(theme.general!.font, { type: 'Google', family: 'Poppins' })
     assert.equal(theme.general!.progressBar!.thickness, 4)

@@ -30,7 +30,7 @@ test.group('importBot', () => {
     assert.equal(importBot(fixture('v5_bot')).version, '6')
   })
 
-  test('refuses what is not a bot with the spec message', ({ assert }) => {
+  test('refuses what is not a bot with the message builders read', ({ assert }) => {
     const notBots: unknown[] = [
       fixture('not_a_bot'),
       fixtureText('not_a_bot'),

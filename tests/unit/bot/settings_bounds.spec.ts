@@ -9,7 +9,7 @@ import {
 } from '#shared/bot/settings_bounds'
 
 test.group('Bot settings and theme bounds (shared by the editor and the server)', () => {
-  test('the spec’s bounds, in the editor’s words', ({ assert }) => {
+  test('the settings’ bounds, in the editor’s words', ({ assert }) => {
     assert.equal(boundMessage(SETTINGS_BOUNDS.sessionExpiryTimeout), 'Must be between 0.01 and 48')
     assert.equal(boundMessage(SETTINGS_BOUNDS.delayBetweenBubbles), 'Must be between 0 and 5')
     assert.equal(boundMessage(THEME_BOUNDS.opacity), 'Must be between 0 and 1')

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { errors } from '@vinejs/vine'
 import { field, cleanKeyValue, keyValueToRecord, isShown } from '#plugins/fields'
-import { memoryAi } from './runners/bot_context.js'
+import { memoryAi } from '#plugins/testing/bot_context'
 import { definePlugin, errorToLog, runSafely, slugOf, type Runner } from '#plugins/define_plugin'
 import {
   unsubstitutedKeysOf,

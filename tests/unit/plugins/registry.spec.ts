@@ -150,7 +150,7 @@ test.group('Plugin registry: the core plugins', (group) => {
     }
   })
 
-  test('spec defaults are stored word for word', ({ assert }) => {
+  test('declared defaults are stored word for word', ({ assert }) => {
     const defaults = (id: string) => defaultsOf(registry.get(id)!) as any
     assert.equal(defaults('text input').labels.button, 'Send')
     assert.equal(defaults('choice input').searchInputPlaceholder, 'Filter the options...')

@@ -5,11 +5,25 @@ import app from '@adonisjs/core/services/app'
 import * as appPlugin from '#sdk/plugin'
 import * as appRunner from '#sdk/runner'
 import * as appTesting from '#sdk/testing'
+import * as appAi from '#sdk/ai'
+import * as appData from '#sdk/data'
+import * as appGoogle from '#sdk/google'
+import * as appHttp from '#sdk/http'
+import * as appN8n from '#sdk/n8n'
+import * as appOauth from '#sdk/oauth'
 import { substitutedOptions } from '#services/runner_context'
 import type { LogEntry } from '#plugins/define_plugin'
 import * as packagePlugin from '../../../packages/sdk/src/plugin.js'
 import * as packageRunner from '../../../packages/sdk/src/runner.js'
 import * as packageTesting from '../../../packages/sdk/src/testing/index.js'
+import * as packageAi from '../../../packages/sdk/src/ai.js'
+import * as packageData from '../../../packages/sdk/src/data.js'
+import * as packageGoogle from '../../../packages/sdk/src/google.js'
+import * as packageHttp from '../../../packages/sdk/src/http.js'
+import * as packageN8n from '../../../packages/sdk/src/n8n.js'
+import * as packageOauth from '../../../packages/sdk/src/oauth.js'
+import { appPort, type AppPort } from '../../../packages/sdk/src/port.js'
+import { appSdkPort } from '#services/sdk/port'
 import { definePlugin, field } from '../../../packages/sdk/src/plugin.js'
 import { withDeclaredTypes } from '../../../packages/sdk/src/options.js'
 import { folderTestCommand, testCountOf, testSource } from '#plugins/scaffold_templates'
@@ -57,9 +71,11 @@ const counter = definePlugin({
 })
 
 test.group('SDK package', () => {
-  test('the package imports nothing of the app: only its own files and Node', async ({
+  test('the package imports nothing of the app: its own files, Node and its declared peers', async ({
     assert,
   }) => {
+    const manifest = JSON.parse(await readFile(app.makePath('packages/sdk/package.json'), 'utf8'))
+    const peers = Object.keys(manifest.peerDependencies ?? {})
     const outside: string[] = []
     for (const file of await sourcesOf(SDK_SRC)) {
       const source = await readFile(file, 'utf8')
@@ -67,11 +83,27 @@ test.group('SDK package', () => {
         const own =
           specifier.startsWith('.') &&
           !relative(SDK_SRC, resolve(file, '..', specifier)).startsWith('..')
-        if (!own && !specifier.startsWith('node:'))
+        if (!own && !specifier.startsWith('node:') && !peers.includes(specifier))
           outside.push(`${relative(SDK_SRC, file)}: ${specifier}`)
       }
     }
     assert.deepEqual(outside, [])
+  })
+
+  test("the app's #sdk modules reach nothing of tests/: plugins' tests get the app's code", async ({
+    assert,
+  }) => {
+    const fromTests: string[] = []
+    const sdk = app.makePath('app/sdk')
+    for (const file of await sourcesOf(sdk)) {
+      const source = await readFile(file, 'utf8')
+      for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        const path = specifier.startsWith('.') ? resolve(file, '..', specifier) : specifier
+        if (specifier.startsWith('#tests/') || path.startsWith(app.makePath('tests')))
+          fromTests.push(`${relative(sdk, file)}: ${specifier}`)
+      }
+    }
+    assert.deepEqual(fromTests, [])
   })
 
   test("the app's #sdk modules hold every name the package's exports", ({ assert }) => {
@@ -79,6 +111,12 @@ test.group('SDK package', () => {
       ['plugin', packagePlugin, appPlugin],
       ['runner', packageRunner, appRunner],
       ['testing', packageTesting, appTesting],
+      ['ai', packageAi, appAi],
+      ['data', packageData, appData],
+      ['google', packageGoogle, appGoogle],
+      ['http', packageHttp, appHttp],
+      ['n8n', packageN8n, appN8n],
+      ['oauth', packageOauth, appOauth],
     ]
     for (const [name, ofPackage, ofApp] of pairs) {
       const missing = Object.keys(ofPackage).filter((key) => !(key in ofApp))
@@ -89,6 +127,103 @@ test.group('SDK package', () => {
         assert.strictEqual((ofApp as any)[key], (ofPackage as any)[key], `${name}.${key}`)
       }
     }
+  })
+
+  test("the app's #sdk modules read no configuration or storage: the app gives them through the port", async ({
+    assert,
+  }) => {
+    const internal: string[] = []
+    const sdk = app.makePath('app/sdk')
+    for (const file of await sourcesOf(sdk)) {
+      const source = await readFile(file, 'utf8')
+      for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        if (
+          /^#(start|config|models|database)\/|(^#services\/|\/services\/)(storage|sdk\/)/.test(
+            specifier
+          )
+        )
+          internal.push(`${relative(sdk, file)}: ${specifier}`)
+      }
+    }
+    assert.deepEqual(internal, [])
+    // The helpers with code of their own are the package's, delegating: nothing else is there.
+    for (const name of [
+      'ai',
+      'ai_fields',
+      'data',
+      'data_fields',
+      'google',
+      'google_fields',
+      'http',
+      'http_fields',
+      'n8n',
+      'oauth',
+      'brain',
+      'inputs',
+      'slack',
+      'slack_users',
+      'telegram',
+      'knowledge',
+      'sessions',
+      'workflows',
+      'mail',
+      'loops',
+      'documents',
+    ]) {
+      const source = await readFile(join(sdk, `${name}.ts`), 'utf8')
+      const code = source
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .split('\n')
+        .filter((line) => line.trim() && !line.trim().startsWith('//'))
+      assert.deepEqual(code, [`export * from '../../packages/sdk/src/${name}.js'`], name)
+    }
+  })
+
+  test('the app answers every part of the port, and the helpers reach it', async ({ assert }) => {
+    const parts: (keyof AppPort)[] = [
+      'http',
+      'oauth',
+      'google',
+      'ai',
+      'knowledge',
+      'data',
+      'n8n',
+      'brain',
+      'limits',
+      'sessions',
+      'workflows',
+      'mail',
+      'documents',
+    ]
+    for (const part of parts) assert.strictEqual(appPort(part), appSdkPort[part], part)
+    assert.equal(
+      packageGoogle.googleUrl('https://x.test/v1/', '/a', { q: 'b', n: undefined }),
+      'https://x.test/v1/a?q=b'
+    )
+    const lost: string[] = []
+    const tools = {
+      text: (value: unknown) => `{{$input.${String(value)}}}`,
+      lost: (what: string) => lost.push(what),
+    }
+    assert.deepEqual(packageN8n.comparisonOf('a', 'gt', 2, tools), {
+      variableId: '{{$input.a}}',
+      comparisonOperator: 'Greater than',
+      value: '{{$input.2}}',
+    })
+    assert.deepEqual(lost, [])
+    // A part stood in for (as a package's own tests may) is used until its undo.
+    const undo = packageTesting.registerAppPort({
+      limits: { slackUsers: () => 3, loopIterations: () => 7 },
+    })
+    try {
+      const { slackUserLimit } = await import('#sdk/slack_users')
+      const { loopMaxIterations } = await import('#sdk/loops')
+      assert.equal(slackUserLimit(), 3)
+      assert.equal(loopMaxIterations(), 7)
+    } finally {
+      undo()
+    }
+    assert.strictEqual(appPort('limits'), appSdkPort.limits)
   })
 
   test('a variable-capable number has one option name; the former one is folded in', ({
@@ -190,7 +325,7 @@ test.group('Scaffold and docs', () => {
     }
     const count = testCountOf(weather)
     assert.include(docs, `(${count} here`)
-    // The spec written has as many tests as the command says.
+    // The test file written has as many tests as the command says.
     for (const scaffold of [
       weather,
       { ...weather, serves: ['bot'] as 'bot'[], credentials: false },

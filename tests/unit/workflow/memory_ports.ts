@@ -1,6 +1,6 @@
 import { errorToLog, type LogEntry, type VariableValue } from '#plugins/define_plugin'
 import { substituteDeep } from '#plugins/substitute'
-import { memoryAi } from '../plugins/runners/bot_context.js'
+import { memoryAi } from '#plugins/testing/bot_context'
 import type { WorkflowRunner, WorkflowRunnerContext } from '#engine/workflow/node_context'
 import type {
   ExecutorEvent,

@@ -5,7 +5,7 @@ import {
   translateJsValue,
   translateText,
   UntranslatedExpression,
-} from '#sdk/n8n'
+} from '#services/n8n_import/expressions'
 
 /** n8n expressions as ours (app/sdk/n8n.ts; docs/migrating-from-n8n.md, "Expressions"). */
 test.group('n8n expressions', () => {

@@ -163,7 +163,7 @@ test.group('validateWorkflow', () => {
     ])
   })
 
-  test('schedule options stay within the spec bounds; variables pass', ({ assert }) => {
+  test('schedule options stay within their bounds; variables pass', ({ assert }) => {
     const withOptions = (options: Record<string, unknown>) => {
       const workflow = sample()
       workflow.blocks[0].options = options

@@ -16,7 +16,7 @@ import {
 import { notANumberLog, unsubstitutedKeysOf, withDeclaredTypes } from '../options.js'
 import { substituteDeep } from '../substitute.js'
 import { createVariableStore, type VariableState } from '../variables.js'
-import type { WorkflowNodeContext } from '../workflow.js'
+import type { RunTrigger, WorkflowNodeContext } from '../workflow.js'
 
 /**
  * Runs a plugin's runner from its folder as the app's engines do (options substituted and read
@@ -36,6 +36,11 @@ export interface PluginTestRun {
   variables?: VariableState[]
   /** A workflow node's input (the previous node's output). */
   input?: unknown
+  /**
+   * How the workflow run started (`workflow.trigger`), `manual` by default: for a node that
+   * acts differently when a webhook call, a schedule or an event started the run.
+   */
+  trigger?: RunTrigger
   signal?: AbortSignal
 }
 
@@ -121,14 +126,21 @@ export async function pluginUnderTest(folderOrUrl: URL | string, asked?: string)
   return { plugin, runner, action }
 }
 
-/** What a workflow node's runner gets as `workflow` in a test: a manual run's first attempt. */
-export function testWorkflowNode(pluginId: string, input: unknown): WorkflowNodeContext {
+/**
+ * What a workflow node's runner gets as `workflow` in a test: the first attempt of a run
+ * started manually unless told otherwise.
+ */
+export function testWorkflowNode(
+  pluginId: string,
+  input: unknown,
+  trigger: RunTrigger = 'manual'
+): WorkflowNodeContext {
   return {
     runId: 'test-run',
     workflowId: 'test-workflow',
     node: { id: 'test-node', type: pluginId },
     input: input ?? null,
-    trigger: 'manual',
+    trigger,
     attempt: 1,
     conditions: [],
     evaluateCondition: () => false,
@@ -171,7 +183,8 @@ export async function runPluginTest(run: PluginTestRun): Promise<PluginTestOutco
     },
     signal: run.signal ?? AbortSignal.timeout(60_000),
   }
-  const workflow = run.surface === 'workflow' ? testWorkflowNode(plugin.id, run.input) : undefined
+  const workflow =
+    run.surface === 'workflow' ? testWorkflowNode(plugin.id, run.input, run.trigger) : undefined
   const { result, error } = await runSafely(runner, workflow ? { ...context, workflow } : context)
   if (error) logs.push(error)
   return { ...testOutcome(result, logs, changes()), files, aiUsage }

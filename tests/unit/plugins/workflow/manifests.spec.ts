@@ -87,7 +87,7 @@ test.group('Workflow node plugins', (group) => {
     }
   })
 
-  test('defaults follow the spec', ({ assert }) => {
+  test('defaults are the documented ones', ({ assert }) => {
     const defaults = (id: string) =>
       editorViewOf(registry.get(id)!, 'workflow').defaults as Record<string, unknown>
     assert.deepInclude(defaults('schedule-trigger'), { mode: 'minutes', minutesInterval: 1 })
