@@ -33,6 +33,10 @@ async function withDatabaseOut(during: () => Promise<void>) {
   // Parts of the app keep this knex instance (the rate limiter's database store): patching
   // destroys its pool, so it gets a new one after, as a database coming back would give it.
   const kept = db.connection(name).getWriteClient() as any
+  // Lucid's patch destroys the replaced pool without waiting for it. Awaited here, so that a
+  // pool given back below is not destroyed after (the limiter then failed every later
+  // request with "Unable to acquire a connection").
+  await db.manager.get(name)!.connection?.disconnect()
   db.manager.patch(name, unreachable(config))
   // A limiter first used during the outage keeps the outage's knex instance (the limiter
   // manager caches it): after, it is pointed at the database again, as `kept` is.
@@ -40,6 +44,7 @@ async function withDatabaseOut(during: () => Promise<void>) {
   try {
     await during()
   } finally {
+    await db.manager.get(name)!.connection?.disconnect()
     db.manager.patch(name, config)
     db.manager.connect(name)
     if (!kept.client.pool) kept.client.initializePool(kept.client.config)
