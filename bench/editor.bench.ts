@@ -183,18 +183,18 @@ export async function run(): Promise<BenchReport> {
       dcls.push(timing.dcl)
     }
 
-    // BENCH_PROFILE=1: where one more open spends the main thread (self time per function).
+    // BENCH_PROFILE=open or drag (1 means open): where the main thread spends one more open,
+    // or the group drag (self time per function).
+    const profileOf = process.env.BENCH_PROFILE === '1' ? 'open' : process.env.BENCH_PROFILE
     const profile: string[] = []
-    if (process.env.BENCH_PROFILE === '1') {
-      const cdp = await page.context().newCDPSession(page)
-      await cdp.send('Profiler.enable')
-      await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+    // Attached before anything is measured: attaching during the drag left the group unmoved.
+    const cdp = profileOf ? await page.context().newCDPSession(page) : null
+    if (cdp) await cdp.send('Profiler.enable')
+    const profiled = async (what: string, action: () => Promise<void>) => {
+      if (profileOf !== what || !cdp) return action()
+      await cdp.send('Profiler.setSamplingInterval', { interval: 1000 })
       await cdp.send('Profiler.start')
-      await page.goto(`${BASE}/bots/${botId}/edit`)
-      await page.getByTestId('group-node').first().waitFor({ timeout: 60_000 })
-      await page.evaluate(
-        () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
-      )
+      await action()
       const { profile: cpu } = await cdp.send('Profiler.stop')
       const self = new Map<string, number>()
       const gaps = cpu.timeDeltas ?? []
@@ -204,14 +204,37 @@ export async function run(): Promise<BenchReport> {
         const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').at(-1)}:${frame.lineNumber}`
         self.set(key, (self.get(key) ?? 0) + (gaps[index] ?? 0) / 1000)
       })
-      profile.push(
-        ...[...self]
+      // Total time: each sample counted once for every distinct function on its stack.
+      const parent = new Map<number, number>()
+      for (const node of cpu.nodes)
+        for (const child of node.children ?? []) parent.set(child, node.id)
+      const total = new Map<string, number>()
+      ;(cpu.samples ?? []).forEach((id, index) => {
+        const seen = new Set<string>()
+        for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+          const frame = byId.get(at)!.callFrame
+          if (!frame.url) continue
+          seen.add(
+            `${frame.functionName || '(anonymous)'} ${frame.url.split('/').at(-1)}:${frame.lineNumber}:${frame.columnNumber}`
+          )
+        }
+        for (const key of seen) total.set(key, (total.get(key) ?? 0) + (gaps[index] ?? 0) / 1000)
+      })
+      const top = (map: Map<string, number>, label: string) =>
+        [...map]
           .sort((a, b) => b[1] - a[1])
-          .slice(0, 20)
-          .map(([key, ms]) => `profile, self time: ${Math.round(ms)} ms ${key}`)
-      )
-      await cdp.detach()
+          .slice(0, 25)
+          .map(([key, ms]) => `profile of the ${what}, ${label}: ${Math.round(ms)} ms ${key}`)
+      profile.push(...top(self, 'self time'), ...top(total, 'total time'))
     }
+    await profiled('open', async () => {
+      if (profileOf !== 'open') return
+      await page.goto(`${BASE}/bots/${botId}/edit`)
+      await page.getByTestId('group-node').first().waitFor({ timeout: 60_000 })
+      await page.evaluate(
+        () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+      )
+    })
 
     const measure = async (action: () => Promise<void>) => {
       await page.evaluate(() => {
@@ -242,14 +265,17 @@ export async function run(): Promise<BenchReport> {
     const group = page.getByTestId('group-node').first()
     const box = (await group.boundingBox())!
     const grab = { x: box.x + box.width / 2, y: box.y + box.height - 5 }
-    const drag = await measure(async () => {
-      await page.mouse.move(grab.x, grab.y)
-      await page.mouse.down()
-      for (let i = 0; i < 60; i++) await page.mouse.move(grab.x + i * 5, grab.y + i * 2)
-      await page.mouse.up()
-    })
+    const drag = await measure(() =>
+      profiled('drag', async () => {
+        await page.mouse.move(grab.x, grab.y)
+        await page.mouse.down()
+        for (let i = 0; i < 60; i++) await page.mouse.move(grab.x + i * 5, grab.y + i * 2)
+        await page.mouse.up()
+      })
+    )
     const moved = (await group.boundingBox())!
-    if (Math.abs(moved.x - box.x) < 100) throw new Error('the group did not move: nothing measured')
+    if (Math.abs(moved.x - box.x) < 100)
+      throw new Error(`the group did not move: nothing measured (${box.x} -> ${moved.x})`)
 
     const viewport = page.locator('.react-flow__viewport')
     const transform = () => viewport.evaluate((el) => (el as HTMLElement).style.transform)
