@@ -7,7 +7,10 @@ import { error, json, pathParam as idParam } from '#services/openapi_helpers'
 
 export const bearer = [{ bearerAuth: [] }]
 
-/** Shapes of app/shared/chat/types.ts, loosely: the viewer and embeds rely on them. */
+/**
+ * Shapes of app/shared/chat/types.ts (its messages and replies are @flowcraft/sdk/chat's),
+ * loosely: the viewer and embeds rely on them.
+ */
 const chatReply = {
   type: 'object',
   properties: {

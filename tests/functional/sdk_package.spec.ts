@@ -47,6 +47,35 @@ import { callGoogle, googleOAuthCredentials, type GoogleRequest } from '@flowcra
 import { httpRequestFields, httpRequestRunner, type HttpResponseSummary } from '@flowcraft/sdk/http'
 import { pairsOf, type N8nConverter } from '@flowcraft/sdk/n8n'
 import { oauthRequest, type OAuthProvider } from '@flowcraft/sdk/oauth'
+import { readPath, substituteVariables, type SurfaceRunner } from '@flowcraft/sdk/runner'
+import { registerAppPort } from '@flowcraft/sdk/testing'
+import {
+  AI_CREDIT_LIMIT_EXCEEDED_TEXT,
+  plainTextToRichText,
+  richTextToMarkdown,
+  type ChatReply,
+  type ChatReplyMessage,
+  type TextMessage,
+} from '@flowcraft/sdk/chat'
+import { choiceAnswer, valuesOf, type Choice } from '@flowcraft/sdk/inputs'
+import { documentKindOf, extractText, type ExtractedText } from '@flowcraft/sdk/documents'
+import {
+  formatKnowledgeHits,
+  searchKnowledge,
+  type KnowledgeHit,
+  type KnowledgeLookup,
+} from '@flowcraft/sdk/knowledge'
+import { DEFAULT_LOOP_MAX_ITERATIONS, loopMaxIterations } from '@flowcraft/sdk/loops'
+import { sendEmail, type EmailMessage, type EmailTransport } from '@flowcraft/sdk/mail'
+import {
+  openPluginSession,
+  SessionCredentialError,
+  type PluginCallback,
+} from '@flowcraft/sdk/sessions'
+import { runWorkflowForPlugin, type WorkflowCallOutcome } from '@flowcraft/sdk/workflows'
+import { callSlack, SLACK_DEFAULT_BASE_URL } from '@flowcraft/sdk/slack'
+import { slackUserLimit } from '@flowcraft/sdk/slack_users'
+import { callTelegram, TELEGRAM_DEFAULT_BASE_URL } from '@flowcraft/sdk/telegram'
 
 export const webhookFields = httpRequestFields({ urlPlaceholder: 'https://hooks.example.test/' })
 export const postWebhook = httpRequestRunner('Example webhook')
@@ -99,10 +128,68 @@ export const sql = sqlRunners('sqlite', (context): SqlTarget => ({
   allowInternal: false,
 }))
 
+// The chat's messages and rich text, as a bubble's runner returns them (also on /runner).
+export const greeting: TextMessage = {
+  id: 'm1',
+  type: 'text',
+  content: { type: 'richText', richText: plainTextToRichText('Hello') },
+}
+export const reply: ChatReply = { messages: [greeting], logs: [{ status: 'info', description: 'ok' }] }
+export const greetingText: string =
+  greeting.content.type === 'richText' ? richTextToMarkdown(greeting.content.richText) : ''
+export const creditText: string = AI_CREDIT_LIMIT_EXCEEDED_TEXT
+export const echo: SurfaceRunner = ({ options }) => {
+  const markdown = substituteVariables(String(options.text), [])
+  const message: ChatReplyMessage = { id: 'm2', type: 'text', content: { type: 'markdown', markdown } }
+  return { messages: [message] }
+}
+export const city: unknown = readPath({ city: 'Paris' }, 'city')
+
+// Choices, documents, knowledge, loops, mail, sessions, workflows and the two chat services.
+export const choices: Choice[] = [{ item: { id: 'i1' }, label: 'Yes', keys: ['yes'] }]
+export const answer = choiceAnswer('yes', choices, false)
+export const listed: string[] = valuesOf('["a","b"]')
+export const kind = documentKindOf(new Uint8Array([37, 80, 68, 70, 45]), { filename: 'a.pdf' })
+export async function readDocument(data: Uint8Array): Promise<ExtractedText> {
+  return extractText(data, { filename: 'notes.txt' })
+}
+export async function lookUp(context: Parameters<Runner>[0]): Promise<string> {
+  const found: KnowledgeLookup = await searchKnowledge({
+    workspaceId: context.workspaceId ?? '',
+    storeId: 's1',
+    query: 'refunds',
+    ai: context.ai,
+  })
+  const hits: KnowledgeHit[] = found.ok ? found.hits : []
+  return formatKnowledgeHits(hits)
+}
+export const loopBound: number = Math.min(loopMaxIterations(), DEFAULT_LOOP_MAX_ITERATIONS)
+export async function mail(): Promise<EmailTransport> {
+  const message: EmailMessage = { to: ['ada@example.test'], subject: 'Hi', text: 'Hello' }
+  return (await sendEmail(message)).transport
+}
+export async function session(context: Parameters<Runner>[0]): Promise<string> {
+  const opened = await openPluginSession({ pluginId: 'x', workspaceId: 'w1', state: {} })
+  const call = { workflowId: 'wf1', input: {}, signal: context.signal }
+  const outcome: WorkflowCallOutcome = await runWorkflowForPlugin(call)
+  return outcome.ok ? opened.id : new SessionCredentialError('X').message
+}
+export const onCallback: PluginCallback = () => ({ status: 200, body: 'ok' })
+export async function notify(context: Parameters<Runner>[0]): Promise<number> {
+  await callSlack(context.credentials, 'chat.postMessage', context, { channel: 'C1', text: 'Hi' })
+  await callTelegram(context.credentials, 'sendMessage', { chat_id: 1, text: 'Hi' }, context)
+  return slackUserLimit() + SLACK_DEFAULT_BASE_URL.length + TELEGRAM_DEFAULT_BASE_URL.length
+}
+export const undoPort: () => void = registerAppPort({})
+
 // @ts-expect-error an endpoint needs its API key
 export const keyless: OpenAiEndpoint = { baseUrl: 'https://llm.example.test/v1' }
 // @ts-expect-error Google requests take a query object, not a string
 export const badQuery: GoogleRequest = { query: 'range=A1' }
+// @ts-expect-error a chat message is one of the bubbles, not any object
+export const badMessage: ChatReplyMessage = { id: 'm3', type: 'text', content: { type: 'html' } }
+// @ts-expect-error a mail has recipients
+export const noRecipients: EmailMessage = { subject: 'Hi', text: 'Hello' }
 `
 
 /**
@@ -181,6 +268,7 @@ test.group('SDK package', () => {
       'mail',
       'loops',
       'documents',
+      'chat',
     ]
     // The shared plugin code the entries export travels with its types.
     const modules = [
@@ -223,6 +311,18 @@ test.group('SDK package', () => {
     // use is refused (were they untyped, the expected errors would not come and tsc fails).
     await writeFile(join(folder, 'src/uses_sdk.ts'), USES_SDK)
     await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], folder)
+    // That file reaches every entry, and the entries are all the package exports: a subpath
+    // left out of the build or of "exports" fails the type-check above, and a new one must
+    // be added here.
+    const sdkManifest = JSON.parse(
+      await readFile(join(folder, 'node_modules/@flowcraft/sdk/package.json'), 'utf8')
+    )
+    assert.sameMembers(
+      Object.keys(sdkManifest.exports).filter((key) => key !== './package.json'),
+      [...entries, 'testing'].map((entry) => `./${entry}`)
+    )
+    for (const entry of [...entries, 'testing'])
+      assert.include(USES_SDK, `from '@flowcraft/sdk/${entry}'`, entry)
     // Outside the app the helpers say so; a test's stand-in of the app's part answers instead.
     const outside = await run(process.execPath, ['--input-type=module', '-e', OUTSIDE_APP], folder)
     assert.deepEqual(JSON.parse(lastLine(outside.stdout)), {

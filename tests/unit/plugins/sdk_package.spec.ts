@@ -11,6 +11,9 @@ import * as appGoogle from '#sdk/google'
 import * as appHttp from '#sdk/http'
 import * as appN8n from '#sdk/n8n'
 import * as appOauth from '#sdk/oauth'
+import * as appChat from '#sdk/chat'
+import * as sharedRichText from '#shared/chat/rich_text'
+import * as sharedChatTypes from '#shared/chat/types'
 import { substitutedOptions } from '#services/runner_context'
 import type { LogEntry } from '#plugins/define_plugin'
 import * as packagePlugin from '../../../packages/sdk/src/plugin.js'
@@ -22,6 +25,7 @@ import * as packageGoogle from '../../../packages/sdk/src/google.js'
 import * as packageHttp from '../../../packages/sdk/src/http.js'
 import * as packageN8n from '../../../packages/sdk/src/n8n.js'
 import * as packageOauth from '../../../packages/sdk/src/oauth.js'
+import * as packageChat from '../../../packages/sdk/src/chat.js'
 import { appPort, type AppPort } from '../../../packages/sdk/src/port.js'
 import { appSdkPort } from '#services/sdk/port'
 import { definePlugin, field } from '../../../packages/sdk/src/plugin.js'
@@ -117,6 +121,7 @@ test.group('SDK package', () => {
       ['http', packageHttp, appHttp],
       ['n8n', packageN8n, appN8n],
       ['oauth', packageOauth, appOauth],
+      ['chat', packageChat, appChat],
     ]
     for (const [name, ofPackage, ofApp] of pairs) {
       const missing = Object.keys(ofPackage).filter((key) => !(key in ofApp))
@@ -127,6 +132,18 @@ test.group('SDK package', () => {
         assert.strictEqual((ofApp as any)[key], (ofPackage as any)[key], `${name}.${key}`)
       }
     }
+    // The app's own chat code (engine, viewer, embed) uses the package's: one definition.
+    for (const [name, ofShared] of [
+      ['rich_text', sharedRichText],
+      ['types', sharedChatTypes],
+    ] as const) {
+      const own = Object.keys(ofShared).filter(
+        (key) => (ofShared as any)[key] !== (packageChat as any)[key]
+      )
+      assert.deepEqual(own, [], `#shared/chat/${name}`)
+    }
+    assert.includeMembers(Object.keys(sharedRichText), ['richTextToMarkdown', 'htmlToRichText'])
+    assert.include(Object.keys(sharedChatTypes), 'AI_CREDIT_LIMIT_EXCEEDED_TEXT')
   })
 
   test("the app's #sdk modules read no configuration or storage: the app gives them through the port", async ({
@@ -148,6 +165,9 @@ test.group('SDK package', () => {
     assert.deepEqual(internal, [])
     // The helpers with code of their own are the package's, delegating: nothing else is there.
     for (const name of [
+      'plugin',
+      'runner',
+      'chat',
       'ai',
       'ai_fields',
       'data',
