@@ -1,8 +1,6 @@
 import {
   build,
-  type Alias,
   defineConfig,
-  type AliasOptions,
   type InlineConfig,
   type Plugin,
   type PluginOption,
@@ -18,6 +16,7 @@ import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import pluginsConfig from './config/plugins.js'
 import { flowcraftPlugins } from './vite/flowcraft_plugins.js'
+import { appResolve } from './vite/app_resolve.js'
 
 const root = fileURLToPath(new URL('./', import.meta.url))
 
@@ -57,37 +56,6 @@ function precompress(): Plugin {
     },
   }
 }
-
-const ALIASES: AliasOptions = [
-  { find: /^~\//, replacement: fileURLToPath(new URL('./resources/', import.meta.url)) },
-  // A plugin's form.tsx and viewer.tsx get the app's parts through #sdk/forms and
-  // #sdk/viewer (docs/plugins.md); a plugin package names the SDK @flowcraft/sdk/*.
-  {
-    find: /^(?:#sdk|@flowcraft\/sdk)\/(forms|viewer)$/,
-    replacement: fileURLToPath(new URL('./resources/sdk/$1.ts', import.meta.url)),
-  },
-  {
-    find: /^(?:#sdk|@flowcraft\/sdk)\//,
-    replacement: fileURLToPath(new URL('./app/sdk/', import.meta.url)),
-  },
-  { find: /^#shared\//, replacement: fileURLToPath(new URL('./app/shared/', import.meta.url)) },
-]
-
-/**
- * The visitor surface renders with Preact through preact/compat, in its own build only: React
- * DOM alone was about 60 KB brotli of the page's 114 KB, preact/compat about 5 KB
- * (docs/benchmarks/viewer.md). The chat's code, its npm packages (react-i18next, Radix's
- * Slot, lucide-react) and the plugins' chat inputs still import `react`: every such import
- * becomes preact/compat here. The dashboard, the editor's preview of the same chat and the
- * dev server (TEST_ASSETS=dev) keep React (docs/architecture.md, "The visitor surface").
- */
-const PREACT_ALIASES: Alias[] = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
-]
 
 const VIEWER_ENTRY = fileURLToPath(new URL('./resources/viewer.tsx', import.meta.url))
 const VIEWER_STYLES = fileURLToPath(new URL('./resources/css/viewer.css', import.meta.url))
@@ -161,7 +129,7 @@ function visitorBuild(plugins: () => PluginOption[]): Plugin {
         mode: 'production',
         logLevel: outer.logLevel,
         publicDir: false,
-        resolve: { alias: [...PREACT_ALIASES, ...(ALIASES as Alias[])] },
+        resolve: appResolve(root, 'visitor'),
         build: {
           outDir: outer.outDir,
           // Beside the dashboard's files, in the same folder the server serves.
@@ -273,5 +241,5 @@ const config = (command: 'build' | 'serve'): UserConfig => ({
       origin: [/^https?:\/\/(?:(?:[^:]+\.)?localhost|127\.0\.0\.1|\[::1\])(?::\d+)?$/, 'null'],
     },
   },
-  resolve: { alias: ALIASES },
+  resolve: appResolve(root, 'dashboard'),
 })

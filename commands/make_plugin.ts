@@ -10,6 +10,7 @@ import {
   readmeSource,
   runnerSource,
   credentialsSource,
+  formSource,
   testSource,
   folderTestCommand,
   packageJsonSource,
@@ -20,10 +21,11 @@ import {
 
 /**
  * node ace make:plugin <id> [--category <category>] [--serves bot,workflow] [--credentials]
- *   [--package <folder> [--sdk <version or tarball>]]
+ *   [--form] [--package <folder> [--sdk <version or tarball>]]
  * Scaffolds plugins/<slug>/: a manifest, a runner that calls an HTTP API, optional
  * credentials with their check, a README, the English locale and a test against a local
- * stand-in server, all lint-clean and passing. With --package, the same plugin as an npm
+ * stand-in server, all lint-clean and passing. With --form, a custom form.tsx built from the
+ * editor's parts (the generated form and a Test button). With --package, the same plugin as an npm
  * package in a folder outside the app, built and tested with its own dependencies against
  * @flowcraft/sdk. docs/plugins.md walks through both.
  */
@@ -49,6 +51,11 @@ export default class MakePlugin extends BaseCommand {
 
   @flags.boolean({ description: 'Add an API-key credential with its check (credentials.ts)' })
   declare credentials?: boolean
+
+  @flags.boolean({
+    description: 'Add form.tsx: the generated form plus a Test button, from the SDK forms module',
+  })
+  declare form?: boolean
 
   @flags.string({ description: 'Who owns the credentials: user or workspace', default: 'user' })
   declare scope: string
@@ -108,6 +115,7 @@ export default class MakePlugin extends BaseCommand {
       scope: this.scope,
       serves: serves as Scaffold['serves'],
       credentials: this.credentials === true,
+      form: this.form === true,
     }
     if (this.package !== undefined) return this.writePackage(scaffold, localeOf)
 
@@ -118,6 +126,7 @@ export default class MakePlugin extends BaseCommand {
     await writeFile(join(folder, 'runner.ts'), runnerSource(scaffold))
     if (scaffold.credentials)
       await writeFile(join(folder, 'credentials.ts'), credentialsSource(scaffold))
+    if (scaffold.form) await writeFile(join(folder, 'form.tsx'), formSource(scaffold))
     await writeFile(join(folder, 'runner.spec.ts'), testSource(scaffold))
     await writeFile(join(folder, 'README.md'), readmeSource(scaffold))
     // The locale is derived from the manifest just written, so the two always agree.
@@ -129,6 +138,7 @@ export default class MakePlugin extends BaseCommand {
 
     const files = ['index.ts', 'runner.ts']
     if (scaffold.credentials) files.push('credentials.ts')
+    if (scaffold.form) files.push('form.tsx')
     files.push('runner.spec.ts', 'README.md', 'locales/en.json')
     this.logger.success(
       `created plugins/${slug}/: ${files.join(', ')} (${testCountOf(scaffold)} tests)`
@@ -164,6 +174,7 @@ export default class MakePlugin extends BaseCommand {
     await writeFile(join(src, 'runner.ts'), runnerSource(scaffold))
     if (scaffold.credentials)
       await writeFile(join(src, 'credentials.ts'), credentialsSource(scaffold))
+    if (scaffold.form) await writeFile(join(src, 'form.tsx'), formSource(scaffold))
     await writeFile(join(src, 'runner.test.ts'), testSource(scaffold))
     // The manifest imports @flowcraft/sdk, not installed yet beside it: the app's own SDK
     // answers that name (as it does for installed packages), so the locale is derived now.

@@ -9,10 +9,8 @@ import {
   VARIABLE_REFERENCE,
   enumValues,
   isShown,
-  type EnumOption,
   type Field,
   type Fields,
-  type OptionsFrom,
   type ShowIf,
 } from './fields.js'
 import {
@@ -21,6 +19,7 @@ import {
   type PluginDeclaration,
   type PluginSurface,
 } from './define_plugin.js'
+import type { FormDescription, FormField } from '../../packages/sdk/src/form_types.js'
 
 type Declaration = PluginDeclaration<any, any, any>
 
@@ -372,59 +371,8 @@ export function itemsValidatorFor(declaration: Declaration, options: ValidatorOp
 // Form description
 // ---------------------------------------------------------------------------
 
-/** One field of the form the editor draws. Plain JSON. */
-export interface FormField {
-  name: string
-  kind: Field['kind']
-  label: string
-  /** Key of the field in the plugin's locale file, e.g. 'fields.labels.fields.button'. */
-  i18nKey: string
-  helperText?: string
-  placeholder?: string
-  required?: boolean
-  hidden?: boolean
-  showIf?: ShowIf
-  defaultValue?: unknown
-  secret?: boolean
-  multiline?: boolean
-  translatable?: boolean
-  allowVariables?: boolean
-  maxLength?: number
-  pattern?: string
-  min?: number
-  max?: number
-  step?: number
-  options?: EnumOption[]
-  /** With the id of the plugin whose `fetchers` export serves it. */
-  optionsFrom?: OptionsFrom & { pluginId?: string }
-  itemLabel?: string
-  /** List items' fields. */
-  itemFields?: FormField[]
-  /** Nested object's fields. */
-  fields?: FormField[]
-  writes?: boolean
-  expression?: boolean
-  lang?: string
-  variables?: 'braces' | 'names'
-  codeIf?: ShowIf
-  credentialType?: string
-  key?: string
-  from?: readonly string[]
-  keyLabel?: string
-  valueLabel?: string
-}
-
-export interface FormDescription {
-  id: string
-  slug: string
-  name: string
-  category: string
-  storedIn: 'options' | 'content'
-  fields: FormField[]
-  actions?: { name: string; label: string; description?: string; fields: FormField[] }[]
-  credentials?: FormField[]
-  items?: { fields: FormField[]; min?: number; max?: number }
-}
+// The shapes are the SDK package's (a custom form.tsx receives them): one declaration.
+export type { FormDescription, FormField } from '../../packages/sdk/src/form_types.js'
 
 function formFields(fields: Fields, i18nPrefix: string, pluginId?: string): FormField[] {
   return Object.entries(fields).map(([name, declared]) => {

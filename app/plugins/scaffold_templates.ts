@@ -13,6 +13,8 @@ export interface Scaffold {
   scope: string
   serves: ('bot' | 'workflow')[]
   credentials: boolean
+  /** Writes form.tsx: the editor's generated form plus a Test button (`make:plugin --form`). */
+  form?: boolean
   /**
    * Set for a plugin package (`make:plugin --package`): it imports the SDK as
    * `@flowcraft/sdk/*` and its test runs with node:test, outside the app.
@@ -152,6 +154,35 @@ function runnerHead(s: Scaffold) {
     `export const run: Runner<typeof plugin> = async ({`,
     ...names.map((n) => `  ${n},`),
     `}) => {`
+  )
+}
+
+/** The component's name: the slug in PascalCase ("sdk-check" gives SdkCheckForm). */
+function componentName(s: Scaffold, suffix: string) {
+  const words = s.slug.split(/[^a-zA-Z0-9]+/).filter(Boolean)
+  const name = words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')
+  return /^[A-Za-z]/.test(name) ? `${name}${suffix}` : `Plugin${name}${suffix}`
+}
+
+/**
+ * A custom form (docs/plugins.md, "A custom form"): the editor's generated form with, in the
+ * bot editor, a Test button running the block on the server. The editor provides both parts
+ * (`#sdk/forms`, `@flowcraft/sdk/forms` in a package), so the plugin ships no UI code of its own
+ * until it needs some.
+ */
+export function formSource(s: Scaffold) {
+  return lines(
+    `import { BlockTestForm, type CustomFormProps } from ${sdk(s, 'forms')}`,
+    ``,
+    `/**`,
+    ` * The block's settings in the editors: the form generated from the manifest and, in the bot`,
+    ` * editor, a Test button that runs the block with the workspace's credentials and shows what`,
+    ` * it would save. Change it when a setting deserves a better control than the generated one.`,
+    ` */`,
+    `export default function ${componentName(s, 'Form')}(props: CustomFormProps) {`,
+    `  return <BlockTestForm {...props} type=${/["\\]/.test(s.id) ? `{${q(s.id)}}` : `"${s.id}"`} />`,
+    `}`,
+    ``
   )
 }
 
@@ -377,6 +408,8 @@ export function readmeSource(s: Scaffold) {
           `- \`src/runner.ts\`: the server-side run; \`context.surface\` says whether a bot or a workflow runs it.`,
           s.credentials &&
             `- \`src/credentials.ts\`: the key check behind the editor's Test button.`,
+          !!s.form &&
+            `- \`src/form.tsx\`: the block's form in the editors (\`@flowcraft/sdk/forms\`, given by the app).`,
           `- \`src/locales/en.json\`: labels, derived from the manifest (\`node ace plugins:locales\` in the app).`,
           `- \`src/runner.test.ts\`: the tests, against a local stand-in of the service, with`,
           `  \`@flowcraft/sdk/testing\` and no app: \`npm test\`.`,
@@ -386,6 +419,7 @@ export function readmeSource(s: Scaffold) {
           `- \`index.ts\`: the manifest (browser-safe: imports only \`#sdk/plugin\`).`,
           `- \`runner.ts\`: the server-side run; \`context.surface\` says whether a bot or a workflow runs it.`,
           s.credentials && `- \`credentials.ts\`: the key check behind the editor's Test button.`,
+          !!s.form && `- \`form.tsx\`: the block's form in the editors (\`#sdk/forms\`).`,
           `- \`locales/en.json\`: labels, derived from the manifest (\`node ace plugins:locales\`).`,
           `- \`runner.spec.ts\`: the tests, against a local stand-in of the service`,
           `  (\`${folderTestCommand(s.slug)}\`).`,
@@ -421,8 +455,13 @@ export function packageJsonSource(s: Scaffold) {
     devDependencies: {
       '@flowcraft/sdk': s.package!.sdk,
       '@types/node': '^22.0.0',
+      // React's types, for the browser files (form.tsx) the SDK's forms and viewer describe.
+      ...(s.form ? { '@types/react': '^19.1.10' } : {}),
       'typescript': '^5.6.0',
     },
+    // The compiled form imports React's JSX runtime: the app's React renders it, and its
+    // bundle gives it the app's copy (vite.config.ts), so the package brings none.
+    ...(s.form ? { peerDependencies: { react: '^19.0.0' } } : {}),
   }
   return JSON.stringify(manifest, null, 2) + '\n'
 }
@@ -435,13 +474,15 @@ export function packageTsconfigSource() {
       moduleResolution: 'NodeNext',
       lib: ['ES2022', 'DOM'],
       types: ['node'],
+      // form.tsx and viewer.tsx compile to plain JavaScript: the app bundles node_modules as is.
+      jsx: 'react-jsx',
       strict: true,
       declaration: true,
       rootDir: './src',
       outDir: './dist',
       skipLibCheck: true,
     },
-    include: ['src/**/*.ts'],
+    include: ['src/**/*.ts', 'src/**/*.tsx'],
   }
   return JSON.stringify(config, null, 2) + '\n'
 }

@@ -46,9 +46,9 @@ test.group('make:plugin', () => {
         timeout,
       })
 
-    await node(['make:plugin', slug, '--serves', 'bot,workflow', '--credentials'])
-    for (const file of ['index.ts', 'runner.ts', 'credentials.ts', 'runner.spec.ts', 'README.md'])
-      assert.isTrue(existsSync(join(folder, file)), file)
+    await node(['make:plugin', slug, '--serves', 'bot,workflow', '--credentials', '--form'])
+    const files = ['index.ts', 'runner.ts', 'credentials.ts', 'form.tsx', 'runner.spec.ts']
+    for (const file of [...files, 'README.md']) assert.isTrue(existsSync(join(folder, file)), file)
     const locale = JSON.parse(await readFile(join(folder, 'locales/en.json'), 'utf8'))
     assert.equal(locale.credentials.apiKey.label, 'API key')
 
@@ -84,6 +84,16 @@ test.group('make:plugin', () => {
       })
     )
     await tool('typescript/bin/tsc', ['--noEmit', '-p', 'tsconfig.scaffold.json'])
+    // The form is browser code: the front end's settings (`#sdk/forms` is the editor's module),
+    // with the declarations of the front end's virtual modules and assets.
+    await writeFile(
+      join(root, 'resources/tsconfig.scaffold.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        include: ['./**/*.d.ts', `../plugins/${slug}/form.tsx`],
+      })
+    )
+    await tool('typescript/bin/tsc', ['--noEmit', '-p', 'resources/tsconfig.scaffold.json'])
     await tool('eslint/bin/eslint.js', [`plugins/${slug}`])
 
     // Its own test, in a process with a database of its own.

@@ -1,10 +1,12 @@
 import { test } from '@japa/runner'
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import react from '@vitejs/plugin-react'
+import { build as viteBuild, type Rollup } from 'vite'
 import app from '@adonisjs/core/services/app'
 import aceKernel from '@adonisjs/core/services/ace'
 import { CreateBot } from '#actions/bots/create_bot'
@@ -12,6 +14,8 @@ import { findPluginPackages } from '#plugins/registry'
 import { forgetPluginRegistry, pluginRegistry } from '#services/plugin_registry'
 import { createUser, firstWorkspaceOf } from '#tests/helpers'
 import PluginsList from '../../commands/plugins_list.js'
+import { appResolve } from '../../vite/app_resolve.js'
+import { flowcraftPlugins } from '../../vite/flowcraft_plugins.js'
 
 const exec = promisify(execFile)
 
@@ -193,6 +197,113 @@ export const noRecipients: EmailMessage = { subject: 'Hi', text: 'Hello' }
 `
 
 /**
+ * A chat input (viewer.tsx) built from the parts `@flowcraft/sdk/viewer` declares: the app
+ * provides them, so the package only type-checks against them. Wrong uses are refused.
+ */
+const USES_VIEWER = `import { useState } from 'react'
+import {
+  ChatApiError,
+  FilterBox,
+  InputError,
+  InputRow,
+  SendButton,
+  TextFieldInput,
+  chatErrorText,
+  cn,
+  normalizeSearch,
+  optionFlag,
+  optionText,
+  useAutoFocus,
+  useChoiceSelection,
+  type ChatInputProps,
+  type Item,
+} from '@flowcraft/sdk/viewer'
+
+/** The block's items to pick from, filtered; a plain text field when it has none. */
+export default function PickInput(props: ChatInputProps) {
+  const { input, disabled, onSubmit } = props
+  const [filter, setFilter] = useState('')
+  const [error, setError] = useState<string>()
+  const send = useAutoFocus<HTMLButtonElement>()
+  const items: Item[] = input.items ?? []
+  const selection = useChoiceSelection({
+    entries: items,
+    valueOf: (item) => item.title,
+    multiple: optionFlag(input.options, 'isMultipleChoice') === true,
+    disabled,
+    onSubmit,
+  })
+  if (items.length === 0) return <TextFieldInput {...props} kind="text" />
+  const shown = items.filter((item) => normalizeSearch(item.title ?? '').includes(normalizeSearch(filter)))
+  const attach = async (file: File) => {
+    try {
+      onSubmit({ text: file.name, attachedFileUrls: [await props.upload(file)] })
+    } catch (caught) {
+      setError(caught instanceof ChatApiError && caught.status === 413 ? 'Too large' : chatErrorText(caught, 'Not sent'))
+    }
+  }
+  return (
+    <InputRow wide>
+      <FilterBox value={filter} onChange={setFilter} placeholder={optionText(input.options, 'placeholder') ?? 'Search'} />
+      {shown.map((item) => (
+        <button key={item.id} className={cn('choice', selection.selected.has(item.id) && 'chosen')} onClick={() => selection.choose(item.id)}>
+          {item.title}
+        </button>
+      ))}
+      <input type="file" onChange={(event) => event.target.files?.[0] && attach(event.target.files[0])} />
+      <SendButton ref={send} type="button" disabled={disabled} onClick={selection.submitSelection} />
+      <InputError>{error}</InputError>
+    </InputRow>
+  )
+}
+
+// @ts-expect-error an answer is an object with its text, not a string
+export const badAnswer = (props: ChatInputProps) => props.onSubmit('yes')
+// @ts-expect-error option readers take the options and a path
+export const noPath = optionText({})
+`
+
+/** A custom form using the parts `@flowcraft/sdk/forms` declares, and wrong uses of them. */
+const USES_FORMS = `import {
+  Button,
+  HttpError,
+  PluginForm,
+  jsonFetch,
+  useBlockTest,
+  type CustomFormProps,
+  type FormField,
+} from '@flowcraft/sdk/forms'
+
+export function LookupForm(props: CustomFormProps) {
+  const test = useBlockTest('lookup', 'The test failed')
+  const fields: FormField[] = props.fields.filter((field) => field.kind !== 'variable')
+  const lookup = async () => {
+    try {
+      const me = await jsonFetch<{ name: string }>('/api/v1/me')
+      props.onChange({ ...props.value, owner: me.name })
+    } catch (error) {
+      if (!(error instanceof HttpError && error.status === 401)) throw error
+    }
+  }
+  return (
+    <div>
+      <PluginForm {...props} fields={fields} />
+      <Button variant="secondary" size="sm" onClick={lookup} disabled={props.readOnly}>
+        Look up
+      </Button>
+      {test.botId && <Button onClick={() => test.run(props.value ?? {}, {})}>Test</Button>}
+      {test.outcome?.logs.map((log, index) => <p key={index}>{log.description}</p>)}
+    </div>
+  )
+}
+
+// @ts-expect-error a form's onChange takes the options record
+export const badChange = (props: CustomFormProps) => props.onChange('owner')
+// @ts-expect-error the editor's button has no such variant
+export const badVariant = <Button variant="huge" />
+`
+
+/**
  * Run in the package's folder with plain Node: the AI clients work with no app (here against
  * a stand-in HTTP client) and the data helpers load without knex; a helper of the app's state
  * (knowledge stores) refuses without it, then answers from a test's stand-in until its undo.
@@ -292,6 +403,7 @@ test.group('SDK package', () => {
       '--serves',
       'bot,workflow',
       '--credentials',
+      '--form',
       '--package',
       folder,
       '--sdk',
@@ -299,6 +411,9 @@ test.group('SDK package', () => {
     ])
     const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'))
     assert.equal(manifest.devDependencies['@flowcraft/sdk'], `file:${sdkTarball}`)
+    // Its form is compiled against React's types and rendered by the app's React.
+    assert.equal(manifest.devDependencies['@types/react'], '^19.1.10')
+    assert.deepEqual(manifest.peerDependencies, { react: '^19.0.0' })
     const locale = JSON.parse(await readFile(join(folder, 'src/locales/en.json'), 'utf8'))
     assert.equal(locale.credentials.apiKey.label, 'API key')
 
@@ -310,6 +425,10 @@ test.group('SDK package', () => {
     // type-check from outside: a file using each one builds with the package, and a wrong
     // use is refused (were they untyped, the expected errors would not come and tsc fails).
     await writeFile(join(folder, 'src/uses_sdk.ts'), USES_SDK)
+    // The browser parts the app provides (docs/plugins.md, "Browser files of a package"): a
+    // chat input and a form type-check against the package's declarations of them.
+    await writeFile(join(folder, 'src/viewer.tsx'), USES_VIEWER)
+    await writeFile(join(folder, 'src/uses_forms.tsx'), USES_FORMS)
     await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], folder)
     // That file reaches every entry, and the entries are all the package exports: a subpath
     // left out of the build or of "exports" fails the type-check above, and a new one must
@@ -319,10 +438,21 @@ test.group('SDK package', () => {
     )
     assert.sameMembers(
       Object.keys(sdkManifest.exports).filter((key) => key !== './package.json'),
-      [...entries, 'testing'].map((entry) => `./${entry}`)
+      [...entries, 'testing', 'forms', 'viewer'].map((entry) => `./${entry}`)
     )
     for (const entry of [...entries, 'testing'])
       assert.include(USES_SDK, `from '@flowcraft/sdk/${entry}'`, entry)
+    // Outside the app there is nothing to run: the package declares these modules only.
+    const browserOnly = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import('@flowcraft/sdk/viewer').catch((e) => console.log(e.code))`,
+      ],
+      folder
+    )
+    assert.equal(lastLine(browserOnly.stdout), 'ERR_PACKAGE_PATH_NOT_EXPORTED')
     // Outside the app the helpers say so; a test's stand-in of the app's part answers instead.
     const outside = await run(process.execPath, ['--input-type=module', '-e', OUTSIDE_APP], folder)
     assert.deepEqual(JSON.parse(lastLine(outside.stdout)), {
@@ -391,7 +521,64 @@ test.group('SDK package', () => {
       list.ui.switchMode('normal')
     }
 
-    // 5. Both editors list it.
+    // 5. The app's bundle takes its browser files: the generated modules name the compiled
+    // form and viewer, and a build with the app's resolution gives their @flowcraft/sdk/forms
+    // and /viewer the app's own parts, and React (or, on the chat page, Preact) the app's copy,
+    // though the package lies outside the app with a React of its own beside it (npm installed
+    // the peer in the stand-in).
+    const { packages: inApp } = await findPluginPackages(app.makePath(), [name])
+    const browser = dirname(inApp.find((pkg) => pkg.name === name)!.entry)
+    const generated = flowcraftPlugins({ root: app.makePath(), packages: [name] }) as any
+    const codeOf = async (module: string) => generated.load(generated.resolveId(module))
+    const form = join(browser, 'form.js')
+    const viewer = join(browser, 'viewer.js')
+    assert.include(
+      await codeOf('virtual:flowcraft/plugins'),
+      `form: () => import(${JSON.stringify(form)})`
+    )
+    assert.include(await codeOf('virtual:flowcraft/viewers'), `import(${JSON.stringify(viewer)})`)
+    assert.isTrue(existsSync(join(standIn, 'node_modules/react/package.json')))
+    // The app's packages as the bundler names them (their real path: node_modules may be a link).
+    const appModules = await realpath(app.makePath('node_modules'))
+    const bundle = async (bundleOf: 'dashboard' | 'visitor', input: Record<string, string>) => {
+      const output = (await viteBuild({
+        configFile: false,
+        root: app.makePath(),
+        logLevel: 'silent',
+        resolve: appResolve(app.makePath(), bundleOf),
+        plugins: [react()],
+        // The app imports a plugin's files lazily and uses their exports: keep an entry's exports
+        // here too, or the build would drop the component it is meant to show.
+        build: { write: false, rollupOptions: { input, preserveEntrySignatures: 'exports-only' } },
+      })) as Rollup.RollupOutput
+      const chunks = output.output.filter((part) => part.type === 'chunk')
+      for (const chunk of chunks) assert.notInclude(chunk.code, '@flowcraft/sdk', chunk.fileName)
+      // Module ids without rollup's marks: `\0` for its helpers, `?commonjs-...` queries.
+      const ids = chunks.flatMap((chunk) => chunk.moduleIds)
+      return [...new Set(ids.map((module) => module.replace(/^\0/, '').replace(/\?.*$/, '')))]
+    }
+    const dashboard = await bundle('dashboard', { form, viewer })
+    assert.includeMembers(dashboard, [
+      app.makePath('resources/features/plugin_form/block_test_form.tsx'),
+      app.makePath('resources/features/viewer/inputs/text_field.tsx'),
+      join(appModules, 'react/jsx-runtime.js'),
+    ])
+    const visitor = await bundle('visitor', { viewer })
+    assert.include(visitor, app.makePath('resources/features/viewer/inputs/text_field.tsx'))
+    assert.include(visitor, join(appModules, 'preact/compat/dist/compat.mjs'))
+    assert.notInclude(visitor, join(appModules, 'react/jsx-runtime.js'))
+    for (const bundled of [dashboard, visitor]) {
+      const reacts = bundled.filter((module) =>
+        /\/node_modules\/(react|react-dom|preact)\//.test(module)
+      )
+      assert.isNotEmpty(reacts)
+      assert.deepEqual(
+        reacts.filter((module) => !module.startsWith(`${appModules}/`)),
+        []
+      )
+    }
+
+    // 6. Both editors list it.
     const user = await createUser()
     const workspace = await firstWorkspaceOf(user)
     const bot = await new CreateBot().handle(user, workspace, { name: 'Package check' })

@@ -1,4 +1,4 @@
-import { useId, type ComponentType, type ReactNode } from 'react'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 // Browser-safe: fields.ts imports nothing (it is the module plugin manifests use).
 import { isShown } from '../../../app/plugins/fields'
@@ -6,13 +6,7 @@ import { Switch } from '~/components/ui/switch'
 import { Badge } from '~/components/ui/badge'
 import { FieldError, FieldHint, Label } from '~/components/ui/label'
 import { cn } from '~/lib/utils'
-import type {
-  FormCredentials,
-  FormErrors,
-  FormField,
-  FormVariable,
-  VariableFieldProps,
-} from './types'
+import type { FormField, PluginFormProps } from './types'
 import { asRecord, hasErrorWithin } from './values'
 import { useExpressionScope } from './expressions'
 import { domId, type ControlProps, type Ctx } from './form_context'
@@ -25,28 +19,8 @@ import {
   ResponseMappingControl,
 } from './group_controls'
 
-export interface PluginFormProps {
-  fields: readonly FormField[]
-  value: Record<string, unknown> | null | undefined
-  onChange: (next: Record<string, unknown>) => void
-  /** Error messages by field path ('timeout', 'webhook.url', 'messages.0.content'). */
-  errors?: FormErrors
-  readOnly?: boolean
-  variables?: readonly FormVariable[]
-  credentials?: readonly FormCredentials[]
-  /** Extra notes under fields, by path (e.g. whether a saved secret is set). */
-  notes?: Record<string, ReactNode>
-  /** Prefix of the inputs' ids, to keep two forms on one page apart. */
-  idPrefix?: string
-  className?: string
-  testId?: string
-  /**
-   * Draws every variable field (variable kind, response-mapping rows) in place of the
-   * select of existing variables: the bot editor passes its picker, which can also create
-   * a variable. This form is shared with the workflow editor, so it cannot import it.
-   */
-  VariableField?: ComponentType<VariableFieldProps>
-}
+// The SDK package's declaration: a custom form.tsx receives the same props (CustomFormProps).
+export type { PluginFormProps }
 
 /** Kinds drawn as a group of inputs (a fieldset with a legend) rather than one input. */
 const GROUP_KINDS = new Set<FormField['kind']>(['list', 'object', 'keyValue', 'responseMapping'])

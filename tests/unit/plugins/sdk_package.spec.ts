@@ -30,7 +30,14 @@ import { appPort, type AppPort } from '../../../packages/sdk/src/port.js'
 import { appSdkPort } from '#services/sdk/port'
 import { definePlugin, field } from '../../../packages/sdk/src/plugin.js'
 import { withDeclaredTypes } from '../../../packages/sdk/src/options.js'
-import { folderTestCommand, testCountOf, testSource } from '#plugins/scaffold_templates'
+import {
+  folderTestCommand,
+  formSource,
+  packageJsonSource,
+  packageTsconfigSource,
+  testCountOf,
+  testSource,
+} from '#plugins/scaffold_templates'
 import { onlyPluginTests, selectedFiles } from '../../selected_files.js'
 
 /**
@@ -351,5 +358,38 @@ test.group('Scaffold and docs', () => {
       { ...weather, serves: ['bot'] as 'bot'[], credentials: false },
     ])
       assert.lengthOf(testSource(scaffold).match(/^ {2}test\(/gm) ?? [], testCountOf(scaffold))
+  })
+
+  test("--form: the form takes the editor's parts from the SDK name of its kind of plugin", ({
+    assert,
+  }) => {
+    const scaffold = {
+      id: 'Send SMS',
+      name: 'Send SMS',
+      slug: 'send-sms',
+      category: 'integration',
+      scope: 'user',
+      serves: ['bot'] as 'bot'[],
+      credentials: false,
+      form: true,
+    }
+    const inFolder = formSource(scaffold)
+    assert.include(inFolder, `from '#sdk/forms'`)
+    assert.include(inFolder, 'export default function SendSmsForm(props: CustomFormProps)')
+    assert.include(inFolder, '<BlockTestForm {...props} type="Send SMS" />')
+    const asPackage = { ...scaffold, package: { name: 'flowcraft-plugin-sms', sdk: '^0.1.0' } }
+    assert.include(formSource(asPackage), `from '@flowcraft/sdk/forms'`)
+    // A package with a form compiles TSX against React's types and leaves React to the app.
+    const manifest = JSON.parse(packageJsonSource(asPackage))
+    assert.equal(manifest.devDependencies['@types/react'], '^19.1.10')
+    assert.deepEqual(manifest.peerDependencies, { react: '^19.0.0' })
+    const withoutForm = JSON.parse(packageJsonSource({ ...asPackage, form: false }))
+    assert.notProperty(withoutForm.devDependencies, '@types/react')
+    assert.notProperty(withoutForm, 'peerDependencies')
+    const tsconfig = JSON.parse(packageTsconfigSource())
+    assert.equal(tsconfig.compilerOptions.jsx, 'react-jsx')
+    assert.includeMembers(tsconfig.include, ['src/**/*.tsx'])
+    // A slug starting with a digit still names a component.
+    assert.include(formSource({ ...scaffold, slug: '2fa-check' }), 'function Plugin2faCheckForm(')
   })
 })
