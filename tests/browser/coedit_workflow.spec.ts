@@ -66,6 +66,13 @@ async function stored(id: string) {
   return Workflow.findOrFail(id)
 }
 
+async function hideTab(page: Page) {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
+    document.dispatchEvent(new Event('visibilitychange'))
+  })
+}
+
 test.group('Editing together: the workflow editor', () => {
   test('presence, a rename and a move at once, per-person undo, guest and removed member', async ({
     visit,
@@ -174,4 +181,48 @@ test.group('Editing together: the workflow editor', () => {
       await guest.context.close()
     }
   }).timeout(420_000)
+
+  test('the tab hidden while a batch is on its way: the write sent then says the draft is saved', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('coedit-hide')
+    const ann = await visit('/signin')
+    await ann.setViewportSize({ width: 1440, height: 900 })
+    await signInWithLink(ann, email)
+    const { workflow } = await seedWorkflow(email)
+    // The batch of updates (not the write) is held on its way, as a slow network would.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let held = 0
+    await ann.route(`**/api/coedit/workflows/${workflow.id}/updates`, async (route) => {
+      const body = route.request().postDataJSON() as { write?: boolean }
+      if (body.write) return route.continue()
+      held += 1
+      await released
+      await route.continue()
+    })
+    try {
+      await openEditor(ann, workflow.id)
+      const before = (await nodeBox(ann, 'mail'))!
+      const grip = { x: before.x + before.width / 2, y: before.y + before.height / 2 }
+      await ann.mouse.move(grip.x, grip.y)
+      await ann.mouse.down()
+      await ann.mouse.move(grip.x, grip.y + 150, { steps: 8 })
+      await ann.mouse.up()
+      await waitFor(async () => held > 0, 'the batch on its way')
+      await ann.locator('[data-testid="save-status"][data-status="unsaved"]').waitFor()
+
+      await hideTab(ann)
+      await waitFor(async () => {
+        const mail = (await stored(workflow.id)).blocks.find((block) => block.id === 'mail')!
+        return mail.graphCoordinates.y > 200
+      }, 'the move written')
+      // Saved by the write's answer, while the earlier batch is still on its way.
+      await ann.locator('[data-testid="save-status"][data-status="saved"]').waitFor()
+      assert.equal(held, 1)
+    } finally {
+      release()
+    }
+  }).timeout(120_000)
 })

@@ -211,6 +211,7 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
       // it: its updates go again with the rest in one that outlives the page (the server
       // keeps an update twice harmlessly: Yjs applies it once).
       const batch = [inFlightUpdate, ...pending]
+      const sent = store.getState().history.present
       pending = []
       void jsonFetch<Written | null>(`${base}/updates`, {
         method: 'POST',
@@ -220,11 +221,18 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
           ...(write ? { write: true } : {}),
         },
         keepalive: true,
-      }).catch(() => {
-        // Still here (the tab was only hidden): sent with the next batch.
-        pending = [...batch, ...pending]
-        schedule(RETRY_MS)
-      })
+      }).then(
+        // The tab was only hidden: this request, not the one in flight, carried the write,
+        // so its answer is what says the draft is saved.
+        (answer) => {
+          if (write && answer) written(answer, sent)
+        },
+        () => {
+          // Still here (the tab was only hidden): sent with the next batch.
+          pending = [...batch, ...pending]
+          schedule(RETRY_MS)
+        }
+      )
       return
     }
     if (inFlight) {
