@@ -267,6 +267,75 @@ export function writeDraft(doc: Y.Doc, draft: Record<string, unknown>, origin: u
   doc.transact(() => syncMap(draftRoot(doc), json), origin)
 }
 
+/**
+ * Writes the change from `previous` to `next` into a document that holds `previous`. The
+ * drafts come from an editor store, which keeps every unchanged part the same object: those
+ * parts are skipped unread, so a group moved among 5,000 blocks costs that group, not a walk
+ * of the whole draft on every pointer move. What changed is written as writeDraft would.
+ */
+export function writeDraftChange(
+  doc: Y.Doc,
+  previous: Record<string, unknown>,
+  next: Record<string, unknown>,
+  origin: unknown = null
+) {
+  doc.transact(() => syncChangedMap(draftRoot(doc), previous, next), origin)
+}
+
+/** A JSON value as the wire would carry it (dates as strings, no undefined in arrays). */
+function wireJson(value: unknown): Json {
+  return JSON.parse(JSON.stringify(value)) as Json
+}
+
+/** An object literal's shape (not a date or a class instance, which JSON changes). */
+function isLiteral(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+function syncChangedMap(
+  map: Y.Map<unknown>,
+  previous: Record<string, unknown>,
+  next: Record<string, unknown>
+) {
+  for (const key of [...map.keys()]) {
+    if (next[key] === undefined) map.delete(key)
+  }
+  for (const [key, entry] of Object.entries(next)) {
+    if (entry === undefined) continue
+    const before = previous[key]
+    const current = map.get(key)
+    if (current !== undefined && before === entry) continue
+    if (current !== undefined && syncChangedPart(current, before, entry)) continue
+    const json = wireJson(entry)
+    if (current === undefined || !syncValue(current, json, key)) map.set(key, toY(json, key))
+  }
+}
+
+/**
+ * Descends into a map or an array whose entries kept their places (a move, an edit), writing
+ * only entries that are new objects; false when the shape changed (then the caller writes
+ * the value whole, as writeDraft does).
+ */
+function syncChangedPart(current: unknown, before: unknown, entry: unknown): boolean {
+  if (current instanceof Y.Map && isLiteral(before) && isLiteral(entry)) {
+    syncChangedMap(current, before, entry)
+    return true
+  }
+  if (!(current instanceof Y.Array) || !Array.isArray(before) || !Array.isArray(entry)) return false
+  if (before.length !== entry.length || current.length !== entry.length) return false
+  if (entry.some((item, index) => idOf(item) !== idOf(before[index]))) return false
+  for (const [index, item] of entry.entries()) {
+    if (item === before[index]) continue
+    const existing = current.get(index)
+    if (syncChangedPart(existing, before[index], item)) continue
+    const json = wireJson(item ?? null)
+    if (!syncValue(existing, json, null)) replaceAt(current, index, json)
+  }
+  return true
+}
+
 /** The draft the document holds, as plain JSON. */
 export function readDraft(doc: Y.Doc): Record<string, unknown> {
   return draftRoot(doc).toJSON() as Record<string, unknown>

@@ -8,6 +8,7 @@ import {
   mergeDrafts,
   readDraft,
   writeDraft,
+  writeDraftChange,
 } from '#shared/coedit/mirror'
 import {
   documentChannel,
@@ -143,12 +144,30 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
   let applyingRemote = false
   /** The store's own undo or redo is moving its history: Yjs's undo makes the change. */
   let undoing = false
+  /**
+   * The store's draft the document is known to hold, or null: a store change from it is
+   * written as its changed parts only (a drag writes one group per pointer move). Anything
+   * else that changes the document forgets it, until the store is set from the document.
+   */
+  let mirrored: D | null = null
+  doc.on('beforeTransaction', (transaction: Y.Transaction) => {
+    if (transaction.origin !== LOCAL) mirrored = null
+  })
   const unsubscribeStore = store.subscribe((next, previous) => {
-    if (!joined || applyingRemote || undoing || next.readOnly) return
     if (next.history.present === previous.history.present) return
+    if (!joined || applyingRemote || undoing || next.readOnly) {
+      mirrored = null
+      return
+    }
     // A new entry in the store's history is a new undo step (edits it coalesces stay one).
     if (next.history.past !== previous.history.past) undoManager.stopCapturing()
-    writeDraft(doc, options.bodyOf(next.history.present), LOCAL)
+    const body = options.bodyOf(next.history.present)
+    if (mirrored !== null && mirrored === previous.history.present) {
+      writeDraftChange(doc, options.bodyOf(mirrored), body, LOCAL)
+    } else {
+      writeDraft(doc, body, LOCAL)
+    }
+    mirrored = next.history.present
   })
 
   // ---- Yjs -> store ------------------------------------------------------------------
@@ -167,6 +186,7 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     } finally {
       applyingRemote = false
     }
+    mirrored = store.getState().history.present
   }
   root.observeDeep((_events, transaction) => {
     // Not before the first join: the shared state it brings would replace, in the store, the

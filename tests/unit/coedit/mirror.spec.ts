@@ -2,7 +2,13 @@ import { test } from '@japa/runner'
 import * as Y from 'yjs'
 import { deleteBlock, moveBlock, moveGroup, updateBlockContent } from '#shared/bot/editing'
 import type { BotV6 } from '#shared/bot/types'
-import { keepUnchanged, mergeDrafts, readDraft, writeDraft } from '#shared/coedit/mirror'
+import {
+  keepUnchanged,
+  mergeDrafts,
+  readDraft,
+  writeDraft,
+  writeDraftChange,
+} from '#shared/coedit/mirror'
 import { blockOf, groupOf, pizzaBot } from '../bot/fixtures.js'
 
 /** Two replicas of one shared draft, seeded from the same document state. */
@@ -138,6 +144,65 @@ test.group('Co-editing / the draft mirrored into Yjs', () => {
     assert.notInclude(
       kept.groups.flatMap((entry) => entry.blocks.map((item) => item.id)),
       block.id
+    )
+  })
+
+  test('a change written from the previous draft ends as writing the whole draft', ({ assert }) => {
+    const bot = pizzaBot()
+    const { group, block } = firstTextBlock(bot)
+    const other = bot.groups.find((entry) => entry.id !== group.id && entry.blocks.length > 0)!
+    const steps: ((draft: BotV6) => BotV6)[] = [
+      (draft) => moveGroup(draft, group.id, { x: 10, y: 20 }),
+      (draft) => setText(draft, block.id, 'Changed in place'),
+      (draft) => moveBlock(draft, block.id, other.id, 0),
+      (draft) => deleteBlock(draft, block.id),
+      (draft) => ({ ...draft, name: 'Renamed', variables: [] }),
+    ]
+    const whole = new Y.Doc()
+    const changed = new Y.Doc()
+    writeDraft(whole, bot as never)
+    writeDraft(changed, bot as never)
+    let previous = bot
+    for (const step of steps) {
+      const next = step(previous)
+      writeDraft(whole, next as never)
+      writeDraftChange(changed, previous as never, next as never)
+      assert.deepEqual(readDraft(changed), readDraft(whole))
+      assert.deepEqual(readDraft(changed), JSON.parse(JSON.stringify(next)))
+      previous = next
+    }
+  })
+
+  test('a move reads the moved group only: parts kept the same object are not read', ({
+    assert,
+  }) => {
+    const bot = pizzaBot()
+    const [moved, ...others] = bot.groups
+    // Reading any other group would throw: a change is written without walking the draft.
+    const untouchable = others.map(
+      (group) =>
+        new Proxy(group, {
+          get(target, key) {
+            if (key === 'id') return target.id
+            throw new Error(`group ${target.id} was read`)
+          },
+          ownKeys() {
+            throw new Error('a group was walked')
+          },
+        })
+    )
+    const before = { ...bot, groups: [moved, ...untouchable] }
+    const doc = new Y.Doc()
+    writeDraft(doc, bot as never)
+    const after = {
+      ...before,
+      groups: [{ ...moved, graphCoordinates: { x: 7, y: 8 } }, ...untouchable],
+    }
+    writeDraftChange(doc, before as never, after as never)
+    assert.deepEqual(groupOf(asBot(doc), moved.id).graphCoordinates, { x: 7, y: 8 })
+    assert.deepEqual(
+      readDraft(doc),
+      JSON.parse(JSON.stringify({ ...bot, groups: [after.groups[0], ...others] }))
     )
   })
 })
