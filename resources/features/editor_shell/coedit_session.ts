@@ -1,5 +1,5 @@
 import * as Y from 'yjs'
-import { createStore, type StoreApi } from 'zustand'
+import { createStore } from 'zustand'
 import {
   decodeBase64,
   draftRoot,
@@ -10,20 +10,18 @@ import {
   writeDraft,
   writeDraftChange,
 } from '#shared/coedit/mirror'
-import {
-  documentChannel,
-  personChannel,
-  type CoeditKind,
-  type CoeditMessage,
-  type DraftMeta,
-  type PresenceState,
-} from '#shared/coedit/protocol'
-import type { BlockIssue } from '#shared/block_issues'
+import { documentChannel, personChannel, type CoeditMessage } from '#shared/coedit/protocol'
 import { HttpError, errorDescription, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
-import type { DraftSyncState } from './draft_sync'
 import { createPresence, type CoeditState } from './coedit_presence'
 import { createCopilotChanges } from './coedit_copilot'
+import type {
+  CoeditEditorState,
+  CoeditOptions,
+  CoeditSession,
+  JoinAnswer,
+  Written,
+} from './coedit_types'
 
 /**
  * One editor's side of a shared draft (docs/editor.md "Editing together"). The editor store
@@ -66,62 +64,7 @@ const RETRY_MS = 2000
  */
 const JOIN_WAIT_MS = 8000
 export type { CoeditState, Peer } from './coedit_presence'
-
-/** What the session needs of an editor store: its draft in an undo history, read-only flag. */
-export interface CoeditEditorState<D> extends DraftSyncState<D> {
-  save: () => Promise<boolean>
-  saveOnLeave: () => boolean
-  undo: () => void
-  redo: () => void
-}
-
-export interface CoeditOptions<S extends CoeditEditorState<D>, D> {
-  kind: CoeditKind
-  id: string
-  /** The signed-in person (their own channel tells when their access ends). */
-  userId: string
-  store: StoreApi<S>
-  /** The part of the document that is shared (what the draft's save would send). */
-  bodyOf: (doc: D) => Record<string, unknown>
-  /** The document the server holds, as last heard (`present === saved` shows "Saved"). */
-  saved: (state: S) => D
-  /** The store's fields for "this document is what the server holds". */
-  markSaved: (doc: D) => Partial<S>
-  /** The store's fields for the written draft's issues and revision (and a workflow's status). */
-  applyIssues: (issues: BlockIssue[], revision: number, meta?: DraftMeta) => Partial<S>
-  /** The server runs the same checks: refusing here keeps a broken draft from being written. */
-  validate: (doc: D) => { ok: true } | { ok: false; errors: { path: string; message: string }[] }
-  /** The toast title of a failed save. */
-  errorTitle: () => string
-  /** Called once this person may no longer open the draft. */
-  onRevoked: () => void
-}
-
-export interface CoeditSession {
-  state: StoreApi<CoeditState>
-  /** Sends where this person is and what they edit (throttled). */
-  setPresence: (presence: PresenceState) => void
-  follow: (clientId: string | null) => void
-  /** Joined: edits go through the shared draft (not the REST saves). */
-  isJoined: () => boolean
-  /** Applies the copilot's update (base64) as the copilot's change; false when not joined. */
-  applyCopilot: (update: string) => boolean
-  /** Reverts exactly that copilot change (an edit of this person's); false when unknown. */
-  undoCopilot: (update: string) => boolean
-  stop: () => void
-}
-
-/** What the server answers a write: the draft's revision and issues, as a REST save. */
-interface Written {
-  revision: number
-  issues: BlockIssue[]
-  meta?: DraftMeta
-}
-
-interface JoinAnswer {
-  state: string
-  workspaceId: string
-}
+export type { CoeditEditorState, CoeditOptions, CoeditSession } from './coedit_types'
 
 export function startCoedit<S extends CoeditEditorState<D>, D>(
   options: CoeditOptions<S, D>
