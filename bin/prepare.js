@@ -38,13 +38,25 @@ function newestMtime(dir) {
  * what it serves) rebuild when build/.source-stamp differs from it.
  */
 export function sourceStamp(root = process.cwd()) {
-  const parts = ['app', 'start', 'config', 'resources', 'database', 'plugins', 'commands', 'providers', 'bin']
+  const parts = [
+    'app',
+    'start',
+    'config',
+    'resources',
+    'database',
+    'plugins',
+    'commands',
+    'providers',
+    'bin',
+  ]
   let newest = 0
   for (const p of parts) newest = Math.max(newest, newestMtime(join(root, p)))
   for (const f of ['package.json', 'adonisrc.ts', 'vite.config.ts', 'tsconfig.json']) {
     if (existsSync(join(root, f))) newest = Math.max(newest, statSync(join(root, f)).mtimeMs)
   }
-  return String(Math.floor(newest))
+  // The plugin packages named in the environment are bundled too: another list, another build.
+  const packages = process.env.PLUGIN_PACKAGES?.trim()
+  return packages ? `${Math.floor(newest)} ${packages}` : String(Math.floor(newest))
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) ensureEnvFile()

@@ -40,6 +40,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   VIEWER_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   // DNS servers (comma separated, ip[:port]) that custom domain checks ask; the system's by default.
   DNS_SERVERS: Env.schema.string.optional(),
+  // Plugin packages to load besides those package.json depends on (comma separated): config/plugins.ts.
+  PLUGIN_PACKAGES: Env.schema.string.optional(),
   // The brain service behind Text to Video and Zemantic AI.
   BRAIN_SERVICE_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   // Where the editors' graph menu and the Help menu send builders; the app's /docs by default.

@@ -29,6 +29,36 @@ const exec = promisify(execFile)
  * in plugins:list and in both editors: every command of that section of docs/plugins.md.
  * Slow (two npm installs from the registry): it runs once, on the SQLite pass.
  */
+/**
+ * Runs the app's production build into `outDir` with PLUGIN_PACKAGES naming `name`, and
+ * answers its manifest. The Vite config sets NODE_ENV for a build: the test process's is put
+ * back after.
+ */
+async function buildAppWith(name: string, outDir: string) {
+  const saved = { packages: process.env.PLUGIN_PACKAGES, nodeEnv: process.env.NODE_ENV }
+  process.env.PLUGIN_PACKAGES = name
+  try {
+    await viteBuild({
+      configFile: app.makePath('vite.config.ts'),
+      root: app.makePath(),
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true },
+    })
+  } finally {
+    for (const [key, value] of [
+      ['PLUGIN_PACKAGES', saved.packages],
+      ['NODE_ENV', saved.nodeEnv],
+    ] as const) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  }
+  return JSON.parse(await readFile(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >
+}
+
 test.group('SDK package', () => {
   test('a package scaffolded against the packed SDK builds, passes its tests and loads in the app', async ({
     assert,
@@ -273,6 +303,18 @@ test.group('SDK package', () => {
       assert.deepEqual(
         reacts.filter((module) => !module.startsWith(`${appModules}/`)),
         []
+      )
+    }
+
+    // The app's own build (vite.config.ts), told of the package by PLUGIN_PACKAGES as a host
+    // would be: the dashboard's manifest lists the package's form, the visitor's its viewer.
+    const appBuild = await buildAppWith(name, join(root, 'app-build'))
+    const manifestKeys = Object.keys(appBuild).map((key) => key.replace(/^(\.\.\/)+/, '/'))
+    for (const file of [form, viewer]) {
+      const real = await realpath(file)
+      assert.isTrue(
+        manifestKeys.some((key) => real.endsWith(key) || file.endsWith(key)),
+        `${file} in the build's manifest`
       )
     }
 
