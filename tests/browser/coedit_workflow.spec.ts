@@ -225,4 +225,51 @@ test.group('Editing together: the workflow editor', () => {
       release()
     }
   }).timeout(120_000)
+
+  test('a change a colleague sends while this editor is joining is applied after the join', async ({
+    visit,
+    assert,
+  }) => {
+    const email = uniqueEmail('coedit-join')
+    const ann = await visit('/signin')
+    await ann.setViewportSize({ width: 1440, height: 900 })
+    await signInWithLink(ann, email)
+    const { workflow, workspace } = await seedWorkflow(email)
+    const bob = await colleague(ann, workspace, 'Bob', 'MEMBER')
+    // Ann's join reads the shared state, whose answer is held on its way back: the state she
+    // gets is older than what Bob sends meanwhile.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let read = false
+    await ann.route(`**/api/coedit/workflows/${workflow.id}`, async (route) => {
+      const response = await route.fetch()
+      read = true
+      await released
+      await route.fulfill({ response })
+    })
+    try {
+      await openEditor(bob.page, workflow.id)
+      await ann.goto(`/workflows/${workflow.id}`)
+      await waitFor(async () => read, 'Ann’s join read the state')
+      const name = bob.page.getByTestId('workflow-name')
+      await name.click()
+      await name.fill('Renamed by Bob')
+      await name.press('Enter')
+      // Written by the server, so sent on the channel to Ann before that.
+      await waitFor(
+        async () => (await stored(workflow.id)).name === 'Renamed by Bob',
+        'Bob’s rename written'
+      )
+      assert.equal(await ann.getByTestId('coedit-live').count(), 0)
+      release()
+      await ann.getByTestId('coedit-live').waitFor({ state: 'attached' })
+      await waitFor(
+        async () => (await ann.getByTestId('workflow-name').inputValue()) === 'Renamed by Bob',
+        'Bob’s rename in Ann’s header'
+      )
+    } finally {
+      release()
+      await bob.context.close()
+    }
+  }).timeout(120_000)
 })

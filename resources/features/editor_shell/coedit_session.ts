@@ -15,6 +15,7 @@ import { HttpError, errorDescription, jsonFetch } from '~/lib/http'
 import { showToast } from '~/lib/toast'
 import { createPresence, type CoeditState } from './coedit_presence'
 import { createCopilotChanges } from './coedit_copilot'
+import { watchPointerGestures } from './pointer_gesture'
 import type {
   CoeditEditorState,
   CoeditOptions,
@@ -361,10 +362,18 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
       if (!joined) await restSavesDone()
       if (stopped) return
       const answer = await jsonFetch<JoinAnswer>(base)
+      // Applying the state takes a while on a large draft (some 150 ms for 5,000 blocks):
+      // not in the middle of a drag begun as the page opened. What colleagues send meanwhile
+      // waits in `heardBeforeJoin`.
+      await gestures.idle()
       if (stopped) return
       workspaceId = answer.workspaceId
       Y.applyUpdate(doc, decodeBase64(answer.state), REMOTE)
       if (!joined) {
+        // What colleagues sent while this editor joined goes on the state (Yjs keeps an
+        // update it already holds once); the copilot's, once joined, as its own changes.
+        const heard = heardBeforeJoin.splice(0)
+        for (const update of heard) if (update.by !== 'copilot') applyHeard(update)
         joined = true
         const current = store.getState()
         const saved = options.saved(current)
@@ -384,6 +393,7 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
         toStore()
         takeOver()
         settleFirstJoin()
+        for (const update of heard) if (update.by === 'copilot') applyHeard(update)
       }
       setStatus('live')
       if (pending.length > 0) void flush()
@@ -408,6 +418,12 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
   }
 
   // ---- the channel -------------------------------------------------------------------
+  const gestures = watchPointerGestures()
+  const heardBeforeJoin: Extract<CoeditMessage, { type: 'update' }>[] = []
+  function applyHeard(payload: Extract<CoeditMessage, { type: 'update' }>) {
+    if (payload.by === 'copilot') applyCopilot(payload.update)
+    else Y.applyUpdate(doc, decodeBase64(payload.update), REMOTE)
+  }
   const uid = crypto.randomUUID()
   const channels = [documentChannel(kind, id), personChannel(options.userId)]
   const source = new EventSource(`/__transmit/events?uid=${encodeURIComponent(uid)}`)
@@ -439,9 +455,10 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     const payload = message.payload
     if (!payload || !message.channel || !channels.includes(message.channel)) return
     if (payload.type === 'update') {
-      if (payload.clientId === clientId || !joined) return
-      if (payload.by === 'copilot') applyCopilot(payload.update)
-      else Y.applyUpdate(doc, decodeBase64(payload.update), REMOTE)
+      if (payload.clientId === clientId) return
+      // Before the first join the state read may be older than this update: kept for after it.
+      if (!joined) heardBeforeJoin.push(payload)
+      else applyHeard(payload)
     } else if (payload.type === 'presence') {
       if (payload.clientId === clientId) return
       onPresence(payload)
@@ -522,6 +539,7 @@ export function startCoedit<S extends CoeditEditorState<D>, D>(
     clearTimeout(joinWait)
     settleFirstJoin()
     presence.stop()
+    gestures.stop()
     window.removeEventListener('online', onOnline)
     window.removeEventListener('offline', onOffline)
     source.close()
