@@ -364,7 +364,7 @@ export async function run(): Promise<BenchReport> {
           unit: 'ms',
         },
         {
-          metric: 'longest main-thread task while opening and joining',
+          metric: 'longest main-thread task while opening and joining (0: none over 50 ms)',
           value: longestTask,
           unit: 'ms',
         },

@@ -52,7 +52,7 @@ export default definePlugin({
     times: field.number({
       label: 'Times',
       min: 0,
-      allowVariable: true,
+      allowVariables: true,
       defaultValue: 3,
       showIf: { field: 'mode', equals: 'count' },
     }),
