@@ -5,7 +5,7 @@ import User from '#models/user'
 import { CreateBot } from '#actions/bots/create_bot'
 import { CreateWorkflow } from '#actions/workflows/create_workflow'
 import Workflow from '#models/workflow'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { addFromPalette, waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { Block } from '#shared/bot/types'
@@ -14,14 +14,6 @@ import type { Block } from '#shared/bot/types'
  * The code editor of the plugin forms (issue 28, item 3): CodeMirror in both editors, typed
  * into as a builder does. Errors show before any run; completion inserts variables.
  */
-
-/** Hiding the tab saves at once (use_autosave.ts). */
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
-}
 
 /** The editor of a field, once CodeMirror has replaced the textarea. */
 async function codeEditor(form: Locator, path: string) {

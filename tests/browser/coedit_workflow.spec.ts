@@ -7,7 +7,7 @@ import WorkspaceMember from '#models/workspace_member'
 import { CreateWorkflow } from '#actions/workflows/create_workflow'
 import { RemoveMember } from '#actions/workspaces/remove_member'
 import type { WorkspaceRole } from '#shared/workspace_roles'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
@@ -64,13 +64,6 @@ const nodeBox = (page: Page, id: string) =>
 
 async function stored(id: string) {
   return Workflow.findOrFail(id)
-}
-
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
 }
 
 test.group('Editing together: the workflow editor', () => {

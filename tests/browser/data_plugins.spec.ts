@@ -1,11 +1,10 @@
 import { test } from '@japa/runner'
-import type { Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/create_bot'
 import { CreateCredential } from '#actions/credentials/create_credential'
 import { sqlPool } from '#sdk/data'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import type { BotV6 } from '#shared/bot/types'
 
@@ -23,13 +22,6 @@ async function waitFor(check: () => Promise<boolean>, what: string) {
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`timed out waiting for ${what}`)
-}
-
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
 }
 
 const text = (id: string, value: string) => ({

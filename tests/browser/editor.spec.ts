@@ -1,11 +1,10 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import type { Page } from 'playwright'
 import Bot from '#models/bot'
 import PublishedBot from '#models/published_bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/create_bot'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
@@ -14,14 +13,6 @@ async function waitFor(check: () => Promise<boolean>, what: string) {
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`timed out waiting for ${what}`)
-}
-
-/** What the browser does when the builder switches tabs: the editor saves. */
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
 }
 
 test.group('Bot editor in the browser', () => {

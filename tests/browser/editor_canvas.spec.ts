@@ -7,17 +7,9 @@ import Workspace from '#models/workspace'
 import { CreateBot } from '#actions/bots/create_bot'
 import { PublishBot } from '#actions/bots/publish_bot'
 import type { Edge } from '#shared/bot/types'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
-
-/** What the browser does when the builder switches tabs: the editor saves. */
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
-}
 
 /** A real pointer drag: press on the source, move in small steps, release over the target. */
 async function pointerDrag(page: Page, from: Locator, to: Locator, at?: { x: number; y: number }) {

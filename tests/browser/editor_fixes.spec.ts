@@ -5,7 +5,7 @@ import User from '#models/user'
 import Workspace from '#models/workspace'
 import { CreateBot } from '#actions/bots/create_bot'
 import { PublishBot } from '#actions/bots/publish_bot'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
@@ -14,13 +14,6 @@ async function waitFor(check: () => Promise<boolean>, what: string) {
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`timed out waiting for ${what}`)
-}
-
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
 }
 
 /** Drags with small mouse steps, as a hand does, and drops on the given share of the target. */

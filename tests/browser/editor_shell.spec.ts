@@ -7,7 +7,7 @@ import { CreateBot } from '#actions/bots/create_bot'
 import { UpdateBot } from '#actions/bots/update_bot'
 import { CreateWorkflow } from '#actions/workflows/create_workflow'
 import { UpdateWorkflow } from '#actions/workflows/update_workflow'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
@@ -15,13 +15,6 @@ import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
  * What both editors share (docs/editor.md): connecting with the keyboard only, and the
  * notice of a draft saved elsewhere meanwhile (another tab, the copilot).
  */
-
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
-}
 
 const focused = (page: Page) =>
   page.evaluate(() => {

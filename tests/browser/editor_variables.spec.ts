@@ -3,7 +3,7 @@ import type { Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/create_bot'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
 async function waitFor(check: () => Promise<boolean>, what: string) {
@@ -12,14 +12,6 @@ async function waitFor(check: () => Promise<boolean>, what: string) {
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error(`timed out waiting for ${what}`)
-}
-
-/** Hiding the tab saves at once (use_autosave.ts). */
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
 }
 
 /** A bot whose one block is open, with 60 'Item N' variables and two e-mail ones. */

@@ -87,3 +87,11 @@ export async function signedIn(
   if (viewport) await page.setViewportSize(viewport)
   return { page, user, workspace }
 }
+
+/** The tab hidden, as switching to another one does: editors save what is left then. */
+export async function hideTab(page: Page) {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
+    document.dispatchEvent(new Event('visibilitychange'))
+  })
+}

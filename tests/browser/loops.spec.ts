@@ -7,7 +7,7 @@ import WorkflowRunNode from '#models/workflow_run_node'
 import { CreateBot } from '#actions/bots/create_bot'
 import { CreateWorkflow } from '#actions/workflows/create_workflow'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { closeSettings, drag, nodeOfType, waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
@@ -16,14 +16,6 @@ import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
  * settings chosen, its exits connected with the pointer; the repeated part is marked, and
  * the loop runs (the bot in the preview, the workflow in a test run).
  */
-
-/** What the browser does when the builder switches tabs: the editor saves. */
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
-}
 
 /** "A number of times", twice, in the open settings form. */
 async function repeatTwice(page: Page, form: Locator) {

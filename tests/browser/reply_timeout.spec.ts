@@ -1,9 +1,8 @@
 import { test } from '@japa/runner'
-import type { Page } from 'playwright'
 import Bot from '#models/bot'
 import User from '#models/user'
 import { CreateBot } from '#actions/bots/create_bot'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { drag, waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 
@@ -13,13 +12,6 @@ import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
  * pointer drag; then the preview leaves the question unanswered and, after a real 2 s, the
  * "No reply" path's bubble appears.
  */
-
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
-}
 
 function text(id: string, value: string) {
   return { id, type: 'text', content: { richText: [{ type: 'p', children: [{ text: value }] }] } }

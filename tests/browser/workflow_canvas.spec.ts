@@ -5,19 +5,12 @@ import Workflow from '#models/workflow'
 import User from '#models/user'
 import type { WorkflowEdge } from '#shared/workflow/types'
 import { CreateWorkflow } from '#actions/workflows/create_workflow'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import { nodeOfType, waitFor } from '#tests/browser/workflow_helpers'
 import { firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
 import Credential from '#models/credential'
 import { encryptCredentials } from '#plugins/vault'
 import env from '#start/env'
-
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
-}
 
 /** A real pointer drag from a handle, let go over the middle of a node (not its dot). */
 async function dragOntoNode(page: Page, from: Locator, to: Locator) {

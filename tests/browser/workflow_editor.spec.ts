@@ -7,7 +7,7 @@ import { omit, round2 } from '#shared/bot/graph'
 import { CreateWorkflow } from '#actions/workflows/create_workflow'
 import { UpdateWorkflow } from '#actions/workflows/update_workflow'
 import { closeQueue, startWorkers } from '#queue/queue'
-import { signInWithLink } from '#tests/browser/helpers'
+import { hideTab, signInWithLink } from '#tests/browser/helpers'
 import {
   addFromPalette,
   closeSettings,
@@ -16,14 +16,6 @@ import {
   waitFor,
 } from '#tests/browser/workflow_helpers'
 import { createUser, firstWorkspaceOf, uniqueEmail } from '#tests/helpers'
-
-/** What the browser does when the builder switches tabs: the editor saves. */
-async function hideTab(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
-    document.dispatchEvent(new Event('visibilitychange'))
-  })
-}
 
 async function fitView(page: Page) {
   await page.locator('.react-flow__controls-fitview').click()
