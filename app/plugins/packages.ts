@@ -17,6 +17,19 @@ export interface PluginPackage {
   entry: string
 }
 
+/**
+ * Where `name` is installed as seen from `appRoot`, as Node looks up a bare import: the
+ * node_modules of that folder, then of each folder above it. The production build runs in
+ * build/, whose packages are the app's, one folder up.
+ */
+export function installedPackageJson(appRoot: string, name: string): string | undefined {
+  for (let folder = resolve(appRoot); ; folder = dirname(folder)) {
+    const path = join(folder, 'node_modules', name, 'package.json')
+    if (existsSync(path)) return path
+    if (dirname(folder) === folder) return undefined
+  }
+}
+
 async function readJson(path: string): Promise<Record<string, any> | undefined> {
   try {
     return JSON.parse(await readFile(path, 'utf8'))
@@ -46,9 +59,9 @@ export async function findPluginPackages(
   const problems: string[] = []
   for (const name of [...new Set([...listed, ...dependencies])].sort()) {
     const required = listed.includes(name)
-    const manifestPath = join(appRoot, 'node_modules', name, 'package.json')
-    const manifest = existsSync(manifestPath) ? await readJson(manifestPath) : undefined
-    if (!manifest) {
+    const manifestPath = installedPackageJson(appRoot, name)
+    const manifest = manifestPath ? await readJson(manifestPath) : undefined
+    if (!manifestPath || !manifest) {
       if (required) problems.push(`package ${name}: not installed (config/plugins.ts lists it)`)
       continue
     }
